@@ -1,0 +1,43 @@
+/**
+ * What the rest of main sees of the cloud: one client per base URL. The implementation is
+ * client.ts (undici); every method rejects only with CloudError (errors.ts).
+ */
+import type {
+  CreateInstanceRequest,
+  CreateVolumeRequest,
+  Instance,
+  InstanceIdResponse,
+  ListInstancesResponse,
+  LoginRequest,
+  LoginResult,
+  PagerRequest,
+  Volume
+} from '../../shared/api'
+
+export interface CloudClientOptions {
+  /** e.g. https://hpc-ai.com/api or http://127.0.0.1:4000/api (no trailing slash needed). */
+  baseUrl: string
+  /** Read at each request, so a re-login is picked up without a new client. */
+  token: () => string | undefined
+  connectTimeoutMs?: number
+  /** Time allowed between body chunks / for headers. */
+  bodyTimeoutMs?: number
+  /** Extra TLS trust for the Sandbox's self-signed certificate, pinned by the caller. */
+  ca?: string
+}
+
+export interface CloudClient {
+  readonly baseUrl: string
+  login(request: LoginRequest): Promise<LoginResult>
+  listInstances(pager: PagerRequest): Promise<ListInstancesResponse>
+  /** Walks every page; pages after the first are fetched concurrently. */
+  listAllInstances(options?: { pageSize?: number }): Promise<Instance[]>
+  createInstance(request: CreateInstanceRequest): Promise<InstanceIdResponse>
+  stopInstance(instanceId: string): Promise<InstanceIdResponse>
+  /** Ends an instance for good (provider endpoint beyond the spec). */
+  terminateInstance(instanceId: string): Promise<InstanceIdResponse>
+  createVolume(request: CreateVolumeRequest): Promise<Volume>
+  listVolumes(pager: PagerRequest): Promise<Volume[]>
+  /** Closes the keep-alive pool. */
+  close(): Promise<void>
+}

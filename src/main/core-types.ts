@@ -1,0 +1,89 @@
+/**
+ * The seams of the main process. `createAppCore` (core.ts) builds every capability from plain
+ * Node parts and answers the contract; the two shells feed it what they have:
+ * - Electron (index.ts): a Platform of Electron adapters (Tray, Notification, BrowserWindow,
+ *   shell), and ipc.ts as transport;
+ * - `npm run web` (src/web): a Platform that records and forwards to the page, and the
+ *   WebSocket transport.
+ */
+import type {
+  AppNotification,
+  CommandName,
+  CommandResult,
+  EventName,
+  Events,
+  RecordedEffect,
+  Result,
+  TrayModel
+} from '../shared/contract'
+import type { Clock } from '../shared/clock'
+
+/** Identifies one connected renderer (an Electron webContents id, or a WebSocket client). */
+export type ClientId = string
+
+export interface ClientContext {
+  clientId: ClientId
+}
+
+/** The OS keychain (see account/keychain.ts for the @napi-rs/keyring implementation). */
+export interface Keychain {
+  /** Throws KeychainUnavailableError when no keychain service can be reached. */
+  get(account: string): Promise<string | null>
+  set(account: string, secret: string): Promise<void>
+  delete(account: string): Promise<void>
+}
+
+export interface NotebookWindowRequest {
+  profileId: string
+  instanceId: string
+  instanceName: string
+  url: string
+  /** The AccessToken cookie to set for exactly the notebook's origin (main only, never sent to a renderer). */
+  cookie: { url: string; name: string; value: string; secure: boolean; httpOnly: boolean; sameSite: 'strict' | 'lax' | 'no_restriction' }
+  /** Sandbox only: the emulator's self-signed certificate, pinned by SHA-256 fingerprint. */
+  pinnedCertificateSha256?: string
+}
+
+/** Everything Electron-only that the core asks for. The web shell records these instead. */
+export interface Platform {
+  readonly shell: 'electron' | 'web'
+  showNotification(notification: AppNotification): void
+  setTray(model: TrayModel): void
+  openNotebook(request: NotebookWindowRequest): Promise<void>
+  /** After a re-login: refresh the cookie in open notebook windows. */
+  refreshNotebookCookies(profileId: string, cookieValue: string): Promise<void>
+  openExternal(url: string): Promise<void>
+  setStartAtLogin(enabled: boolean): void
+  /** Shows and focuses the main window (tray "Open Cloud Tray", a notification click). */
+  showWindow(): void
+  quit(): void
+  /** Web shell: what would have happened; Electron shells may ignore. */
+  record?(effect: RecordedEffect): void
+}
+
+export type EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void
+
+export interface AppCoreOptions {
+  /** The app's data folder: settings.json, sandbox state, known_hosts, logs. */
+  dataDir: string
+  platform: Platform
+  keychain: Keychain
+  clock?: Clock
+  version: string
+  /** `npm run web --base-url URL`: use this API instead of the embedded Sandbox. */
+  baseUrlOverride?: string
+}
+
+export interface AppCore {
+  /** Starts the Sandbox emulator if selected, resumes a remembered session, starts watching. */
+  start(): Promise<void>
+  stop(): Promise<void>
+  /** Answers one contract command. Validates input; never rejects. */
+  handle<C extends CommandName>(command: C, input: unknown, context: ClientContext): Promise<Result<CommandResult<C>>>
+  /** Events for renderers; `target` set means only that client (terminal bytes). */
+  subscribe(sink: EventSink): () => void
+  /** A renderer went away: release what it owned (terminal sessions). */
+  clientGone(clientId: ClientId): void
+  /** Power and network hints from the shell. */
+  onSystemEvent(event: 'suspend' | 'resume' | 'online' | 'offline' | 'focus'): void
+}

@@ -1,0 +1,42 @@
+/**
+ * The preload exposes exactly `window.cloud = { invoke, on }`, typed from the contract, and
+ * nothing else: no ipcRenderer, no Node, no Electron objects. Only channels named in the
+ * contract can be used.
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
+import {
+  COMMAND_NAMES,
+  EVENT_NAMES,
+  commandChannel,
+  eventChannel,
+  type CloudBridge,
+  type CommandName,
+  type EventName
+} from '../shared/contract'
+
+const commands = new Set<string>(COMMAND_NAMES)
+const events = new Set<string>(EVENT_NAMES)
+
+const bridge: CloudBridge = {
+  invoke(command: CommandName, ...input: unknown[]) {
+    if (!commands.has(command)) {
+      return Promise.resolve({
+        ok: false,
+        error: { kind: 'bad-input', message: `Unknown command ${String(command)}.` }
+      })
+    }
+    return ipcRenderer.invoke(commandChannel(command), input[0])
+  },
+  on(event: EventName, listener: (payload: never) => void) {
+    if (!events.has(event)) throw new Error(`Unknown event ${String(event)}`)
+    const channel = eventChannel(event)
+    // Wrap so the page never receives the IpcRendererEvent (it carries `sender`).
+    const wrapped = (_event: IpcRendererEvent, payload: unknown): void => listener(payload as never)
+    ipcRenderer.on(channel, wrapped)
+    return () => {
+      ipcRenderer.removeListener(channel, wrapped)
+    }
+  }
+} as CloudBridge
+
+contextBridge.exposeInMainWorld('cloud', bridge)

@@ -1,0 +1,84 @@
+/**
+ * The SSH part of the contract (see contract.ts for the rules every command follows).
+ *
+ * Terminal bytes travel as `ssh.data` events, sent only to the window that opened the terminal,
+ * batched by main (16 ms or 64 KiB) and never splitting a UTF-8 sequence. The renderer answers
+ * `ssh.ack` with the byte count once xterm has parsed them; main pauses the channel above
+ * 256 KiB unacknowledged and resumes below 32 KiB.
+ */
+
+export type TerminalState = 'connecting' | 'connected' | 'reconnecting' | 'closed' | 'failed'
+
+export interface TerminalStatus {
+  terminalId: string
+  state: TerminalState
+  /** A line for the terminal, e.g. "connection lost — reconnecting in 4 s". */
+  message: string
+  /** While reconnecting: when the next attempt starts (Unix ms). */
+  retryAt?: number
+  /** True when retrying makes no sense without the user (e.g. authentication failed). */
+  needsUser?: boolean
+}
+
+export type SshPrompt =
+  | {
+      promptId: string
+      kind: 'host-key'
+      host: string
+      port: number
+      keyType: string
+      /** `SHA256:<base64>` as OpenSSH prints it. */
+      fingerprint: string
+    }
+  | {
+      promptId: string
+      kind: 'host-key-changed'
+      host: string
+      port: number
+      keyType: string
+      oldFingerprint: string
+      newFingerprint: string
+      /** Where the old key is recorded, for the explicit "remove" action. */
+      knownHostsFile: string
+    }
+  | { promptId: string; kind: 'passphrase'; keyFile: string; retry: boolean }
+  | {
+      promptId: string
+      kind: 'password' | 'keyboard-interactive'
+      host: string
+      username: string
+      instructions?: string
+      prompts: { prompt: string; echo: boolean }[]
+    }
+
+export type PromptAnswer =
+  | { kind: 'host-key'; decision: 'accept-and-remember' | 'accept-once' | 'cancel' }
+  | { kind: 'secret'; values: string[] }
+  | { kind: 'cancel' }
+
+export interface SshCommands {
+  'ssh.open': {
+    input: { instanceId: string; cols: number; rows: number }
+    result: { terminalId: string }
+  }
+  'ssh.input': { input: { terminalId: string; data: string }; result: void }
+  'ssh.resize': { input: { terminalId: string; cols: number; rows: number }; result: void }
+  /** Bytes xterm has parsed, since the last ack. */
+  'ssh.ack': { input: { terminalId: string; bytes: number }; result: void }
+  'ssh.close': { input: { terminalId: string }; result: void }
+  'ssh.reconnect': { input: { terminalId: string }; result: void }
+  'ssh.answer': { input: { promptId: string; answer: PromptAnswer }; result: void }
+  /** `ssh -p <nodePort> <user>@<address>` */
+  'ssh.command': { input: { instanceId: string }; result: { command: string } }
+  /** The Host block that "Add to ~/.ssh/config" would write, shown before writing. */
+  'ssh.configPreview': { input: { instanceId: string }; result: { path: string; block: string } }
+  'ssh.configWrite': { input: { instanceId: string }; result: { path: string; backupPath: string | null } }
+  /** The explicit action that removes a changed host key. */
+  'ssh.forgetHostKey': { input: { host: string; port: number }; result: void }
+}
+
+export interface SshEvents {
+  'ssh.data': { terminalId: string; data: Uint8Array }
+  'ssh.status': TerminalStatus
+  'ssh.prompt': SshPrompt
+}
