@@ -6,14 +6,19 @@
  * - `npm run web` (src/web): a Platform that records and forwards to the page, and the
  *   WebSocket transport.
  */
+import type { Instance } from '../shared/api'
 import type {
   AppNotification,
+  CommandInput,
   CommandName,
   CommandResult,
   EventName,
   Events,
+  Profile,
   RecordedEffect,
   Result,
+  SessionState,
+  Settings,
   TrayModel
 } from '../shared/contract'
 import type { Clock } from '../shared/clock'
@@ -86,4 +91,46 @@ export interface AppCore {
   clientGone(clientId: ClientId): void
   /** Power and network hints from the shell. */
   onSystemEvent(event: 'suspend' | 'resume' | 'online' | 'offline' | 'focus'): void
+}
+
+/**
+ * What a command group (src/main/commands/*.ts) may use of the core. Groups are plain
+ * functions of these services, so each is testable in Node with fakes or the emulator.
+ */
+export interface CoreServices {
+  dataDir: string
+  clock: Clock
+  emit: EventSink
+  platform: Platform
+  /** The instance as the watcher last saw it. */
+  findInstance(instanceId: string): Instance | undefined
+  currentProfile(): Profile
+  /** The current access token. Main-only: never put it in a result, event, log or error. */
+  accessToken(): string | undefined
+  settings(): Settings
+  /** Set while the Sandbox profile's embedded emulator runs. */
+  sandbox(): SandboxInfo | undefined
+  /** Called on login, logout and expiry. Returns an unsubscribe function. */
+  onSessionChange(listener: (state: SessionState) => void): () => void
+  /** Ask the watcher to look again soon (after create, stop, terminate). */
+  pollSoon(reason: 'create' | 'stop' | 'terminate' | 'user'): void
+}
+
+export interface SandboxInfo {
+  /** SHA-256 of the emulator's notebook certificate (DER), lowercase hex without colons. */
+  notebookCertSha256: string
+  /** Private key the app generated and registered with the Sandbox's SSH servers. */
+  sshPrivateKeyPath: string
+}
+
+/** A group's handlers: plain async functions that return the value or throw CloudError/AppError. */
+export type CommandHandlers = {
+  [C in CommandName]?: (input: CommandInput<C>, context: ClientContext) => Promise<CommandResult<C>>
+}
+
+export interface CommandGroup {
+  handlers: CommandHandlers
+  /** A renderer went away. */
+  clientGone?(clientId: ClientId): void
+  dispose?(): Promise<void> | void
 }

@@ -1,0 +1,21 @@
+/**
+ * The app's own failures (not the cloud's): a kind from src/shared/errors.ts and a message for
+ * the user. Command handlers throw it; the core turns it into a Result error.
+ */
+import type { AppErrorKind, ErrorInfo } from '../shared/errors'
+
+export class AppError extends Error {
+  readonly kind: AppErrorKind
+  readonly field?: string
+
+  constructor(kind: AppErrorKind, message: string, options?: { field?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'AppError'
+    this.kind = kind
+    if (options?.field !== undefined) this.field = options.field
+  }
+
+  toInfo(): ErrorInfo {
+    return { kind: this.kind, message: this.message, ...(this.field ? { field: this.field } : {}) }
+  }
+}
