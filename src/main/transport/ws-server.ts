@@ -1,0 +1,187 @@
+/**
+ * The contract over a WebSocket, served next to the web shell's HTTP server (same port, path
+ * /ws). Each connection is one renderer: a ClientContext.clientId of its own, events addressed
+ * to it (`target`) go only there, and when it closes the core releases what it owned.
+ *
+ * Who may connect: only a page that knows the per-run secret (offered as the subprotocol
+ * `secret.<hex>`, compared in constant time), from an allowed Origin, to the loopback Host the
+ * server listens on (so a DNS-rebinding page cannot reach it either).
+ */
+import { randomBytes, timingSafeEqual, createHash } from 'node:crypto'
+import type { IncomingMessage, Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type WebSocket, type RawData } from 'ws'
+import { COMMAND_NAMES, type CommandName } from '../../shared/contract'
+import type { AppCore, ClientId } from '../core-types'
+import {
+  WS_MAX_CLIENT_MESSAGE_BYTES,
+  WS_PATH,
+  WS_PROTOCOL,
+  WS_SECRET_PREFIX,
+  decodeFrame,
+  encodeFrame,
+  isClientMessage,
+  type ServerMessage
+} from '../../shared/ws-protocol'
+
+export type TransportCore = Pick<AppCore, 'handle' | 'subscribe' | 'clientGone'>
+
+export interface WsTransportOptions {
+  core: TransportCore
+  /** The per-run secret, as hex (see createSecret). */
+  secret: string
+  /** Origins allowed to connect, e.g. `http://127.0.0.1:5123`. Computed lazily: the port is known after listen. */
+  allowedOrigins: () => readonly string[]
+  /** Host header values allowed, e.g. `127.0.0.1:5123`. */
+  allowedHosts: () => readonly string[]
+  /** A client whose unsent data exceeds this is too slow to keep up; it is disconnected. */
+  maxBufferedBytes?: number
+}
+
+export interface WsTransport {
+  readonly clientCount: number
+  close(): Promise<void>
+}
+
+/** 32 random bytes as hex: the secret of one run. */
+export function createSecret(): string {
+  return randomBytes(32).toString('hex')
+}
+
+const commandNames = new Set<string>(COMMAND_NAMES)
+
+/** Constant-time comparison of two strings of possibly different lengths. */
+export function secretsMatch(offered: string, expected: string): boolean {
+  // Hash both so the comparison runs on equal lengths and leaks nothing about the length either.
+  const a = createHash('sha256').update(offered).digest()
+  const b = createHash('sha256').update(expected).digest()
+  return timingSafeEqual(a, b)
+}
+
+function offeredProtocols(request: IncomingMessage): string[] {
+  const header = request.headers['sec-websocket-protocol']
+  if (typeof header !== 'string') return []
+  return header.split(',').map((part) => part.trim()).filter(Boolean)
+}
+
+function reject(socket: Duplex, status: number, reason: string): void {
+  socket.write(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+  socket.destroy()
+}
+
+/** Checks an upgrade request; returns why it is refused, or null when it may connect. */
+export function refuseUpgrade(
+  request: IncomingMessage,
+  options: Pick<WsTransportOptions, 'secret' | 'allowedOrigins' | 'allowedHosts'>
+): { status: number; reason: string } | null {
+  const url = new URL(request.url ?? '/', 'http://placeholder')
+  if (url.pathname !== WS_PATH) return { status: 404, reason: 'Not Found' }
+  if (!options.allowedHosts().includes(request.headers.host ?? '')) return { status: 403, reason: 'Forbidden' }
+  if (!options.allowedOrigins().includes(request.headers.origin ?? '')) return { status: 403, reason: 'Forbidden' }
+  const protocols = offeredProtocols(request)
+  if (!protocols.includes(WS_PROTOCOL)) return { status: 400, reason: 'Bad Request' }
+  const offered = protocols.find((p) => p.startsWith(WS_SECRET_PREFIX))?.slice(WS_SECRET_PREFIX.length) ?? ''
+  if (!secretsMatch(offered, options.secret)) return { status: 401, reason: 'Unauthorized' }
+  return null
+}
+
+/** Serves the contract on `server`'s upgrade requests to /ws. */
+export function attachWsTransport(server: Server, options: WsTransportOptions): WsTransport {
+  const maxBuffered = options.maxBufferedBytes ?? 64 * 1024 * 1024
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: WS_MAX_CLIENT_MESSAGE_BYTES,
+    // Never echo the secret: answer with the protocol name only.
+    handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false)
+  })
+  const clients = new Map<ClientId, WebSocket>()
+  let nextClient = 1
+
+  const send = (socket: WebSocket, message: ServerMessage): void => {
+    if (socket.readyState !== socket.OPEN) return
+    if (socket.bufferedAmount > maxBuffered) {
+      socket.close(1013, 'Client too slow')
+      return
+    }
+    socket.send(encodeFrame(message))
+  }
+
+  const unsubscribe = options.core.subscribe((event, payload, target) => {
+    const message: ServerMessage = { t: 'event', event, payload }
+    if (target !== undefined) {
+      const socket = clients.get(target)
+      if (socket) send(socket, message)
+      return
+    }
+    for (const socket of clients.values()) send(socket, message)
+  })
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const refusal = refuseUpgrade(request, options)
+    if (refusal) {
+      reject(socket, refusal.status, refusal.reason)
+      return
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request))
+  }
+  server.on('upgrade', onUpgrade)
+
+  wss.on('connection', (socket: WebSocket) => {
+    const clientId: ClientId = `ws-${nextClient++}`
+    clients.set(clientId, socket)
+    send(socket, { t: 'hello', clientId })
+
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      let message: unknown
+      try {
+        const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer)
+        message = decodeFrame(isBinary ? new Uint8Array(bytes) : bytes.toString('utf8'))
+      } catch {
+        socket.close(1008, 'Malformed message')
+        return
+      }
+      if (!isClientMessage(message)) {
+        socket.close(1008, 'Unknown message')
+        return
+      }
+      const { id, command, input } = message
+      if (!commandNames.has(command)) {
+        send(socket, {
+          t: 'result',
+          id,
+          result: { ok: false, error: { kind: 'bad-input', message: `Unknown command ${command}.` } }
+        })
+        return
+      }
+      options.core
+        .handle(command as CommandName, input, { clientId })
+        .then((result) => send(socket, { t: 'result', id, result }))
+        .catch((error: unknown) => {
+          // handle() never rejects by contract; if it does, that is a bug worth naming, not a hang.
+          send(socket, {
+            t: 'result',
+            id,
+            result: { ok: false, error: { kind: 'internal', message: `Cloud Tray failed on ${command}: ${String(error)}` } }
+          })
+        })
+    })
+
+    socket.on('close', () => {
+      clients.delete(clientId)
+      options.core.clientGone(clientId)
+    })
+    socket.on('error', () => socket.terminate())
+  })
+
+  return {
+    get clientCount() {
+      return clients.size
+    },
+    close() {
+      server.off('upgrade', onUpgrade)
+      unsubscribe()
+      for (const socket of clients.values()) socket.terminate()
+      return new Promise((resolve) => wss.close(() => resolve()))
+    }
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * The page side of the WebSocket transport (see src/shared/ws-protocol.ts): a CloudBridge, so
+ * views cannot tell it from Electron's `window.cloud`.
+ *
+ * If the socket drops (the web shell restarted, the laptop slept) it reconnects with backoff;
+ * calls in flight when it dropped resolve with a `network` error that says what to do, and
+ * calls made while it is down wait for the connection instead of failing at once.
+ */
+import type { CloudBridge, CommandName, EventName, Events, Result } from '../../../shared/contract'
+import {
+  WS_PATH,
+  WS_PROTOCOL,
+  WS_SECRET_PREFIX,
+  decodeFrame,
+  encodeFrame,
+  isServerMessage,
+  type ServerMessage
+} from '../../../shared/ws-protocol'
+
+/** The subset of the browser's WebSocket this uses (the `ws` package's client fits, for tests). */
+export interface WebSocketLike {
+  binaryType: string
+  readonly readyState: number
+  send(data: string | Uint8Array): void
+  close(code?: number, reason?: string): void
+  onopen: ((event: unknown) => void) | null
+  onclose: ((event: { code: number; reason: string }) => void) | null
+  onerror: ((event: unknown) => void) | null
+  onmessage: ((event: { data: unknown }) => void) | null
+}
+
+export type WebSocketFactory = (url: string, protocols: string[]) => WebSocketLike
+
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'refused'
+
+export interface WsBridgeOptions {
+  /** e.g. `ws://127.0.0.1:5123` (the path is added). */
+  origin: string
+  secret: string
+  createSocket?: WebSocketFactory
+  /** Told whenever the connection state changes (the page shows a banner while it is down). */
+  onState?: (state: ConnectionState) => void
+  /** Delay before reconnect attempt n (1-based). */
+  reconnectDelayMs?: (attempt: number) => number
+  setTimer?: (callback: () => void, ms: number) => unknown
+}
+
+export interface WsBridge extends CloudBridge {
+  readonly clientId: string | null
+  readonly state: ConnectionState
+  close(): void
+}
+
+const OPEN = 1
+
+const LOST: Result<never> = {
+  ok: false,
+  error: {
+    kind: 'network',
+    message:
+      'The connection to Cloud Tray was lost while this was running. Check the result, then try again; if the web shell stopped, start `npm run web` again and reload this page.'
+  }
+}
+
+function defaultDelay(attempt: number): number {
+  return Math.min(10_000, 250 * 2 ** (attempt - 1))
+}
+
+export function createWsBridge(options: WsBridgeOptions): WsBridge {
+  const createSocket: WebSocketFactory =
+    options.createSocket ?? ((url, protocols) => new WebSocket(url, protocols) as unknown as WebSocketLike)
+  const delay = options.reconnectDelayMs ?? defaultDelay
+  const setTimer = options.setTimer ?? ((callback: () => void, ms: number) => setTimeout(callback, ms))
+  const url = `${options.origin}${WS_PATH}`
+  const protocols = [WS_PROTOCOL, `${WS_SECRET_PREFIX}${options.secret}`]
+
+  const listeners = new Map<string, Set<(payload: unknown) => void>>()
+  const pending = new Map<number, (result: Result<unknown>) => void>()
+  /** Frames waiting for the socket to open. */
+  let queued: (string | Uint8Array)[] = []
+  let nextId = 1
+  let socket: WebSocketLike | null = null
+  let state: ConnectionState = 'connecting'
+  let clientId: string | null = null
+  let attempts = 0
+  let everOpened = false
+  let closed = false
+
+  const setState = (next: ConnectionState): void => {
+    if (state === next) return
+    state = next
+    options.onState?.(next)
+  }
+
+  const dispatch = (message: ServerMessage): void => {
+    switch (message.t) {
+      case 'hello':
+        clientId = message.clientId
+        return
+      case 'result': {
+        const resolve = pending.get(message.id)
+        pending.delete(message.id)
+        resolve?.(message.result)
+        return
+      }
+      case 'event':
+        for (const listener of listeners.get(message.event) ?? []) listener(message.payload)
+    }
+  }
+
+  const connect = (): void => {
+    const current = createSocket(url, protocols)
+    socket = current
+    current.binaryType = 'arraybuffer'
+    current.onopen = () => {
+      everOpened = true
+      attempts = 0
+      setState('open')
+      const frames = queued
+      queued = []
+      for (const frame of frames) current.send(frame)
+    }
+    current.onmessage = (event) => {
+      const data = event.data
+      let message: unknown
+      try {
+        message = decodeFrame(
+          typeof data === 'string' ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : (data as Uint8Array)
+        )
+      } catch {
+        return
+      }
+      if (isServerMessage(message)) dispatch(message)
+    }
+    current.onerror = () => {
+      // onclose follows; nothing to do here.
+    }
+    current.onclose = () => {
+      if (socket !== current) return
+      socket = null
+      clientId = null
+      // Calls sent on this socket will never be answered.
+      for (const resolve of pending.values()) resolve(LOST)
+      pending.clear()
+      if (closed) return
+      attempts += 1
+      // Never opened after a few tries: the server refuses us (stale secret, wrong origin).
+      setState(everOpened ? 'reconnecting' : attempts >= 3 ? 'refused' : 'connecting')
+      setTimer(() => {
+        if (!closed) connect()
+      }, delay(attempts))
+    }
+  }
+
+  connect()
+
+  const bridge: WsBridge = {
+    get clientId() {
+      return clientId
+    },
+    get state() {
+      return state
+    },
+    invoke(command: CommandName, ...input: unknown[]) {
+      if (closed) return Promise.resolve(LOST)
+      const id = nextId++
+      const frame = encodeFrame({ t: 'invoke', id, command, ...(input.length > 0 ? { input: input[0] } : {}) })
+      return new Promise<Result<unknown>>((resolve) => {
+        pending.set(id, resolve)
+        if (socket && socket.readyState === OPEN) socket.send(frame)
+        else queued.push(frame)
+      })
+    },
+    on(event: EventName, listener: (payload: never) => void) {
+      let set = listeners.get(event)
+      if (!set) {
+        set = new Set()
+        listeners.set(event, set)
+      }
+      const wrapped = listener as (payload: unknown) => void
+      set.add(wrapped)
+      return () => {
+        set.delete(wrapped)
+      }
+    },
+    close() {
+      closed = true
+      socket?.close(1000, 'Page closed')
+    }
+  } as WsBridge
+  return bridge
+}
+
+/** Types the payload for callers that hold an `Events` key. */
+export type EventPayload<E extends EventName> = Events[E]

@@ -1,0 +1,62 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { FrameError, decodeFrame, encodeFrame, isClientMessage, isServerMessage } from './ws-protocol'
+
+describe('ws frame codec', () => {
+  it('sends plain messages as text', () => {
+    const message = { t: 'result', id: 3, result: { ok: true, value: { a: [1, 'x', null] } } }
+    const frame = encodeFrame(message)
+    expect(typeof frame).toBe('string')
+    expect(decodeFrame(frame)).toEqual(message)
+  })
+
+  it('sends messages with bytes as one binary frame, bytes intact', () => {
+    const data = new Uint8Array([0, 0xe2, 0x82, 0xac, 255])
+    const message = { t: 'event', event: 'ssh.data', payload: { terminalId: 't', data, more: [new Uint8Array(0)] } }
+    const frame = encodeFrame(message)
+    expect(frame).toBeInstanceOf(Uint8Array)
+    const decoded = decodeFrame(frame) as typeof message
+    expect(decoded.payload.terminalId).toBe('t')
+    expect(Array.from(decoded.payload.data)).toEqual(Array.from(data))
+    expect(decoded.payload.more[0]).toBeInstanceOf(Uint8Array)
+    expect(decoded.payload.more[0]!.length).toBe(0)
+  })
+
+  it('round-trips any JSON value with any bytes inside', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.uint8Array({ maxLength: 300 }), (value, bytes) => {
+        const message = { value, bytes }
+        const decoded = decodeFrame(encodeFrame(message)) as { value: unknown; bytes: Uint8Array }
+        expect(decoded.value).toEqual(JSON.parse(JSON.stringify(value)))
+        expect(Array.from(decoded.bytes)).toEqual(Array.from(bytes))
+      }),
+      { numRuns: 200 }
+    )
+  })
+
+  it('rejects malformed frames with FrameError, never anything else', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        try {
+          decodeFrame(bytes)
+        } catch (error) {
+          expect(error).toBeInstanceOf(FrameError)
+        }
+      }),
+      { numRuns: 300 }
+    )
+    expect(() => decodeFrame('{')).toThrow(FrameError)
+    const truncated = encodeFrame({ b: new Uint8Array([1, 2, 3]) }) as Uint8Array
+    expect(() => decodeFrame(truncated.subarray(0, truncated.length - 1))).toThrow(FrameError)
+  })
+
+  it('recognises message shapes', () => {
+    expect(isClientMessage({ t: 'invoke', id: 1, command: 'app.info' })).toBe(true)
+    expect(isClientMessage({ t: 'invoke', id: 1.5, command: 'app.info' })).toBe(false)
+    expect(isClientMessage({ t: 'invoke', command: 'app.info' })).toBe(false)
+    expect(isServerMessage({ t: 'hello', clientId: 'ws-1' })).toBe(true)
+    expect(isServerMessage({ t: 'result', id: 1, result: { ok: true, value: 1 } })).toBe(true)
+    expect(isServerMessage({ t: 'event', event: 'tray', payload: {} })).toBe(true)
+    expect(isServerMessage({ t: 'other' })).toBe(false)
+  })
+})
