@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import { fieldFromMessage, lockedUntilFromMessage, quotable, saysLocked } from './messages'
+
+describe('fieldFromMessage', () => {
+  it.each([
+    ['field "instanceConfiguration.enableDocker" is not set', 'instanceConfiguration.enableDocker'],
+    ['field "name" is not set', 'name'],
+    ['field "billing.duration" must be 1 when billing perHour, not 3', 'billing.duration'],
+    ['field "nodePorts[2]": port 22 is SSH and is always forwarded; leave it out', 'nodePorts[2]'],
+    ['field "remoteStorages[0].mountPath" must be a string, not a number', 'remoteStorages[0].mountPath'],
+    ['field "imageId": no image with id "abc" exists; GET /__emulator/catalog lists the ids', 'imageId'],
+    ["Field: 'billing.chargeMode' is invalid", 'billing.chargeMode'],
+    ['field instanceConfiguration.initScript is required', 'instanceConfiguration.initScript'],
+    ['"sizeGB" must be positive', 'sizeGB'],
+    ['invalid value for “region”', 'region']
+  ])('%s → %s', (message, field) => {
+    expect(fieldFromMessage(message)).toBe(field)
+  })
+
+  it.each([
+    'Volume already exists',
+    'ent: instance not found',
+    'Invalid field value',
+    'instance "my.notebook" cannot be stopped now',
+    'internal error',
+    ''
+  ])('names no field in %j', (message) => {
+    expect(fieldFromMessage(message)).toBeUndefined()
+  })
+})
+
+describe('lockedUntilFromMessage', () => {
+  const now = Date.UTC(2026, 0, 1, 12, 0, 0)
+
+  it('reads an ISO instant with a zone', () => {
+    expect(
+      lockedUntilFromMessage('Too many failed logins: the account is locked until 2026-01-01T12:15:00.000Z', now)
+    ).toBe(Date.UTC(2026, 0, 1, 12, 15, 0))
+    expect(lockedUntilFromMessage('locked until 2026-01-01 13:15:00+01:00.', now)).toBe(Date.UTC(2026, 0, 1, 12, 15))
+  })
+
+  it('reads a relative delay from now when the message is about a lockout', () => {
+    expect(lockedUntilFromMessage('Account locked. Try again in 15 minutes.', now)).toBe(now + 15 * 60_000)
+    expect(lockedUntilFromMessage('Too many attempts, retry after 30 seconds', now)).toBe(now + 30_000)
+    expect(lockedUntilFromMessage('locked for 2 hours', now)).toBe(now + 2 * 3_600_000)
+  })
+
+  it('says nothing when the message does not say until when', () => {
+    expect(lockedUntilFromMessage('Account locked', now)).toBeUndefined()
+    expect(lockedUntilFromMessage('Wrong password, 4 retries left; try again in 5 minutes', now)).toBeUndefined()
+    expect(lockedUntilFromMessage('locked until tomorrow', now)).toBeUndefined()
+  })
+})
+
+describe('saysLocked', () => {
+  it('tells a lockout from a plain wrong password', () => {
+    expect(saysLocked('The account is locked until 2026-01-01T00:00:00Z')).toBe(true)
+    expect(saysLocked('Too many failed logins')).toBe(true)
+    expect(saysLocked('Incorrect user name or password, 3 retries left')).toBe(false)
+    expect(saysLocked('Your clock is off')).toBe(false)
+  })
+})
+
+describe('quotable', () => {
+  it('keeps one bounded line without control characters', () => {
+    expect(quotable('a\nb\u0000c\t d')).toBe('a b c d')
+    const long = quotable('x'.repeat(1000))
+    expect(long.length).toBe(300)
+    expect(long.endsWith('…')).toBe(true)
+  })
+})

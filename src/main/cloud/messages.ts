@@ -1,0 +1,116 @@
+/**
+ * Reading the cloud's error messages: which field a message names, and until when a locked
+ * account stays locked. Pure string work, so every format the service (or the emulator) uses is
+ * pinned by a unit test.
+ */
+
+/** A dotted request path: `billing.chargeMode`, `nodePorts[0]`, `instanceConfiguration.enableDocker`. */
+const PATH = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\.\d+)*`
+
+/** `field "a.b" is not set`, `field 'a.b' ...`, `Field: "a.b"`. */
+const FIELD_QUOTED = new RegExp(String.raw`\bfield\s*:?\s*["'\`“‘](${PATH})["'\`”’]`, 'i')
+/** `field a.b must be …`: unquoted, so only trusted when it is dotted or a known request field. */
+const FIELD_BARE = new RegExp(String.raw`\bfield\s*:?\s*(${PATH})`, 'i')
+/** A quoted dotted path anywhere, e.g. `"billing.duration" must be 1`. */
+const QUOTED_PATH = new RegExp(String.raw`["'\`“‘](${PATH})["'\`”’]`, 'g')
+
+/**
+ * Request paths the app sends. A quoted word outside the `field …` phrasing only counts as a
+ * field when it is one of these, so a quoted instance or volume name is never mistaken for one.
+ */
+const KNOWN_REQUEST_PATHS = new Set([
+  'username',
+  'password',
+  'rememberMe',
+  'name',
+  'imageId',
+  'instanceTypeId',
+  'region',
+  'billing',
+  'billing.chargeMode',
+  'billing.duration',
+  'remoteStorages',
+  'instanceConfiguration',
+  'instanceConfiguration.extraDataDiskSizeDB',
+  'instanceConfiguration.enableCommonData',
+  'instanceConfiguration.enableDocker',
+  'instanceConfiguration.dockerStorageSize',
+  'instanceConfiguration.initScript',
+  'isSpotInstance',
+  'nodePorts',
+  'instanceId',
+  'pager',
+  'pager.currentPage',
+  'pager.pageSize',
+  'sizeGB',
+  'volumeType'
+])
+
+/** Strips array indexes so `remoteStorages[0].mountPath` can be checked against the known set. */
+function withoutIndexes(path: string): string {
+  return path.replace(/\[\d+\]|\.\d+(?=\.|$)/g, '')
+}
+
+function isKnownPath(path: string): boolean {
+  const bare = withoutIndexes(path)
+  if (KNOWN_REQUEST_PATHS.has(bare)) return true
+  // remoteStorages[i].<anything>: the element fields are request fields too.
+  return /^remoteStorages\.(mountPath|remoteStorageName|remoteStorageId|type)$/.test(bare)
+}
+
+/**
+ * The dotted path of the request field a message names, if any.
+ * `field "instanceConfiguration.enableDocker" is not set` → `instanceConfiguration.enableDocker`.
+ */
+export function fieldFromMessage(message: string): string | undefined {
+  const quoted = FIELD_QUOTED.exec(message)
+  if (quoted?.[1]) return quoted[1]
+  const bare = FIELD_BARE.exec(message)
+  if (bare?.[1] && (bare[1].includes('.') || isKnownPath(bare[1]))) return bare[1]
+  for (const match of message.matchAll(QUOTED_PATH)) {
+    const path = match[1]
+    if (path && isKnownPath(path)) return path
+  }
+  return undefined
+}
+
+const ISO_INSTANT =
+  /\b(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))\b/i
+const RELATIVE = /\b(?:in|after|for)\s+(\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b/i
+
+/**
+ * When a locked account unlocks, from the lockout message: an ISO 8601 instant with a zone
+ * ("… locked until 2026-01-01T00:15:00.000Z"), or a relative delay ("… try again in 15 minutes")
+ * counted from `now`. Undefined when the message does not say.
+ */
+export function lockedUntilFromMessage(message: string, now: number): number | undefined {
+  const instant = ISO_INSTANT.exec(message)
+  if (instant?.[1]) {
+    const at = Date.parse(instant[1].replace(' ', 'T'))
+    if (Number.isFinite(at)) return at
+  }
+  if (!/lock|too many/i.test(message)) return undefined
+  const relative = RELATIVE.exec(message)
+  if (relative?.[1] && relative[2]) {
+    const amount = Number(relative[1])
+    const unit = relative[2].toLowerCase()
+    const ms = unit.startsWith('h') ? 3_600_000 : unit.startsWith('m') ? 60_000 : 1000
+    if (Number.isFinite(amount)) return now + Math.round(amount * ms)
+  }
+  return undefined
+}
+
+/** True when a login failure says the account is locked rather than just the password wrong. */
+export function saysLocked(message: string): boolean {
+  return /\block(ed|out)?\b|too many (failed |wrong )?(login|attempt|tr)/i.test(message)
+}
+
+/**
+ * A server message made fit to quote to a user: one line, no control characters, bounded.
+ * The token is removed separately (redact.ts) because it is known only per request.
+ */
+export function quotable(message: string, max = 300): string {
+  // eslint-disable-next-line no-control-regex
+  const oneLine = message.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim()
+  return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine
+}

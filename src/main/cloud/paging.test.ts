@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest'
+import type { PagerRequest } from '../../shared/api'
+import { walkPages, type Page } from './paging'
+
+interface Item {
+  id: string
+}
+
+/** A fake paged list over `items`, recording requests and the most pages in flight at once. */
+function pagedList(items: () => Item[], options: { maxPageSize?: number; failOn?: number } = {}) {
+  const requested: number[] = []
+  let inFlight = 0
+  let maxInFlight = 0
+  const fetchPage = async (pager: PagerRequest): Promise<Page<Item>> => {
+    requested.push(pager.currentPage)
+    inFlight++
+    maxInFlight = Math.max(maxInFlight, inFlight)
+    // Let every started page be in flight together before any answers.
+    await new Promise((resolve) => setImmediate(resolve))
+    inFlight--
+    if (pager.currentPage === options.failOn) throw new Error(`page ${pager.currentPage} failed`)
+    const size = Math.min(pager.pageSize, options.maxPageSize ?? Infinity)
+    const all = items()
+    const start = (pager.currentPage - 1) * size
+    return {
+      items: all.slice(start, start + size),
+      pager: { currentPage: pager.currentPage, pageSize: size, totalEntries: all.length }
+    }
+  }
+  return { fetchPage, requested, maxInFlight: () => maxInFlight }
+}
+
+const ids = (count: number, prefix = 'i'): Item[] => Array.from({ length: count }, (_, n) => ({ id: `${prefix}${n}` }))
+const options = { pageSize: 10, concurrency: 4, maxPages: 1000, keyOf: (item: Item) => item.id }
+
+describe('walkPages', () => {
+  it('fetches every page, in order, with at most `concurrency` pages in flight', async () => {
+    const list = pagedList(() => ids(95))
+    const all = await walkPages(list.fetchPage, options)
+    expect(all.map((item) => item.id)).toEqual(ids(95).map((item) => item.id))
+    expect(list.requested[0]).toBe(1)
+    expect([...list.requested].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    expect(list.maxInFlight()).toBe(4)
+  })
+
+  it('asks once when everything fits on the first page, and handles an empty list', async () => {
+    const small = pagedList(() => ids(10))
+    expect(await walkPages(small.fetchPage, options)).toHaveLength(10)
+    expect(small.requested).toEqual([1])
+    const empty = pagedList(() => [])
+    expect(await walkPages(empty.fetchPage, options)).toEqual([])
+    expect(empty.requested).toEqual([1])
+  })
+
+  it('dedupes an entry pushed onto the next page by a create during the walk', async () => {
+    let items = ids(30)
+    const list = pagedList(() => items)
+    const fetchPage = async (pager: PagerRequest) => {
+      const page = await list.fetchPage(pager)
+      // After page 1, a new instance appears at the front: every entry moves one place down.
+      if (pager.currentPage === 1) items = [{ id: 'new' }, ...items]
+      return page
+    }
+    const all = await walkPages(fetchPage, options)
+    const seen = all.map((item) => item.id)
+    expect(new Set(seen).size).toBe(seen.length)
+    expect(seen.slice(0, 30)).toEqual(ids(30).map((item) => item.id))
+    expect(list.requested.sort((a, b) => a - b)).toEqual([1, 2, 3, 4])
+  })
+
+  it('follows a total that grows while walking', async () => {
+    let items = ids(25)
+    const list = pagedList(() => items)
+    const fetchPage = async (pager: PagerRequest) => {
+      if (pager.currentPage === 2) items = ids(45)
+      return list.fetchPage(pager)
+    }
+    const all = await walkPages(fetchPage, options)
+    expect(all).toHaveLength(45)
+  })
+
+  it('pages with the size the server actually used when it caps the page size', async () => {
+    const list = pagedList(() => ids(95), { maxPageSize: 20 })
+    const all = await walkPages(list.fetchPage, { ...options, pageSize: 50 })
+    expect(all).toHaveLength(95)
+    expect(list.requested.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5])
+  })
+
+  it('rejects with the first failure and starts no new pages after it', async () => {
+    const list = pagedList(() => ids(200), { failOn: 3 })
+    let requestedAtFailure = -1
+    const fetchPage = async (pager: PagerRequest) => {
+      try {
+        return await list.fetchPage(pager)
+      } catch (error) {
+        requestedAtFailure = list.requested.length
+        throw error
+      }
+    }
+    await expect(walkPages(fetchPage, options)).rejects.toThrow('page 3 failed')
+    // Let the pages still in flight finish: none of them may start another.
+    for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve))
+    expect(requestedAtFailure).toBeGreaterThan(0)
+    expect(list.requested).toHaveLength(requestedAtFailure)
+    expect(list.requested.length).toBeLessThan(20)
+  })
+
+  it('never walks more than maxPages, whatever total the server claims', async () => {
+    const requested: number[] = []
+    const liar = async (pager: PagerRequest): Promise<Page<Item>> => {
+      requested.push(pager.currentPage)
+      return { items: [{ id: `p${pager.currentPage}` }], pager: { currentPage: pager.currentPage, pageSize: 10, totalEntries: 1e12 } }
+    }
+    const all = await walkPages(liar, { ...options, maxPages: 7 })
+    expect(all).toHaveLength(7)
+    expect(requested).toHaveLength(7)
+  })
+})
