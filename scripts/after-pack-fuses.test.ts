@@ -88,7 +88,8 @@ describe('afterPack hook', () => {
   it('leaves fuses newer than this config untouched instead of failing the build', async () => {
     const binary = fakeElectron('newer-electron', '110010111')
     await hook.applyFuses(binary)
-    expect((await getCurrentFuseWire(binary))[8]).toBe(ENABLE)
+    const wire = (await getCurrentFuseWire(binary)) as unknown as Record<number, number>
+    expect(wire[8]).toBe(ENABLE)
   })
 
   it('fails loudly when the binary has no fuse wire', async () => {
