@@ -1,0 +1,176 @@
+/**
+ * Accounts, login and token checks. Tokens are RS256 JWTs signed with jose; verification is
+ * done synchronously with node:crypto because reach (SSH auth, notebook requests) has to ask
+ * "is this token good right now?" from synchronous callbacks. Expiry is judged in emulator
+ * time, so `advance` can age a token past its `exp`.
+ */
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPair,
+  randomUUID,
+  verify,
+  type KeyObject
+} from 'node:crypto'
+import { promisify } from 'node:util'
+import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose'
+
+export const TOKEN_ISSUER = 'https://hpc-ai.com'
+export const TOKEN_AUDIENCE = 'hpc-ai-cloud'
+export const TOKEN_GROUP = 'user'
+export const MAX_LOGIN_ATTEMPTS = 5
+
+export interface Account {
+  username: string
+  password: string
+  /** Stable per user name: the JWT `sub`. */
+  uuid: string
+}
+
+export type LoginOutcome =
+  | { ok: true; accessToken: string; accessExpire: number }
+  | { ok: false; retriesLeft: number; lockedUntil?: number }
+
+interface Attempts {
+  failures: number
+  lockedUntil?: number
+}
+
+/** A name-based (v5-style) uuid, so a user's `sub` survives restarts without being stored. */
+export function userUuid(username: string): string {
+  const hash = createHash('sha1').update('cloud-tray-emulator-user:').update(username).digest()
+  hash[6] = (hash[6]! & 0x0f) | 0x50
+  hash[8] = (hash[8]! & 0x3f) | 0x80
+  const hex = hash.subarray(0, 16).toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+export async function generateSigningKeyPem(): Promise<string> {
+  const { privateKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048 })
+  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+}
+
+export class Auth {
+  private readonly accounts = new Map<string, Account>()
+  private readonly bySub = new Map<string, Account>()
+  private readonly attempts = new Map<string, Attempts>()
+  /** jti → user name of every token issued in this run, for expireTokens. */
+  private readonly issued = new Map<string, string>()
+  private readonly revoked = new Set<string>()
+  /** Per user ('' = everyone): tokens issued in an earlier second than this are refused. */
+  private readonly notBeforeSeconds = new Map<string, number>()
+  private readonly privateKey: KeyObject
+  private readonly publicKey: KeyObject
+
+  constructor(
+    /** Kept so --state can persist it: tokens stay valid across a restart, as on the real service. */
+    readonly signingKeyPem: string,
+    users: { username: string; password: string }[],
+    private readonly options: { now: () => number; tokenTtlSeconds: number; lockoutMs: number }
+  ) {
+    this.privateKey = createPrivateKey(signingKeyPem)
+    this.publicKey = createPublicKey(this.privateKey)
+    for (const user of users) this.addUser(user.username, user.password)
+  }
+
+  addUser(username: string, password: string): void {
+    const account = { username, password, uuid: userUuid(username) }
+    this.accounts.set(username, account)
+    this.bySub.set(account.uuid, account)
+  }
+
+  hasUser(username: string): boolean {
+    return this.accounts.has(username)
+  }
+
+  usernames(): string[] {
+    return [...this.accounts.keys()]
+  }
+
+  async login(username: string, password: string): Promise<LoginOutcome> {
+    const now = this.options.now()
+    const attempts = this.attempts.get(username) ?? { failures: 0 }
+    if (attempts.lockedUntil !== undefined) {
+      if (now < attempts.lockedUntil) return { ok: false, retriesLeft: 0, lockedUntil: attempts.lockedUntil }
+      attempts.failures = 0
+      attempts.lockedUntil = undefined
+    }
+    const account = this.accounts.get(username)
+    if (!account || account.password !== password) {
+      // Unknown names count down too, so the answer does not reveal which names exist. The map
+      // is capped so a flood of made-up names cannot grow it without bound.
+      attempts.failures += 1
+      const retriesLeft = Math.max(0, MAX_LOGIN_ATTEMPTS - attempts.failures)
+      if (retriesLeft === 0) attempts.lockedUntil = now + this.options.lockoutMs
+      if (this.attempts.size > 10_000 && !this.attempts.has(username)) this.attempts.clear()
+      this.attempts.set(username, attempts)
+      return attempts.lockedUntil !== undefined
+        ? { ok: false, retriesLeft, lockedUntil: attempts.lockedUntil }
+        : { ok: false, retriesLeft }
+    }
+    this.attempts.delete(username)
+    return { ok: true, ...(await this.issue(account, now)) }
+  }
+
+  private async issue(account: Account, now: number): Promise<{ accessToken: string; accessExpire: number }> {
+    const iat = Math.floor(now / 1000)
+    const ttl = this.options.tokenTtlSeconds
+    const jti = randomUUID()
+    const accessToken = await new SignJWT({ group: TOKEN_GROUP })
+      .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setSubject(account.uuid)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ttl)
+      .setJti(jti)
+      .sign(this.privateKey)
+    this.issued.set(jti, account.username)
+    return { accessToken, accessExpire: ttl }
+  }
+
+  /** The token's user when it is well signed, ours, unexpired in emulator time and not revoked. */
+  verify(token: string): { username: string } | undefined {
+    const parts = token.split('.')
+    if (parts.length !== 3 || token.length > 8192) return undefined
+    try {
+      if (decodeProtectedHeader(token).alg !== 'RS256') return undefined
+      const signature = Buffer.from(parts[2]!, 'base64url')
+      const ok = verify('RSA-SHA256', Buffer.from(`${parts[0]}.${parts[1]}`), this.publicKey, signature)
+      if (!ok) return undefined
+      const claims = decodeJwt(token)
+      if (claims.iss !== TOKEN_ISSUER || claims.aud !== TOKEN_AUDIENCE) return undefined
+      if (typeof claims.exp !== 'number' || claims.exp * 1000 <= this.options.now()) return undefined
+      if (typeof claims.jti === 'string' && this.revoked.has(claims.jti)) return undefined
+      const account = typeof claims.sub === 'string' ? this.bySub.get(claims.sub) : undefined
+      if (!account) return undefined
+      const iat = typeof claims.iat === 'number' ? claims.iat : 0
+      const cutoff = Math.max(this.notBeforeSeconds.get('') ?? 0, this.notBeforeSeconds.get(account.username) ?? 0)
+      if (iat < cutoff) return undefined
+      return { username: account.username }
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Every token issued so far (to that user) is refused from now on; later logins work. */
+  expireTokens(username?: string): number {
+    // Tokens from this run are revoked by id (exact even within one second); tokens signed
+    // before a restart (same persisted key) are caught by the issued-at cutoff.
+    this.notBeforeSeconds.set(username ?? '', Math.floor(this.options.now() / 1000))
+    let count = 0
+    for (const [jti, owner] of this.issued) {
+      if (username !== undefined && owner !== username) continue
+      this.revoked.add(jti)
+      this.issued.delete(jti)
+      count++
+    }
+    return count
+  }
+
+  /** Ends a lockout and resets the countdown (control surface). */
+  unlock(username: string): void {
+    this.attempts.delete(username)
+  }
+}

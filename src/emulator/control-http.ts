@@ -1,0 +1,156 @@
+/**
+ * The control surface over HTTP, under /__emulator/ on the API's own port, for the standalone
+ * emulator (curl, Playwright, load tests in another process). Loopback only; never faulted or
+ * counted. The README's emulator section documents each route.
+ */
+import type { EmulatorControl } from './control'
+import { optional, requireBoolean, requireInteger, requireString, type Body } from './fields'
+import type { SeedOverrides } from './instances'
+
+export interface ControlAnswer {
+  status: number
+  body: unknown
+  /** Runs after the answer is sent (taking the listener down must not cut its own answer). */
+  after?: () => void
+}
+
+type Route = (body: Body, query: URLSearchParams) => Promise<ControlAnswer> | ControlAnswer
+
+const done = (extra: Record<string, unknown> = {}): ControlAnswer => ({ status: 200, body: { ok: true, ...extra } })
+
+const optionalString = (body: Body, key: string): string | undefined =>
+  optional<string | undefined>(body, key, undefined, () => requireString(body, key))
+
+export function createControlRoutes(control: EmulatorControl, log: (line: string) => void): Map<string, Route> {
+  const routes = new Map<string, Route>([
+    ['GET /catalog', () => ({ status: 200, body: control.catalog() })],
+    ['GET /instances', (_body, query) => ({ status: 200, body: { instances: control.instances(query.get('username') ?? undefined) } })],
+    ['GET /volumes', (_body, query) => ({ status: 200, body: { volumes: control.volumes(query.get('username') ?? undefined) } })],
+    ['GET /now', () => ({ status: 200, body: { now: control.now() } })],
+    ['GET /requests', () => ({ status: 200, body: { count: control.requestCount() } })],
+    [
+      'POST /requests/reset',
+      () => {
+        control.resetRequestCount()
+        return done()
+      }
+    ],
+    [
+      'POST /status',
+      (body) => {
+        control.setStatus(requireString(body, 'instanceId'), requireString(body, 'status', 'status', { nonEmpty: true }), {
+          message: optionalString(body, 'message'),
+          diagnosisReason: optionalString(body, 'diagnosisReason'),
+          diagnosisMessage: optionalString(body, 'diagnosisMessage')
+        })
+        return done()
+      }
+    ],
+    [
+      'POST /preempt',
+      (body) => {
+        control.preempt(requireString(body, 'instanceId'))
+        return done()
+      }
+    ],
+    [
+      'POST /advance',
+      (body) => {
+        control.advance(requireInteger(body, 'ms', 'ms', { min: 0, max: 10 * 365 * 86_400_000 }))
+        return done({ now: control.now() })
+      }
+    ],
+    [
+      'POST /faults/latency',
+      (body) => {
+        control.faults.setLatency(requireInteger(body, 'ms', 'ms', { min: 0, max: 600_000 }))
+        return done()
+      }
+    ],
+    [
+      'POST /faults/fail-next',
+      (body) => {
+        const count = requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 })
+        const status = optional(body, 'status', 503, () => requireInteger(body, 'status', 'status', { min: 500, max: 599 }))
+        control.faults.failNext(count, status)
+        return done()
+      }
+    ],
+    [
+      'POST /faults/drop-next',
+      (body) => {
+        control.faults.dropNext(requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 }))
+        return done()
+      }
+    ],
+    [
+      'POST /faults/down',
+      (body) => {
+        const down = requireBoolean(body, 'down')
+        const forMs = optional<number | undefined>(body, 'forMs', undefined, () =>
+          requireInteger(body, 'forMs', 'forMs', { min: 1, max: 600_000 })
+        )
+        if (!down) return done()
+        return {
+          ...done(forMs ? { upAgainInMs: forMs } : {}),
+          after: () => {
+            void control.faults.setDown(true).then(() => {
+              if (forMs)
+                setTimeout(() => {
+                  control.faults.setDown(false).catch((error: Error) => log(`could not listen again: ${error.message}`))
+                }, forMs)
+            })
+          }
+        }
+      }
+    ],
+    [
+      'POST /faults/reset',
+      async () => {
+        await control.faults.reset()
+        return done()
+      }
+    ],
+    [
+      'POST /expire-tokens',
+      (body) => {
+        control.expireTokens(optionalString(body, 'username'))
+        return done()
+      }
+    ],
+    [
+      'POST /unlock',
+      (body) => {
+        control.unlock(requireString(body, 'username'))
+        return done()
+      }
+    ],
+    [
+      'POST /seed',
+      async (body) => {
+        const username = requireString(body, 'username')
+        const count = requireInteger(body, 'count', 'count', { min: 0, max: 10_000 })
+        const overrides: SeedOverrides = {
+          status: optionalString(body, 'status'),
+          name: optionalString(body, 'name'),
+          regionId: optionalString(body, 'regionId'),
+          instanceTypeId: optionalString(body, 'instanceTypeId'),
+          imageId: optionalString(body, 'imageId'),
+          isSpotInstance: optional<boolean | undefined>(body, 'isSpotInstance', undefined, () =>
+            requireBoolean(body, 'isSpotInstance')
+          )
+        }
+        return done({ instanceIds: await control.seedInstances(username, count, overrides) })
+      }
+    ],
+    [
+      'POST /ssh-keys',
+      (body) => {
+        control.registerSshKey(requireString(body, 'username'), requireString(body, 'publicKey'))
+        return done()
+      }
+    ]
+  ])
+  return routes
+}
+

@@ -1,0 +1,125 @@
+/**
+ * What tests (and `/__emulator/` over HTTP) can do to the emulated cloud that a real user cannot:
+ * force statuses, preempt, jump time, inject faults, expire tokens, seed many instances.
+ */
+import type { Instance, Volume } from '../shared/api'
+import type { Auth } from './auth'
+import type { Catalog } from './catalog'
+import type { Faults } from './faults'
+import { toApiInstance, type ReachAddresses } from './instance-record'
+import type { InstanceStore, SeedOverrides, StatusExtra } from './instances'
+import type { Listener } from './listener'
+import type { Scheduler } from './scheduler'
+import { toApiVolume, type VolumeStore } from './volumes'
+
+export interface FaultControl {
+  /** Adds this many real milliseconds before every /api answer (a slow network). */
+  setLatency(ms: number): void
+  /** The next `count` /api requests answer `status` (default 503) with a JSON message. */
+  failNext(count: number, status?: number): void
+  /** The next `count` /api requests get their socket destroyed without an answer. */
+  dropNext(count: number): void
+  /** true: close the listener (connections refused); false: listen again on the same port. */
+  setDown(down: boolean): Promise<void>
+  /** No latency, no pending failures or drops, listener up. */
+  reset(): Promise<void>
+}
+
+export interface EmulatorControl {
+  setStatus(instanceId: string, status: string, extra?: StatusExtra): void
+  preempt(instanceId: string): void
+  /** Moves emulator time forward by `ms` and runs every lifecycle / volume timer that falls due. */
+  advance(ms: number): void
+  /** Emulator time (Unix ms): the clock plus everything advanced. */
+  now(): number
+  faults: FaultControl
+  /** Every token issued so far (for that user) is refused as expired from now on. */
+  expireTokens(username?: string): void
+  /** Ends a login lockout early. */
+  unlock(username: string): void
+  catalog(): Catalog
+  /** Instances in the API's full shape, newest first; everyone's unless a user is named. */
+  instances(username?: string): Instance[]
+  volumes(username?: string): Volume[]
+  /** Creates `count` instances at once, Running unless `overrides.status` says otherwise; returns their ids. */
+  seedInstances(username: string, count: number, overrides?: SeedOverrides): Promise<string[]>
+  registerSshKey(username: string, publicKeyLine: string): void
+  /** /api requests received (faulted ones included) since start or the last reset. */
+  requestCount(): number
+  resetRequestCount(): void
+}
+
+export interface ControlDeps {
+  auth: Auth
+  instances: InstanceStore
+  volumes: VolumeStore
+  scheduler: Scheduler
+  faults: Faults
+  listener: Listener
+  catalog: Catalog
+  reach: () => ReachAddresses | undefined
+  sshKeys: Map<string, string[]>
+  counter: { requests: number }
+}
+
+const MAX_SEED = 10_000
+
+export function createControl(deps: ControlDeps): EmulatorControl {
+  const { auth, instances, scheduler, faults, listener } = deps
+  return {
+    setStatus(instanceId, status, extra) {
+      if (typeof status !== 'string' || status === '') throw new TypeError('setStatus needs a status name')
+      instances.setStatus(instanceId, status, extra)
+    },
+    preempt(instanceId) {
+      instances.preempt(instanceId)
+    },
+    advance(ms) {
+      scheduler.advance(ms)
+    },
+    now: () => scheduler.now(),
+    faults: {
+      setLatency: (ms) => faults.setLatency(ms),
+      failNext: (count, status) => faults.failNext(count, status),
+      dropNext: (count) => faults.dropNext(count),
+      setDown: (down) => (down ? listener.down() : listener.up()),
+      async reset() {
+        faults.reset()
+        await listener.up()
+      }
+    },
+    expireTokens(username) {
+      auth.expireTokens(username)
+    },
+    unlock(username) {
+      auth.unlock(username)
+    },
+    catalog: () => structuredClone(deps.catalog),
+    instances(username) {
+      scheduler.runDue()
+      const reach = deps.reach()
+      return instances.all(username).map((record) => toApiInstance(record, reach))
+    },
+    volumes(username) {
+      scheduler.runDue()
+      return deps.volumes.all(username).map(toApiVolume)
+    },
+    async seedInstances(username, count, overrides = {}) {
+      if (!Number.isInteger(count) || count < 0 || count > MAX_SEED)
+        throw new RangeError(`seedInstances count must be a whole number 0–${MAX_SEED}`)
+      const created = await instances.seed(username, count, overrides, deps.catalog)
+      return created.map((record) => record.instanceId)
+    },
+    registerSshKey(username, publicKeyLine) {
+      const line = publicKeyLine.trim()
+      if (!/^(ssh-|ecdsa-|sk-)\S+ \S+/.test(line)) throw new TypeError('registerSshKey needs an OpenSSH public key line')
+      const keys = deps.sshKeys.get(username) ?? []
+      if (!keys.includes(line)) keys.push(line)
+      deps.sshKeys.set(username, keys)
+    },
+    requestCount: () => deps.counter.requests,
+    resetRequestCount() {
+      deps.counter.requests = 0
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Injected faults for /api requests: added latency, the next N answers failing with a 5xx, the
+ * next N connections dropped without an answer. Counters are taken when a request arrives, so
+ * concurrent requests consume them in arrival order. Being "down" (listener closed) lives in
+ * listener.ts because it is about the socket, not the request.
+ */
+export type FaultAction = { kind: 'none' } | { kind: 'drop' } | { kind: 'fail'; status: number }
+
+export class Faults {
+  latencyMs = 0
+  private failCount = 0
+  private failStatus = 503
+  private dropCount = 0
+
+  setLatency(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0 || ms > 600_000) throw new RangeError('latency must be 0–600000 ms')
+    this.latencyMs = ms
+  }
+
+  failNext(count: number, status = 503): void {
+    if (!Number.isInteger(count) || count < 0) throw new RangeError('failNext needs a whole number of requests')
+    if (!Number.isInteger(status) || status < 500 || status > 599) throw new RangeError('failNext status must be 500–599')
+    this.failCount = count
+    this.failStatus = status
+  }
+
+  dropNext(count: number): void {
+    if (!Number.isInteger(count) || count < 0) throw new RangeError('dropNext needs a whole number of requests')
+    this.dropCount = count
+  }
+
+  reset(): void {
+    this.latencyMs = 0
+    this.failCount = 0
+    this.dropCount = 0
+    this.failStatus = 503
+  }
+
+  /** What to do with the request that just arrived; drops are taken before failures. */
+  take(): FaultAction {
+    if (this.dropCount > 0) {
+      this.dropCount--
+      return { kind: 'drop' }
+    }
+    if (this.failCount > 0) {
+      this.failCount--
+      return { kind: 'fail', status: this.failStatus }
+    }
+    return { kind: 'none' }
+  }
+}

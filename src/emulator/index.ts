@@ -1,0 +1,203 @@
+/**
+ * The emulated cloud, on loopback: `startEmulator(options)` → `{ baseUrl, close(), control }`.
+ * Wiring only; each piece lives in its own file (auth, instances, volumes, server, control, ...).
+ */
+import { dirname } from 'node:path'
+import { systemClock, type Clock } from '../shared/clock'
+import { createApiRoutes } from './api-routes'
+import { Auth, generateSigningKeyPem } from './auth'
+import { DEFAULT_CATALOG, type Catalog } from './catalog'
+import { createControl, type EmulatorControl } from './control'
+import { createControlRoutes } from './control-http'
+import { Faults } from './faults'
+import type { EmuInstance, ReachAddresses } from './instance-record'
+import { InstanceStore } from './instances'
+import { Listener } from './listener'
+import { allocateLoopbackPort } from './ports'
+import type { EmuInstanceView, Reach, ReachContext, ReachFactory } from './reach-types'
+import { Scheduler } from './scheduler'
+import { createRequestHandler } from './server'
+import { StateWriter, loadState } from './state-store'
+import { VolumeStore } from './volumes'
+
+export type { Catalog } from './catalog'
+export { DEFAULT_CATALOG, parseCatalog } from './catalog'
+export type { EmulatorControl, FaultControl } from './control'
+export type { SeedOverrides, StatusExtra } from './instances'
+export type { EmuInstanceView, Reach, ReachContext, ReachFactory } from './reach-types'
+
+export interface EmulatorOptions {
+  /** 0 or absent: a free port. Always bound on 127.0.0.1 only. */
+  port?: number
+  /** Default [{ username: 'demo', password: 'demo' }]. */
+  users?: { username: string; password: string }[]
+  /** Persist users' instances and volumes here (atomic writes); absent: memory only. */
+  statePath?: string
+  /** Replaces DEFAULT_CATALOG. */
+  catalog?: Catalog
+  /** Total Initializing → Running time in emulator ms; each step takes a share. Default 6000. */
+  bootMs?: number
+  /** Stopping → Stopped time. Default a quarter of bootMs. */
+  stopMs?: number
+  /** exp − iat of issued tokens. Default 86400. */
+  tokenTtlSeconds?: number
+  /** How long an account stays locked after 5 bad passwords. Default 15 minutes. */
+  lockoutMs?: number
+  /** Volume Pending → Available. Default 2000. */
+  volumeReadyMs?: number
+  clock?: Clock
+  /** user name → OpenSSH public key lines. */
+  sshKeys?: Record<string, string[]>
+  /** Real SSH / notebook / forwarders (src/emulator/reach); absent: none. */
+  reach?: ReachFactory
+  log?: (line: string) => void
+}
+
+export interface Emulator {
+  /** http://127.0.0.1:N/api */
+  baseUrl: string
+  /** http://127.0.0.1:N/__emulator */
+  controlUrl: string
+  port: number
+  close(): Promise<void>
+  control: EmulatorControl
+}
+
+export const DEFAULT_USERS = [{ username: 'demo', password: 'demo' }]
+export const DEFAULT_BOOT_MS = 6000
+export const DEFAULT_LOCKOUT_MS = 15 * 60_000
+export const DEFAULT_VOLUME_READY_MS = 2000
+export const DEFAULT_TOKEN_TTL_SECONDS = 86_400
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const clock = options.clock ?? systemClock()
+  const log = options.log ?? (() => {})
+  const catalog = structuredClone(options.catalog ?? DEFAULT_CATALOG)
+  const bootMs = nonNegative(options.bootMs ?? DEFAULT_BOOT_MS, 'bootMs')
+  const lockoutMs = nonNegative(options.lockoutMs ?? DEFAULT_LOCKOUT_MS, 'lockoutMs')
+  const tokenTtlSeconds = nonNegative(options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS, 'tokenTtlSeconds')
+
+  const saved = options.statePath ? loadState(options.statePath) : undefined
+  const scheduler = new Scheduler(clock, (error) => log(`timer failed: ${(error as Error)?.stack ?? String(error)}`))
+  const auth = new Auth(saved?.signingKeyPem ?? (await generateSigningKeyPem()), options.users ?? DEFAULT_USERS, {
+    now: () => scheduler.now(),
+    tokenTtlSeconds,
+    lockoutMs
+  })
+  const sshKeys = new Map<string, string[]>(Object.entries(options.sshKeys ?? {}).map(([user, keys]) => [user, [...keys]]))
+
+  let reach: Reach | undefined
+  let writer: StateWriter | undefined
+  const reachAddresses = (): ReachAddresses | undefined =>
+    reach ? { notebookHost: reach.notebookHost, sshAddress: reach.sshAddress } : undefined
+  const reachFailed = (what: string) => (error: unknown) => log(`reach: ${what} failed: ${(error as Error)?.message ?? error}`)
+
+  const takenPorts = new Set<number>()
+  const instances = new InstanceStore(
+    scheduler,
+    { bootMs, stopMs: options.stopMs ?? bootMs / 4 },
+    {
+      running: (record) => {
+        if (!reach) return
+        reach.instanceRunning(viewOf(record, reach)).catch(reachFailed(`starting ${record.instanceId}`))
+      },
+      leftRunning: (instanceId) => {
+        reach?.instanceStopped(instanceId).catch(reachFailed(`stopping ${instanceId}`))
+      },
+      changed: () => writer?.changed()
+    },
+    () => allocateLoopbackPort(takenPorts)
+  )
+  const volumes = new VolumeStore(scheduler, nonNegative(options.volumeReadyMs ?? DEFAULT_VOLUME_READY_MS, 'volumeReadyMs'), () =>
+    writer?.changed()
+  )
+  if (saved) {
+    for (const record of saved.instances) for (const entry of record.nodePorts) takenPorts.add(entry.nodePort)
+    volumes.restore(saved.volumes)
+  }
+
+  const faults = new Faults()
+  const counter = { requests: 0 }
+  const api = createApiRoutes({ auth, instances, volumes, catalog: () => catalog, reach: reachAddresses, lockoutMs })
+  // The handler needs control and control needs the listener: the holder breaks the cycle.
+  const handlerHolder: { handle?: ReturnType<typeof createRequestHandler> } = {}
+  const listener = new Listener((request, response) => handlerHolder.handle!(request, response))
+  const control = createControl({ auth, instances, volumes, scheduler, faults, listener, catalog, reach: reachAddresses, sshKeys, counter })
+  handlerHolder.handle = createRequestHandler({
+    auth,
+    api,
+    control: createControlRoutes(control, log),
+    faults,
+    scheduler,
+    counter,
+    log
+  })
+
+  const port = await listener.listen(options.port ?? 0)
+  if (options.statePath) {
+    const statePath = options.statePath
+    writer = new StateWriter(
+      statePath,
+      () => ({ version: 1, signingKeyPem: auth.signingKeyPem, instances: instances.all(), volumes: volumes.all() }),
+      (error) => log(`could not write state to ${statePath}: ${(error as Error).message}`)
+    )
+  }
+
+  if (options.reach) {
+    const context: ReachContext = {
+      clock,
+      ...(options.statePath ? { stateDir: dirname(options.statePath) } : {}),
+      verifyToken: (token) => auth.verify(token),
+      instance: (instanceId) => {
+        const record = instances.get(instanceId)
+        return record ? viewOf(record, reach) : undefined
+      },
+      sshKeysFor: (username) => [...(sshKeys.get(username) ?? [])],
+      log
+    }
+    try {
+      reach = await options.reach(context)
+    } catch (error) {
+      await listener.close()
+      scheduler.close()
+      throw error
+    }
+  }
+  // Restored after reach exists, so instances that were Running get their SSH back.
+  if (saved) instances.restore(saved.instances)
+  writer?.changed()
+
+  const baseUrl = `http://127.0.0.1:${port}/api`
+  log(`emulator listening on ${baseUrl}`)
+  let closed: Promise<void> | undefined
+  return {
+    baseUrl,
+    controlUrl: `http://127.0.0.1:${port}/__emulator`,
+    port,
+    control,
+    close() {
+      closed ??= (async () => {
+        scheduler.close()
+        writer?.close()
+        await listener.close()
+        await reach?.close()
+      })()
+      return closed
+    }
+  }
+}
+
+function viewOf(record: EmuInstance, reach: Reach | undefined): EmuInstanceView {
+  return {
+    instanceId: record.instanceId,
+    owner: record.owner,
+    instanceUsername: record.instanceUsername,
+    subUrl: record.subUrl,
+    nodePorts: record.nodePorts.map((entry) => ({ ...entry, address: reach ? reach.sshAddress : entry.address }))
+  }
+}
+
+function nonNegative(value: number, name: string): number {
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number`)
+  return value
+}

@@ -1,0 +1,43 @@
+/**
+ * The seam between the emulator's HTTP API (this folder) and what makes an instance reachable
+ * (SSH server, notebook page, port forwarders in ./reach/). The API calls these hooks as
+ * instances start and stop; reach asks back through ReachContext. Keeping it an interface lets
+ * the API run and be tested with no SSH at all.
+ */
+import type { Clock } from '../shared/clock'
+
+export interface ReachContext {
+  clock: Clock
+  /** Directory of the state file, for the notebook certificate; absent when state is in memory. */
+  stateDir?: string
+  /** A token the API would accept right now (valid signature, unexpired in emulator time, not revoked). */
+  verifyToken(token: string): { username: string } | undefined
+  instance(instanceId: string): EmuInstanceView | undefined
+  /** OpenSSH public key lines registered for the user. */
+  sshKeysFor(username: string): string[]
+  log(line: string): void
+}
+
+export interface EmuInstanceView {
+  instanceId: string
+  /** The user name that owns the instance (login name). */
+  owner: string
+  /** The Linux user inside the instance that SSH logs in as. */
+  instanceUsername: string
+  subUrl: string
+  nodePorts: { port: number; address: string; nodePort: number }[]
+}
+
+export interface Reach {
+  /** e.g. "127.0.0.1:40123": every region's `domain` becomes this at runtime. */
+  notebookHost: string
+  /** "127.0.0.1": every region's sshAddress and every nodePorts.address. */
+  sshAddress: string
+  /** Bind SSH (the port-22 entry) and forwarders on their nodePorts. */
+  instanceRunning(instance: EmuInstanceView): Promise<void>
+  /** The instance left Running: stopped, failed, terminated. */
+  instanceStopped(instanceId: string): Promise<void>
+  close(): Promise<void>
+}
+
+export type ReachFactory = (context: ReachContext) => Promise<Reach>

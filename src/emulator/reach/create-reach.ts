@@ -1,0 +1,130 @@
+/**
+ * The emulator's reachable endpoints for running instances (spec: "A running instance is reached
+ * in three ways"): per instance an SSH server (or a forwarder to `--ssh-backend`) on the nodePort
+ * of its port-22 entry and a TCP forwarder per other node port; for all instances one HTTPS
+ * notebook endpoint. Everything binds 127.0.0.1.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { EmuInstanceView, Reach, ReachContext } from '../reach-types'
+import { loadOrCreateHostKey, type HostKey } from './host-key'
+import { loadOrCreateNotebookCertificate, type NotebookCertificate } from './notebook-certificate'
+import { startNotebookServer } from './notebook-server'
+import { startInstanceSshServer } from './ssh-server'
+import { startTcpForwarder, type ForwardTarget } from './tcp-forwarder'
+
+export interface ReachOptions {
+  /** Point every instance's SSH node port at this existing SSH server instead of the built-in one. */
+  sshBackend?: ForwardTarget
+  /** Port of the notebook endpoint; 0 (default) picks a free one. */
+  notebookPort?: number
+}
+
+/** What a caller needs besides the hooks: the certificate to pin and the host key to trust. */
+export interface EmulatorReach extends Reach {
+  /** The notebook certificate, PEM: the only CA a client should trust for `notebookHost`. */
+  notebookCertPem: string
+  /** SHA-256 of the notebook certificate's DER, lowercase hex (SandboxInfo.notebookCertSha256). */
+  notebookCertSha256: string
+  /** The built-in SSH servers' host key (`ssh-ed25519 AAAA…`); absent with `--ssh-backend`. */
+  sshHostPublicKey?: string
+}
+
+interface Endpoint {
+  close(): Promise<void>
+}
+
+export function createReach(options: ReachOptions = {}): (context: ReachContext) => Promise<EmulatorReach> {
+  return async (context) => {
+    const now = new Date(context.clock.now())
+    const certificate: NotebookCertificate = await loadOrCreateNotebookCertificate(context.stateDir, now)
+    const hostKey: HostKey | undefined = options.sshBackend ? undefined : await loadOrCreateHostKey(context.stateDir)
+    // Homes live with the state (like an instance's disk); without a state dir, in a temp dir removed on close.
+    const temporaryRoot = context.stateDir === undefined ? await mkdtemp(join(tmpdir(), 'cloud-tray-emulator-')) : undefined
+    const homesRoot = join(context.stateDir ?? temporaryRoot!, 'homes')
+    const notebook = await startNotebookServer(
+      certificate,
+      {
+        verifyToken: (token) => context.verifyToken(token),
+        ownerOf: (id) => context.instance(id)?.owner,
+        log: context.log
+      },
+      options.notebookPort ?? 0
+    )
+    context.log(`notebook pages: https://${notebook.host}/… (certificate SHA-256 ${certificate.sha256})`)
+
+    const endpoints = new Map<string, Endpoint[]>()
+    /** Per instance, so a stop that arrives while its start is still binding waits for it. */
+    const queues = new Map<string, Promise<void>>()
+    const serially = (instanceId: string, work: () => Promise<void>): Promise<void> => {
+      const next = (queues.get(instanceId) ?? Promise.resolve()).then(work)
+      const settled = next.catch(() => {})
+      queues.set(instanceId, settled)
+      void settled.then(() => {
+        if (queues.get(instanceId) === settled) queues.delete(instanceId)
+      })
+      return next
+    }
+
+    const stop = async (instanceId: string): Promise<void> => {
+      notebook.remove(instanceId)
+      const open = endpoints.get(instanceId) ?? []
+      endpoints.delete(instanceId)
+      await Promise.all(open.map((endpoint) => endpoint.close()))
+    }
+
+    const start = async (instance: EmuInstanceView): Promise<void> => {
+      await stop(instance.instanceId)
+      const open: Endpoint[] = []
+      endpoints.set(instance.instanceId, open)
+      for (const entry of instance.nodePorts) {
+        try {
+          open.push(await startEndpoint(instance, entry))
+        } catch (error) {
+          // One port that cannot bind must not take the instance's other ways in down with it.
+          context.log(`instance ${instance.instanceId}: node port ${entry.nodePort} (port ${entry.port}) is not reachable: ${(error as Error).message}`)
+        }
+      }
+      notebook.add(instance.instanceId, instance.subUrl)
+    }
+
+    const startEndpoint = async (instance: EmuInstanceView, entry: EmuInstanceView['nodePorts'][number]): Promise<Endpoint> => {
+      if (entry.port !== 22) return startTcpForwarder(entry.nodePort, { host: '127.0.0.1', port: entry.port }, context.log)
+      if (options.sshBackend) return startTcpForwarder(entry.nodePort, options.sshBackend, context.log)
+      const home = join(homesRoot, safeFolderName(instance.instanceId))
+      await mkdir(home, { recursive: true, mode: 0o700 })
+      return startInstanceSshServer({
+        port: entry.nodePort,
+        hostKey: hostKey!.privateKey,
+        instanceId: instance.instanceId,
+        username: instance.instanceUsername,
+        // Read at each login: the owner's keys as the account has them now.
+        authorizedKeys: () => context.sshKeysFor(context.instance(instance.instanceId)?.owner ?? instance.owner),
+        home,
+        log: context.log
+      })
+    }
+
+    return {
+      notebookHost: notebook.host,
+      sshAddress: '127.0.0.1',
+      notebookCertPem: certificate.certPem,
+      notebookCertSha256: certificate.sha256,
+      ...(hostKey ? { sshHostPublicKey: hostKey.publicKey } : {}),
+      instanceRunning: (instance) => serially(instance.instanceId, () => start(instance)),
+      instanceStopped: (instanceId) => serially(instanceId, () => stop(instanceId)),
+      async close() {
+        await Promise.all([...endpoints.keys()].map((id) => serially(id, () => stop(id))))
+        await notebook.close()
+        if (temporaryRoot !== undefined) await rm(temporaryRoot, { recursive: true, force: true })
+      }
+    }
+  }
+}
+
+/** Instance IDs come from the API; keep them from naming a path outside the homes folder. */
+export function safeFolderName(instanceId: string): string {
+  const cleaned = instanceId.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_')
+  return cleaned === '' ? '_' : cleaned.slice(0, 100)
+}

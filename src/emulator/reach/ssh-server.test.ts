@@ -1,0 +1,182 @@
+import { createServer, type Server } from 'node:net'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import ssh2, { type ClientChannel } from 'ssh2'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createReach, type EmulatorReach } from './index'
+import { fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './test-support'
+import { isLoopback } from './ssh-server'
+
+const alice = userKey()
+const mallory = userKey()
+let cloud: FakeCloud
+let reach: EmulatorReach
+let stateDir: string
+let sshPort: number
+
+beforeAll(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'reach-ssh-test-'))
+  cloud = fakeCloud(stateDir)
+  cloud.keys.set('alice', [alice.publicKey])
+  reach = await createReach()(cloud.context)
+  sshPort = await freePort()
+  const view = { instanceId: 'inst-1', owner: 'alice', instanceUsername: 'root', subUrl: '/nb/inst-1/', nodePorts: [{ port: 22, address: '127.0.0.1', nodePort: sshPort }] }
+  cloud.instances.set('inst-1', view)
+  await reach.instanceRunning(view)
+})
+
+afterAll(async () => {
+  await reach.close()
+  await rm(stateDir, { recursive: true, force: true })
+})
+
+/** Connects with host-key verification against the emulator's published key (never accept-all). */
+function connect(options: { username?: string; privateKey?: string } = {}): Promise<ssh2.Client> {
+  const expected = reach.sshHostPublicKey!.split(' ')[1]
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client()
+    client
+      .once('ready', () => resolve(client))
+      .once('error', reject)
+      .connect({
+        host: '127.0.0.1',
+        port: sshPort,
+        username: options.username ?? 'root',
+        privateKey: options.privateKey ?? alice.privateKey,
+        hostVerifier: (key: Buffer) => key.toString('base64') === expected
+      })
+  })
+}
+
+function shell(client: ssh2.Client, window: { rows: number; cols: number }): Promise<ClientChannel> {
+  return new Promise((resolve, reject) =>
+    client.shell({ term: 'xterm-256color', rows: window.rows, cols: window.cols, width: 0, height: 0 }, (error, stream) => (error ? reject(error) : resolve(stream)))
+  )
+}
+
+function exec(client: ssh2.Client, command: string): Promise<{ code: number | undefined; signal: string | undefined; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) =>
+    client.exec(command, (error, stream) => {
+      if (error) return reject(error)
+      let stdout = ''
+      let stderr = ''
+      let code: number | undefined
+      let signal: string | undefined
+      stream.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+      stream.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+      stream.on('exit', (exitCode: number | null, signalName?: string) => {
+        code = exitCode ?? undefined
+        signal = signalName
+      })
+      stream.on('close', () => resolve({ code, signal, stdout, stderr }))
+    })
+  )
+}
+
+describe('built-in SSH server', () => {
+  it('runs a PTY shell in the instance home: echo round trip', async () => {
+    const client = await connect()
+    try {
+      const stream = await shell(client, { rows: 24, cols: 80 })
+      stream.write('echo $((6*7)); pwd; echo "user=$USER"\n')
+      // Bash may wrap its output in escape sequences (bracketed paste on/off): compare the text without them.
+      const text = (await waitForText(stream, /user=root/)).replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+      expect(text).toMatch(/[\r\n]42\r?\n/)
+      expect(text).toContain(join(stateDir, 'homes', 'inst-1'))
+      stream.end('exit\n')
+    } finally {
+      client.end()
+    }
+  })
+
+  it('resizes the PTY on window-change', async () => {
+    const client = await connect()
+    try {
+      const stream = await shell(client, { rows: 24, cols: 80 })
+      stream.write('stty size\n')
+      await waitForText(stream, /24 80/)
+      stream.setWindow(40, 132, 0, 0)
+      stream.write('stty size\n')
+      await waitForText(stream, /40 132/)
+      stream.end('exit\n')
+    } finally {
+      client.end()
+    }
+  })
+
+  it('answers exec with output, stderr and the exit code', async () => {
+    const client = await connect()
+    try {
+      const result = await exec(client, 'echo out; echo err >&2; exit 7')
+      expect(result).toMatchObject({ code: 7, stdout: 'out\n', stderr: 'err\n' })
+      expect((await exec(client, 'true')).code).toBe(0)
+    } finally {
+      client.end()
+    }
+  })
+
+  it('forwards direct-tcpip to loopback only', async () => {
+    const echo: Server = createServer((socket) => socket.pipe(socket))
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve))
+    const port = (echo.address() as { port: number }).port
+    const client = await connect()
+    try {
+      const channel = await new Promise<ClientChannel>((resolve, reject) =>
+        client.forwardOut('127.0.0.1', 0, '127.0.0.1', port, (error, stream) => (error ? reject(error) : resolve(stream)))
+      )
+      channel.write('ping through the tunnel')
+      await waitForText(channel, /ping through the tunnel/)
+      channel.end()
+      await expect(
+        new Promise((resolve, reject) => client.forwardOut('127.0.0.1', 0, '192.0.2.1', 80, (error, stream) => (error ? reject(error) : resolve(stream))))
+      ).rejects.toThrow()
+    } finally {
+      client.end()
+      await new Promise<void>((resolve) => echo.close(() => resolve()))
+    }
+  })
+
+  it('refuses a key the owner did not register, and another user name', async () => {
+    await expect(connect({ privateKey: mallory.privateKey })).rejects.toThrow(/authentication/i)
+    await expect(connect({ username: 'admin' })).rejects.toThrow(/authentication/i)
+  })
+
+  it('accepts a key registered after the server started', async () => {
+    cloud.keys.set('alice', [alice.publicKey, mallory.publicKey])
+    const client = await connect({ privateKey: mallory.privateKey })
+    client.end()
+    cloud.keys.set('alice', [alice.publicKey])
+  })
+
+  it('stops listening when the instance stops', async () => {
+    await reach.instanceStopped('inst-1')
+    await expect(connect()).rejects.toThrow(/ECONNREFUSED/)
+    await reach.instanceRunning(cloud.instances.get('inst-1')!)
+    const client = await connect()
+    client.end()
+  })
+
+  it('keeps the host key with the state', async () => {
+    const again = await createReach()(fakeCloud(stateDir).context)
+    try {
+      expect(again.sshHostPublicKey).toBe(reach.sshHostPublicKey)
+      expect(again.notebookCertSha256).toBe(reach.notebookCertSha256)
+    } finally {
+      await again.close()
+    }
+  })
+})
+
+describe('isLoopback', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['127.8.9.10', true],
+    ['localhost', true],
+    ['::1', true],
+    ['10.0.0.1', false],
+    ['0.0.0.0', false],
+    ['example.com', false],
+    ['127.0.0.1.example.com', false]
+  ])('%s → %s', (host, expected) => expect(isLoopback(host)).toBe(expected))
+})

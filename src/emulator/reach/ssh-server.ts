@@ -1,0 +1,91 @@
+/**
+ * The built-in SSH server of one running instance: an ssh2 Server on 127.0.0.1:<nodePort> that
+ * lets in the instance's user with the owner's registered public keys, and serves sessions
+ * (ssh-session.ts) and direct-tcpip to loopback.
+ */
+import { connect, isIP, type Socket } from 'node:net'
+import ssh2 from 'ssh2'
+import type { Connection } from 'ssh2'
+import { decidePublicKey, parseAuthorizedKeys } from './authorized-keys'
+import { closeServer, listenOnLoopback } from './listen'
+import { serveSession } from './ssh-session'
+
+export interface InstanceSshServerOptions {
+  port: number
+  hostKey: string
+  instanceId: string
+  /** The login name (`instanceUsername`). */
+  username: string
+  /** The owner's registered public keys, read at each login so a key added later works at once. */
+  authorizedKeys(): string[]
+  home: string
+  log(line: string): void
+}
+
+export interface InstanceSshServer {
+  readonly port: number
+  close(): Promise<void>
+}
+
+export async function startInstanceSshServer(options: InstanceSshServerOptions): Promise<InstanceSshServer> {
+  const clients = new Set<Connection>()
+  const sessions = new Set<{ close(): void }>()
+  const sockets = new Set<Socket>()
+  const { log } = options
+  const server = new ssh2.Server({ hostKeys: [options.hostKey] }, (client) => {
+    clients.add(client)
+    client.on('close', () => clients.delete(client))
+    client.on('error', (error) => log(`ssh ${options.instanceId}: ${error.message}`))
+    client.on('authentication', (context) => {
+      if (context.method !== 'publickey' || context.username !== options.username) return context.reject(['publickey'])
+      const keys = parseAuthorizedKeys(options.authorizedKeys(), (line) => log(`ssh ${options.instanceId}: skipped an unreadable registered key (${line.slice(0, 24)}…)`))
+      if (decidePublicKey(context, keys) === 'accept') context.accept()
+      else context.reject(['publickey'])
+    })
+    client.on('ready', () => {
+      client.on('session', (accept) => {
+        const served = serveSession(accept(), { home: options.home, username: options.username, log })
+        sessions.add(served)
+        client.once('close', () => {
+          served.close()
+          sessions.delete(served)
+        })
+      })
+      client.on('tcpip', (accept, reject, info) => {
+        if (!isLoopback(info.destIP)) return reject()
+        const socket = connect({ host: info.destIP === 'localhost' ? '127.0.0.1' : info.destIP, port: info.destPort })
+        sockets.add(socket)
+        socket.once('close', () => sockets.delete(socket))
+        socket.once('error', () => {
+          socket.destroy()
+          if (!accepted) reject()
+        })
+        let accepted = false
+        socket.once('connect', () => {
+          accepted = true
+          const channel = accept()
+          socket.pipe(channel).pipe(socket)
+          channel.on('close', () => socket.destroy())
+        })
+      })
+    })
+  })
+  const port = await listenOnLoopback(server, options.port)
+  log(`ssh ${options.instanceId}: listening on 127.0.0.1:${port} for ${options.username}`)
+  return {
+    port,
+    async close() {
+      for (const session of sessions) session.close()
+      for (const socket of sockets) socket.destroy()
+      for (const client of clients) client.end()
+      await closeServer(server)
+    }
+  }
+}
+
+/** direct-tcpip stays on this machine: an instance's "inside" is loopback here. */
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true
+  if (isIP(host) === 4) return host.startsWith('127.')
+  return host === '::1' || host === '0:0:0:0:0:0:0:1'
+}

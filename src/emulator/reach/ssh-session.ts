@@ -1,0 +1,134 @@
+/**
+ * One SSH `session` channel of the built-in server: a PTY shell (node-pty) or an exec, with
+ * window-change, env, signals and exit status, as OpenSSH's sshd would answer them.
+ *
+ * Backpressure: when the channel's write returns false (the client's window is full), the pty
+ * (or the child's pipes) pause until 'drain', so a `yes` flood cannot grow memory without bound.
+ */
+import { spawn as spawnChild } from 'node:child_process'
+import { constants as osConstants } from 'node:os'
+import * as pty from 'node-pty'
+import type { PseudoTtyInfo, ServerChannel, Session } from 'ssh2'
+import { acceptsClientEnv, loginShell, shellEnvironment } from './shell-environment'
+
+export interface SessionOptions {
+  home: string
+  username: string
+  log(line: string): void
+}
+
+/** Something running behind the channel that the session can resize, signal and kill. */
+interface Running {
+  resize(cols: number, rows: number): void
+  signal(name: string): void
+  kill(): void
+}
+
+export function serveSession(session: Session, options: SessionOptions): { close(): void } {
+  let ptyInfo: PseudoTtyInfo | undefined
+  let running: Running | undefined
+  const clientEnv: Record<string, string> = {}
+
+  session.on('pty', (accept, _reject, info) => {
+    ptyInfo = info
+    accept?.()
+  })
+  session.on('env', (accept, reject, info) => {
+    if (acceptsClientEnv(info.key)) {
+      clientEnv[info.key] = info.val
+      accept?.()
+    } else reject?.()
+  })
+  session.on('window-change', (accept, _reject, info) => {
+    if (ptyInfo) ptyInfo = { ...ptyInfo, cols: info.cols, rows: info.rows }
+    running?.resize(info.cols, info.rows)
+    accept?.()
+  })
+  session.on('signal', (accept, _reject, info) => {
+    running?.signal(info.name)
+    accept?.()
+  })
+  const start = (channel: ServerChannel, command: string | undefined): void => {
+    const env = shellEnvironment({ home: options.home, username: options.username, term: ptyInfo?.term, clientEnv })
+    const args = command === undefined ? [] : ['-c', command]
+    running = ptyInfo ? runInPty(channel, args, env, ptyInfo, options) : runInPipes(channel, args, env, options)
+  }
+  session.on('shell', (accept) => {
+    if (running) return
+    start(accept(), undefined)
+  })
+  session.on('exec', (accept, _reject, info) => {
+    if (running) return
+    start(accept(), info.command)
+  })
+  return { close: () => running?.kill() }
+}
+
+function runInPty(channel: ServerChannel, args: string[], env: Record<string, string>, info: PseudoTtyInfo, options: SessionOptions): Running {
+  const child = pty.spawn(loginShell(), args, {
+    name: info.term || 'xterm-256color',
+    cols: Math.max(1, info.cols || 80),
+    rows: Math.max(1, info.rows || 24),
+    cwd: options.home,
+    env,
+    // Buffers, not strings: the bytes go to the client as they are, never re-decoded here.
+    encoding: null
+  })
+  child.onData((data: string | Buffer) => {
+    if (!channel.write(data)) {
+      child.pause()
+      channel.once('drain', () => child.resume())
+    }
+  })
+  channel.on('data', (data: Buffer) => child.write(data))
+  child.onExit(({ exitCode, signal }) => finish(channel, exitCode, signal))
+  channel.on('close', () => safely(() => child.kill()))
+  return {
+    resize: (cols, rows) => safely(() => child.resize(Math.max(1, cols), Math.max(1, rows))),
+    signal: (name) => safely(() => child.kill(`SIG${name}`)),
+    kill: () => safely(() => child.kill())
+  }
+}
+
+function runInPipes(channel: ServerChannel, args: string[], env: Record<string, string>, options: SessionOptions): Running {
+  const child = spawnChild(loginShell(), args, { cwd: options.home, env, stdio: 'pipe' })
+  // end: false, so the exit status can still be sent after the output: the channel ends in finish().
+  child.stdout.pipe(channel, { end: false })
+  child.stderr.pipe(channel.stderr, { end: false })
+  channel.pipe(child.stdin)
+  child.stdin.on('error', () => {}) // the command may exit without reading its input
+  child.on('error', (error) => {
+    options.log(`ssh: could not start ${loginShell()}: ${error.message}`)
+    channel.stderr.write(`Could not start a shell: ${error.message}\r\n`)
+    finish(channel, 127, undefined)
+  })
+  child.on('close', (code, signal) => finish(channel, code ?? 0, signal ?? undefined))
+  channel.on('close', () => child.kill())
+  return {
+    resize: () => {},
+    signal: (name) => safely(() => child.kill(`SIG${name}` as NodeJS.Signals)),
+    kill: () => safely(() => child.kill())
+  }
+}
+
+function finish(channel: ServerChannel, exitCode: number, signal: number | string | undefined): void {
+  if (channel.destroyed) return
+  const signalName = typeof signal === 'number' ? signalNameOf(signal) : signal
+  if (signalName) channel.exit(signalName.replace(/^SIG/, ''), false, '')
+  else channel.exit(exitCode)
+  channel.end()
+}
+
+function signalNameOf(signal: number): string | undefined {
+  if (signal === 0) return undefined
+  return Object.entries(osConstants.signals).find(([, value]) => value === signal)?.[0]
+}
+
+/** The child may already be gone (exited between the event and our call). */
+function safely(action: () => void): void {
+  try {
+    action()
+  } catch {
+    /* already exited */
+  }
+}
