@@ -229,7 +229,7 @@ export function exchangeFailure(error: unknown, context: CallContext): CloudErro
   const { origin } = context
   const host = hostOf(origin)
   const options = { cause: error }
-  if (code?.startsWith('HPE_')) {
+  if (code?.startsWith('HPE_') || isParserError(error)) {
     return unexpectedResponse(context, 'the answer is not valid HTTP', undefined, error)
   }
   switch (code) {
@@ -286,6 +286,11 @@ export function exchangeFailure(error: unknown, context: CallContext): CloudErro
         options
       )
   }
+}
+
+/** undici's HTTPParserError carries no code for some malformed answers; its name is stable. */
+function isParserError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'HTTPParserError'
 }
 
 function hostOf(origin: string): string {
