@@ -7,6 +7,9 @@
  *   WebSocket transport.
  */
 import type { Instance } from '../shared/api'
+import type { CloudClient, CloudClientOptions } from './cloud/types'
+import type { ReachFactory } from '../emulator/reach-types'
+import type { StartEmulator } from './account/sandbox'
 import type {
   AppNotification,
   CommandInput,
@@ -36,6 +39,11 @@ export interface Keychain {
   get(account: string): Promise<string | null>
   set(account: string, secret: string): Promise<void>
   delete(account: string): Promise<void>
+  /**
+   * Whether the keychain can actually store a secret. Needed because some backends answer "no
+   * entry" to reads when no Secret Service runs; only a write tells. Absent: assume it works.
+   */
+  probe?(): Promise<boolean>
 }
 
 export interface NotebookWindowRequest {
@@ -62,7 +70,12 @@ export interface Platform {
   /** Shows and focuses the main window (tray "Open Cloud Tray", a notification click). */
   showWindow(): void
   quit(): void
-  /** Web shell: what would have happened; Electron shells may ignore. */
+  /** Puts text on the clipboard (tray "Copy SSH command"). */
+  writeClipboard?(text: string): void
+  /**
+   * Web shell: the core records each Electron-only effect it asks for (notebook window,
+   * external URL, OS notification, clipboard) and passes it here too, e.g. to show on the page.
+   */
   record?(effect: RecordedEffect): void
 }
 
@@ -77,6 +90,14 @@ export interface AppCoreOptions {
   version: string
   /** `npm run web --base-url URL`: use this API instead of the embedded Sandbox. */
   baseUrlOverride?: string
+  /** The cloud client to use; default: createCloudClient from src/main/cloud/client.ts. */
+  cloudClientFactory?: (options: CloudClientOptions) => CloudClient
+  /** Starts the Sandbox's emulator; default: startEmulator from src/emulator/index.ts. */
+  startEmulator?: StartEmulator
+  /** Makes Sandbox instances reachable (SSH, notebook, ports); src/emulator/reach (E1). */
+  reach?: ReachFactory
+  /** [0, 1) for poll jitter; injectable for deterministic tests. */
+  random?: () => number
 }
 
 export interface AppCore {
@@ -114,6 +135,15 @@ export interface CoreServices {
   onSessionChange(listener: (state: SessionState) => void): () => void
   /** Ask the watcher to look again soon (after create, stop, terminate). */
   pollSoon(reason: 'create' | 'stop' | 'terminate' | 'user'): void
+  /**
+   * The cloud client of the session's profile; the token is read at each request. Throws
+   * AppError `no-session` when signed out. A `not-logged-in` rejection from it may be rethrown
+   * as is: core expires the session and retries the command once after re-login.
+   */
+  cloud(): CloudClient
+  sessionState(): SessionState
+  /** Adds a warning for the user (shown as a banner; `warnings.get` lists them). */
+  warn(id: string, message: string): void
 }
 
 export interface SandboxInfo {

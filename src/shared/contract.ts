@@ -153,7 +153,8 @@ export interface TrayModel {
 
 export type NavigateTarget =
   | { view: 'login' }
-  | { view: 'instances'; instanceId?: string }
+  /** `confirm: 'stop'`: the tray's "Stop…": show that instance and ask to confirm stopping it. */
+  | { view: 'instances'; instanceId?: string; confirm?: 'stop' }
   | { view: 'create-instance' }
   | { view: 'volumes' }
   | { view: 'create-volume' }

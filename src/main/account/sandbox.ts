@@ -1,0 +1,85 @@
+/**
+ * The Sandbox profile: the emulator (src/emulator) running inside the main process on a free
+ * loopback port, with its state in `<dataDir>/sandbox/state.json`. On first use it generates
+ * an ed25519 key pair for the demo account (private key mode 0600 in `<dataDir>/sandbox/`) and
+ * registers the public key, so the terminal works against the Sandbox with no setup.
+ */
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { utils } from 'ssh2'
+import type { SandboxInfo } from '../core-types'
+import type { ReachFactory } from '../../emulator/reach-types'
+import { SANDBOX_USERNAME } from './profiles'
+
+/** What the Sandbox needs of the emulator: `startEmulator` from src/emulator/index.ts. */
+export interface EmulatorStartOptions {
+  port: number
+  statePath: string
+  /** OpenSSH public key lines per user name. */
+  sshKeys: Record<string, string[]>
+  reach?: ReachFactory
+}
+
+export interface EmulatorHandle {
+  baseUrl: string
+  close(): Promise<void>
+  /** Set when the emulator runs with reach (E1): SHA-256 of its notebook certificate, hex. */
+  notebookCertSha256?: string
+}
+
+export type StartEmulator = (options: EmulatorStartOptions) => Promise<EmulatorHandle>
+
+export interface SandboxOptions {
+  dataDir: string
+  start: StartEmulator
+  /** What makes Sandbox instances reachable (SSH, notebook, ports); src/emulator/reach (E1). */
+  reach?: ReachFactory
+}
+
+export interface RunningSandbox {
+  baseUrl: string
+  info: SandboxInfo
+  close(): Promise<void>
+}
+
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const dir = join(options.dataDir, 'sandbox')
+  await mkdir(dir, { recursive: true, mode: 0o700 })
+  const key = await ensureSandboxKey(dir)
+  const handle = await options.start({
+    port: 0,
+    statePath: join(dir, 'state.json'),
+    sshKeys: { [SANDBOX_USERNAME]: [key.publicKey] },
+    ...(options.reach ? { reach: options.reach } : {})
+  })
+  return {
+    baseUrl: handle.baseUrl,
+    info: { sshPrivateKeyPath: key.privateKeyPath, notebookCertSha256: handle.notebookCertSha256 ?? '' },
+    close: () => handle.close()
+  }
+}
+
+export interface SandboxKey {
+  privateKeyPath: string
+  /** OpenSSH public key line. */
+  publicKey: string
+}
+
+/** Generates the Sandbox's SSH key pair once; later runs reuse it. */
+export async function ensureSandboxKey(dir: string): Promise<SandboxKey> {
+  const privateKeyPath = join(dir, 'id_ed25519')
+  const publicKeyPath = `${privateKeyPath}.pub`
+  try {
+    const [publicKey] = await Promise.all([readFile(publicKeyPath, 'utf8'), readFile(privateKeyPath, 'utf8')])
+    // Older files may have been created with a looser mode; ssh clients refuse those.
+    await chmod(privateKeyPath, 0o600)
+    return { privateKeyPath, publicKey: publicKey.trim() }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const pair = utils.generateKeyPairSync('ed25519', { comment: 'cloud-tray-sandbox' })
+  await writeFile(privateKeyPath, pair.private, { mode: 0o600 })
+  await chmod(privateKeyPath, 0o600)
+  await writeFile(publicKeyPath, pair.public + '\n', { mode: 0o644 })
+  return { privateKeyPath, publicKey: pair.public.trim() }
+}

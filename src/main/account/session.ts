@@ -1,0 +1,230 @@
+/**
+ * The session: who is signed in where, with which token, until when. It owns the token (main
+ * only; nothing here puts it in a state object), keeps it in the keychain when asked to
+ * remember, resumes a remembered one at start, warns 10 minutes before expiry, and turns a
+ * `not-logged-in` answer into the `expired` state.
+ */
+import type { LoginResult } from '../../shared/api'
+import type { LoginInput, SessionState } from '../../shared/contract'
+import type { Clock, TimerHandle } from '../../shared/clock'
+import type { Keychain } from '../core-types'
+import { KeychainUnavailableError, keychainAccount } from './keychain'
+import { expiresAt as computeExpiresAt, isExpired, warningAt } from './expiry'
+import type { ProfilesStore } from './profiles'
+
+export interface SessionEvents {
+  changed(state: SessionState): void
+  expiring(expiresAt: number): void
+  warning(id: string, message: string): void
+}
+
+export interface SessionOptions {
+  clock: Clock
+  keychain: Keychain
+  profiles: ProfilesStore
+  events: SessionEvents
+}
+
+export const KEYCHAIN_WARNING_ID = 'keychain-unavailable'
+
+export class Session {
+  private status: SessionState['status'] = 'signed-out'
+  private profileId: string
+  private username: string | undefined
+  private token: string | undefined
+  private expires: number | undefined
+  private remembered = false
+  private keychainState: SessionState['keychain'] = 'available'
+  private warningTimer: TimerHandle | undefined
+  /** Bumped on every login/logout/expiry, so stale async work can tell it is stale. */
+  private generationCounter = 0
+
+  constructor(private readonly options: SessionOptions) {
+    this.profileId = options.profiles.get().selectedId
+  }
+
+  get generation(): number {
+    return this.generationCounter
+  }
+
+  state(): SessionState {
+    return {
+      status: this.status,
+      profileId: this.profileId,
+      ...(this.username !== undefined ? { username: this.username } : {}),
+      ...(this.expires !== undefined && this.status !== 'signed-out' ? { expiresAt: this.expires } : {}),
+      remembered: this.remembered,
+      keychain: this.keychainState
+    }
+  }
+
+  /** Main-only. */
+  accessToken(): string | undefined {
+    return this.status === 'signed-in' ? this.token : undefined
+  }
+
+  /** The profile the session belongs to (or would, when signed out: the selected one). */
+  get currentProfileId(): string {
+    return this.profileId
+  }
+
+  /** Signed out: follows the profile picker. Ignored while a session exists. */
+  followSelection(profileId: string): void {
+    if (this.status === 'signed-out' && this.profileId !== profileId) {
+      this.profileId = profileId
+      this.options.events.changed(this.state())
+    }
+  }
+
+  /** Checks whether a keychain is reachable, once at start; warns when not. */
+  async probeKeychain(): Promise<void> {
+    const probe = this.options.keychain.probe
+    const available = probe ? await probe.call(this.options.keychain) : true
+    if (!available) this.keychainUnavailable()
+  }
+
+  /** At start: a remembered, unexpired token resumes the session without asking. */
+  async resume(): Promise<boolean> {
+    const pointer = this.options.profiles.get().remembered
+    if (!pointer || this.keychainState === 'unavailable') return false
+    const account = keychainAccount(pointer.profileId, pointer.username)
+    let token: string | null
+    try {
+      token = await this.options.keychain.get(account)
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) this.keychainUnavailable()
+      return false
+    }
+    if (!token) {
+      await this.forgetPointer()
+      return false
+    }
+    // accessExpire is not known here; the JWT's exp normally is. Without it, the stored expiry.
+    const expires = computeExpiresAt(token, 0, 0) || pointer.expiresAt
+    if (expires === undefined || expires === 0 || isExpired(expires, this.options.clock.now())) {
+      await this.deleteStored(account)
+      await this.forgetPointer()
+      return false
+    }
+    this.signIn(pointer.profileId, pointer.username, token, expires, true)
+    return true
+  }
+
+  /** After a successful login call: keep the token (keychain when remembered), update state. */
+  async loggedIn(input: LoginInput, result: LoginResult): Promise<SessionState> {
+    const now = this.options.clock.now()
+    const expires = computeExpiresAt(result.accessToken, now, result.accessExpire)
+    const account = keychainAccount(input.profileId, input.username)
+    let remembered = false
+    if (input.rememberMe && this.keychainState === 'available') {
+      try {
+        await this.options.keychain.set(account, result.accessToken)
+        remembered = true
+      } catch (error) {
+        if (!(error instanceof KeychainUnavailableError)) throw error
+        this.keychainUnavailable()
+      }
+    } else {
+      // Not remembering now: a token remembered earlier for this account must not resume later.
+      await this.deleteStored(account)
+    }
+    const file = this.options.profiles.get()
+    await this.options.profiles.set({
+      ...file,
+      lastUsernames: { ...file.lastUsernames, [input.profileId]: input.username },
+      remembered: remembered ? { profileId: input.profileId, username: input.username, expiresAt: expires } : null
+    })
+    this.signIn(input.profileId, input.username, result.accessToken, expires, remembered)
+    return this.state()
+  }
+
+  /** Signs out: forgets the token here and in the keychain. */
+  async logout(): Promise<SessionState> {
+    if (this.username !== undefined) await this.deleteStored(keychainAccount(this.profileId, this.username))
+    if (this.options.profiles.get().remembered) await this.forgetPointer()
+    this.clearTimers()
+    this.generationCounter++
+    this.status = 'signed-out'
+    this.token = undefined
+    this.expires = undefined
+    this.remembered = false
+    this.profileId = this.options.profiles.get().selectedId
+    this.username = undefined
+    this.options.events.changed(this.state())
+    return this.state()
+  }
+
+  /**
+   * The server said `not-logged-in`: the token is dead. It is dropped from memory and keychain
+   * (a restart must not resume it); profile and user name stay, for the re-login dialog.
+   * Returns false when there was no live session to expire.
+   */
+  async expire(): Promise<boolean> {
+    if (this.status !== 'signed-in') return false
+    const account = this.username !== undefined ? keychainAccount(this.profileId, this.username) : undefined
+    this.clearTimers()
+    this.generationCounter++
+    this.status = 'expired'
+    this.token = undefined
+    this.options.events.changed(this.state())
+    if (account !== undefined && this.remembered) {
+      await this.deleteStored(account)
+      await this.forgetPointer()
+    }
+    return true
+  }
+
+  dispose(): void {
+    this.clearTimers()
+  }
+
+  private signIn(profileId: string, username: string, token: string, expires: number, remembered: boolean): void {
+    this.clearTimers()
+    this.generationCounter++
+    this.status = 'signed-in'
+    this.profileId = profileId
+    this.username = username
+    this.token = token
+    this.expires = expires
+    this.remembered = remembered
+    const warnAt = warningAt(expires, this.options.clock.now())
+    if (warnAt !== undefined) {
+      this.warningTimer = this.options.clock.setTimeout(() => {
+        this.warningTimer = undefined
+        if (this.status === 'signed-in') this.options.events.expiring(expires)
+      }, warnAt - this.options.clock.now())
+    }
+    this.options.events.changed(this.state())
+  }
+
+  private clearTimers(): void {
+    this.options.clock.clearTimeout(this.warningTimer)
+    this.warningTimer = undefined
+  }
+
+  private keychainUnavailable(): void {
+    if (this.keychainState === 'unavailable') return
+    this.keychainState = 'unavailable'
+    this.options.events.warning(
+      KEYCHAIN_WARNING_ID,
+      'The system keychain could not be reached, so “Remember me” keeps you signed in only until Cloud Tray quits. ' +
+        'On Linux, install and unlock a Secret Service keyring (for example GNOME Keyring) and restart Cloud Tray.'
+    )
+    if (this.status !== 'signed-out') this.options.events.changed(this.state())
+  }
+
+  private async deleteStored(account: string): Promise<void> {
+    if (this.keychainState === 'unavailable') return
+    try {
+      await this.options.keychain.delete(account)
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) this.keychainUnavailable()
+      else throw error
+    }
+  }
+
+  private async forgetPointer(): Promise<void> {
+    const file = this.options.profiles.get()
+    if (file.remembered) await this.options.profiles.set({ ...file, remembered: null })
+  }
+}

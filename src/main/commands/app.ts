@@ -1,0 +1,34 @@
+/** App-wide commands: version and shell, warnings, recorded effects, opening links. */
+import type { CommandGroup, CoreServices } from '../core-types'
+import type { CoreInternals } from '../core-internals'
+import { AppError } from '../app-error'
+
+export function appCommands(services: CoreServices, core: CoreInternals): CommandGroup {
+  return {
+    handlers: {
+      'app.info': async () => core.appInfo(),
+      'warnings.get': async () => core.warnings(),
+      'recorded.get': async () => core.recorded(),
+      'external.open': async ({ url }) => {
+        await services.platform.openExternal(checkExternalUrl(url))
+      }
+    }
+  }
+}
+
+/** Only http(s) links leave the app: file:, javascript:, custom schemes could run things. */
+export function checkExternalUrl(input: string): string {
+  let url: URL
+  try {
+    url = new URL(input)
+  } catch {
+    throw new AppError('bad-input', 'That link is not a valid web address.', { field: 'url' })
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new AppError('not-allowed', 'Only http and https links can be opened.', { field: 'url' })
+  }
+  if (url.username || url.password) {
+    throw new AppError('not-allowed', 'Links that carry a user name or password are not opened.', { field: 'url' })
+  }
+  return url.toString()
+}

@@ -1,0 +1,120 @@
+/**
+ * One zod schema per contract command: what `handle()` accepts from a renderer before any
+ * handler runs. A renderer is untrusted input (a compromised page could send anything), so
+ * objects are strict, strings bounded, numbers finite. `z.void()` commands take no input.
+ */
+import { z } from 'zod'
+import { CHARGE_MODES } from '../../shared/api'
+import type { CommandInput, CommandName } from '../../shared/contract'
+import { SettingsPatchSchema } from '../settings/settings-schema'
+
+const id = z.string().min(1).max(200)
+const name = z.string().max(200)
+const none = z.undefined().or(z.null()).transform(() => undefined)
+
+const pager = z.object({ currentPage: z.number().int().min(1).max(100_000), pageSize: z.number().int().min(1).max(500) }).strict()
+
+const createInstance = z
+  .object({
+    name: z.string().min(1).max(200),
+    imageId: id,
+    instanceTypeId: id,
+    region: id,
+    billing: z.object({ chargeMode: z.enum(CHARGE_MODES), duration: z.number().int().min(1).max(1000) }).strict(),
+    remoteStorages: z
+      .array(
+        z
+          .object({
+            mountPath: z.string().min(1).max(500),
+            remoteStorageName: z.string().min(1).max(200),
+            remoteStorageId: id,
+            type: z.string().min(1).max(100)
+          })
+          .strict()
+      )
+      .max(50),
+    instanceConfiguration: z
+      .object({
+        extraDataDiskSizeDB: z.number().min(0).max(1_000_000).optional(),
+        enableCommonData: z.boolean(),
+        enableDocker: z.boolean(),
+        dockerStorageSize: z.number().min(0).max(1_000_000).optional(),
+        initScript: z.string().max(100_000)
+      })
+      .strict(),
+    isSpotInstance: z.boolean().optional(),
+    nodePorts: z.array(z.number().int().min(1).max(65_535)).max(50)
+  })
+  .strict()
+
+const dimensions = { cols: z.number().int().min(1).max(2000), rows: z.number().int().min(1).max(1000) }
+
+const promptAnswer = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('host-key'), decision: z.enum(['accept-and-remember', 'accept-once', 'cancel']) }).strict(),
+  z.object({ kind: z.literal('secret'), values: z.array(z.string().max(10_000)).max(20) }).strict(),
+  z.object({ kind: z.literal('cancel') }).strict()
+])
+
+const instanceRef = z.object({ instanceId: id }).strict()
+const terminalRef = z.object({ terminalId: id }).strict()
+
+export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unknown> } = {
+  'app.info': none,
+  'profiles.get': none,
+  'profiles.save': z.object({ id: id.optional(), name, baseUrl: z.string().max(2000) }).strict(),
+  'profiles.remove': z.object({ id }).strict(),
+  'profiles.select': z.object({ id }).strict(),
+  'session.get': none,
+  'session.login': z
+    .object({
+      profileId: id,
+      username: z.string().trim().min(1, 'Enter your user name.').max(200),
+      password: z.string().min(1, 'Enter your password.').max(1000),
+      rememberMe: z.boolean()
+    })
+    .strict(),
+  'session.logout': none,
+  'instances.get': none,
+  'instances.refresh': none,
+  'instances.page': pager,
+  'instances.create': z.object({ request: createInstance }).strict(),
+  'instances.stop': instanceRef,
+  'instances.terminate': instanceRef,
+  'volumes.list': pager,
+  'volumes.create': z
+    .object({
+      name: z.string().trim().min(1, 'Enter a volume name.').max(200),
+      sizeGB: z.number().int().min(1).max(1_000_000),
+      region: id,
+      volumeType: z.string().trim().min(1).max(100)
+    })
+    .strict(),
+  'catalog.suggestions': none,
+  'settings.get': none,
+  'settings.update': SettingsPatchSchema,
+  'tray.get': none,
+  'tray.activate': z.object({ itemId: z.string().min(1).max(300) }).strict(),
+  'notebook.open': instanceRef,
+  'external.open': z.object({ url: z.string().min(1).max(4000) }).strict(),
+  'warnings.get': none,
+  'recorded.get': none,
+  'ssh.open': z.object({ instanceId: id, ...dimensions }).strict(),
+  'ssh.input': z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
+  'ssh.resize': z.object({ terminalId: id, ...dimensions }).strict(),
+  'ssh.ack': z.object({ terminalId: id, bytes: z.number().int().min(0).max(1 << 30) }).strict(),
+  'ssh.close': terminalRef,
+  'ssh.reconnect': terminalRef,
+  'ssh.answer': z.object({ promptId: id, answer: promptAnswer }).strict(),
+  'ssh.command': instanceRef,
+  'ssh.configPreview': instanceRef,
+  'ssh.configWrite': instanceRef,
+  'ssh.forgetHostKey': z.object({ host: z.string().min(1).max(300), port: z.number().int().min(1).max(65_535) }).strict()
+} as never
+
+/** The first problem with an input, as a sentence and the dotted field path. */
+export function describeInputError(error: z.ZodError): { message: string; field?: string } {
+  const issue = error.issues[0]
+  if (!issue) return { message: 'The request was not understood.' }
+  const field = issue.path.map(String).join('.')
+  return field ? { message: `${field}: ${issue.message}`, field } : { message: issue.message }
+}

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createCoreRig, createRequest, type CoreRig } from './test-support/core-harness'
+
+let rig: CoreRig | undefined
+afterEach(async () => {
+  await rig?.close()
+  rig = undefined
+})
+
+describe('createAppCore against the emulator', () => {
+  it('signs in to the Sandbox and lists instances', async () => {
+    rig = await createCoreRig()
+    const profiles = await rig.call('profiles.get')
+    expect(profiles).toMatchObject({ ok: true, value: { selectedId: 'sandbox', lastUsername: 'demo', demoPassword: 'demo' } })
+    await rig.login()
+    const session = await rig.call('session.get')
+    expect(session).toMatchObject({ ok: true, value: { status: 'signed-in', username: 'demo', profileId: 'sandbox' } })
+    await rig.emulator.control.seedInstances('demo', 2)
+    const snapshot = await rig.call('instances.refresh')
+    expect(snapshot.ok && snapshot.value.instances).toHaveLength(2)
+  })
+
+  it('answers bad input and unknown commands with errors, never a rejection', async () => {
+    rig = await createCoreRig()
+    expect(await rig.call('instances.stop', { instanceId: 3 })).toMatchObject({ ok: false, error: { kind: 'bad-input', field: 'instanceId' } })
+    expect(await rig.call('nope' as never)).toMatchObject({ ok: false, error: { kind: 'bad-input' } })
+    expect(await rig.call('instances.refresh')).toMatchObject({ ok: false, error: { kind: 'no-session' } })
+    const wrong = await rig.call('session.login', { profileId: 'sandbox', username: 'demo', password: 'nope', rememberMe: false })
+    expect(wrong).toMatchObject({ ok: false, error: { kind: 'bad-credentials' } })
+  })
+
+  it('a token that expires mid-create: expired event, re-login, the create runs exactly once', async () => {
+    rig = await createCoreRig()
+    await rig.login()
+    await rig.call('instances.refresh') // the watcher's first poll is done: only the create meets the expiry
+    rig.emulator.control.expireTokens('demo')
+    const r = rig
+    const relogin = new Promise<void>((resolve) => {
+      const off = r.core.subscribe((event, payload) => {
+        if (event === 'session.expired' && (payload as { pending: string | null }).pending === 'instances.create') {
+          off()
+          void r.login().then(resolve)
+        }
+      })
+    })
+    const created = await rig.call('instances.create', { request: createRequest(rig.emulator, 'mid-create') })
+    await relogin
+    expect(created.ok).toBe(true)
+    const mine = rig.emulator.control.instances('demo').filter((i) => i.instanceSpecInfo.name === 'mid-create')
+    expect(mine).toHaveLength(1)
+    expect(created.ok && created.value.instanceId).toBe(mine[0]!.instanceMetadata.instanceId)
+    expect(rig.of('session').map((s) => s.status)).toEqual(['signed-in', 'expired', 'signed-in'])
+    expect(rig.of('session.expired')).toEqual([{ pending: 'instances.create' }])
+  })
+
+  it('a parked command resolves with not-logged-in when the user signs out instead', async () => {
+    rig = await createCoreRig()
+    await rig.login()
+    rig.emulator.control.expireTokens('demo')
+    const r = rig
+    r.core.subscribe((event) => {
+      if (event === 'session.expired') void r.call('session.logout')
+    })
+    const created = await rig.call('instances.create', { request: createRequest(rig.emulator, 'never') })
+    expect(created).toMatchObject({ ok: false, error: { kind: 'not-logged-in' } })
+    expect(rig.emulator.control.instances('demo')).toHaveLength(0)
+  })
+
+  it('a restart resumes a remembered session; logout forgets it', async () => {
+    rig = await createCoreRig()
+    await rig.login(true)
+    await rig.restart()
+    expect(await rig.call('session.get')).toMatchObject({ ok: true, value: { status: 'signed-in', remembered: true } })
+    await rig.call('session.logout')
+    await rig.restart()
+    expect(await rig.call('session.get')).toMatchObject({ ok: true, value: { status: 'signed-out' } })
+  })
+
+  it('without remember me, a restart asks to sign in again', async () => {
+    rig = await createCoreRig()
+    await rig.login(false)
+    await rig.restart()
+    expect(await rig.call('session.get')).toMatchObject({ ok: true, value: { status: 'signed-out' } })
+  })
+})

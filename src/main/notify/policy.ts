@@ -1,0 +1,81 @@
+/**
+ * Which transitions deserve a desktop notification, and what they say. Pure: the caller passes
+ * what this app asked for itself (a stop the user clicked is not news) and the settings.
+ */
+import type { AppNotification, NotificationKind, Settings, Transition } from '../../shared/contract'
+
+/** More notifications than this at once become one summary. */
+export const SUMMARY_THRESHOLD = 3
+
+export interface AppActions {
+  /** Instance ids this app asked to stop and whose Stopped it has not seen yet. */
+  stopping: ReadonlySet<string>
+  /** Instance ids this app asked to terminate. */
+  terminating: ReadonlySet<string>
+  /** Instance ids this app created (a first sighting as Running is then news). */
+  created: ReadonlySet<string>
+}
+
+export interface PolicyResult {
+  notifications: AppNotification[]
+  /** Ids whose app-initiated action this batch completed: the caller forgets them. */
+  settled: { stopping: string[]; terminating: string[]; created: string[] }
+}
+
+type Prefs = Settings['notifications']
+
+export function notificationsFor(
+  transitions: readonly Transition[],
+  actions: AppActions,
+  prefs: Prefs,
+  makeId: (kind: NotificationKind, instanceId?: string) => string
+): PolicyResult {
+  const settled: PolicyResult['settled'] = { stopping: [], terminating: [], created: [] }
+  const single: AppNotification[] = []
+  const add = (kind: Exclude<NotificationKind, 'summary' | 'expiring'>, t: Transition, title: string, body: string): void => {
+    if (prefs[kind]) single.push({ id: makeId(kind, t.instanceId), kind, title, body, instanceId: t.instanceId })
+  }
+  for (const t of transitions) {
+    const name = `«${t.name}»`
+    if (t.to === 'Running') {
+      const created = actions.created.has(t.instanceId)
+      if (created) settled.created.push(t.instanceId)
+      if (t.from !== null || created) add('ready', t, `${name} is ready`, 'Open its notebook or a terminal from Cloud Tray.')
+    } else if (t.to === 'StartingFailed' || t.to === 'InitializationFailed') {
+      if (actions.created.has(t.instanceId)) settled.created.push(t.instanceId)
+      const reason = t.diagnosisMessage || t.message || 'The cloud gave no reason.'
+      add('failed', t, `${name} failed to start`, reason)
+    } else if (t.to === 'Stopped') {
+      if (actions.stopping.has(t.instanceId)) {
+        settled.stopping.push(t.instanceId)
+      } else if (t.from !== null) {
+        const why = t.message || 'It was stopped outside Cloud Tray; spot instances can be reclaimed by the provider.'
+        add('stopped', t, `${name} stopped`, why)
+      }
+    } else if (t.to === 'Released' || t.to === null) {
+      if (actions.terminating.has(t.instanceId)) {
+        settled.terminating.push(t.instanceId)
+      } else if (t.from !== null && t.from !== 'Released') {
+        const body = t.to === null ? 'It is no longer in your instance list.' : t.message || 'Its resources were returned to the provider.'
+        add('released', t, `${name} was released`, body)
+      }
+    }
+  }
+  if (single.length <= SUMMARY_THRESHOLD) return { notifications: single, settled }
+  return { notifications: [summarise(single, makeId('summary'))], settled }
+}
+
+function summarise(items: readonly AppNotification[], id: string): AppNotification {
+  const lines = items.slice(0, 6).map((n) => n.title)
+  if (items.length > lines.length) lines.push(`and ${items.length - lines.length} more`)
+  return { id, kind: 'summary', title: `${items.length} instances changed`, body: lines.join('\n') }
+}
+
+export function expiringNotification(id: string, minutesLeft: number): AppNotification {
+  return {
+    id,
+    kind: 'expiring',
+    title: 'Your session ends soon',
+    body: `Cloud Tray will stop watching your instances in ${minutesLeft} minute${minutesLeft === 1 ? '' : 's'}. Sign in again to keep going.`
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The settings file's schema. Each field has its default, so a file written by an older version
+ * (fewer fields) still loads, and unknown fields from a newer version are dropped, not fatal.
+ */
+import { z } from 'zod'
+import type { Settings } from '../../shared/contract'
+
+export const DEFAULT_SETTINGS: Settings = {
+  notifications: { ready: true, failed: true, stopped: true, released: true },
+  pollIntervals: { fastMs: 2_500, steadyMs: 30_000 },
+  sshKeyFile: null,
+  startAtLogin: false,
+  openWindowAtStart: true,
+  theme: 'system',
+  terminalFontSize: 14
+}
+
+const d = DEFAULT_SETTINGS
+
+export const SettingsSchema = z.object({
+  notifications: z
+    .object({
+      ready: z.boolean().default(d.notifications.ready),
+      failed: z.boolean().default(d.notifications.failed),
+      stopped: z.boolean().default(d.notifications.stopped),
+      released: z.boolean().default(d.notifications.released)
+    })
+    .default(d.notifications),
+  pollIntervals: z
+    .object({
+      // Bounds keep a hand-edited file from hammering the API or making the app look dead.
+      fastMs: z.number().int().min(1_000).max(60_000).default(d.pollIntervals.fastMs),
+      steadyMs: z.number().int().min(5_000).max(600_000).default(d.pollIntervals.steadyMs)
+    })
+    .default(d.pollIntervals),
+  sshKeyFile: z.string().min(1).nullable().default(d.sshKeyFile),
+  startAtLogin: z.boolean().default(d.startAtLogin),
+  openWindowAtStart: z.boolean().default(d.openWindowAtStart),
+  theme: z.enum(['system', 'light', 'dark']).default(d.theme),
+  terminalFontSize: z.number().int().min(8).max(32).default(d.terminalFontSize)
+}) satisfies z.ZodType<Settings, unknown>
+
+/** A patch from the renderer: every field optional, nested groups partial; unknown keys refused. */
+export const SettingsPatchSchema = z
+  .object({
+    notifications: z
+      .object({
+        ready: z.boolean(),
+        failed: z.boolean(),
+        stopped: z.boolean(),
+        released: z.boolean()
+      })
+      .partial()
+      .strict(),
+    pollIntervals: z
+      .object({
+        fastMs: z.number().int().min(1_000).max(60_000),
+        steadyMs: z.number().int().min(5_000).max(600_000)
+      })
+      .partial()
+      .strict(),
+    sshKeyFile: z.string().min(1).nullable(),
+    startAtLogin: z.boolean(),
+    openWindowAtStart: z.boolean(),
+    theme: z.enum(['system', 'light', 'dark']),
+    terminalFontSize: z.number().int().min(8).max(32)
+  })
+  .partial()
+  .strict()
+
+export function applySettingsPatch(current: Settings, patch: z.infer<typeof SettingsPatchSchema>): Settings {
+  return SettingsSchema.parse({
+    ...current,
+    ...patch,
+    notifications: { ...current.notifications, ...patch.notifications },
+    pollIntervals: { ...current.pollIntervals, ...patch.pollIntervals }
+  })
+}

@@ -1,0 +1,158 @@
+/**
+ * The tray menu as data: a pure function of the session, the snapshot and the settings. The
+ * adapter renders it; `tray.activate` runs an item by id. Every action is a menu item because
+ * Linux AppIndicator ignores clicks on the icon.
+ */
+import type { Instance } from '../../shared/api'
+import { statusGroup } from '../../shared/api'
+import type { InstancesSnapshot, SessionState, Settings, TrayIcon, TrayMenuItem, TrayModel, WatchHealth } from '../../shared/contract'
+
+export interface TrayContext {
+  health?: WatchHealth
+  profileName?: string
+}
+
+export type TrayAction =
+  | { kind: 'open-window' }
+  | { kind: 'new-instance' }
+  | { kind: 'new-volume' }
+  | { kind: 'refresh' }
+  | { kind: 'sign-in' }
+  | { kind: 'sign-out' }
+  | { kind: 'quit' }
+  | { kind: 'notebook'; instanceId: string }
+  | { kind: 'terminal'; instanceId: string }
+  | { kind: 'copy-ssh'; instanceId: string }
+  | { kind: 'open-port'; instanceId: string; nodePort: number }
+  | { kind: 'stop'; instanceId: string }
+
+const GLOBAL = ['open-window', 'new-instance', 'new-volume', 'refresh', 'sign-in', 'sign-out', 'quit'] as const
+
+/** Item id → action; undefined for ids the model never produces. */
+export function parseTrayItemId(itemId: string): TrayAction | undefined {
+  if ((GLOBAL as readonly string[]).includes(itemId)) return { kind: itemId as (typeof GLOBAL)[number] }
+  const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|port:(\d{1,5}))$/.exec(itemId)
+  if (!match) return undefined
+  const instanceId = match[1]!
+  if (match[3] !== undefined) return { kind: 'open-port', instanceId, nodePort: Number(match[3]) }
+  return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop', instanceId }
+}
+
+/** Where a forwarded port is reached: the entry's address, else the region's SSH address. */
+export function portAddress(instance: Instance, nodePort: number): string | undefined {
+  const entry = instance.instanceSpecInfo.nodePorts.find((p) => p.nodePort === nodePort)
+  if (!entry) return undefined
+  const host = entry.address || instance.instanceSpecInfo.regionInfo.sshAddress
+  return host ? `http://${host.includes(':') ? `[${host}]` : host}:${entry.nodePort}` : undefined
+}
+
+export function hasSsh(instance: Instance): boolean {
+  return instance.instanceSpecInfo.nodePorts.some((p) => p.port === 22)
+}
+
+/** Stop makes sense while the instance runs or is on its way (or failed, to end its billing). */
+export function canStop(status: string): boolean {
+  const group = statusGroup(status)
+  return status !== 'Stopping' && (group === 'usable' || group === 'transitioning' || group === 'failed')
+}
+
+export function trayModel(
+  session: SessionState,
+  snapshot: InstancesSnapshot,
+  _settings: Settings,
+  context: TrayContext = {}
+): TrayModel {
+  const signedIn = session.status === 'signed-in'
+  const instances = session.status === 'signed-out' ? [] : snapshot.instances
+  const items: TrayMenuItem[] = []
+
+  items.push(label('status', statusLine(session, context)))
+  if (context.health?.state === 'failing') items.push(label('health', 'Cannot reach the cloud — retrying'))
+  items.push(separator('sep-status'))
+
+  if (session.status !== 'signed-out') {
+    if (instances.length === 0) items.push(label('no-instances', snapshot.fetchedAt === null ? 'Loading instances…' : 'No instances'))
+    for (const instance of instances) items.push(instanceSubmenu(instance, signedIn))
+    items.push(separator('sep-instances'))
+  }
+
+  items.push(item('open-window', 'Open Cloud Tray', true))
+  items.push(item('new-instance', 'New instance…', signedIn))
+  items.push(item('new-volume', 'New volume…', signedIn))
+  items.push(item('refresh', 'Refresh now', signedIn))
+  items.push(separator('sep-account'))
+  if (session.status === 'signed-in') items.push(item('sign-out', 'Sign out', true))
+  else items.push(item('sign-in', session.status === 'expired' ? 'Sign in again…' : 'Sign in…', true))
+  items.push(item('quit', 'Quit', true))
+
+  return { tooltip: tooltip(session, instances), icon: icon(session, instances, context.health), items }
+}
+
+function instanceSubmenu(instance: Instance, signedIn: boolean): TrayMenuItem {
+  const id = instance.instanceMetadata.instanceId
+  const status = instance.instanceRuntimeInfo.status
+  const running = signedIn && status === 'Running'
+  const ssh = hasSsh(instance)
+  const ports = instance.instanceSpecInfo.nodePorts.filter((p) => p.port !== 22)
+  const submenu: TrayMenuItem[] = [
+    item(`instance:${id}:notebook`, 'Open notebook', running && instance.instanceRuntimeInfo.subUrl !== ''),
+    item(`instance:${id}:terminal`, 'Open terminal', running && ssh),
+    item(`instance:${id}:copy-ssh`, 'Copy SSH command', running && ssh)
+  ]
+  if (ports.length > 0) {
+    submenu.push(separator(`instance:${id}:sep-ports`))
+    for (const port of ports) {
+      const url = portAddress(instance, port.nodePort)
+      submenu.push(item(`instance:${id}:port:${port.nodePort}`, url ? `Open ${url}` : `Port ${port.port}`, running && url !== undefined))
+    }
+  }
+  submenu.push(separator(`instance:${id}:sep-stop`))
+  submenu.push(item(`instance:${id}:stop`, 'Stop…', signedIn && canStop(status)))
+  return { id: `instance:${id}`, label: `${instance.instanceSpecInfo.name} — ${status}`, enabled: true, type: 'submenu', submenu }
+}
+
+function statusLine(session: SessionState, context: TrayContext): string {
+  const where = context.profileName ? ` · ${context.profileName}` : ''
+  if (session.status === 'signed-in') return `Signed in as ${session.username ?? ''}${where}`
+  if (session.status === 'expired') return `Session expired${where}`
+  return `Signed out${where}`
+}
+
+const TOOLTIP_GROUPS: { label: string; test: (status: string) => boolean }[] = [
+  { label: 'running', test: (s) => s === 'Running' },
+  { label: 'starting', test: (s) => statusGroup(s) === 'transitioning' && s !== 'Stopping' },
+  { label: 'stopping', test: (s) => s === 'Stopping' },
+  { label: 'failed', test: (s) => statusGroup(s) === 'failed' },
+  { label: 'stopped', test: (s) => s === 'Stopped' }
+]
+
+export function tooltip(session: SessionState, instances: readonly Instance[]): string {
+  if (session.status === 'signed-out') return 'Cloud Tray — signed out'
+  if (session.status === 'expired') return 'Cloud Tray — session expired, sign in again'
+  const parts = TOOLTIP_GROUPS.map((g) => ({ g, n: instances.filter((i) => g.test(i.instanceRuntimeInfo.status)).length }))
+    .filter(({ n }) => n > 0)
+    .map(({ g, n }) => `${n} ${g.label}`)
+  return parts.length > 0 ? parts.join(' · ') : 'Cloud Tray — no instances'
+}
+
+export function icon(session: SessionState, instances: readonly Instance[], health?: WatchHealth): TrayIcon {
+  if (session.status === 'expired' || health?.state === 'failing') return 'attention'
+  if (session.status === 'signed-out') return 'idle'
+  const groups = instances.map((i) => statusGroup(i.instanceRuntimeInfo.status))
+  if (groups.includes('failed')) return 'attention'
+  if (groups.includes('transitioning')) return 'busy'
+  if (groups.includes('usable')) return 'running'
+  return 'idle'
+}
+
+function item(id: string, text: string, enabled: boolean): TrayMenuItem {
+  return { id, label: text, enabled, type: 'normal' }
+}
+
+function label(id: string, text: string): TrayMenuItem {
+  return { id, label: text, enabled: false, type: 'normal' }
+}
+
+function separator(id: string): TrayMenuItem {
+  return { id, label: '', enabled: false, type: 'separator' }
+}
