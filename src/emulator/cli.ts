@@ -1,6 +1,6 @@
 /**
  * `npm run emulator -- [--port N] [--user NAME:PASSWORD]... [--state FILE] [--catalog FILE]
- *  [--boot-ms N] [--token-ttl SECONDS] [--ssh-key FILE.pub]...`
+ *  [--boot-ms N] [--token-ttl SECONDS] [--ssh-key FILE.pub]... [--ssh-backend HOST:PORT]`
  * Prints `Cloud emulator listening on http://127.0.0.1:N/api` and serves until Ctrl-C.
  */
 import { readFileSync } from 'node:fs'
@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util'
 import { pathToFileURL } from 'node:url'
 import { parseCatalog, type Catalog } from './catalog'
 import { DEFAULT_USERS, startEmulator, type Emulator, type EmulatorOptions } from './index'
+import { createReach, parseSshBackend } from './reach/index'
 
 export const USAGE = `Usage: npm run emulator -- [options]
   --port N               listen on 127.0.0.1:N (default: a free port)
@@ -17,6 +18,8 @@ export const USAGE = `Usage: npm run emulator -- [options]
   --boot-ms N            Initializing -> Running takes N ms (default 6000)
   --token-ttl SECONDS    lifetime of issued tokens (default 86400)
   --ssh-key FILE.pub     register an SSH public key for the first user (repeatable)
+  --ssh-backend HOST:PORT  running instances' SSH ports forward to this SSH server
+                         (e.g. OpenSSH) instead of the built-in one
   --help                 show this help`
 
 /** Turns argv into options; throws an Error with a message for the user on bad input. */
@@ -33,6 +36,7 @@ export function parseCli(argv: string[], readText: (path: string) => string = (p
       'boot-ms': { type: 'string' },
       'token-ttl': { type: 'string' },
       'ssh-key': { type: 'string', multiple: true },
+      'ssh-backend': { type: 'string' },
       help: { type: 'boolean' }
     }
   })
@@ -66,6 +70,9 @@ export function parseCli(argv: string[], readText: (path: string) => string = (p
     })
     options.sshKeys = { [owner]: lines }
   }
+  // Running instances are reachable for real (SSH, notebook page, node ports): see ./reach.
+  const sshBackend = values['ssh-backend']
+  options.reach = createReach(sshBackend === undefined ? {} : { sshBackend: parseSshBackend(sshBackend) })
   return options
 }
 

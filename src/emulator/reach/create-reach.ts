@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { EmuInstanceView, Reach, ReachContext } from '../reach-types'
 import { loadOrCreateHostKey, type HostKey } from './host-key'
-import { loadOrCreateNotebookCertificate, type NotebookCertificate } from './notebook-certificate'
+import { loadOrCreateNotebookCertificate, NOTEBOOK_CERT_FILE, type NotebookCertificate } from './notebook-certificate'
 import { startNotebookServer } from './notebook-server'
 import { startInstanceSshServer } from './ssh-server'
 import { startTcpForwarder, type ForwardTarget } from './tcp-forwarder'
@@ -27,9 +27,14 @@ export interface EmulatorReach extends Reach {
   notebookCertPem: string
   /** SHA-256 of the notebook certificate's DER, lowercase hex (SandboxInfo.notebookCertSha256). */
   notebookCertSha256: string
+  /** Where that PEM is on disk (for `curl --cacert`). */
+  notebookCertPath: string
   /** The built-in SSH servers' host key (`ssh-ed25519 AAAA…`); absent with `--ssh-backend`. */
   sshHostPublicKey?: string
 }
+
+/** Beside the state file: `<stateDir>/emulator-reach/`. */
+export const REACH_FOLDER = 'emulator-reach'
 
 interface Endpoint {
   close(): Promise<void>
@@ -37,12 +42,13 @@ interface Endpoint {
 
 export function createReach(options: ReachOptions = {}): (context: ReachContext) => Promise<EmulatorReach> {
   return async (context) => {
-    const now = new Date(context.clock.now())
-    const certificate: NotebookCertificate = await loadOrCreateNotebookCertificate(context.stateDir, now)
-    const hostKey: HostKey | undefined = options.sshBackend ? undefined : await loadOrCreateHostKey(context.stateDir)
-    // Homes live with the state (like an instance's disk); without a state dir, in a temp dir removed on close.
+    // Everything reach keeps (host key, certificate, instance homes) sits in one folder beside the
+    // state file, so it lives as long as the state does; with no state, a temp folder removed on close.
     const temporaryRoot = context.stateDir === undefined ? await mkdtemp(join(tmpdir(), 'cloud-tray-emulator-')) : undefined
-    const homesRoot = join(context.stateDir ?? temporaryRoot!, 'homes')
+    const reachDir = context.stateDir === undefined ? temporaryRoot! : join(context.stateDir, REACH_FOLDER)
+    const homesRoot = join(reachDir, 'homes')
+    const certificate: NotebookCertificate = await loadOrCreateNotebookCertificate(reachDir, new Date(context.clock.now()))
+    const hostKey: HostKey | undefined = options.sshBackend ? undefined : await loadOrCreateHostKey(reachDir)
     const notebook = await startNotebookServer(
       certificate,
       {
@@ -52,7 +58,10 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       },
       options.notebookPort ?? 0
     )
-    context.log(`notebook pages: https://${notebook.host}/… (certificate SHA-256 ${certificate.sha256})`)
+    const notebookCertPath = join(reachDir, NOTEBOOK_CERT_FILE)
+    context.log(`notebook pages: https://${notebook.host}/<subUrl>, certificate ${notebookCertPath} (SHA-256 ${certificate.sha256})`)
+    if (hostKey) context.log(`instance SSH host key: ${hostKey.publicKey}`)
+    else context.log(`instance SSH ports forward to ${options.sshBackend!.host}:${options.sshBackend!.port}`)
 
     const endpoints = new Map<string, Endpoint[]>()
     /** Per instance, so a stop that arrives while its start is still binding waits for it. */
@@ -110,6 +119,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       notebookHost: notebook.host,
       sshAddress: '127.0.0.1',
       notebookCertPem: certificate.certPem,
+      notebookCertPath,
       notebookCertSha256: certificate.sha256,
       ...(hostKey ? { sshHostPublicKey: hostKey.publicKey } : {}),
       instanceRunning: (instance) => serially(instance.instanceId, () => start(instance)),

@@ -6,7 +6,7 @@ import { X509Certificate } from 'node:crypto'
 import { generate } from 'selfsigned'
 import { readStateFile, writeStateFile } from './state-files'
 
-const CERT_FILE = 'notebook-cert.pem'
+export const NOTEBOOK_CERT_FILE = 'notebook-cert.pem'
 const KEY_FILE = 'notebook-key.pem'
 const VALIDITY_DAYS = 825
 
@@ -20,7 +20,7 @@ export interface NotebookCertificate {
 
 export async function loadOrCreateNotebookCertificate(stateDir: string | undefined, now: Date): Promise<NotebookCertificate> {
   if (stateDir !== undefined) {
-    const [certPem, keyPem] = await Promise.all([readStateFile(stateDir, CERT_FILE), readStateFile(stateDir, KEY_FILE)])
+    const [certPem, keyPem] = await Promise.all([readStateFile(stateDir, NOTEBOOK_CERT_FILE), readStateFile(stateDir, KEY_FILE)])
     if (certPem !== undefined && keyPem !== undefined) {
       const certificate = new X509Certificate(certPem)
       // A certificate that has run out would fail every notebook load: make a new one (the app re-pins on start).
@@ -42,7 +42,7 @@ export async function loadOrCreateNotebookCertificate(stateDir: string | undefin
   })
   if (stateDir !== undefined) {
     await writeStateFile(stateDir, KEY_FILE, made.private)
-    await writeStateFile(stateDir, CERT_FILE, made.cert)
+    await writeStateFile(stateDir, NOTEBOOK_CERT_FILE, made.cert)
   }
   return { certPem: made.cert, keyPem: made.private, sha256: sha256Of(new X509Certificate(made.cert)) }
 }

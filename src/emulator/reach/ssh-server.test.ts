@@ -83,7 +83,7 @@ describe('built-in SSH server', () => {
       // Bash may wrap its output in escape sequences (bracketed paste on/off): compare the text without them.
       const text = (await waitForText(stream, /user=root/)).replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
       expect(text).toMatch(/[\r\n]42\r?\n/)
-      expect(text).toContain(join(stateDir, 'homes', 'inst-1'))
+      expect(text).toContain(join(stateDir, 'emulator-reach', 'homes', 'inst-1'))
       stream.end('exit\n')
     } finally {
       client.end()
