@@ -61,6 +61,28 @@ describe('interpretAnswer: error bodies by shape, whatever the status', () => {
     expect(error.message).toMatch(/locked .*until/i)
   })
 
+  it('a wrong password that mentions the coming lock is not a lockout', () => {
+    const error = failure(
+      401,
+      { code: 10008, message: 'Incorrect user name or password. 1 try left before the account is locked.', values: { v0: '1' } },
+      'login',
+      LoginResultSchema
+    )
+    expect(error.retriesLeft).toBe(1)
+    expect(error.lockedUntil).toBeUndefined()
+    expect(error.message).toContain('1 attempt is left')
+  })
+
+  it('an ISO instant among the values gives lockedUntil', () => {
+    const error = failure(
+      429,
+      { code: 10008, message: 'Too many failed logins.', values: { v0: '0', v1: '2026-01-01T12:30:00.000Z' } },
+      'login',
+      LoginResultSchema
+    )
+    expect(error.lockedUntil).toBe(Date.UTC(2026, 0, 1, 12, 30))
+  })
+
   it('a lockout without an instant still says the account is locked', () => {
     const error = failure(200, { code: 10008, message: 'account locked', values: { v0: '0' } }, 'login', LoginResultSchema)
     expect(error.lockedUntil).toBeUndefined()

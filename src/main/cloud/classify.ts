@@ -17,6 +17,7 @@ import {
 import { CloudError } from './errors'
 import {
   fieldFromMessage,
+  instantIn,
   lockedUntilFromMessage,
   quotable,
   saysLocked
@@ -99,8 +100,9 @@ function badCredentials(body: ErrorBody, status: number, context: CallContext): 
     typeof v0 === 'number' ? v0 : typeof v0 === 'string' && /^\s*\d+\s*$/.test(v0) ? Number(v0) : Number.NaN
   const retriesLeft =
     Number.isInteger(parsedRetries) && parsedRetries >= 0 ? parsedRetries : undefined
-  const lockedUntil = lockedUntilFromMessage(body.message, context.now())
-  const locked = lockedUntil !== undefined || saysLocked(body.message)
+  const lockedUntil = lockedUntilFrom(body, context.now())
+  // "N tries left before the account is locked" mentions locking too: only 0 retries can mean locked.
+  const locked = lockedUntil !== undefined || ((retriesLeft ?? 0) === 0 && saysLocked(body.message))
   const options = {
     status,
     ...(retriesLeft !== undefined ? { retriesLeft } : {}),
@@ -128,6 +130,19 @@ function badCredentials(body: ErrorBody, status: number, context: CallContext): 
     `The user name or password is incorrect.${attempts} Check them and try again.`,
     options
   )
+}
+
+/**
+ * The unlock instant: an ISO instant among the body's values (the emulator puts it in `v1`),
+ * else whatever the message says.
+ */
+function lockedUntilFrom(body: ErrorBody, now: number): number | undefined {
+  for (const value of Object.values(body.values ?? {})) {
+    if (typeof value !== 'string') continue
+    const at = instantIn(value)
+    if (at !== undefined) return at
+  }
+  return lockedUntilFromMessage(body.message, now)
 }
 
 function fromMessageBody(body: ErrorBody, status: number, context: CallContext): CloudError {

@@ -39,6 +39,12 @@ describe('lockedUntilFromMessage', () => {
     expect(lockedUntilFromMessage('locked until 2026-01-01 13:15:00+01:00.', now)).toBe(Date.UTC(2026, 0, 1, 12, 15))
   })
 
+  it("reads the emulator's lockout message (instant in UTC, not the relative duration)", () => {
+    const message =
+      'Too many failed logins: this account is locked for 15 minute(s), until 2026-01-01 12:30:00 UTC. Try again after that.'
+    expect(lockedUntilFromMessage(message, now)).toBe(Date.UTC(2026, 0, 1, 12, 30))
+  })
+
   it('reads a relative delay from now when the message is about a lockout', () => {
     expect(lockedUntilFromMessage('Account locked. Try again in 15 minutes.', now)).toBe(now + 15 * 60_000)
     expect(lockedUntilFromMessage('Too many attempts, retry after 30 seconds', now)).toBe(now + 30_000)
@@ -49,6 +55,7 @@ describe('lockedUntilFromMessage', () => {
     expect(lockedUntilFromMessage('Account locked', now)).toBeUndefined()
     expect(lockedUntilFromMessage('Wrong password, 4 retries left; try again in 5 minutes', now)).toBeUndefined()
     expect(lockedUntilFromMessage('locked until tomorrow', now)).toBeUndefined()
+    expect(lockedUntilFromMessage('locked until 2026-01-01 12:30:00 (server time)', now)).toBeUndefined()
   })
 })
 

@@ -74,9 +74,19 @@ export function fieldFromMessage(message: string): string | undefined {
   return undefined
 }
 
+/** `2026-01-01T12:15:00.000Z`, `2026-01-01 12:15:00 UTC`, `2026-01-01T13:15+01:00`: a zone is required. */
 const ISO_INSTANT =
-  /\b(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))\b/i
+  /\b(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s?(Z|[+-]\d{2}:?\d{2}|UTC|GMT)(?![\w:])/i
 const RELATIVE = /\b(?:in|after|for)\s+(\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b/i
+
+/** The first zoned ISO 8601 instant in `text`, as Unix ms. */
+export function instantIn(text: string): number | undefined {
+  const match = ISO_INSTANT.exec(text)
+  if (!match?.[1] || !match[2] || !match[3]) return undefined
+  const zone = /^(UTC|GMT)$/i.test(match[3]) ? 'Z' : match[3].toUpperCase()
+  const at = Date.parse(`${match[1]}T${match[2]}${zone}`)
+  return Number.isFinite(at) ? at : undefined
+}
 
 /**
  * When a locked account unlocks, from the lockout message: an ISO 8601 instant with a zone
@@ -84,11 +94,8 @@ const RELATIVE = /\b(?:in|after|for)\s+(\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minut
  * counted from `now`. Undefined when the message does not say.
  */
 export function lockedUntilFromMessage(message: string, now: number): number | undefined {
-  const instant = ISO_INSTANT.exec(message)
-  if (instant?.[1]) {
-    const at = Date.parse(instant[1].replace(' ', 'T'))
-    if (Number.isFinite(at)) return at
-  }
+  const at = instantIn(message)
+  if (at !== undefined) return at
   if (!/lock|too many/i.test(message)) return undefined
   const relative = RELATIVE.exec(message)
   if (relative?.[1] && relative[2]) {
