@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest'
+import type { Instance } from '../../shared/api'
+import type { InstancesSnapshot, SessionState, TrayMenuItem } from '../../shared/contract'
+import { DEFAULT_SETTINGS } from '../settings/settings-schema'
+import { fakeInstance } from '../test-support/fake-instance'
+import { icon, parseTrayItemId, tooltip, trayModel } from './tray-model'
+
+const signedIn: SessionState = { status: 'signed-in', profileId: 'sandbox', username: 'demo', remembered: false, keychain: 'available' }
+const expired: SessionState = { ...signedIn, status: 'expired' }
+const signedOut: SessionState = { status: 'signed-out', profileId: 'sandbox', remembered: false, keychain: 'available' }
+const snap = (instances: Instance[]): InstancesSnapshot => ({ instances, fetchedAt: 1, mode: 'steady' })
+const ports = [
+  { port: 22, address: '10.0.0.5', nodePort: 30022 },
+  { port: 8888, address: '10.0.0.5', nodePort: 30888 }
+]
+const running = fakeInstance('r1', 'trainer', 'Running', {}, ports)
+const starting = fakeInstance('s1', 'warmup', 'Starting', {}, ports)
+const stopped = fakeInstance('x1', 'old', 'Stopped', {}, ports)
+const failed = fakeInstance('f1', 'broken', 'StartingFailed')
+
+const byId = (items: TrayMenuItem[], id: string): TrayMenuItem | undefined => {
+  for (const item of items) {
+    if (item.id === id) return item
+    const inner = item.submenu && byId(item.submenu, id)
+    if (inner) return inner
+  }
+  return undefined
+}
+const enabled = (instance: Instance, action: string): boolean | undefined =>
+  byId(trayModel(signedIn, snap([instance]), DEFAULT_SETTINGS).items, `instance:${instance.instanceMetadata.instanceId}:${action}`)?.enabled
+
+describe('tray model', () => {
+  it('one submenu per instance, titled "name — Status"', () => {
+    const model = trayModel(signedIn, snap([running, starting]), DEFAULT_SETTINGS)
+    const subs = model.items.filter((i) => i.type === 'submenu')
+    expect(subs.map((s) => s.label)).toEqual(['trainer — Running', 'warmup — Starting'])
+    expect(subs[0]!.submenu!.filter((i) => i.type !== 'separator').map((i) => i.label)).toEqual([
+      'Open notebook',
+      'Open terminal',
+      'Copy SSH command',
+      'Open http://10.0.0.5:30888',
+      'Stop…'
+    ])
+  })
+
+  it.each<[string, Instance, Record<string, boolean>]>([
+    ['Running: everything', running, { notebook: true, terminal: true, 'copy-ssh': true, 'port:30888': true, stop: true }],
+    ['Starting: only stop', starting, { notebook: false, terminal: false, 'copy-ssh': false, 'port:30888': false, stop: true }],
+    ['Stopped: nothing', stopped, { notebook: false, terminal: false, 'copy-ssh': false, 'port:30888': false, stop: false }],
+    ['failed: stop (ends billing)', failed, { notebook: false, terminal: false, 'copy-ssh': false, stop: true }],
+    ['Running without port 22: no terminal', fakeInstance('n1', 'nossh', 'Running'), { notebook: true, terminal: false, 'copy-ssh': false }],
+    ['Stopping: nothing to stop', fakeInstance('t1', 'halting', 'Stopping', {}, ports), { stop: false }]
+  ])('items enabled only where they work — %s', (_name, instance, expected) => {
+    for (const [action, want] of Object.entries(expected)) expect([action, enabled(instance, action)]).toEqual([action, want])
+  })
+
+  it.each<[string, SessionState, string[], string[]]>([
+    ['signed in', signedIn, ['sign-out'], ['sign-in']],
+    ['signed out', signedOut, ['sign-in'], ['sign-out']],
+    ['expired', expired, ['sign-in'], ['sign-out']]
+  ])('global items when %s', (_name, session, present, absent) => {
+    const ids = trayModel(session, snap([running]), DEFAULT_SETTINGS).items.map((i) => i.id)
+    for (const id of ['open-window', 'new-instance', 'new-volume', 'refresh', 'quit', ...present]) expect(ids).toContain(id)
+    for (const id of absent) expect(ids).not.toContain(id)
+  })
+
+  it('signed out: no instances and create actions disabled', () => {
+    const model = trayModel(signedOut, snap([running]), DEFAULT_SETTINGS)
+    expect(model.items.some((i) => i.type === 'submenu')).toBe(false)
+    expect(byId(model.items, 'new-instance')!.enabled).toBe(false)
+    expect(byId(model.items, 'open-window')!.enabled).toBe(true)
+  })
+
+  it.each<[string, SessionState, Instance[], string]>([
+    ['signed out', signedOut, [], 'Cloud Tray — signed out'],
+    ['expired', expired, [running], 'Cloud Tray — session expired, sign in again'],
+    ['counts', signedIn, [running, running, starting], '2 running · 1 starting'],
+    ['mixed', signedIn, [running, failed, stopped], '1 running · 1 failed · 1 stopped'],
+    ['empty', signedIn, [], 'Cloud Tray — no instances']
+  ])('tooltip: %s', (_name, session, instances, expected) => {
+    expect(tooltip(session, instances)).toBe(expected)
+  })
+
+  it.each<[string, SessionState, Instance[], 'ok' | 'failing', string]>([
+    ['signed out', signedOut, [], 'ok', 'idle'],
+    ['nothing running', signedIn, [stopped], 'ok', 'idle'],
+    ['running', signedIn, [running, stopped], 'ok', 'running'],
+    ['busy beats running', signedIn, [running, starting], 'ok', 'busy'],
+    ['failure: attention', signedIn, [running, failed], 'ok', 'attention'],
+    ['expired: attention', expired, [running], 'ok', 'attention'],
+    ['polling fails: attention', signedIn, [running], 'failing', 'attention']
+  ])('icon: %s', (_name, session, instances, health, expected) => {
+    expect(icon(session, instances, { state: health })).toBe(expected)
+  })
+
+  it('item ids round-trip to actions', () => {
+    expect(parseTrayItemId('quit')).toEqual({ kind: 'quit' })
+    expect(parseTrayItemId('instance:notebook-1:stop')).toEqual({ kind: 'stop', instanceId: 'notebook-1' })
+    expect(parseTrayItemId('instance:notebook-1:port:30888')).toEqual({ kind: 'open-port', instanceId: 'notebook-1', nodePort: 30888 })
+    expect(parseTrayItemId('instance:x:rm -rf')).toBeUndefined()
+    expect(parseTrayItemId('status')).toBeUndefined()
+  })
+})
