@@ -7,6 +7,7 @@ import type { CommandGroup, CoreServices } from '../core-types'
 import type { CoreInternals } from '../core-internals'
 import { appCommands } from './app'
 import { instanceCommands } from './instances'
+import { notebookCommands } from './notebook'
 import { profileCommands } from './profiles'
 import { sessionCommands } from './session'
 import { settingsCommands } from './settings'
@@ -23,5 +24,6 @@ export const COMMAND_GROUPS: readonly CommandGroupFactory[] = [
   instanceCommands,
   volumeCommands,
   settingsCommands,
-  trayCommands
+  trayCommands,
+  notebookCommands
 ]

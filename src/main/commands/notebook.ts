@@ -1,0 +1,49 @@
+/**
+ * `notebook.open`: opens the instance's notebook in its own window, signed in with the session's
+ * cookie. The window itself is the platform's (Electron: notebook/notebook-window-adapter.ts;
+ * web shell: recorded); this group decides whether it may open and with what.
+ */
+import type { CommandGroup, CoreServices, NotebookWindowRequest } from '../core-types'
+import { AppError } from '../app-error'
+import { notebookAddress } from '../notebook/notebook-url'
+import { notebookCookie } from '../notebook/notebook-cookie'
+
+export function notebookCommands(services: CoreServices): CommandGroup {
+  return {
+    handlers: {
+      'notebook.open': async ({ instanceId }) => {
+        const request = notebookWindowRequest(services, instanceId)
+        await services.platform.openNotebook(request)
+        return { url: request.url }
+      }
+    }
+  }
+}
+
+/** What the platform needs to open the window. Throws AppError with a message for the user. */
+export function notebookWindowRequest(services: CoreServices, instanceId: string): NotebookWindowRequest {
+  const token = services.accessToken()
+  if (token === undefined) throw new AppError('no-session', 'Sign in to open a notebook.')
+  const instance = services.findInstance(instanceId)
+  if (!instance) {
+    throw new AppError('not-allowed', 'This instance is no longer in your list. Refresh the list; if it is still there, open its notebook again.')
+  }
+  const address = notebookAddress(instance)
+  if (!address.ok) throw new AppError('not-allowed', address.message)
+  let cookie: NotebookWindowRequest['cookie']
+  try {
+    cookie = notebookCookie(address.url, token)
+  } catch (error) {
+    throw new AppError('no-session', (error as Error).message)
+  }
+  // Only the Sandbox's own certificate is pinned; a real cloud's notebook uses ordinary web PKI.
+  const pin = services.sandbox()?.notebookCertSha256
+  return {
+    profileId: services.currentProfile().id,
+    instanceId,
+    instanceName: instance.instanceSpecInfo.name,
+    url: address.url,
+    cookie,
+    ...(pin ? { pinnedCertificateSha256: pin } : {})
+  }
+}
