@@ -1,0 +1,127 @@
+/**
+ * One terminal tab's data path: bytes from its shell channel go through flow control and the
+ * UTF-8 batcher to `send`; acks from the renderer may resume the channel. The tab outlives its
+ * channel: after a reconnect a new shell is attached to the same session, and the counters carry
+ * over because the renderer still acknowledges bytes of the old channel it had not parsed yet.
+ */
+import type { ClientChannel } from 'ssh2'
+import type { Clock } from '../../shared/clock'
+import type { TerminalState } from '../../shared/contract-ssh'
+import type { ClientId } from '../core-types'
+import { Utf8Batcher } from './batcher'
+import { FlowControl } from './flow-control'
+
+export interface TerminalSessionOptions {
+  id: string
+  instanceId: string
+  clientId: ClientId
+  cols: number
+  rows: number
+  clock: Clock
+  send: (data: Uint8Array) => void
+  /** The shell ended by itself (exit, logout), with its exit code when the server said. */
+  onShellExit: (session: TerminalSession, exitCode: number | null) => void
+  /** The channel closed without an exit status: usually the connection is going down. */
+  onChannelLost: (session: TerminalSession) => void
+  highWatermark?: number
+  lowWatermark?: number
+}
+
+export class TerminalSession {
+  readonly id: string
+  readonly instanceId: string
+  readonly clientId: ClientId
+  cols: number
+  rows: number
+  state: TerminalState = 'connecting'
+  /** Set once the user closed the tab or the shell exited: never reconnect it. */
+  finished = false
+  /** Set once it has been connected: a later drop is a "connection lost". */
+  everConnected = false
+  private channel: ClientChannel | undefined
+  private readonly batcher: Utf8Batcher
+  private readonly flow: FlowControl
+  private readonly options: TerminalSessionOptions
+
+  constructor(options: TerminalSessionOptions) {
+    this.options = options
+    this.id = options.id
+    this.instanceId = options.instanceId
+    this.clientId = options.clientId
+    this.cols = options.cols
+    this.rows = options.rows
+    this.flow = new FlowControl(options.highWatermark, options.lowWatermark)
+    this.batcher = new Utf8Batcher({ clock: options.clock, send: options.send })
+  }
+
+  get hasChannel(): boolean {
+    return this.channel !== undefined
+  }
+
+  /** Unacknowledged bytes now, the most ever, and whether the channel is paused. */
+  stats(): { unacknowledged: number; peak: number; paused: boolean } {
+    return { unacknowledged: this.flow.unacknowledged, peak: this.flow.peak, paused: this.flow.isPaused }
+  }
+
+  attach(channel: ClientChannel): void {
+    this.detach()
+    this.channel = channel
+    this.everConnected = true
+    let exitCode: number | null | undefined
+    const onData = (chunk: Buffer): void => {
+      if (this.channel !== channel) return
+      if (this.flow.received(chunk.length) === 'pause') channel.pause()
+      this.batcher.push(chunk)
+    }
+    channel.on('data', onData)
+    channel.stderr.on('data', onData)
+    channel.on('exit', (code: number | null) => {
+      exitCode = typeof code === 'number' ? code : null
+    })
+    channel.on('close', () => {
+      if (this.channel !== channel) return
+      this.batcher.flush(true)
+      this.channel = undefined
+      if (exitCode !== undefined) this.options.onShellExit(this, exitCode)
+      else this.options.onChannelLost(this)
+    })
+    if (this.flow.isPaused) channel.pause()
+  }
+
+  /** Forgets the channel without closing callbacks (the connection is gone or being replaced). */
+  detach(): void {
+    const channel = this.channel
+    this.channel = undefined
+    if (channel) {
+      this.batcher.flush(true)
+      channel.removeAllListeners('data')
+      channel.stderr.removeAllListeners('data')
+    }
+  }
+
+  write(data: string): void {
+    this.channel?.write(data)
+  }
+
+  resize(cols: number, rows: number): void {
+    this.cols = cols
+    this.rows = rows
+    this.channel?.setWindow(rows, cols, 0, 0)
+  }
+
+  ack(bytes: number): void {
+    if (this.flow.acknowledged(bytes) === 'resume') this.channel?.resume()
+  }
+
+  /** The user closed the tab. */
+  close(): void {
+    this.finished = true
+    const channel = this.channel
+    this.channel = undefined
+    this.batcher.close()
+    if (channel) {
+      channel.removeAllListeners('close')
+      channel.close()
+    }
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * Debian's OpenSSH server as a test fixture: a throwaway host key, user key and
+ * AuthorizedKeysFile in a temp folder, sshd run as the current user on a free loopback port
+ * (`-D -e -f <config>`, UsePAM no, StrictModes no). It can be stopped, restarted on the same
+ * port, frozen (SIGSTOP: the socket stays open but nothing answers) and given a new host key.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir, userInfo } from 'node:os'
+import { join } from 'node:path'
+
+export const SSHD = '/usr/sbin/sshd'
+
+export function opensshAvailable(): boolean {
+  return existsSync(SSHD) && existsSync('/usr/bin/ssh-keygen')
+}
+
+export interface OpenSshServerOptions {
+  /** Extra sshd_config lines (e.g. `PasswordAuthentication yes`). */
+  extraConfig?: string[]
+}
+
+export class OpenSshServer {
+  readonly dir: string
+  readonly username = userInfo().username
+  port = 0
+  private process: ChildProcess | undefined
+  private readonly extraConfig: string[]
+
+  constructor(options: OpenSshServerOptions = {}) {
+    this.dir = mkdtempSync(join(tmpdir(), 'cloudtray-sshd-'))
+    this.extraConfig = options.extraConfig ?? []
+    keygen(this.hostKeyPath, 'ed25519')
+    keygen(this.userKeyPath, 'ed25519')
+    writeFileSync(this.authorizedKeysPath, readFileSync(`${this.userKeyPath}.pub`))
+  }
+
+  get hostKeyPath(): string {
+    return join(this.dir, 'host_ed25519')
+  }
+  get userKeyPath(): string {
+    return join(this.dir, 'user_ed25519')
+  }
+  get authorizedKeysPath(): string {
+    return join(this.dir, 'authorized_keys')
+  }
+
+  /** A further user key (optionally encrypted) that the server accepts. */
+  addUserKey(name: string, passphrase = ''): string {
+    const path = join(this.dir, name)
+    keygen(path, 'ed25519', passphrase)
+    writeFileSync(this.authorizedKeysPath, readFileSync(`${path}.pub`), { flag: 'a' })
+    return path
+  }
+
+  /** The host public key as `type base64`. */
+  hostPublicKey(): { keyType: string; keyBase64: string } {
+    const [keyType, keyBase64] = readFileSync(`${this.hostKeyPath}.pub`, 'utf8').trim().split(/\s+/)
+    return { keyType: keyType as string, keyBase64: keyBase64 as string }
+  }
+
+  /** Replaces the host key (takes effect at the next start). */
+  rotateHostKey(): void {
+    rmSync(this.hostKeyPath, { force: true })
+    rmSync(`${this.hostKeyPath}.pub`, { force: true })
+    keygen(this.hostKeyPath, 'ed25519')
+  }
+
+  async start(): Promise<void> {
+    if (this.port === 0) this.port = await freePort()
+    // sshd insists on its privilege-separation folder even when run by root for a test.
+    if (process.getuid?.() === 0 && !existsSync('/run/sshd')) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 })
+    const config = join(this.dir, 'sshd_config')
+    writeFileSync(
+      config,
+      [
+        `Port ${this.port}`,
+        'ListenAddress 127.0.0.1',
+        `HostKey ${this.hostKeyPath}`,
+        `AuthorizedKeysFile ${this.authorizedKeysPath}`,
+        'UsePAM no',
+        'StrictModes no',
+        'PidFile none',
+        'PasswordAuthentication no',
+        'KbdInteractiveAuthentication no',
+        'PrintMotd no',
+        'PrintLastLog no',
+        'LogLevel ERROR',
+        'MaxStartups 50',
+        ...this.extraConfig
+      ].join('\n') + '\n'
+    )
+    const child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] })
+    this.process = child
+    let stderr = ''
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    await waitForPort(this.port, () => (child.exitCode !== null ? `sshd exited: ${stderr}` : undefined))
+  }
+
+  /** Kills sshd and every session process it forked. */
+  async stop(): Promise<void> {
+    const child = this.process
+    this.process = undefined
+    if (!child || child.exitCode !== null) return
+    const pids = descendants(child.pid as number)
+    for (const pid of pids) safeKill(pid, 'SIGKILL')
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGKILL')
+    await exited
+  }
+
+  /** Stops answering without closing sockets (a hung host or a dead network path). */
+  freeze(): void {
+    const pid = this.process?.pid
+    if (!pid) return
+    for (const each of [pid, ...descendants(pid)]) safeKill(each, 'SIGSTOP')
+  }
+
+  thaw(): void {
+    const pid = this.process?.pid
+    if (!pid) return
+    for (const each of [pid, ...descendants(pid)]) safeKill(each, 'SIGCONT')
+  }
+
+  async dispose(): Promise<void> {
+    this.thaw()
+    await this.stop()
+    rmSync(this.dir, { recursive: true, force: true })
+  }
+}
+
+function keygen(path: string, type: string, passphrase = ''): void {
+  execFileSync('ssh-keygen', ['-q', '-t', type, '-N', passphrase, '-C', 'cloudtray-test', '-f', path], { stdio: 'ignore' })
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** Polls a connect until sshd listens; bounded to about 5 s. */
+async function waitForPort(port: number, failed: () => string | undefined): Promise<void> {
+  const { connect } = await import('node:net')
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const problem = failed()
+    if (problem) throw new Error(problem)
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1')
+      socket.once('connect', () => {
+        socket.destroy()
+        resolve(true)
+      })
+      socket.once('error', () => resolve(false))
+    })
+    if (ok) return
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`sshd did not listen on ${port}`)
+}
+
+function descendants(pid: number): number[] {
+  let out = ''
+  try {
+    out = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+  } catch {
+    return []
+  }
+  const children = new Map<number, number[]>()
+  for (const line of out.trim().split('\n')) {
+    const [child, parent] = line.trim().split(/\s+/).map(Number)
+    if (child === undefined || parent === undefined) continue
+    children.set(parent, [...(children.get(parent) ?? []), child])
+  }
+  const result: number[] = []
+  const queue = [...(children.get(pid) ?? [])]
+  while (queue.length > 0) {
+    const next = queue.shift() as number
+    result.push(next)
+    queue.push(...(children.get(next) ?? []))
+  }
+  return result
+}
+
+function safeKill(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal)
+  } catch {
+    // Already gone.
+  }
+}

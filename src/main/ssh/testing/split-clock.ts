@@ -1,0 +1,38 @@
+/**
+ * A clock for integration tests that talk to real servers: short timers (the 16 ms batcher)
+ * run in real time, long ones (reconnect backoff, connect timeouts) wait for the test to
+ * advance a ManualClock, so no test sleeps through a backoff.
+ */
+import { ManualClock, systemClock, type Clock, type TimerHandle } from '../../../shared/clock'
+
+export function splitClock(thresholdMs = 500): { clock: Clock; manual: ManualClock } {
+  const real = systemClock()
+  const manual = new ManualClock(Date.now())
+  const owners = new Map<number, Clock>()
+  let nextId = 1
+  const handles = new Map<number, TimerHandle>()
+  const clock: Clock = {
+    now: () => Date.now(),
+    setTimeout(callback, ms) {
+      const owner = ms >= thresholdMs ? manual : real
+      const id = nextId++
+      handles.set(
+        id,
+        owner.setTimeout(() => {
+          handles.delete(id)
+          owners.delete(id)
+          callback()
+        }, ms)
+      )
+      owners.set(id, owner)
+      return { id }
+    },
+    clearTimeout(handle) {
+      if (!handle) return
+      owners.get(handle.id)?.clearTimeout(handles.get(handle.id))
+      owners.delete(handle.id)
+      handles.delete(handle.id)
+    }
+  }
+  return { clock, manual }
+}

@@ -1,0 +1,105 @@
+/**
+ * Drives an SshManager the way a renderer would, for tests and benchmarks: records events per
+ * client, decodes each terminal's bytes, acknowledges them (at once, or when told), answers
+ * prompts with a policy, and waits for output with a deadline instead of sleeping.
+ */
+import { TextDecoder } from 'node:util'
+import type { Events, EventName } from '../../../shared/contract'
+import type { PromptAnswer, SshPrompt, TerminalStatus } from '../../../shared/contract-ssh'
+import type { ClientId, EventSink } from '../../core-types'
+import type { SshManager } from '../ssh-manager'
+
+export class TerminalHarness {
+  manager!: SshManager
+  readonly clientId: ClientId = 'client-1'
+  readonly prompts: SshPrompt[] = []
+  readonly statuses: TerminalStatus[] = []
+  /** Events that went to another client (must stay empty: bytes go only to the owner). */
+  readonly misrouted: string[] = []
+  /** How prompts are answered; undefined leaves them open. */
+  answerPrompt: (prompt: SshPrompt) => PromptAnswer | undefined = () => undefined
+  /** false: bytes are acknowledged only by `ackPending`. */
+  autoAck = true
+  private readonly text = new Map<string, string>()
+  private readonly unacked = new Map<string, number>()
+  private readonly decoders = new Map<string, TextDecoder>()
+  private readonly waiters = new Set<() => void>()
+  bytesReceived = 0
+  /** Byte sink for benchmarks: when set, text is not decoded or kept. */
+  onBytes: ((terminalId: string, data: Uint8Array) => void) | undefined
+
+  readonly emit: EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => {
+    if (event.startsWith('ssh.') && target !== this.clientId) this.misrouted.push(event)
+    if (event === 'ssh.data') {
+      const { terminalId, data } = payload as Events['ssh.data']
+      this.bytesReceived += data.length
+      if (this.onBytes) this.onBytes(terminalId, data)
+      else {
+        let decoder = this.decoders.get(terminalId)
+        if (!decoder) this.decoders.set(terminalId, (decoder = new TextDecoder('utf-8')))
+        this.text.set(terminalId, (this.text.get(terminalId) ?? '') + decoder.decode(data, { stream: true }))
+      }
+      if (this.autoAck) this.manager.ack(terminalId, data.length, this.clientId)
+      else this.unacked.set(terminalId, (this.unacked.get(terminalId) ?? 0) + data.length)
+    } else if (event === 'ssh.status') {
+      this.statuses.push(payload as TerminalStatus)
+    } else if (event === 'ssh.prompt') {
+      const prompt = payload as SshPrompt
+      this.prompts.push(prompt)
+      const answer = this.answerPrompt(prompt)
+      if (answer) setImmediate(() => this.manager.answer(prompt.promptId, answer, this.clientId))
+    }
+    for (const wake of [...this.waiters]) wake()
+  }
+
+  output(terminalId: string): string {
+    return this.text.get(terminalId) ?? ''
+  }
+
+  clearOutput(terminalId: string): void {
+    this.text.set(terminalId, '')
+  }
+
+  /** Acknowledges up to `max` bytes of what arrived (a slow consumer). */
+  ackPending(terminalId: string, max = Infinity): number {
+    const owed = this.unacked.get(terminalId) ?? 0
+    const bytes = Math.min(owed, max)
+    if (bytes > 0) {
+      this.unacked.set(terminalId, owed - bytes)
+      this.manager.ack(terminalId, bytes, this.clientId)
+    }
+    return bytes
+  }
+
+  lastStatus(terminalId: string): TerminalStatus | undefined {
+    return this.statuses.filter((status) => status.terminalId === terminalId).at(-1)
+  }
+
+  /** Resolves when `check` holds after some event; rejects after `timeoutMs` with what was seen. */
+  waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+    if (check()) return Promise.resolve()
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(wake)
+        const last = this.statuses.at(-1)
+        reject(new Error(`timed out waiting for ${what}; last status: ${last ? `${last.state}: ${last.message}` : 'none'}`))
+      }, timeoutMs)
+      const wake = (): void => {
+        if (!check()) return
+        clearTimeout(timer)
+        this.waiters.delete(wake)
+        resolve()
+      }
+      this.waiters.add(wake)
+    })
+  }
+
+  waitForOutput(terminalId: string, needle: string | RegExp, timeoutMs?: number): Promise<void> {
+    const test = (): boolean => (typeof needle === 'string' ? this.output(terminalId).includes(needle) : needle.test(this.output(terminalId)))
+    return this.waitFor(test, `output ${String(needle)}`, timeoutMs)
+  }
+
+  waitForState(terminalId: string, state: TerminalStatus['state'], timeoutMs?: number): Promise<void> {
+    return this.waitFor(() => this.lastStatus(terminalId)?.state === state, `state ${state}`, timeoutMs)
+  }
+}
