@@ -19,6 +19,8 @@ export class Scheduler {
   private readonly jobs = new Map<string, Job>()
   private armed: { handle: TimerHandle; at: number } | undefined
   private closed = false
+  /** While a job runs: its due time, so work it schedules counts from when it was due, not from now. */
+  private runningAt: number | undefined
 
   constructor(
     private readonly clock: Clock,
@@ -26,7 +28,7 @@ export class Scheduler {
   ) {}
 
   now(): number {
-    return this.clock.now() + this.offset
+    return this.runningAt ?? this.clock.now() + this.offset
   }
 
   /** Schedules `run` at emulator time `at`, replacing any job under the same key. */
@@ -55,17 +57,20 @@ export class Scheduler {
     // otherwise spin, so cap the passes at a generous multiple of the queue.
     let budget = this.jobs.size * 10 + 100
     while (budget-- > 0) {
-      const now = this.now()
+      const now = this.clock.now() + this.offset
       let next: Job | undefined
       for (const job of this.jobs.values()) {
         if (job.at <= now && (!next || job.at < next.at || (job.at === next.at && job.seq < next.seq))) next = job
       }
       if (!next) break
       this.jobs.delete(next.key)
+      this.runningAt = next.at
       try {
         next.run()
       } catch (error) {
         this.onError(error)
+      } finally {
+        this.runningAt = undefined
       }
     }
     this.arm()
@@ -89,7 +94,7 @@ export class Scheduler {
     const handle = this.clock.setTimeout(() => {
       this.armed = undefined
       this.runDue()
-    }, Math.max(0, earliest - this.now()))
+    }, Math.max(0, earliest - (this.clock.now() + this.offset)))
     this.armed = { handle, at: earliest }
   }
 }

@@ -1,0 +1,84 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { DEFAULT_CATALOG } from './catalog'
+import { parseCli } from './cli'
+import { pager, post } from './test-support'
+
+describe('parseCli', () => {
+  const files: Record<string, string> = {
+    'me.pub': 'ssh-ed25519 AAAAC3Nz me@laptop\n# comment\n',
+    'id_ed25519': '-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n',
+    'catalog.json': JSON.stringify(DEFAULT_CATALOG),
+    'broken.json': JSON.stringify({ ...DEFAULT_CATALOG, regions: [{ regionId: 'r' }] })
+  }
+  const read = (path: string): string => {
+    const text = files[path]
+    if (text === undefined) throw new Error('ENOENT: no such file')
+    return text
+  }
+
+  it('reads every option', () => {
+    const options = parseCli(
+      ['--port', '4000', '--user', 'ada:pa:ss', '--user', 'bob:x', '--state', 's.json', '--catalog', 'catalog.json', '--boot-ms', '250', '--token-ttl', '60', '--ssh-key', 'me.pub'],
+      read
+    )
+    expect(options).toEqual({
+      port: 4000,
+      users: [
+        { username: 'ada', password: 'pa:ss' },
+        { username: 'bob', password: 'x' }
+      ],
+      statePath: 's.json',
+      catalog: DEFAULT_CATALOG,
+      bootMs: 250,
+      tokenTtlSeconds: 60,
+      sshKeys: { ada: ['ssh-ed25519 AAAAC3Nz me@laptop'] },
+      // Reach (SSH, notebook, forwarders) is on in the CLI; see ./reach.
+      reach: expect.any(Function)
+    })
+    expect(parseCli(['--ssh-key', 'me.pub'], read)).toMatchObject({ sshKeys: { demo: ['ssh-ed25519 AAAAC3Nz me@laptop'] } })
+    expect(parseCli(['--help'], read)).toBe('help')
+  })
+
+  it('explains bad input', () => {
+    expect(() => parseCli(['--port', 'abc'], read)).toThrow(/--port needs a whole number/)
+    expect(() => parseCli(['--user', 'nopassword'], read)).toThrow(/NAME:PASSWORD/)
+    expect(() => parseCli(['--ssh-key', 'id_ed25519'], read)).toThrow(/private key; pass the \.pub/)
+    expect(() => parseCli(['--ssh-key', 'missing.pub'], read)).toThrow(/could not be read/)
+    expect(() => parseCli(['--catalog', 'broken.json'], read)).toThrow(/--catalog broken\.json: regions\.0\.name/)
+    expect(() => parseCli(['--frobnicate'], read)).toThrow(/frobnicate/)
+  })
+})
+
+describe('npm run emulator', () => {
+  it('prints its base URL and serves the API there until SIGTERM', async () => {
+    const cli = fileURLToPath(new URL('./cli.ts', import.meta.url))
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--user', 'ada:secret', '--boot-ms', '100'], {
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    try {
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        const timer = setTimeout(() => reject(new Error(`no URL printed; got: ${out}`)), 15_000)
+        child.stdout.on('data', (data: Buffer) => {
+          out += data.toString()
+          const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/api)\n/.exec(out)
+          if (match) {
+            clearTimeout(timer)
+            resolve(match[1]!)
+          }
+        })
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)))
+      })
+      const loggedIn = await post(baseUrl, '/user/login', { username: 'ada', password: 'secret' })
+      expect(loggedIn.status).toBe(200)
+      const listed = await post(baseUrl, '/instance/list', pager(1, 10), loggedIn.body.accessToken)
+      expect(listed.body.pager.totalEntries).toBe(0)
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+    }
+  })
+})

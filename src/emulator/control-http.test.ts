@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ManualClock } from '../shared/clock'
+import { DEFAULT_CATALOG } from './catalog'
+import { startEmulator, type Emulator } from './index'
+import { login, pager, post, validCreate } from './test-support'
+
+let emulator: Emulator
+let token: string
+
+beforeEach(async () => {
+  emulator = await startEmulator({ clock: new ManualClock(), bootMs: 4000 })
+  token = await login(emulator.baseUrl)
+})
+afterEach(() => emulator.close())
+
+const control = (path: string, body?: unknown) =>
+  body === undefined
+    ? fetch(`${emulator.controlUrl}${path}`).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))
+    : post(emulator.controlUrl, path, body)
+const list = () => post(emulator.baseUrl, '/instance/list', pager(1, 50), token)
+
+describe('/__emulator/ over HTTP', () => {
+  it('GET /catalog returns regions, instance types and images with their ids', async () => {
+    const answer = await control('/catalog')
+    expect(answer.status).toBe(200)
+    expect(answer.body).toEqual(DEFAULT_CATALOG)
+    expect(answer.body.regions[0].regionId).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('seeds, sets a status, advances time and lists the records', async () => {
+    const seeded = await control('/seed', { username: 'demo', count: 3, status: 'Starting' })
+    expect(seeded.body.instanceIds).toHaveLength(3)
+    const [first] = seeded.body.instanceIds
+    expect((await control('/status', { instanceId: first, status: 'StartingFailed', diagnosisReason: 'OOMKilled' })).status).toBe(200)
+    const records = await control('/instances?username=demo')
+    const failed = records.body.instances.find((i: any) => i.instanceMetadata.instanceId === first)
+    expect(failed.instanceRuntimeInfo).toMatchObject({ status: 'StartingFailed', diagnosisReason: 'OOMKilled' })
+
+    const { instanceId } = (await post(emulator.baseUrl, '/instance/create', validCreate(), token)).body
+    const before = (await control('/now')).body.now
+    expect((await control('/advance', { ms: 4000 })).body.now).toBe(before + 4000)
+    const running = (await list()).body.instances.find((i: any) => i.instanceMetadata.instanceId === instanceId)
+    expect(running.instanceRuntimeInfo.status).toBe('Running')
+  })
+
+  it('preempts, expires tokens and unlocks', async () => {
+    const [spot] = (await control('/seed', { username: 'demo', count: 1, isSpotInstance: true })).body.instanceIds
+    expect((await control('/preempt', { instanceId: spot })).status).toBe(200)
+    expect((await list()).body.instances[0].instanceRuntimeInfo.message).toMatch(/preempted/i)
+
+    expect((await control('/expire-tokens', {})).status).toBe(200)
+    expect((await list()).body.code).toBe(-1)
+
+    for (let i = 0; i < 5; i++) await post(emulator.baseUrl, '/user/login', { username: 'demo', password: 'x' })
+    expect((await post(emulator.baseUrl, '/user/login', { username: 'demo', password: 'demo' })).status).toBe(429)
+    await control('/unlock', { username: 'demo' })
+    expect((await post(emulator.baseUrl, '/user/login', { username: 'demo', password: 'demo' })).status).toBe(200)
+  })
+
+  it('injects faults and counts requests', async () => {
+    await control('/requests/reset', {})
+    await control('/faults/fail-next', { count: 1, status: 500 })
+    expect((await list()).status).toBe(500)
+    await control('/faults/drop-next', { count: 1 })
+    await expect(list()).rejects.toThrow()
+    expect((await control('/requests')).body.count).toBe(2)
+    await control('/faults/latency', { ms: 0 })
+    await control('/faults/reset', {})
+    expect((await list()).status).toBe(200)
+  })
+
+  it('goes down for forMs and comes back by itself', async () => {
+    const answer = await control('/faults/down', { down: true, forMs: 200 })
+    expect(answer.body).toEqual({ ok: true, upAgainInMs: 200 })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await expect(list()).rejects.toThrow()
+    let status = 0
+    for (let attempt = 0; attempt < 40 && status !== 200; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+      status = await list().then((r) => r.status, () => 0)
+    }
+    expect(status).toBe(200)
+  })
+
+  it('registers SSH keys and refuses what is not a public key', async () => {
+    expect((await control('/ssh-keys', { username: 'demo', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExample demo@laptop' })).status).toBe(200)
+    const bad = await control('/ssh-keys', { username: 'demo', publicKey: '-----BEGIN OPENSSH PRIVATE KEY-----' })
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toMatch(/public key/)
+  })
+
+  it('answers bad control input, unknown routes and wrong methods with JSON', async () => {
+    expect((await control('/advance', { ms: -1 })).body.message).toContain('field "ms"')
+    expect((await control('/status', { instanceId: 'notebook-x', status: 'Running' })).status).toBe(404)
+    expect((await control('/nope')).status).toBe(404)
+    expect((await control('/catalog', {})).status).toBe(405)
+  })
+
+  it('is not faulted, so it stays usable while the API fails', async () => {
+    emulator.control.faults.failNext(10)
+    expect((await control('/catalog')).status).toBe(200)
+  })
+})
