@@ -1,0 +1,64 @@
+/**
+ * The renderer's one way to main: Electron's `window.cloud` when the preload installed it,
+ * otherwise the web shell's WebSocket transport. Views call `call()` and `on()` and never know
+ * which one they got.
+ */
+import type { CloudBridge, CommandInput, CommandName, CommandResult, EventName, Events, Result } from '../../../shared/contract'
+import { createWsBridge, type ConnectionState } from './transport-ws'
+
+const SECRET_KEY = 'cloud-tray.web-secret'
+
+/**
+ * The web shell prints `http://127.0.0.1:N/#secret=…`. Keep the secret for reloads of this tab
+ * and take it out of the address bar, so it does not end up in screenshots or shared links.
+ */
+function takeWebSecret(): string | null {
+  const hash = new URLSearchParams(location.hash.replace(/^#/, ''))
+  const fromHash = hash.get('secret')
+  if (fromHash) {
+    sessionStorage.setItem(SECRET_KEY, fromHash)
+    history.replaceState(null, '', location.pathname + location.search)
+    return fromHash
+  }
+  return sessionStorage.getItem(SECRET_KEY)
+}
+
+let bridge: CloudBridge | undefined
+const connectionListeners = new Set<(state: ConnectionState) => void>()
+
+function createBridge(): CloudBridge {
+  if (window.cloud) return window.cloud
+  const secret = takeWebSecret()
+  if (!secret) {
+    throw new Error('This page needs the address `npm run web` printed (it ends in #secret=…). Open that address instead.')
+  }
+  return createWsBridge({
+    origin: `ws://${location.host}`,
+    secret,
+    onState: (state) => {
+      for (const listener of connectionListeners) listener(state)
+    }
+  })
+}
+
+export function getBridge(): CloudBridge {
+  bridge ??= createBridge()
+  return bridge
+}
+
+/** Web shell only: told when the connection to `npm run web` drops or comes back. */
+export function onConnectionState(listener: (state: ConnectionState) => void): () => void {
+  connectionListeners.add(listener)
+  return () => connectionListeners.delete(listener)
+}
+
+export function call<C extends CommandName>(
+  command: C,
+  ...input: CommandInput<C> extends void ? [] : [CommandInput<C>]
+): Promise<Result<CommandResult<C>>> {
+  return getBridge().invoke(command, ...input)
+}
+
+export function on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {
+  return getBridge().on(event, listener)
+}

@@ -1,0 +1,22 @@
+/**
+ * The create-instance draft lives here, not in the view: it survives navigating away and back,
+ * and a re-login (the dialog opens over the form; nothing is unmounted or reset).
+ */
+import { emptyDraft, type CreateDraft, type FieldErrors } from './create-form'
+
+class DraftStore {
+  draft = $state<CreateDraft>(emptyDraft())
+  /** Errors from the server, by field path; cleared when that field is edited. */
+  serverErrors = $state<FieldErrors>({})
+  /** A server error that names no field of the form. */
+  formError = $state<string | null>(null)
+  submitting = $state(false)
+
+  reset(): void {
+    this.draft = emptyDraft()
+    this.serverErrors = {}
+    this.formError = null
+  }
+}
+
+export const createDraft = new DraftStore()

@@ -1,0 +1,84 @@
+/**
+ * How instances read in the list and the detail panel. Pure, so the wording is tested in Node.
+ */
+import type { Instance } from '../../../shared/api'
+
+const CHARGE_MODE_UNITS: Record<string, string> = {
+  perHour: 'hour',
+  tidePerHour: 'hour (tide)',
+  perDay: 'day',
+  perWeek: 'week',
+  perMonth: 'month'
+}
+
+/** "2 × A100 · 16 CPU · 128 GB", leaving out the GPU part for CPU-only types. */
+export function formatInstanceType(instance: Instance): string {
+  const { gpu, cpu, memory } = instance.instanceSpecInfo.instanceTypeInfo
+  const parts: string[] = []
+  if (gpu.amount > 0) parts.push(`${gpu.amount} × ${gpu.type || 'GPU'}`)
+  parts.push(`${cpu.amount} CPU`)
+  parts.push(`${memory.amount} ${memory.unit || 'GB'}`)
+  return parts.join(' · ')
+}
+
+/** "$1.20 / hour · On-Demand", or "$8 / week × 3 · On-Demand" for subscriptions. */
+export function formatBilling(instance: Instance): string {
+  const billing = instance.instanceSpecInfo.instanceBillingInfo
+  const unit = CHARGE_MODE_UNITS[billing.chargeMode] ?? billing.chargeMode
+  const price = `${billing.unit}${formatNumber(billing.price)}`
+  const duration = billing.duration > 1 ? ` × ${billing.duration}` : ''
+  return `${price} / ${unit}${duration} · ${billing.type}`
+}
+
+export function chargeModeLabel(mode: string): string {
+  switch (mode) {
+    case 'perHour':
+      return 'Per hour'
+    case 'tidePerHour':
+      return 'Per hour (tide, off-peak)'
+    case 'perDay':
+      return 'Per day'
+    case 'perWeek':
+      return 'Per week'
+    case 'perMonth':
+      return 'Per month'
+    default:
+      return mode
+  }
+}
+
+export function chargeModeUnit(mode: string): string {
+  return CHARGE_MODE_UNITS[mode] ?? mode
+}
+
+export function formatNumber(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2)
+}
+
+/** "just now", "5 min", "3 h", "2 d": how long ago, compact for a list column. */
+export function formatAge(createdAtMs: number, nowMs: number): string {
+  const seconds = Math.max(0, Math.floor((nowMs - createdAtMs) / 1000))
+  if (seconds < 60) return 'just now'
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 48) return `${hours} h`
+  return `${Math.floor(hours / 24)} d`
+}
+
+/** A timestamp for people: local date and time; "—" for the spec's 0 meaning "never". */
+export function formatTime(ms: number | undefined): string {
+  if (!ms) return '—'
+  return new Date(ms).toLocaleString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit'
+  })
+}
+
+/** "14:05" for lockouts and retries that happen soon. */
+export function formatClock(ms: number): string {
+  return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest'
+import { actionState, displayStatus } from './instance-actions'
+import { filterInstances, isFiltering } from './instance-filter'
+import { virtualWindow } from './virtual-window'
+import { makeInstance, makeInstances } from './test-instances'
+
+describe('row actions', () => {
+  it('enables everything on a running instance with ports', () => {
+    const instance = makeInstance()
+    for (const action of ['notebook', 'terminal', 'ports', 'stop', 'delete'] as const) {
+      expect(actionState(instance, action).enabled).toBe(true)
+    }
+  })
+
+  it('disables reach actions until Running, with a reason', () => {
+    const instance = makeInstance({ status: 'Initializing' })
+    expect(actionState(instance, 'notebook')).toEqual({
+      enabled: false,
+      reason: 'The notebook opens once the instance is Running (now Initializing).'
+    })
+    expect(actionState(instance, 'terminal').enabled).toBe(false)
+    expect(actionState(instance, 'stop').enabled).toBe(true)
+  })
+
+  it('disables Terminal without port 22 and Ports without forwarded ports', () => {
+    const instance = makeInstance()
+    instance.instanceSpecInfo.nodePorts = []
+    expect(actionState(instance, 'terminal').enabled).toBe(false)
+    expect(actionState(instance, 'ports').enabled).toBe(false)
+  })
+
+  it('cannot stop what is stopped or stopping; cannot delete what is released', () => {
+    expect(actionState(makeInstance({ status: 'Stopped' }), 'stop').enabled).toBe(false)
+    expect(actionState(makeInstance(), 'stop', 'stopping').enabled).toBe(false)
+    expect(actionState(makeInstance({ status: 'Released' }), 'delete').enabled).toBe(false)
+    expect(actionState(makeInstance({ status: 'Stopped' }), 'delete').enabled).toBe(true)
+  })
+
+  it('shows Stopping… at once, until the watcher says Stopped', () => {
+    expect(displayStatus(makeInstance(), 'stopping')).toBe('Stopping…')
+    expect(displayStatus(makeInstance({ status: 'Stopped' }), 'stopping')).toBe('Stopped')
+    expect(displayStatus(makeInstance())).toBe('Running')
+  })
+})
+
+describe('filter', () => {
+  it('filters by name substring and status group', () => {
+    const all = makeInstances(20)
+    const names = filterInstances(all, { name: 'INST-001', status: 'all' }).map((i) => i.instanceSpecInfo.name)
+    expect(names).toEqual(Array.from({ length: 10 }, (_, i) => `inst-00${10 + i}`))
+    const failed = filterInstances(all, { name: '', status: 'failed' })
+    expect(failed.length).toBe(4)
+    expect(failed.every((i) => i.instanceRuntimeInfo.status === 'StartingFailed')).toBe(true)
+    expect(isFiltering({ name: ' ', status: 'all' })).toBe(false)
+  })
+})
+
+describe('virtual window', () => {
+  it('renders the visible rows plus overscan, padding the rest', () => {
+    const w = virtualWindow(4400, 440, 44, 1000, 5)
+    expect(w.start).toBe(95)
+    expect(w.end).toBe(100 + 11 + 5)
+    expect(w.padTop).toBe(95 * 44)
+    expect(w.padTop + (w.end - w.start) * 44 + w.padBottom).toBe(1000 * 44)
+  })
+
+  it('keeps the DOM size independent of the list length', () => {
+    const small = virtualWindow(0, 600, 44, 100)
+    const large = virtualWindow(0, 600, 44, 1000)
+    expect(large.end - large.start).toBe(small.end - small.start)
+  })
+
+  it('handles an empty list and a scroll past the end', () => {
+    expect(virtualWindow(0, 600, 44, 0)).toEqual({ start: 0, end: 0, padTop: 0, padBottom: 0 })
+    const w = virtualWindow(1e6, 600, 44, 10)
+    expect(w.end).toBe(10)
+    expect(w.start).toBeLessThan(10)
+  })
+})

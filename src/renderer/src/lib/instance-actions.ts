@@ -1,0 +1,58 @@
+/**
+ * Which row actions make sense for an instance right now. A button for an action that cannot
+ * work is disabled (with the reason as its description), never offered and then refused.
+ */
+import { statusGroup, type Instance } from '../../../shared/api'
+
+export type InstanceAction = 'notebook' | 'terminal' | 'ports' | 'stop' | 'delete'
+
+/** Set by the list while a command the user started is in flight (shown at once, before the watcher). */
+export type PendingAction = 'stopping' | 'deleting'
+
+export interface ActionState {
+  enabled: boolean
+  /** Why it is disabled, in the user's words. */
+  reason?: string
+}
+
+export function sshEntry(instance: Instance) {
+  return instance.instanceSpecInfo.nodePorts.find((entry) => entry.port === 22)
+}
+
+/** Forwarded ports other than SSH: what the Ports panel lists. */
+export function forwardedPorts(instance: Instance) {
+  return instance.instanceSpecInfo.nodePorts.filter((entry) => entry.port !== 22)
+}
+
+export function actionState(instance: Instance, action: InstanceAction, pending?: PendingAction): ActionState {
+  const status = instance.instanceRuntimeInfo.status
+  const group = statusGroup(status)
+  const running = status === 'Running'
+  if (pending === 'deleting') return { enabled: false, reason: 'Being deleted.' }
+  switch (action) {
+    case 'notebook':
+      return running ? { enabled: true } : { enabled: false, reason: `The notebook opens once the instance is Running (now ${status}).` }
+    case 'terminal':
+      if (!running) return { enabled: false, reason: `SSH works once the instance is Running (now ${status}).` }
+      return sshEntry(instance) ? { enabled: true } : { enabled: false, reason: 'This instance has no SSH port (22) forwarded.' }
+    case 'ports':
+      if (!running) return { enabled: false, reason: `Ports answer once the instance is Running (now ${status}).` }
+      return forwardedPorts(instance).length > 0
+        ? { enabled: true }
+        : { enabled: false, reason: 'No ports were forwarded when this instance was created.' }
+    case 'stop':
+      if (pending === 'stopping' || status === 'Stopping') return { enabled: false, reason: 'Already stopping.' }
+      if (group === 'ended') return { enabled: false, reason: `Already ${status}.` }
+      return { enabled: true }
+    case 'delete':
+      if (status === 'Released') return { enabled: false, reason: 'Already released.' }
+      return { enabled: true }
+  }
+}
+
+/** The status to show: the user's own pending action wins until the watcher reports a change. */
+export function displayStatus(instance: Instance, pending?: PendingAction): string {
+  if (pending === 'stopping' && instance.instanceRuntimeInfo.status !== 'Stopped') return 'Stopping…'
+  if (pending === 'deleting') return 'Deleting…'
+  return instance.instanceRuntimeInfo.status
+}

@@ -1,0 +1,114 @@
+/**
+ * The instance list as the watcher in main last saw it, plus what the user just asked for
+ * (a stop or delete in flight shows on the row at once, before the watcher confirms).
+ */
+import { statusGroup, type Instance } from '../../../shared/api'
+import type { ErrorInfo, InstancesSnapshot, Result, Transition, WatchHealth } from '../../../shared/contract'
+import { call, on } from './bridge'
+import type { PendingAction } from './instance-actions'
+import { toasts } from './toasts.svelte'
+
+class InstancesStore {
+  snapshot = $state<InstancesSnapshot | null>(null)
+  health = $state<WatchHealth>({ state: 'ok' })
+  loadError = $state<ErrorInfo | null>(null)
+  pending = $state<Record<string, PendingAction>>({})
+  refreshing = $state(false)
+
+  byId = $derived(new Map((this.snapshot?.instances ?? []).map((instance) => [instance.instanceMetadata.instanceId, instance])))
+
+  listen(): () => void {
+    const offs = [
+      on('instances', (snapshot) => this.apply(snapshot)),
+      on('watch.health', (health) => {
+        this.health = health
+      }),
+      on('transitions', (transitions) => this.announce(transitions))
+    ]
+    return () => offs.forEach((off) => off())
+  }
+
+  async load(): Promise<void> {
+    const result = await call('instances.get')
+    if (result.ok) {
+      this.loadError = null
+      this.apply(result.value)
+    } else {
+      this.loadError = result.error
+    }
+  }
+
+  async refresh(): Promise<void> {
+    this.refreshing = true
+    try {
+      const result = await call('instances.refresh')
+      if (result.ok) {
+        this.loadError = null
+        this.apply(result.value)
+      } else {
+        toasts.show('error', 'Could not refresh instances', result.error.message)
+      }
+    } finally {
+      this.refreshing = false
+    }
+  }
+
+  private apply(snapshot: InstancesSnapshot): void {
+    this.snapshot = snapshot
+    // Drop pending marks the watcher has caught up with.
+    const next: Record<string, PendingAction> = {}
+    for (const [id, action] of Object.entries(this.pending)) {
+      const instance = snapshot.instances.find((i) => i.instanceMetadata.instanceId === id)
+      if (!instance) continue
+      const status = instance.instanceRuntimeInfo.status
+      if (action === 'stopping' && statusGroup(status) === 'ended') continue
+      if (action === 'deleting' && status === 'Released') continue
+      next[id] = action
+    }
+    this.pending = next
+  }
+
+  private announce(transitions: Transition[]): void {
+    for (const t of transitions) {
+      if (t.from === null) continue
+      if (t.to === null) {
+        toasts.show('info', `${t.name} is gone`, 'It no longer appears in your instance list.')
+        continue
+      }
+      const group = statusGroup(t.to)
+      const tone = group === 'failed' ? 'error' : group === 'usable' ? 'success' : 'info'
+      const detail = t.diagnosisMessage ?? t.message
+      toasts.show(tone, `${t.name}: ${t.from} → ${t.to}`, detail)
+    }
+  }
+
+  private async act(
+    instance: Instance,
+    mark: PendingAction,
+    run: () => Promise<Result<{ instanceId: string }>>,
+    verb: string
+  ): Promise<boolean> {
+    const id = instance.instanceMetadata.instanceId
+    this.pending = { ...this.pending, [id]: mark }
+    const result = await run()
+    if (!result.ok) {
+      const { [id]: _dropped, ...rest } = this.pending
+      this.pending = rest
+      toasts.show('error', `Could not ${verb} ${instance.instanceSpecInfo.name}`, result.error.message)
+      return false
+    }
+    return true
+  }
+
+  stop(instance: Instance): Promise<boolean> {
+    const instanceId = instance.instanceMetadata.instanceId
+    return this.act(instance, 'stopping', () => call('instances.stop', { instanceId }), 'stop')
+  }
+
+  terminate(instance: Instance): Promise<boolean> {
+    const instanceId = instance.instanceMetadata.instanceId
+    return this.act(instance, 'deleting', () => call('instances.terminate', { instanceId }), 'delete')
+  }
+}
+
+export const instances = new InstancesStore()

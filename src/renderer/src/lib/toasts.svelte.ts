@@ -1,0 +1,33 @@
+/**
+ * Toasts: short messages for transitions and errors. Errors stay until dismissed (they ask the
+ * user to do something); the rest go after a few seconds.
+ */
+export type ToastTone = 'info' | 'success' | 'warning' | 'error'
+
+export interface Toast {
+  id: number
+  tone: ToastTone
+  title: string
+  body?: string
+}
+
+const INFO_MS = 6000
+const MAX_TOASTS = 5
+
+class ToastStore {
+  items = $state<Toast[]>([])
+  private nextId = 1
+
+  show(tone: ToastTone, title: string, body?: string): number {
+    const id = this.nextId++
+    this.items = [...this.items, { id, tone, title, ...(body ? { body } : {}) }].slice(-MAX_TOASTS)
+    if (tone !== 'error') setTimeout(() => this.dismiss(id), INFO_MS)
+    return id
+  }
+
+  dismiss(id: number): void {
+    this.items = this.items.filter((toast) => toast.id !== id)
+  }
+}
+
+export const toasts = new ToastStore()
