@@ -1,0 +1,77 @@
+/**
+ * Token containment: a session driven through every command of the contract (and the expiry
+ * and re-login path) never puts the access token in a result or an event.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { COMMAND_NAMES, type CommandName } from '../shared/contract'
+import { createMemoryKeychain } from './account/keychain'
+import { createCoreRig, createRequest, type CoreRig } from './test-support/core-harness'
+
+let rig: CoreRig | undefined
+afterEach(async () => {
+  await rig?.close()
+  rig = undefined
+})
+
+describe('token containment', () => {
+  it('no result or event carries the token', async () => {
+    const keychain = createMemoryKeychain()
+    rig = await createCoreRig({ keychain })
+    const results: unknown[] = []
+    const call = async (command: CommandName, input?: unknown): Promise<unknown> => {
+      const result = await rig!.call(command, input)
+      results.push(result)
+      return result
+    }
+    await rig.emulator.control.seedInstances('demo', 2)
+    await call('session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: true })
+    const token = keychain.entries.get('sandbox/demo')
+    expect(token).toMatch(/^ey/)
+    await call('instances.refresh')
+    const first = rig.emulator.control.instances('demo')[0]!.instanceMetadata.instanceId
+    const inputs: Partial<Record<CommandName, unknown>> = {
+      'profiles.save': { name: 'Lab', baseUrl: 'https://lab.example.com/api' },
+      'profiles.remove': { id: 'nope' },
+      'profiles.select': { id: 'sandbox' },
+      'instances.page': { currentPage: 1, pageSize: 10 },
+      'instances.create': { request: createRequest(rig.emulator, 'contained') },
+      'instances.stop': { instanceId: first },
+      'instances.terminate': { instanceId: first },
+      'volumes.list': { currentPage: 1, pageSize: 10 },
+      'volumes.create': { name: 'data', sizeGB: 10, region: rig.emulator.control.catalog().regions[0]!.regionId, volumeType: 'filesystem' },
+      'settings.update': { theme: 'dark' },
+      'tray.activate': { itemId: 'refresh' },
+      'notebook.open': { instanceId: first },
+      'external.open': { url: 'https://example.com/' },
+      'ssh.open': { instanceId: first, cols: 80, rows: 24 },
+      'ssh.input': { terminalId: 't', data: 'ls\n' },
+      'ssh.resize': { terminalId: 't', cols: 100, rows: 30 },
+      'ssh.ack': { terminalId: 't', bytes: 10 },
+      'ssh.close': { terminalId: 't' },
+      'ssh.reconnect': { terminalId: 't' },
+      'ssh.answer': { promptId: 'p', answer: { kind: 'cancel' } },
+      'ssh.command': { instanceId: first },
+      'ssh.configPreview': { instanceId: first },
+      'ssh.configWrite': { instanceId: first },
+      'ssh.forgetHostKey': { host: '127.0.0.1', port: 22 }
+    }
+    const skip = new Set<CommandName>(['session.login', 'session.logout', 'ssh.configWrite'])
+    for (const command of COMMAND_NAMES) if (!skip.has(command)) await call(command, inputs[command])
+
+    // Expiry mid-command and re-login.
+    rig.emulator.control.expireTokens('demo')
+    const r = rig
+    r.core.subscribe((event) => {
+      if (event === 'session.expired') void call('session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: false })
+    })
+    await call('volumes.list', { currentPage: 1, pageSize: 10 })
+    await call('session.logout')
+
+    const everything = JSON.stringify({ results, events: rig.events, recorded: rig.platform.trays })
+    expect(everything.length).toBeGreaterThan(1000)
+    expect(everything.includes(token!)).toBe(false)
+    // No part of it either: the signature is the secret part of a JWT.
+    expect(everything.includes(token!.split('.')[2]!)).toBe(false)
+    expect(rig.of('session.expired').length).toBeGreaterThan(0)
+  })
+})
