@@ -168,7 +168,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   writer?.changed()
 
   const baseUrl = `http://127.0.0.1:${port}/api`
-  log(`emulator listening on ${baseUrl}`)
   let closed: Promise<void> | undefined
   return {
     baseUrl,
