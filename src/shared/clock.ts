@@ -120,7 +120,7 @@ export class ManualClock implements Clock {
   }
 }
 
-/** Lets pending promise callbacks and I/O callbacks run. */
+/** Lets pending promise callbacks and I/O callbacks run (one macrotask turn; works in Node and browsers). */
 export function flushAsync(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
+  return new Promise((resolve) => setTimeout(resolve, 0))
 }
