@@ -1,0 +1,43 @@
+/**
+ * Who may speak the contract over Electron IPC: only the main frame of one of our app windows
+ * showing our own page (the built file, or the dev server's origin in development). A notebook
+ * window, an iframe, or a page our window was somehow navigated to is refused. Pure, so the
+ * rule is a table test; ipc.ts feeds it what Electron reports about each message.
+ */
+
+export interface SenderInfo {
+  /** The sending webContents' id. */
+  webContentsId: number
+  /** True when the message comes from that webContents' main frame (not an iframe). */
+  isMainFrame: boolean
+  /** The sending frame's URL; undefined when the frame is gone. */
+  url: string | undefined
+}
+
+export interface TrustedRenderer {
+  /** webContents ids of our app windows (not notebook windows). */
+  webContentsIds: ReadonlySet<number>
+  /** file:// URL of the built renderer page (out/renderer/index.html). */
+  fileUrl?: string
+  /** The dev server's origin (ELECTRON_RENDERER_URL) while developing. */
+  devOrigin?: string
+}
+
+export function isTrustedSender(sender: SenderInfo, trusted: TrustedRenderer): boolean {
+  if (!trusted.webContentsIds.has(sender.webContentsId) || !sender.isMainFrame || !sender.url) return false
+  let url: URL
+  try {
+    url = new URL(sender.url)
+  } catch {
+    return false
+  }
+  if (trusted.fileUrl !== undefined && url.protocol === 'file:') {
+    // Compare the document, not the route: the page may use #/hash routes.
+    const expected = new URL(trusted.fileUrl)
+    return url.pathname === expected.pathname && url.host === expected.host
+  }
+  if (trusted.devOrigin !== undefined && (url.protocol === 'http:' || url.protocol === 'https:')) {
+    return url.origin === new URL(trusted.devOrigin).origin
+  }
+  return false
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest'
+import { commandChannel, eventChannel } from '../shared/contract'
+import type { AppCore, EventSink } from './core-types'
+import { bindIpc, type InvokeEventLike, type IpcMainLike, type WebContentsLike } from './ipc'
+
+function fakes() {
+  const handlers = new Map<string, (event: InvokeEventLike, input: unknown) => Promise<unknown>>()
+  const ipcMain: IpcMainLike = {
+    handle: (channel, listener) => void handlers.set(channel, listener),
+    removeHandler: (channel) => void handlers.delete(channel)
+  }
+  const sinks = new Set<EventSink>()
+  const calls: unknown[][] = []
+  const core = {
+    handle: async (command: string, input: unknown, context: unknown) => {
+      calls.push([command, input, context])
+      return { ok: true, value: 'answered' }
+    },
+    subscribe: (sink: EventSink) => {
+      sinks.add(sink)
+      return () => sinks.delete(sink)
+    }
+  } as unknown as AppCore
+  const window = (id: number): WebContentsLike & { sent: unknown[][]; mainFrame: { url: string } } => {
+    const sent: unknown[][] = []
+    const mainFrame = { url: 'file:///app/out/renderer/index.html' }
+    return { id, sent, mainFrame, isDestroyed: () => false, send: (c, p) => void sent.push([c, p]) }
+  }
+  return { handlers, ipcMain, sinks, calls, core, window }
+}
+
+describe('bindIpc', () => {
+  it('answers commands from our page and refuses anything else', async () => {
+    const f = fakes()
+    const main = f.window(1)
+    const other = f.window(2)
+    bindIpc(f.core, f.ipcMain, () => [main], () => ({ webContentsIds: new Set([1]), fileUrl: 'file:///app/out/renderer/index.html' }))
+    const handler = f.handlers.get(commandChannel('session.get'))!
+    expect(await handler({ sender: main, senderFrame: main.mainFrame }, undefined)).toEqual({ ok: true, value: 'answered' })
+    expect(f.calls).toEqual([['session.get', undefined, { clientId: '1' }]])
+    const iframe = { url: 'file:///app/out/renderer/index.html' }
+    for (const event of [
+      { sender: main, senderFrame: iframe },
+      { sender: main, senderFrame: null },
+      { sender: other, senderFrame: other.mainFrame }
+    ]) {
+      expect(await handler(event, undefined)).toMatchObject({ ok: false, error: { kind: 'bad-input' } })
+    }
+    expect(f.calls).toHaveLength(1)
+  })
+
+  it('sends events to every app window, or only to the target', () => {
+    const f = fakes()
+    const a = f.window(1)
+    const b = f.window(2)
+    const binding = bindIpc(f.core, f.ipcMain, () => [a, b], () => ({ webContentsIds: new Set([1, 2]) }))
+    for (const sink of f.sinks) sink('settings', {} as never)
+    for (const sink of f.sinks) sink('ssh.status', { terminalId: 't', state: 'connected', message: '' }, '2')
+    expect(a.sent.map(([c]) => c)).toEqual([eventChannel('settings')])
+    expect(b.sent.map(([c]) => c)).toEqual([eventChannel('settings'), eventChannel('ssh.status')])
+    binding.dispose()
+    expect(f.sinks.size).toBe(0)
+    expect(f.handlers.size).toBe(0)
+  })
+})
