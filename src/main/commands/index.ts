@@ -11,6 +11,7 @@ import { notebookCommands } from './notebook'
 import { profileCommands } from './profiles'
 import { sessionCommands } from './session'
 import { settingsCommands } from './settings'
+import { sshCommands } from './ssh'
 import { trayCommands } from './tray'
 import { volumeCommands } from './volumes'
 
@@ -25,5 +26,6 @@ export const COMMAND_GROUPS: readonly CommandGroupFactory[] = [
   volumeCommands,
   settingsCommands,
   trayCommands,
-  notebookCommands
+  notebookCommands,
+  sshCommands
 ]

@@ -3,8 +3,9 @@
  * block is computed first so the user sees exactly what will be written; writing replaces a
  * block the app wrote earlier for the same alias instead of piling up duplicates.
  */
-import { copyFile, mkdir, readFile, writeFile, chmod } from 'node:fs/promises'
+import { copyFile, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { writeFileAtomic } from '../util/atomic-write'
 import type { SshTarget } from './target'
 
 export interface HostBlockInput {
@@ -85,8 +86,8 @@ export async function writeHostBlock(home: string, alias: string, block: string,
     backupPath = `${path}.cloudtray-backup-${new Date(now).toISOString().replace(/[:.]/g, '-')}`
     await copyFile(path, backupPath)
   }
-  await writeFile(path, mergeHostBlock(existing ?? '', alias, block), { mode: 0o600 })
-  if (existing === null) await chmod(path, 0o600)
+  // Atomic: a crash mid-write must not leave the user with half an ssh config.
+  await writeFileAtomic(path, mergeHostBlock(existing ?? '', alias, block), 0o600)
   return { path, backupPath }
 }
 

@@ -1,0 +1,132 @@
+/**
+ * The ssh command group as the core calls it: the copy/config helpers on a fake instance, and
+ * a terminal through the handlers against a local OpenSSH server, with bytes reaching only the
+ * client that opened it and that client's departure closing the terminal.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { systemClock } from '../../shared/clock'
+import type { Events, EventName, Profile, Settings } from '../../shared/contract'
+import type { Instance } from '../../shared/api'
+import type { ClientId, CommandGroup, CoreServices, Platform } from '../core-types'
+import { runningInstance } from '../ssh/testing/instance'
+import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
+import { createSshCommands } from './ssh'
+
+interface Sent {
+  event: EventName
+  payload: unknown
+  target: ClientId | undefined
+}
+
+function fakeServices(dataDir: string, instances: Instance[], sandboxKey?: string): { services: CoreServices; sent: Sent[] } {
+  const sent: Sent[] = []
+  const settings = { sshKeyFile: null } as unknown as Settings
+  const services: CoreServices = {
+    dataDir,
+    clock: systemClock(),
+    emit: <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void sent.push({ event, payload, target }),
+    platform: { shell: 'web' } as Platform,
+    findInstance: (id) => instances.find((instance) => instance.instanceMetadata.instanceId === id),
+    currentProfile: (): Profile => ({ id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:1', builtIn: 'sandbox' }),
+    accessToken: () => 'secret-token',
+    settings: () => settings,
+    sandbox: () => (sandboxKey ? { notebookCertSha256: 'ab', sshPrivateKeyPath: sandboxKey } : undefined),
+    onSessionChange: () => () => {},
+    pollSoon: () => {},
+    cloud: () => {
+      throw new Error('the ssh commands never call the cloud')
+    },
+    sessionState: () => ({ status: 'signed-in', profileId: 'sandbox', remembered: false, keychain: 'available' }),
+    warn: () => {}
+  }
+  return { services, sent }
+}
+
+async function call<T>(group: CommandGroup, command: keyof CommandGroup['handlers'], input: unknown, clientId = 'c1'): Promise<T> {
+  const handler = group.handlers[command] as (input: unknown, context: { clientId: string }) => Promise<T>
+  return handler(input, { clientId })
+}
+
+describe('ssh commands: copy and config', () => {
+  let scratch: string
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-sshcmd-'))
+  })
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+  it('answers the ssh command, previews the Host block with the Sandbox key, then writes it', async () => {
+    const instance = runningInstance({ instanceId: 'i-1', name: 'trainer', host: '127.0.0.1', port: 31022, username: 'ubuntu' })
+    const { services } = fakeServices(join(scratch, 'data'), [instance], '/data/sandbox_ed25519')
+    const group = createSshCommands(services, { homeDir: join(scratch, 'home'), agent: undefined })
+    await expect(call(group, 'ssh.command', { instanceId: 'i-1' })).resolves.toEqual({ command: 'ssh -p 31022 ubuntu@127.0.0.1' })
+    const preview = await call<{ path: string; block: string }>(group, 'ssh.configPreview', { instanceId: 'i-1' })
+    expect(preview.path).toBe(join(scratch, 'home', '.ssh', 'config'))
+    expect(preview.block).toContain('Host cloudtray-trainer\n  HostName 127.0.0.1\n  Port 31022\n  User ubuntu\n  IdentityFile /data/sandbox_ed25519\n')
+    const written = await call<{ path: string; backupPath: string | null }>(group, 'ssh.configWrite', { instanceId: 'i-1' })
+    expect(written).toEqual({ path: preview.path, backupPath: null })
+    expect(readFileSync(written.path, 'utf8')).toBe(preview.block)
+    await group.dispose?.()
+  })
+
+  it('refuses an instance that is gone or not running, in words the user can act on', async () => {
+    const stopped = runningInstance({ instanceId: 'i-2', name: 'idle', host: 'h', port: 1, username: 'u' })
+    stopped.instanceRuntimeInfo.status = 'Stopped'
+    const { services } = fakeServices(join(scratch, 'data2'), [stopped])
+    const group = createSshCommands(services, { homeDir: join(scratch, 'home2'), agent: undefined })
+    await expect(call(group, 'ssh.command', { instanceId: 'nope' })).rejects.toThrow(/no longer in your list/)
+    await expect(call(group, 'ssh.open', { instanceId: 'i-2', cols: 80, rows: 24 })).rejects.toThrow(/is Stopped, not running/)
+    await group.dispose?.()
+  })
+})
+
+describe.skipIf(!opensshAvailable())('ssh commands: a terminal through the handlers', () => {
+  let server: OpenSshServer
+  let scratch: string
+  beforeAll(async () => {
+    server = new OpenSshServer()
+    await server.start()
+    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-sshcmd-'))
+  })
+  afterAll(async () => {
+    await server?.dispose()
+    rmSync(scratch, { recursive: true, force: true })
+  })
+
+  it('routes bytes, status and prompts to the opening client only, and closes its terminals when it goes', async () => {
+    const instance = runningInstance({ instanceId: 'i-9', host: '127.0.0.1', port: server.port, username: server.username })
+    const { services, sent } = fakeServices(join(scratch, 'data'), [instance])
+    ;(services.settings() as { sshKeyFile: string | null }).sshKeyFile = server.userKeyPath
+    const group = createSshCommands(services, { homeDir: join(scratch, 'home'), agent: undefined })
+    const { terminalId } = await call<{ terminalId: string }>(group, 'ssh.open', { instanceId: 'i-9', cols: 80, rows: 24 }, 'owner')
+
+    const until = async (check: () => boolean): Promise<void> => {
+      for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 25))
+      expect(check()).toBe(true)
+    }
+    await until(() => sent.some((item) => item.event === 'ssh.prompt'))
+    const prompt = sent.find((item) => item.event === 'ssh.prompt')!
+    expect(prompt.target).toBe('owner')
+    const promptId = (prompt.payload as { promptId: string }).promptId
+    await expect(call(group, 'ssh.answer', { promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, 'intruder')).rejects.toThrow()
+    await call(group, 'ssh.answer', { promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, 'owner')
+    await until(() => sent.some((item) => item.event === 'ssh.status' && (item.payload as { state: string }).state === 'connected'))
+    expect(readFileSync(join(scratch, 'data', 'known_hosts'), 'utf8')).toContain(`[127.0.0.1]:${server.port} ssh-ed25519 `)
+    await expect(call(group, 'ssh.input', { terminalId, data: 'x' }, 'intruder')).rejects.toThrow(/terminal is closed/)
+    await call(group, 'ssh.input', { terminalId, data: 'echo via-$((3*3))\n' }, 'owner')
+    const text = (): string =>
+      sent
+        .filter((item) => item.event === 'ssh.data')
+        .map((item) => Buffer.from((item.payload as Events['ssh.data']).data).toString('utf8'))
+        .join('')
+    await until(() => text().includes('via-9'))
+    expect(sent.filter((item) => item.event.startsWith('ssh.')).every((item) => item.target === 'owner')).toBe(true)
+    expect(JSON.stringify(sent.map((item) => item.payload))).not.toContain('secret-token')
+
+    group.clientGone?.('owner')
+    await expect(call(group, 'ssh.input', { terminalId, data: 'x' }, 'owner')).rejects.toThrow(/terminal is closed/)
+    await group.dispose?.()
+  })
+})

@@ -1,0 +1,98 @@
+/**
+ * The `ssh.*` commands: terminals (open, input, resize, ack, close, reconnect, prompt answers)
+ * served by one SshManager, and the copy/config helpers. Terminal bytes go only to the client
+ * that opened the terminal; a client that goes away has its terminals closed and its prompts
+ * cancelled.
+ */
+import { existsSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import type { Instance } from '../../shared/api'
+import { AppError } from '../app-error'
+import type { CommandGroup, CoreServices } from '../core-types'
+import { agentPath } from '../ssh/agent-path'
+import { KnownHostsStore } from '../ssh/known-hosts-store'
+import { hostBlock, sshConfigPath, writeHostBlock } from '../ssh/ssh-config'
+import { SshManager, type SshManagerOptions } from '../ssh/ssh-manager'
+import { sshCommand, sshTarget } from '../ssh/target'
+
+export interface SshEnvironment {
+  /** The user's home: ~/.ssh keys, known_hosts and config. */
+  homeDir: string
+  /** Which agent to ask; see agent-path.ts. */
+  agent: string | undefined
+  /** Test knobs passed to the manager (short keepalive, a local target). */
+  manager?: Partial<SshManagerOptions>
+}
+
+export function defaultSshEnvironment(): SshEnvironment {
+  return { homeDir: homedir(), agent: agentPath(process.platform, process.env, existsSync) }
+}
+
+export function sshCommands(services: CoreServices): CommandGroup {
+  return createSshCommands(services, defaultSshEnvironment())
+}
+
+export function createSshCommands(services: CoreServices, environment: SshEnvironment): CommandGroup {
+  const sandboxKey = (): string | undefined =>
+    services.currentProfile().builtIn === 'sandbox' ? services.sandbox()?.sshPrivateKeyPath : undefined
+  const identityFile = (): string | undefined => services.settings().sshKeyFile ?? sandboxKey()
+
+  const manager = new SshManager({
+    clock: services.clock,
+    emit: services.emit,
+    findInstance: (instanceId) => services.findInstance(instanceId),
+    knownHosts: new KnownHostsStore(join(services.dataDir, 'known_hosts'), join(environment.homeDir, '.ssh', 'known_hosts')),
+    homeDir: environment.homeDir,
+    settingsKeyFile: () => services.settings().sshKeyFile,
+    sandboxKeyFile: sandboxKey,
+    agent: environment.agent,
+    ...environment.manager
+  })
+
+  const instance = (instanceId: string): Instance => {
+    const found = services.findInstance(instanceId)
+    if (!found) throw new AppError('not-allowed', 'That instance is no longer in your list. Refresh the list and try again.')
+    return found
+  }
+  const block = (instanceId: string): { alias: string; block: string } => {
+    const found = instance(instanceId)
+    return hostBlock({
+      instanceId,
+      instanceName: found.instanceSpecInfo.name,
+      target: sshTarget(found),
+      identityFile: identityFile() ?? null
+    })
+  }
+
+  return {
+    handlers: {
+      'ssh.open': async ({ instanceId, cols, rows }, { clientId }) => manager.open(instanceId, cols, rows, clientId),
+      'ssh.input': async ({ terminalId, data }, { clientId }) => manager.input(terminalId, data, clientId),
+      'ssh.resize': async ({ terminalId, cols, rows }, { clientId }) => manager.resize(terminalId, cols, rows, clientId),
+      'ssh.ack': async ({ terminalId, bytes }, { clientId }) => manager.ack(terminalId, bytes, clientId),
+      'ssh.close': async ({ terminalId }, { clientId }) => manager.close(terminalId, clientId),
+      'ssh.reconnect': async ({ terminalId }, { clientId }) => manager.reconnect(terminalId, clientId),
+      'ssh.answer': async ({ promptId, answer }, { clientId }) => manager.answer(promptId, answer, clientId),
+      'ssh.forgetHostKey': async ({ host, port }) => {
+        try {
+          await manager.forgetHostKey(host, port)
+        } catch (error) {
+          throw new AppError('io', `Could not remove the old host key: ${(error as Error).message}. Check that your known_hosts files are writable.`, { cause: error })
+        }
+      },
+      'ssh.command': async ({ instanceId }) => ({ command: sshCommand(sshTarget(instance(instanceId))) }),
+      'ssh.configPreview': async ({ instanceId }) => ({ path: sshConfigPath(environment.homeDir), block: block(instanceId).block }),
+      'ssh.configWrite': async ({ instanceId }) => {
+        const { alias, block: text } = block(instanceId)
+        try {
+          return await writeHostBlock(environment.homeDir, alias, text, services.clock.now())
+        } catch (error) {
+          throw new AppError('io', `Could not write ${sshConfigPath(environment.homeDir)}: ${(error as Error).message}. Nothing was changed; check the file's permissions.`, { cause: error })
+        }
+      }
+    },
+    clientGone: (clientId) => manager.clientGone(clientId),
+    dispose: () => manager.dispose()
+  }
+}
