@@ -76,15 +76,14 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       return next
     }
 
-    const stop = async (instanceId: string): Promise<void> => {
-      notebook.remove(instanceId)
+    const closeEndpoints = async (instanceId: string): Promise<void> => {
       const open = endpoints.get(instanceId) ?? []
       endpoints.delete(instanceId)
       await Promise.all(open.map((endpoint) => endpoint.close()))
     }
 
     const start = async (instance: EmuInstanceView): Promise<void> => {
-      await stop(instance.instanceId)
+      await closeEndpoints(instance.instanceId)
       const open: Endpoint[] = []
       endpoints.set(instance.instanceId, open)
       for (const entry of instance.nodePorts) {
@@ -95,7 +94,6 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
           context.log(`instance ${instance.instanceId}: node port ${entry.nodePort} (port ${entry.port}) is not reachable: ${(error as Error).message}`)
         }
       }
-      notebook.add(instance.instanceId, instance.subUrl)
     }
 
     const startEndpoint = async (instance: EmuInstanceView, entry: EmuInstanceView['nodePorts'][number]): Promise<Endpoint> => {
@@ -122,10 +120,18 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       notebookCertPath,
       notebookCertSha256: certificate.sha256,
       ...(hostKey ? { sshHostPublicKey: hostKey.publicKey } : {}),
-      instanceRunning: (instance) => serially(instance.instanceId, () => start(instance)),
-      instanceStopped: (instanceId) => serially(instanceId, () => stop(instanceId)),
+      // The notebook route changes at once, in call order: the API may list the instance as
+      // Running in its very next answer, before the ports below have finished binding.
+      instanceRunning: (instance) => {
+        notebook.add(instance.instanceId, instance.subUrl)
+        return serially(instance.instanceId, () => start(instance))
+      },
+      instanceStopped: (instanceId) => {
+        notebook.remove(instanceId)
+        return serially(instanceId, () => closeEndpoints(instanceId))
+      },
       async close() {
-        await Promise.all([...endpoints.keys()].map((id) => serially(id, () => stop(id))))
+        await Promise.all([...endpoints.keys()].map((id) => serially(id, () => closeEndpoints(id))))
         await notebook.close()
         if (temporaryRoot !== undefined) await rm(temporaryRoot, { recursive: true, force: true })
       }

@@ -48,6 +48,7 @@ export async function startNotebookServer(certificate: NotebookCertificate, acce
     host: `127.0.0.1:${bound}`,
     port: bound,
     add(instanceId, subUrl) {
+      for (const [path, id] of routes) if (id === instanceId) routes.delete(path)
       routes.set(normalisePath(subUrl), instanceId)
     },
     remove(instanceId) {
