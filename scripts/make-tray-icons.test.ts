@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { inflateSync } from 'node:zlib'
+import { describe, expect, it } from 'vitest'
+import { drawIcon, iconFileName, TRAY_ICON_STATES } from './make-tray-icons'
+import { crc32, encodePng } from './png'
+
+describe('PNG encoder', () => {
+  it('writes a valid header and pixels that inflate back', () => {
+    const pixels = new Uint8Array(2 * 3 * 4).map((_, i) => i)
+    const png = encodePng(2, 3, pixels)
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    expect(png.readUInt32BE(16)).toBe(2)
+    expect(png.readUInt32BE(20)).toBe(3)
+    const idatLength = png.readUInt32BE(33)
+    const rows = inflateSync(png.subarray(41, 41 + idatLength))
+    expect([...rows.subarray(1, 9)]).toEqual([...pixels.subarray(0, 8)])
+    expect(crc32(Buffer.from('IEND'))).toBe(0xae426082)
+  })
+})
+
+describe('tray icons', () => {
+  it('the committed PNGs are exactly what the script draws', () => {
+    for (const state of TRAY_ICON_STATES) {
+      for (const template of [false, true]) {
+        for (const scale of [1, 2] as const) {
+          const size = 16 * scale
+          const committed = readFileSync(join(import.meta.dirname, '..', 'resources', iconFileName(state, scale, template)))
+          expect(committed.equals(encodePng(size, size, drawIcon(state, size, template)))).toBe(true)
+        }
+      }
+    }
+  })
+
+  it('template images are black with alpha only; states differ', () => {
+    const seen = new Set<string>()
+    for (const state of TRAY_ICON_STATES) {
+      const template = drawIcon(state, 16, true)
+      for (let i = 0; i < template.length; i += 4) expect(template[i]! + template[i + 1]! + template[i + 2]!).toBe(0)
+      seen.add(Buffer.from(template).toString('base64'))
+      seen.add(Buffer.from(drawIcon(state, 16, false)).toString('base64'))
+    }
+    expect(seen.size).toBe(TRAY_ICON_STATES.length * 2)
+  })
+})
