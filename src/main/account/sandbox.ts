@@ -6,7 +6,8 @@
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { utils } from 'ssh2'
+// Default import: ssh2 is CommonJS, and Node's ESM loader (tsx, `npm run web`) cannot see its named exports.
+import ssh2 from 'ssh2'
 import type { SandboxInfo } from '../core-types'
 import type { ReachFactory } from '../../emulator/reach-types'
 import { SANDBOX_USERNAME } from './profiles'
@@ -77,7 +78,7 @@ export async function ensureSandboxKey(dir: string): Promise<SandboxKey> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
-  const pair = utils.generateKeyPairSync('ed25519', { comment: 'cloud-tray-sandbox' })
+  const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment: 'cloud-tray-sandbox' })
   await writeFile(privateKeyPath, pair.private, { mode: 0o600 })
   await chmod(privateKeyPath, 0o600)
   await writeFile(publicKeyPath, pair.public + '\n', { mode: 0o644 })

@@ -1,0 +1,146 @@
+/**
+ * `npm run web`: the real main-process core in Node, the real renderer in any browser, joined by
+ * the WebSocket transport, all on 127.0.0.1. The URL it prints carries a per-run secret; without
+ * it the page cannot open the socket. Electron-only effects are recorded and shown on the page
+ * (web-platform.ts). Tests start it with `startWebShell` and drive the Sandbox's emulator
+ * through `emulator()`.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Clock } from '../shared/clock'
+import { createMemoryKeychain, createOsKeychain } from '../main/account/keychain'
+import type { EmulatorStartOptions, StartEmulator } from '../main/account/sandbox'
+import { createAppCore } from '../main/core'
+import type { AppCore, Keychain } from '../main/core-types'
+import { attachWsTransport, createSecret } from '../main/transport/ws-server'
+import type { EmulatorControl, EmulatorOptions, ReachFactory } from '../emulator/index'
+import { REPO_ROOT, ensureRendererBuild } from './renderer-build'
+import { serveStatic } from './static-files'
+import { createWebPlatform } from './web-platform'
+
+export interface WebShellOptions {
+  /** 0 or absent: a free port. */
+  port?: number
+  /** Use this API instead of the embedded Sandbox. */
+  baseUrl?: string
+  /** The app's data folder; absent: a fresh temp folder, removed on close. */
+  dataDir?: string
+  /** `os`: the system keychain (the CLI); `memory` (default for tests): nothing leaves the process. */
+  keychain?: 'os' | 'memory' | Keychain
+  /** Sandbox emulator timings (tests use a fast boot). */
+  emulator?: Pick<EmulatorOptions, 'bootMs' | 'stopMs' | 'tokenTtlSeconds' | 'lockoutMs' | 'volumeReadyMs' | 'users'>
+  /** Real SSH / notebook / port forwarders for Sandbox instances (src/emulator/reach). Default: off. */
+  reach?: ReachFactory
+  clock?: Clock
+  /** Serve this folder instead of building the renderer (the render benchmark's own build). */
+  rendererDir?: string
+  /** The tray's "Quit"; default: close the shell. */
+  onQuit?: () => void
+  log?: (line: string) => void
+}
+
+export interface WebShell {
+  /** `http://127.0.0.1:N/#secret=…`: what a browser opens. */
+  url: string
+  /** `http://127.0.0.1:N` */
+  origin: string
+  core: AppCore
+  dataDir: string
+  /** The Sandbox's emulator controls; throws until the Sandbox has started. */
+  emulator(): EmulatorControl
+  close(): Promise<void>
+}
+
+async function packageVersion(): Promise<string> {
+  const pkg = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version?: string }
+  return pkg.version ?? '0.0.0'
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve((server.address() as AddressInfo).port)
+    })
+  })
+}
+
+export async function startWebShell(options: WebShellOptions = {}): Promise<WebShell> {
+  const log = options.log ?? (() => {})
+  const ownDataDir = options.dataDir === undefined
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'cloud-tray-web-')))
+  const rendererDir = options.rendererDir ?? (await ensureRendererBuild(REPO_ROOT, log)).dir
+
+  let control: EmulatorControl | undefined
+  const startEmulator: StartEmulator = async (sandbox: EmulatorStartOptions) => {
+    const { startEmulator: start } = await import('../emulator/index')
+    const emulator = await start({ ...options.emulator, ...sandbox, ...(options.clock ? { clock: options.clock } : {}) })
+    control = emulator.control
+    return emulator
+  }
+
+  let closing: Promise<void> | undefined
+  const keychain =
+    options.keychain === 'os' ? createOsKeychain() : options.keychain === 'memory' || !options.keychain ? createMemoryKeychain() : options.keychain
+  const core = createAppCore({
+    dataDir,
+    platform: createWebPlatform({ onQuit: () => (options.onQuit ? options.onQuit() : void close()), log }),
+    keychain,
+    version: await packageVersion(),
+    startEmulator,
+    ...(options.baseUrl !== undefined ? { baseUrlOverride: options.baseUrl } : {}),
+    ...(options.reach ? { reach: options.reach } : {}),
+    ...(options.clock ? { clock: options.clock } : {})
+  })
+
+  let port = 0
+  const hosts = (): string[] => [`127.0.0.1:${port}`]
+  const server = createServer((request, response) => {
+    // A page on another name resolving to 127.0.0.1 (DNS rebinding) gets nothing.
+    if (!hosts().includes(request.headers.host ?? '')) {
+      response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Forbidden')
+      return
+    }
+    serveStatic(rendererDir, request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500).end()
+    })
+  })
+  const secret = createSecret()
+  const transport = attachWsTransport(server, {
+    core,
+    secret,
+    allowedOrigins: () => [`http://127.0.0.1:${port}`],
+    allowedHosts: hosts
+  })
+
+  await core.start()
+  port = await listen(server, options.port ?? 0)
+  const origin = `http://127.0.0.1:${port}`
+
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      await transport.close()
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await core.stop()
+      if (ownDataDir) await rm(dataDir, { recursive: true, force: true })
+    })()
+    return closing
+  }
+
+  return {
+    url: `${origin}/#secret=${secret}`,
+    origin,
+    core,
+    dataDir,
+    emulator() {
+      if (!control) throw new Error('The Sandbox emulator has not started (another profile is selected, or --base-url is set).')
+      return control
+    },
+    close
+  }
+}
