@@ -105,6 +105,21 @@ describe('built-in SSH server', () => {
     }
   })
 
+  it('stops a `yes` flood on Ctrl-C and gives the prompt back', async () => {
+    const client = await connect()
+    try {
+      const stream = await shell(client, { rows: 24, cols: 80 })
+      stream.write('yes\n')
+      await waitForText(stream, /(y\r\n){200}/)
+      stream.write('\x03')
+      stream.write('echo done-$((1+1))\n')
+      await waitForText(stream, /done-2/)
+      stream.end('exit\n')
+    } finally {
+      client.end()
+    }
+  })
+
   it('answers exec with output, stderr and the exit code', async () => {
     const client = await connect()
     try {

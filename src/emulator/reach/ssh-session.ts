@@ -2,14 +2,15 @@
  * One SSH `session` channel of the built-in server: a PTY shell (node-pty) or an exec, with
  * window-change, env, signals and exit status, as OpenSSH's sshd would answer them.
  *
- * Backpressure: when the channel's write returns false (the client's window is full), the pty
- * (or the child's pipes) pause until 'drain', so a `yes` flood cannot grow memory without bound.
+ * Backpressure: the pty pauses while the channel is full (backpressure.ts); an exec without a pty
+ * uses stream pipes, which do the same.
  */
 import { spawn as spawnChild } from 'node:child_process'
 import { constants as osConstants } from 'node:os'
 import * as pty from 'node-pty'
 import type { PseudoTtyInfo, ServerChannel, Session } from 'ssh2'
 import { acceptsClientEnv, loginShell, shellEnvironment } from './shell-environment'
+import { pumpWithBackpressure } from './backpressure'
 
 export interface SessionOptions {
   home: string
@@ -74,12 +75,7 @@ function runInPty(channel: ServerChannel, args: string[], env: Record<string, st
     // Buffers, not strings: the bytes go to the client as they are, never re-decoded here.
     encoding: null
   })
-  child.onData((data: string | Buffer) => {
-    if (!channel.write(data)) {
-      child.pause()
-      channel.once('drain', () => child.resume())
-    }
-  })
+  pumpWithBackpressure(child, channel)
   channel.on('data', (data: Buffer) => child.write(data))
   child.onExit(({ exitCode, signal }) => finish(channel, exitCode, signal))
   channel.on('close', () => safely(() => child.kill()))
