@@ -34,9 +34,13 @@ const fuseConfig = {
   [FuseV1Options.OnlyLoadAppFromAsar]: true,
   // We do not ship a custom V8 snapshot.
   [FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]: false,
-  // The renderer is served from the app's own scheme, never file:// (checklist item 18), so
-  // file:// pages need none of Chromium's extra privileges.
-  [FuseV1Options.GrantFileProtocolExtraPrivileges]: false
+  // Kept on because the app window loads its built page with loadFile (file://…/out/renderer/
+  // index.html inside the asar) and Chromium refuses module scripts from a plain file:// origin.
+  // What limits file:// instead: the window may only show that exact file
+  // (src/main/windows/navigation-policy.ts), only that page may speak IPC (src/main/ipc-sender.ts),
+  // and no window ever navigates to another file: URL. Serving the page from a custom app://
+  // protocol would let this fuse go off; after-pack-fuses.test.ts ties the two together.
+  [FuseV1Options.GrantFileProtocolExtraPrivileges]: true
 }
 
 /** The file whose fuse wire is flipped, for each platform electron-builder packs. */

@@ -3,7 +3,7 @@
  * on a stand-in binary carrying Electron's fuse wire (same sentinel and layout) to prove it
  * flips every fuse and reads each one back.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -49,10 +49,18 @@ describe('fuse config', () => {
     ['EnableCookieEncryption', true],
     ['OnlyLoadAppFromAsar', true],
     ['EnableEmbeddedAsarIntegrityValidation', true],
-    ['GrantFileProtocolExtraPrivileges', false],
     ['LoadBrowserProcessSpecificV8Snapshot', false]
   ] as const)('%s is %s', (fuse, on) => {
     expect(hook.fuseConfig[FuseV1Options[fuse]]).toBe(on)
+  })
+
+  it('grants file:// its extra privileges exactly while the app window is loaded from file://', () => {
+    // If the page moves to a custom protocol, this fuse must go off (checklist item 18), and vice versa.
+    const sources = readdirSync(join(import.meta.dirname, '..', 'src', 'main'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => readFileSync(join(import.meta.dirname, '..', 'src', 'main', f), 'utf8'))
+    const loadsFromFile = sources.some((text) => /\.loadFile\(|loadURL\(\s*['"`]file:/.test(text))
+    expect(hook.fuseConfig[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(loadsFromFile)
   })
 
   it('decides every fuse this @electron/fuses knows', () => {
@@ -79,7 +87,6 @@ describe('afterPack hook', () => {
     expect(wire[FuseV1Options.EnableNodeCliInspectArguments]).toBe(DISABLE)
     expect(wire[FuseV1Options.EnableEmbeddedAsarIntegrityValidation]).toBe(ENABLE)
     expect(wire[FuseV1Options.OnlyLoadAppFromAsar]).toBe(ENABLE)
-    expect(wire[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(DISABLE)
     const after = readFileSync(binary)
     expect(after.length).toBe(before.length)
     expect(after.subarray(after.length - 15).toString()).toBe(' trailing bytes')
