@@ -4,7 +4,7 @@
  * Encrypted keys ask for their passphrase (kept in memory for the app session, in `passphrases`);
  * a cancelled prompt stops the whole attempt.
  */
-import { utils, type AnyAuthMethod, type AuthenticationType, type AuthHandlerMiddleware, type KeyboardInteractiveCallback } from 'ssh2'
+import ssh2, { type AnyAuthMethod, type AuthenticationType, type AuthHandlerMiddleware, type KeyboardInteractiveCallback } from 'ssh2'
 import type { PromptAnswer } from '../../shared/contract-ssh'
 import type { PromptQuestion } from './prompts'
 
@@ -37,6 +37,8 @@ const METHOD: Record<AuthCandidate['kind'], AuthenticationType> = {
 }
 
 const MAX_PASSPHRASE_TRIES = 3
+// ssh2 is CommonJS: Node's ESM loader (tsx, the web shell) offers only its default export.
+const { utils } = ssh2
 
 /** The default order: agent, the settings key, the Sandbox key, then ~/.ssh's id_ed25519, id_ecdsa, id_rsa. */
 export function authCandidates(input: { agent?: string; keyFiles: (string | null | undefined)[] }): AuthCandidate[] {

@@ -3,7 +3,7 @@
  * authentication walked in order (auth.ts), keepalive, and a `closed` promise that says why it
  * ended. Shells and exec channels are opened on it by terminal-session.ts and the tests.
  */
-import { Client, type ClientChannel, type ConnectConfig, type PseudoTtyOptions } from 'ssh2'
+import ssh2, { type Client, type ClientChannel, type ConnectConfig, type PseudoTtyOptions } from 'ssh2'
 import type { Clock, TimerHandle } from '../../shared/clock'
 import { createAuthHandler, type AuthCandidate } from './auth'
 import { checkHostKey, hostKeyAlgorithmsFor, type HostKeyRefusal } from './host-key-check'
@@ -11,6 +11,9 @@ import type { KnownHostsStore } from './known-hosts-store'
 import type { PromptQuestion } from './prompts'
 import type { PromptAnswer } from '../../shared/contract-ssh'
 import type { SshTarget } from './target'
+
+// ssh2 is CommonJS: Node's ESM loader (tsx, the web shell) offers only its default export.
+const { Client: SshClient } = ssh2
 
 export const KEEPALIVE_INTERVAL_MS = 15_000
 export const KEEPALIVE_COUNT_MAX = 3
@@ -89,7 +92,7 @@ export class SshConnection {
 
 export function connect(options: ConnectOptions): Promise<SshConnection> {
   const { target, clock } = options
-  const client = new Client()
+  const client = new SshClient()
   const timeoutMs = options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS
   let refusal: HostKeyRefusal | undefined
   let cancelled = false
