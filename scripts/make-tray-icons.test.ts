@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { drawIcon, iconFileName, TRAY_ICON_STATES } from './make-tray-icons'
+import { drawIcon, iconFileName, TRAY_ICON_STATES, TRAY_ICONS_MODULE_PATH, trayIconsModule } from './make-tray-icons'
 import { crc32, encodePng } from './png'
 
 describe('PNG encoder', () => {
@@ -30,6 +30,10 @@ describe('tray icons', () => {
         }
       }
     }
+  })
+
+  it('the generated module the tray adapter uses is up to date', () => {
+    expect(readFileSync(TRAY_ICONS_MODULE_PATH, 'utf8')).toBe(trayIconsModule())
   })
 
   it('template images are black with alpha only; states differ', () => {

@@ -110,6 +110,8 @@ export interface AppCore {
   subscribe(sink: EventSink): () => void
   /** A renderer went away: release what it owned (terminal sessions). */
   clientGone(clientId: ClientId): void
+  /** Shows the window at an instance (a notification click); no id: the instance list. */
+  openInstance(instanceId?: string): void
   /** Power and network hints from the shell. */
   onSystemEvent(event: 'suspend' | 'resume' | 'online' | 'offline' | 'focus'): void
 }

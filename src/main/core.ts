@@ -495,6 +495,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     clientGone(clientId: ClientId) {
       for (const group of groups) group.clientGone?.(clientId)
     },
+    openInstance(instanceId) {
+      platform.showWindow()
+      emit('navigate', instanceId !== undefined ? { view: 'instances', instanceId } : { view: 'instances' })
+    },
     onSystemEvent(event) {
       if (event === 'suspend') watcher.pause('asleep')
       else if (event === 'resume') watcher.resume('asleep')

@@ -1,0 +1,47 @@
+/**
+ * The Electron Tray: renders a TrayModel (tray-model.ts) as the icon, tooltip and menu, and
+ * reports item clicks by id. Rebuilt only when the model changes (the core deduplicates).
+ */
+import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron'
+import type { TrayIcon, TrayMenuItem, TrayModel } from '../../shared/contract'
+import { TRAY_ICON_PNGS } from './tray-icons.generated'
+
+export interface TrayAdapter {
+  set(model: TrayModel): void
+  destroy(): void
+}
+
+export function createTrayAdapter(onActivate: (itemId: string) => void): TrayAdapter {
+  const isMac = process.platform === 'darwin'
+  const images = new Map<TrayIcon, NativeImage>()
+  const image = (icon: TrayIcon): NativeImage => {
+    let img = images.get(icon)
+    if (!img) {
+      const pngs = TRAY_ICON_PNGS[icon][isMac ? 'template' : 'colour']
+      img = nativeImage.createEmpty()
+      img.addRepresentation({ scaleFactor: 1, buffer: Buffer.from(pngs.x1, 'base64') })
+      img.addRepresentation({ scaleFactor: 2, buffer: Buffer.from(pngs.x2, 'base64') })
+      // The macOS menu bar tints template images for light and dark mode.
+      if (isMac) img.setTemplateImage(true)
+      images.set(icon, img)
+    }
+    return img
+  }
+  const tray = new Tray(image('idle'))
+  const toTemplate = (items: readonly TrayMenuItem[]): MenuItemConstructorOptions[] =>
+    items.map((item) =>
+      item.type === 'separator'
+        ? { type: 'separator' }
+        : item.type === 'submenu'
+          ? { label: item.label, enabled: item.enabled, submenu: toTemplate(item.submenu ?? []) }
+          : { label: item.label, enabled: item.enabled, click: () => onActivate(item.id) }
+    )
+  return {
+    set(model) {
+      tray.setImage(image(model.icon))
+      tray.setToolTip(model.tooltip)
+      tray.setContextMenu(Menu.buildFromTemplate(toTemplate(model.items)))
+    },
+    destroy: () => tray.destroy()
+  }
+}

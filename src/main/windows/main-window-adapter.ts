@@ -1,0 +1,136 @@
+/**
+ * The app window: secure webPreferences, our page only (navigation-policy.ts), CSP also as a
+ * response header, permissions denied by default, and hide-to-tray on close. One window; the
+ * tray, a notification click or a second launch bring it back.
+ */
+import { BrowserWindow, session, shell } from 'electron'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import {
+  contentSecurityPolicy,
+  mainWindowNavigation,
+  permissionDecision,
+  windowOpenDecision,
+  type AppPage
+} from './navigation-policy'
+
+export interface MainWindowOptions {
+  /** out/ of the build: preload at out/preload/index.cjs, page at out/renderer/index.html. */
+  outDir: string
+  /** ELECTRON_RENDERER_URL while developing. */
+  devUrl?: string
+  /** Whether closing should really close (the app is quitting) instead of hiding to the tray. */
+  isQuitting(): boolean
+  /** Web links the page tries to open go through the core's external.open check. */
+  openExternal(url: string): void
+  onFocus(): void
+  /** The window's webContents is gone (terminal sessions it owned are released). */
+  onGone(webContentsId: number): void
+}
+
+export interface MainWindow {
+  readonly page: AppPage
+  show(): void
+  /** webContents of the app window, when open (for IPC). */
+  contents(): Electron.WebContents[]
+  destroy(): void
+}
+
+export function createMainWindowController(options: MainWindowOptions): MainWindow {
+  const fileUrl = pathToFileURL(join(options.outDir, 'renderer', 'index.html')).toString()
+  const page: AppPage = options.devUrl ? { devOrigin: new URL(options.devUrl).origin } : { fileUrl }
+  let window: BrowserWindow | undefined
+
+  hardenSession(page)
+
+  const create = (): BrowserWindow => {
+    const win = new BrowserWindow({
+      width: 1100,
+      height: 720,
+      minWidth: 720,
+      minHeight: 480,
+      show: false,
+      title: 'Cloud Tray',
+      webPreferences: {
+        preload: join(options.outDir, 'preload', 'index.cjs'),
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        nodeIntegrationInSubFrames: false,
+        webSecurity: true,
+        allowRunningInsecureContent: false,
+        webviewTag: false,
+        spellcheck: false
+      }
+    })
+    const contents = win.webContents
+    const contentsId = contents.id
+    contents.setWindowOpenHandler(({ url }) => {
+      if (windowOpenDecision(url) === 'open-external') options.openExternal(url)
+      return { action: 'deny' }
+    })
+    const guard = (event: Electron.Event, url: string): void => {
+      const decision = mainWindowNavigation(url, page)
+      if (decision === 'allow') return
+      event.preventDefault()
+      if (decision === 'open-external') options.openExternal(url)
+    }
+    contents.on('will-navigate', guard)
+    contents.on('will-redirect', guard)
+    contents.on('will-attach-webview', (event) => event.preventDefault())
+    contents.on('destroyed', () => options.onGone(contentsId))
+    win.on('focus', () => options.onFocus())
+    win.on('close', (event) => {
+      if (options.isQuitting()) return
+      // Closing hides to the tray; Quit is in the tray menu.
+      event.preventDefault()
+      win.hide()
+    })
+    win.on('closed', () => {
+      if (window === win) window = undefined
+    })
+    if (options.devUrl) void win.loadURL(options.devUrl)
+    else void win.loadFile(join(options.outDir, 'renderer', 'index.html'))
+    return win
+  }
+
+  return {
+    page,
+    show() {
+      window ??= create()
+      if (window.isMinimized()) window.restore()
+      if (!window.isVisible()) {
+        if (window.webContents.isLoading()) window.once('ready-to-show', () => window?.show())
+        else window.show()
+      }
+      window.focus()
+    },
+    contents: () => (window && !window.isDestroyed() ? [window.webContents] : []),
+    destroy() {
+      window?.destroy()
+      window = undefined
+    }
+  }
+}
+
+/** The default session (our window's): CSP header on our pages, permissions denied by default. */
+function hardenSession(page: AppPage): void {
+  const appSession = session.defaultSession
+  const csp = contentSecurityPolicy(page)
+  const ours = page.devOrigin ? [`${page.devOrigin}/*`] : ['file://*']
+  appSession.webRequest.onHeadersReceived({ urls: ours }, (details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } })
+  })
+  appSession.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    callback(permissionDecision(permission, details.requestingUrl, page))
+  })
+  // Checks carry an origin; file:// pages have no useful one, so the frame's URL decides.
+  appSession.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    permissionDecision(permission, details.requestingUrl ?? requestingOrigin, page)
+  )
+}
+
+/** Opens a checked web link in the system browser. */
+export function openInBrowser(url: string): Promise<void> {
+  return shell.openExternal(url)
+}
