@@ -207,3 +207,14 @@ describe('HTTPS with a self-signed certificate', () => {
     }
   })
 })
+
+describe('the token never leaks, even from login', () => {
+  it('scrubs the held token from a login answer that echoes it', async () => {
+    const held = createCloudClient({ baseUrl: server.baseUrl, token: () => TOKEN })
+    server.answer((_request, response) => json(response, 400, { message: `bad request, you had ${TOKEN}` }))
+    const error = await failureOf(held.login({ username: 'u', password: 'p' }))
+    await held.close()
+    expect(error.message).not.toContain(TOKEN)
+    expect(server.requests[0]?.headers.cookie).toBeUndefined()
+  })
+})

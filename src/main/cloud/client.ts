@@ -90,6 +90,8 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     ...(options.ca !== undefined && address.origin.startsWith('https:') ? { ca: options.ca } : {})
   })
   let closed = false
+  /** The instance total of the last listAllInstances: lets the next walk skip waiting for page 1. */
+  let knownTotal: number | undefined
 
   async function call<T>(
     operation: CloudOperation,
@@ -99,12 +101,14 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     authenticated: boolean
   ): Promise<T> {
     const context: CallContext = { operation, origin: address.origin, now: Date.now }
+    // Read even for login, which does not send it: an answer must not echo a token we hold.
     let token: string | undefined
     try {
       if (closed) throw clientClosed(context)
-      token = authenticated ? options.token() : undefined
-      if (token !== undefined && !isCookieSafe(token)) throw damagedToken()
-      const answer = await exchange(lease.pool, address.pathPrefix + path, body, token, context)
+      token = options.token()
+      if (authenticated && token !== undefined && !isCookieSafe(token)) throw damagedToken()
+      const sent = authenticated ? token : undefined
+      const answer = await exchange(lease.pool, address.pathPrefix + path, body, sent, context)
       return interpretAnswer(answer, schema, context)
     } catch (error) {
       const typed = isCloudError(error) ? error : exchangeFailure(error, context)
@@ -125,7 +129,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
 
     async listAllInstances(listOptions) {
       const pageSize = Math.max(1, Math.floor(listOptions?.pageSize ?? DEFAULT_LIST_PAGE_SIZE))
-      return walkPages<Instance>(
+      const walk = await walkPages<Instance>(
         async (pager) => {
           const page = await listInstances(pager)
           return { items: page.instances, pager: page.pager }
@@ -134,9 +138,12 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
           pageSize,
           concurrency: LIST_CONCURRENCY,
           maxPages: MAX_PAGES,
-          keyOf: (instance) => instance.instanceMetadata.instanceId
+          keyOf: (instance) => instance.instanceMetadata.instanceId,
+          ...(knownTotal !== undefined ? { expectedTotal: knownTotal } : {})
         }
       )
+      knownTotal = walk.pageSizeHonored ? walk.totalEntries : undefined
+      return walk.items
     },
 
     createInstance: (request) =>

@@ -36,7 +36,7 @@ const options = { pageSize: 10, concurrency: 4, maxPages: 1000, keyOf: (item: It
 describe('walkPages', () => {
   it('fetches every page, in order, with at most `concurrency` pages in flight', async () => {
     const list = pagedList(() => ids(95))
-    const all = await walkPages(list.fetchPage, options)
+    const all = (await walkPages(list.fetchPage, options)).items
     expect(all.map((item) => item.id)).toEqual(ids(95).map((item) => item.id))
     expect(list.requested[0]).toBe(1)
     expect([...list.requested].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
@@ -45,10 +45,10 @@ describe('walkPages', () => {
 
   it('asks once when everything fits on the first page, and handles an empty list', async () => {
     const small = pagedList(() => ids(10))
-    expect(await walkPages(small.fetchPage, options)).toHaveLength(10)
+    expect((await walkPages(small.fetchPage, options)).items).toHaveLength(10)
     expect(small.requested).toEqual([1])
     const empty = pagedList(() => [])
-    expect(await walkPages(empty.fetchPage, options)).toEqual([])
+    expect((await walkPages(empty.fetchPage, options)).items).toEqual([])
     expect(empty.requested).toEqual([1])
   })
 
@@ -61,7 +61,7 @@ describe('walkPages', () => {
       if (pager.currentPage === 1) items = [{ id: 'new' }, ...items]
       return page
     }
-    const all = await walkPages(fetchPage, options)
+    const all = (await walkPages(fetchPage, options)).items
     const seen = all.map((item) => item.id)
     expect(new Set(seen).size).toBe(seen.length)
     expect(seen.slice(0, 30)).toEqual(ids(30).map((item) => item.id))
@@ -75,14 +75,15 @@ describe('walkPages', () => {
       if (pager.currentPage === 2) items = ids(45)
       return list.fetchPage(pager)
     }
-    const all = await walkPages(fetchPage, options)
+    const all = (await walkPages(fetchPage, options)).items
     expect(all).toHaveLength(45)
   })
 
   it('pages with the size the server actually used when it caps the page size', async () => {
     const list = pagedList(() => ids(95), { maxPageSize: 20 })
-    const all = await walkPages(list.fetchPage, { ...options, pageSize: 50 })
-    expect(all).toHaveLength(95)
+    const walk = await walkPages(list.fetchPage, { ...options, pageSize: 50 })
+    expect(walk.items).toHaveLength(95)
+    expect(walk.pageSizeHonored).toBe(false)
     expect(list.requested.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5])
   })
 
@@ -111,8 +112,49 @@ describe('walkPages', () => {
       requested.push(pager.currentPage)
       return { items: [{ id: `p${pager.currentPage}` }], pager: { currentPage: pager.currentPage, pageSize: 10, totalEntries: 1e12 } }
     }
-    const all = await walkPages(liar, { ...options, maxPages: 7 })
+    const all = (await walkPages(liar, { ...options, maxPages: 7 })).items
     expect(all).toHaveLength(7)
     expect(requested).toHaveLength(7)
+  })
+})
+
+describe('walkPages with the total of the previous walk', () => {
+  it('asks for page 1 and the next pages at once, saving a round trip', async () => {
+    const list = pagedList(() => ids(95))
+    const walk = await walkPages(list.fetchPage, { ...options, expectedTotal: 95 })
+    expect(walk.items.map((item) => item.id)).toEqual(ids(95).map((item) => item.id))
+    expect(walk.totalEntries).toBe(95)
+    expect(walk.pageSizeHonored).toBe(true)
+    // The first wave is pages 1–4 together, not page 1 alone.
+    expect(list.requested.slice(0, 4)).toEqual([1, 2, 3, 4])
+    expect(list.requested).toHaveLength(10)
+    expect(list.maxInFlight()).toBe(4)
+  })
+
+  it('lets page 1 correct a guess that was too high', async () => {
+    const list = pagedList(() => ids(15))
+    const walk = await walkPages(list.fetchPage, { ...options, expectedTotal: 1000 })
+    expect(walk.items).toHaveLength(15)
+    // Only the first wave was wasted; nothing past page 2 was started after page 1 answered.
+    expect(list.requested.length).toBeLessThanOrEqual(4)
+  })
+
+  it('follows a list that grew past the guess', async () => {
+    const list = pagedList(() => ids(64))
+    const walk = await walkPages(list.fetchPage, { ...options, expectedTotal: 25 })
+    expect(walk.items).toHaveLength(64)
+  })
+
+  it('walks again, properly sized, when the service capped the page size', async () => {
+    const list = pagedList(() => ids(95), { maxPageSize: 20 })
+    const walk = await walkPages(list.fetchPage, { ...options, pageSize: 50, expectedTotal: 95 })
+    expect(walk.items.map((item) => item.id)).toEqual(ids(95).map((item) => item.id))
+    expect(walk.pageSizeHonored).toBe(false)
+  })
+
+  it('does not guess when everything fit on one page last time', async () => {
+    const list = pagedList(() => ids(8))
+    await walkPages(list.fetchPage, { ...options, expectedTotal: 8 })
+    expect(list.requested).toEqual([1])
   })
 })

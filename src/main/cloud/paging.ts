@@ -5,6 +5,10 @@
  * The list can change while we walk it (the newest instance comes first, so a create pushes every
  * entry one place down). An entry can therefore appear on two pages, which we dedupe by id; and
  * the total can grow, which later pages report and we follow, up to a hard page cap.
+ *
+ * A poller walks the same list again and again. Given the total of its last walk
+ * (`expectedTotal`), the walk does not wait for page 1 before asking for the others: it starts
+ * pages 1…n at once, saving one round trip per poll. Page 1's answer then replaces the guess.
  */
 import type { PagerRequest, PagerResponse } from '../../shared/api'
 
@@ -15,38 +19,89 @@ export interface Page<T> {
 
 export interface WalkOptions<T> {
   pageSize: number
-  /** Pages in flight at once after the first. */
+  /** Pages in flight at once. */
   concurrency: number
   /** Stops a lying or runaway total from fetching forever. */
   maxPages: number
   /** Identity for dedupe. */
   keyOf: (item: T) => string
+  /** The total seen by the previous walk of this list, if any: pages are requested without waiting for page 1. */
+  expectedTotal?: number
+}
+
+export interface Walk<T> {
+  items: T[]
+  /** The total the service reported last: the next walk's expectedTotal. */
+  totalEntries: number
+  /** False when the service used a smaller page size than asked (then the next walk must not guess). */
+  pageSizeHonored: boolean
 }
 
 export async function walkPages<T>(
   fetchPage: (pager: PagerRequest) => Promise<Page<T>>,
   options: WalkOptions<T>
-): Promise<T[]> {
+): Promise<Walk<T>> {
+  const guess = options.expectedTotal
+  if (guess !== undefined && Number.isFinite(guess) && guess > options.pageSize) {
+    const speculative = await walk(fetchPage, options, undefined)
+    // The service paged with another size than we asked: the guessed pages do not line up. Walk again.
+    if (speculative.pageSizeHonored) return speculative
+  }
   const first = await fetchPage({ currentPage: 1, pageSize: options.pageSize })
+  return walk(fetchPage, options, first)
+}
+
+/**
+ * With `first`: pages 2… sized by what page 1 said. Without: pages 1… sized by the guess, where
+ * page 1's total replaces the guess as soon as it arrives.
+ */
+async function walk<T>(
+  fetchPage: (pager: PagerRequest) => Promise<Page<T>>,
+  options: WalkOptions<T>,
+  first: Page<T> | undefined
+): Promise<Walk<T>> {
   // A server may cap the page size below what we asked; page with the size it actually used.
-  const echoed = first.pager.pageSize
+  const echoed = first?.pager.pageSize
   const size =
-    Number.isInteger(echoed) && echoed >= 1 && echoed <= options.pageSize ? echoed : options.pageSize
+    echoed !== undefined && Number.isInteger(echoed) && echoed >= 1 && echoed <= options.pageSize
+      ? echoed
+      : options.pageSize
   const pagesFor = (total: number): number =>
     Number.isFinite(total) && total > 0 ? Math.min(options.maxPages, Math.ceil(total / size)) : 1
 
-  const pages: T[][] = [first.items]
-  let lastPage = pagesFor(first.pager.totalEntries)
-  let nextPage = 2
+  const pages: T[][] = []
+  let lastPage: number
+  let nextPage: number
+  let totalEntries: number
+  const pageSizeHonored = size === options.pageSize
+  /** Speculative walk only: page 1 shows the service used another page size, so the guessed pages are wrong. */
+  let misaligned = false
+  if (first) {
+    pages[0] = first.items
+    totalEntries = first.pager.totalEntries
+    lastPage = pagesFor(totalEntries)
+    nextPage = 2
+  } else {
+    totalEntries = options.expectedTotal ?? 0
+    lastPage = pagesFor(totalEntries)
+    nextPage = 1
+  }
   let failed = false
 
   async function worker(): Promise<void> {
-    while (!failed && nextPage <= lastPage) {
+    while (!failed && !misaligned && nextPage <= lastPage) {
       const current = nextPage++
       try {
         const page = await fetchPage({ currentPage: current, pageSize: size })
         pages[current - 1] = page.items
-        lastPage = Math.max(lastPage, pagesFor(page.pager.totalEntries))
+        totalEntries = page.pager.totalEntries
+        if (!first && current === 1) {
+          if (page.pager.pageSize !== size) misaligned = true
+          // Page 1 is the truth about the total; the guess may have been too high.
+          lastPage = pagesFor(totalEntries)
+        } else {
+          lastPage = Math.max(lastPage, pagesFor(totalEntries))
+        }
       } catch (error) {
         failed = true
         throw error
@@ -54,18 +109,19 @@ export async function walkPages<T>(
     }
   }
 
-  const workers = Math.max(1, Math.min(options.concurrency, lastPage - 1))
-  await Promise.all(Array.from({ length: workers }, () => worker()))
+  const remaining = lastPage - nextPage + 1
+  const workers = Math.max(1, Math.min(options.concurrency, remaining))
+  if (remaining > 0) await Promise.all(Array.from({ length: workers }, () => worker()))
 
   const seen = new Set<string>()
-  const all: T[] = []
-  for (const items of pages) {
-    for (const item of items ?? []) {
+  const items: T[] = []
+  for (const pageItems of pages) {
+    for (const item of pageItems ?? []) {
       const key = options.keyOf(item)
       if (seen.has(key)) continue
       seen.add(key)
-      all.push(item)
+      items.push(item)
     }
   }
-  return all
+  return { items, totalEntries, pageSizeHonored: pageSizeHonored && !misaligned }
 }
