@@ -2,7 +2,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, userUuid } from './auth'
-import { startEmulator, type Emulator } from './index'
+import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
 import { login, pager, post } from './test-support'
 
 let emulator: Emulator
@@ -11,6 +11,7 @@ let clock: ManualClock
 beforeEach(async () => {
   clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 0))
   emulator = await startEmulator({
+    signingKeyPem: await sharedTestSigningKey(),
     clock,
     users: [
       { username: 'demo', password: 'demo' },

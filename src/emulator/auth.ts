@@ -20,6 +20,8 @@ export const TOKEN_ISSUER = 'https://hpc-ai.com'
 export const TOKEN_AUDIENCE = 'hpc-ai-cloud'
 export const TOKEN_GROUP = 'user'
 export const MAX_LOGIN_ATTEMPTS = 5
+/** A flood of made-up names must not grow the attempt table without bound. */
+const MAX_TRACKED_NAMES = 10_000
 
 export interface Account {
   username: string
@@ -98,12 +100,11 @@ export class Auth {
     }
     const account = this.accounts.get(username)
     if (!account || account.password !== password) {
-      // Unknown names count down too, so the answer does not reveal which names exist. The map
-      // is capped so a flood of made-up names cannot grow it without bound.
+      // Unknown names count down too, so the answer does not reveal which names exist.
       attempts.failures += 1
       const retriesLeft = Math.max(0, MAX_LOGIN_ATTEMPTS - attempts.failures)
       if (retriesLeft === 0) attempts.lockedUntil = now + this.options.lockoutMs
-      if (this.attempts.size > 10_000 && !this.attempts.has(username)) this.attempts.clear()
+      if (!this.attempts.has(username) && this.attempts.size >= MAX_TRACKED_NAMES) this.forgetUnlocked(now)
       this.attempts.set(username, attempts)
       return attempts.lockedUntil !== undefined
         ? { ok: false, retriesLeft, lockedUntil: attempts.lockedUntil }
@@ -167,6 +168,12 @@ export class Auth {
       count++
     }
     return count
+  }
+
+  /** Drops countdowns that hold no lock, so live lockouts survive a flood of made-up names. */
+  private forgetUnlocked(now: number): void {
+    for (const [name, entry] of this.attempts)
+      if (entry.lockedUntil === undefined || entry.lockedUntil <= now) this.attempts.delete(name)
   }
 
   /** Ends a lockout and resets the countdown (control surface). */

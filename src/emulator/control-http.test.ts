@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { DEFAULT_CATALOG } from './catalog'
-import { startEmulator, type Emulator } from './index'
+import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
 import { login, pager, post, validCreate } from './test-support'
 
 let emulator: Emulator
 let token: string
 
 beforeEach(async () => {
-  emulator = await startEmulator({ clock: new ManualClock(), bootMs: 4000 })
+  emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), bootMs: 4000 })
   token = await login(emulator.baseUrl)
 })
 afterEach(() => emulator.close())

@@ -51,6 +51,11 @@ export interface EmulatorOptions {
   /** Real SSH / notebook / forwarders (src/emulator/reach); absent: none. */
   reach?: ReachFactory
   log?: (line: string) => void
+  /**
+   * PKCS#8 PEM of the RS256 signing key. Absent: the state file's key, else a fresh 2048-bit key
+   * (~0.1–0.5 s to generate). Suites that start many emulators pass `await sharedTestSigningKey()`.
+   */
+  signingKeyPem?: string
 }
 
 export interface Emulator {
@@ -61,6 +66,13 @@ export interface Emulator {
   port: number
   close(): Promise<void>
   control: EmulatorControl
+}
+
+let sharedKey: Promise<string> | undefined
+/** One signing key per process, generated on first use: keeps test suites from paying RSA key generation per emulator. */
+export function sharedTestSigningKey(): Promise<string> {
+  sharedKey ??= generateSigningKeyPem()
+  return sharedKey
 }
 
 export const DEFAULT_USERS = [{ username: 'demo', password: 'demo' }]
@@ -79,7 +91,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const saved = options.statePath ? loadState(options.statePath) : undefined
   const scheduler = new Scheduler(clock, (error) => log(`timer failed: ${(error as Error)?.stack ?? String(error)}`))
-  const auth = new Auth(saved?.signingKeyPem ?? (await generateSigningKeyPem()), options.users ?? DEFAULT_USERS, {
+  const auth = new Auth(saved?.signingKeyPem ?? options.signingKeyPem ?? (await generateSigningKeyPem()), options.users ?? DEFAULT_USERS, {
     now: () => scheduler.now(),
     tokenTtlSeconds,
     lockoutMs
@@ -106,7 +118,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       },
       changed: () => writer?.changed()
     },
-    () => allocateLoopbackPort(takenPorts)
+    { allocate: () => allocateLoopbackPort(takenPorts), release: (port) => takenPorts.delete(port) }
   )
   const volumes = new VolumeStore(scheduler, nonNegative(options.volumeReadyMs ?? DEFAULT_VOLUME_READY_MS, 'volumeReadyMs'), () =>
     writer?.changed()

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { InstanceSchema } from '../shared/api'
 import { ManualClock } from '../shared/clock'
-import { startEmulator, type Emulator } from './index'
+import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
 import { IMAGE_ID, REGION_ID, TYPE_ID, login, pager, post, validCreate } from './test-support'
 
 let emulator: Emulator
@@ -11,6 +11,7 @@ let clock: ManualClock
 beforeEach(async () => {
   clock = new ManualClock()
   emulator = await startEmulator({
+    signingKeyPem: await sharedTestSigningKey(),
     clock,
     bootMs: 10_000,
     stopMs: 2000,

@@ -68,7 +68,7 @@ export class InstanceStore {
     private readonly scheduler: Scheduler,
     private readonly timing: LifecycleTiming,
     private readonly hooks: InstanceHooks,
-    private readonly allocatePort: () => Promise<number>
+    private readonly ports: { allocate(): Promise<number>; release(port: number): void }
   ) {}
 
   get(instanceId: string): EmuInstance | undefined {
@@ -92,7 +92,7 @@ export class InstanceStore {
     const now = this.scheduler.now()
     const address = request.region.sshAddress
     const nodePorts: EmuInstance['nodePorts'] = []
-    for (const port of [22, ...request.nodePorts]) nodePorts.push({ port, address, nodePort: await this.allocatePort() })
+    for (const port of [22, ...request.nodePorts]) nodePorts.push({ port, address, nodePort: await this.ports.allocate() })
     const periodMs = PERIOD_MS[request.chargeMode]
     const instanceId = `notebook-${randomUUID()}`
     const record: EmuInstance = {
@@ -221,13 +221,6 @@ export class InstanceStore {
     }
   }
 
-  /** Live ports, so the allocator never repeats one. */
-  usedNodePorts(): number[] {
-    const ports: number[] = []
-    for (const record of this.records.values()) for (const entry of record.nodePorts) ports.push(entry.nodePort)
-    return ports
-  }
-
   private owned(owner: string, instanceId: string): EmuInstance {
     const record = this.records.get(instanceId)
     // Someone else's instance is "not found" too: its existence is not the caller's business.
@@ -241,6 +234,7 @@ export class InstanceStore {
     this.scheduler.cancel(`sub:${record.instanceId}`)
     this.records.delete(record.instanceId)
     if (wasRunning) this.hooks.leftRunning(record.instanceId)
+    for (const entry of record.nodePorts) this.ports.release(entry.nodePort)
     this.hooks.changed()
   }
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
-import { startEmulator, type Emulator } from './index'
+import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
 import { login, validCreate } from './test-support'
 
 const ENDPOINTS = [
@@ -22,7 +22,7 @@ let emulator: Emulator
 let token: string
 
 beforeAll(async () => {
-  emulator = await startEmulator({ clock: new ManualClock(), lockoutMs: 0 })
+  emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), lockoutMs: 0 })
   token = await login(emulator.baseUrl)
 })
 afterAll(() => emulator.close())

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
-import { startEmulator, type Emulator } from './index'
+import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
 import type { EmuInstanceView, ReachContext } from './reach-types'
 import { login, pager, post, validCreate } from './test-support'
 
@@ -40,7 +40,7 @@ afterEach(() => emulator?.close())
 describe('the reach hook', () => {
   it('is told when instances enter and leave Running, and rewrites domain and addresses', async () => {
     const reach = recordingReach()
-    emulator = await startEmulator({ clock: new ManualClock(), bootMs: 1000, stopMs: 100, reach: reach.factory, sshKeys: { demo: ['ssh-ed25519 AAAA demo'] } })
+    emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), bootMs: 1000, stopMs: 100, reach: reach.factory, sshKeys: { demo: ['ssh-ed25519 AAAA demo'] } })
     const token = await login(emulator.baseUrl)
     const { instanceId } = (await post(emulator.baseUrl, '/instance/create', validCreate({ nodePorts: [8888] }), token)).body
     expect(reach.events).toEqual([])
@@ -63,7 +63,7 @@ describe('the reach hook', () => {
 
   it('gives reach a context that checks tokens, finds instances and lists SSH keys', async () => {
     const reach = recordingReach()
-    emulator = await startEmulator({ clock: new ManualClock(), reach: reach.factory, sshKeys: { demo: ['ssh-ed25519 AAAA demo'] } })
+    emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), reach: reach.factory, sshKeys: { demo: ['ssh-ed25519 AAAA demo'] } })
     const context = reach.context()
     const token = await login(emulator.baseUrl)
     expect(context.verifyToken(token)).toEqual({ username: 'demo' })
@@ -83,7 +83,7 @@ describe('the reach hook', () => {
 
   it('tells reach when a Running instance is terminated or preempted', async () => {
     const reach = recordingReach()
-    emulator = await startEmulator({ clock: new ManualClock(), reach: reach.factory })
+    emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), reach: reach.factory })
     const token = await login(emulator.baseUrl)
     const [a, b] = await emulator.control.seedInstances('demo', 2, { isSpotInstance: true })
     await post(emulator.baseUrl, '/instance/terminate', { instanceId: a }, token)

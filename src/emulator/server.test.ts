@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startEmulator, type Emulator } from './index'
+import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
 import { MAX_BODY_BYTES } from './server'
 import { login, pager, post } from './test-support'
 
@@ -8,7 +8,7 @@ let emulator: Emulator
 let token: string
 
 beforeEach(async () => {
-  emulator = await startEmulator()
+  emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey() })
   token = await login(emulator.baseUrl)
 })
 afterEach(() => emulator.close())

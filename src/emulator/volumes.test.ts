@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { VolumeSchema } from '../shared/api'
 import { ManualClock } from '../shared/clock'
-import { startEmulator, type Emulator } from './index'
+import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
 import { REGION_ID, login, pager, post } from './test-support'
 
 let emulator: Emulator
@@ -9,6 +9,7 @@ let token: string
 
 beforeEach(async () => {
   emulator = await startEmulator({
+    signingKeyPem: await sharedTestSigningKey(),
     clock: new ManualClock(),
     volumeReadyMs: 3000,
     users: [
