@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:net'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import ssh2, { type ClientChannel } from 'ssh2'
+import { existsSync, readFileSync } from 'node:fs'
+import ssh2, { type ClientChannel, type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
 import { fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './test-support'
@@ -126,6 +127,20 @@ describe('built-in SSH server', () => {
       const result = await exec(client, 'echo out; echo err >&2; exit 7')
       expect(result).toMatchObject({ code: 7, stdout: 'out\n', stderr: 'err\n' })
       expect((await exec(client, 'true')).code).toBe(0)
+    } finally {
+      client.end()
+    }
+  })
+
+  it.skipIf(!existsSync('/usr/lib/openssh/sftp-server'))('serves SFTP (scp, sftp) in the instance home through OpenSSH’s sftp-server', async () => {
+    const client = await connect()
+    try {
+      const sftp = await new Promise<SFTPWrapper>((resolve, reject) => client.sftp((error, session) => (error ? reject(error) : resolve(session))))
+      await new Promise<void>((resolve, reject) => sftp.writeFile('hello.txt', 'from sftp', (error) => (error ? reject(error) : resolve())))
+      const back = await new Promise<Buffer>((resolve, reject) => sftp.readFile('hello.txt', (error, data) => (error ? reject(error) : resolve(data))))
+      expect(back.toString()).toBe('from sftp')
+      expect(readFileSync(join(stateDir, 'emulator-reach', 'homes', 'inst-1', 'hello.txt'), 'utf8')).toBe('from sftp')
+      sftp.end()
     } finally {
       client.end()
     }

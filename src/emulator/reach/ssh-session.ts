@@ -6,6 +6,7 @@
  * uses stream pipes, which do the same.
  */
 import { spawn as spawnChild } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { constants as osConstants } from 'node:os'
 import * as pty from 'node-pty'
 import type { PseudoTtyInfo, ServerChannel, Session } from 'ssh2'
@@ -52,7 +53,7 @@ export function serveSession(session: Session, options: SessionOptions): { close
   const start = (channel: ServerChannel, command: string | undefined): void => {
     const env = shellEnvironment({ home: options.home, username: options.username, term: ptyInfo?.term, clientEnv })
     const args = command === undefined ? [] : ['-c', command]
-    running = ptyInfo ? runInPty(channel, args, env, ptyInfo, options) : runInPipes(channel, args, env, options)
+    running = ptyInfo ? runInPty(channel, args, env, ptyInfo, options) : runInPipes(channel, loginShell(), args, env, options)
   }
   session.on('shell', (accept) => {
     if (running) return
@@ -61,6 +62,14 @@ export function serveSession(session: Session, options: SessionOptions): { close
   session.on('exec', (accept, _reject, info) => {
     if (running) return
     start(accept(), info.command)
+  })
+  // scp and sftp (and editors' remote file access) speak SFTP: OpenSSH's own sftp-server does it
+  // for real on the instance's home, when this machine has it.
+  session.on('subsystem', (accept, reject, info) => {
+    const server = info.name === 'sftp' ? sftpServerPath() : undefined
+    if (running || server === undefined) return reject()
+    const env = shellEnvironment({ home: options.home, username: options.username, clientEnv })
+    running = runInPipes(accept(), server, [], env, options)
   })
   return { close: () => running?.kill() }
 }
@@ -86,16 +95,16 @@ function runInPty(channel: ServerChannel, args: string[], env: Record<string, st
   }
 }
 
-function runInPipes(channel: ServerChannel, args: string[], env: Record<string, string>, options: SessionOptions): Running {
-  const child = spawnChild(loginShell(), args, { cwd: options.home, env, stdio: 'pipe' })
+function runInPipes(channel: ServerChannel, file: string, args: string[], env: Record<string, string>, options: SessionOptions): Running {
+  const child = spawnChild(file, args, { cwd: options.home, env, stdio: 'pipe' })
   // end: false, so the exit status can still be sent after the output: the channel ends in finish().
   child.stdout.pipe(channel, { end: false })
   child.stderr.pipe(channel.stderr, { end: false })
   channel.pipe(child.stdin)
   child.stdin.on('error', () => {}) // the command may exit without reading its input
   child.on('error', (error) => {
-    options.log(`ssh: could not start ${loginShell()}: ${error.message}`)
-    channel.stderr.write(`Could not start a shell: ${error.message}\r\n`)
+    options.log(`ssh: could not start ${file}: ${error.message}`)
+    channel.stderr.write(`Could not start ${file}: ${error.message}\r\n`)
     finish(channel, 127, undefined)
   })
   child.on('close', (code, signal) => finish(channel, code ?? 0, signal ?? undefined))
@@ -105,6 +114,12 @@ function runInPipes(channel: ServerChannel, args: string[], env: Record<string, 
     signal: (name) => safely(() => child.kill(`SIG${name}` as NodeJS.Signals)),
     kill: () => safely(() => child.kill())
   }
+}
+
+const SFTP_SERVERS = ['/usr/lib/openssh/sftp-server', '/usr/libexec/sftp-server', '/usr/lib/ssh/sftp-server', '/usr/libexec/openssh/sftp-server']
+
+function sftpServerPath(): string | undefined {
+  return SFTP_SERVERS.find((path) => existsSync(path))
 }
 
 function finish(channel: ServerChannel, exitCode: number, signal: number | string | undefined): void {
