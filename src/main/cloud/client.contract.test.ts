@@ -221,6 +221,14 @@ describe('instances', () => {
       expect(emulator.control.requestCount()).toBe(5)
       // Page 1 alone, then pages 2–5 together: four requests were in the service at once.
       expect(proxy.maxInFlight()).toBe(4)
+
+      // The next walk (a poller's next poll) knows the total: page 1 goes out with pages 2–4.
+      proxy.resetMaxInFlight()
+      emulator.control.resetRequestCount()
+      const again = await viaProxy.listAllInstances({ pageSize: 5 })
+      expect(again.map((instance) => instance.instanceMetadata.instanceId)).toEqual(expected)
+      expect(emulator.control.requestCount()).toBe(5)
+      expect(proxy.firstWave()).toEqual([1, 2, 3, 4])
     } finally {
       emulator.control.faults.setLatency(0)
       await viaProxy.close()
@@ -297,18 +305,41 @@ describe('faults', () => {
 })
 
 /** An HTTP pass-through in front of the emulator that records how many requests it holds at once. */
-async function startCountingProxy(targetPort: number): Promise<{ port: number; maxInFlight(): number; close(): Promise<void> }> {
+async function startCountingProxy(targetPort: number): Promise<{
+  port: number
+  maxInFlight(): number
+  /** Pages requested before the first answer came back, sorted. */
+  firstWave(): number[]
+  resetMaxInFlight(): void
+  close(): Promise<void>
+}> {
   let inFlight = 0
   let maxInFlight = 0
+  let answered = false
+  let wave: number[] = []
   const server: Server = createServer((incoming, outgoing) => {
     inFlight++
     maxInFlight = Math.max(maxInFlight, inFlight)
+    const chunks: Buffer[] = []
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
+    incoming.on('end', () => {
+      if (answered) return
+      try {
+        const page = (JSON.parse(Buffer.concat(chunks).toString()) as { pager?: { currentPage?: number } }).pager?.currentPage
+        if (typeof page === 'number') wave.push(page)
+      } catch {
+        // Not a list request: not part of any wave.
+      }
+    })
     const upstream = httpRequest(
       { host: '127.0.0.1', port: targetPort, method: incoming.method, path: incoming.url, headers: incoming.headers },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
         answer.pipe(outgoing)
-        answer.on('end', () => inFlight--)
+        answer.on('end', () => {
+          inFlight--
+          answered = true
+        })
       }
     )
     upstream.on('error', () => {
@@ -321,6 +352,12 @@ async function startCountingProxy(targetPort: number): Promise<{ port: number; m
   return {
     port: (server.address() as AddressInfo).port,
     maxInFlight: () => maxInFlight,
+    firstWave: () => [...wave].sort((a, b) => a - b),
+    resetMaxInFlight() {
+      maxInFlight = 0
+      answered = false
+      wave = []
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

@@ -117,7 +117,6 @@ export function saysLocked(message: string): boolean {
  * The token is removed separately (redact.ts) because it is known only per request.
  */
 export function quotable(message: string, max = 300): string {
-  // eslint-disable-next-line no-control-regex
   const oneLine = message.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim()
   return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine
 }
