@@ -96,6 +96,13 @@ describe('/__emulator/ over HTTP', () => {
     expect((await control('/catalog', {})).status).toBe(405)
   })
 
+  it('lists its routes at /__emulator/', async () => {
+    const routes = (await control('/')).body.routes
+    expect(routes).toContain('GET /__emulator/catalog')
+    expect(routes).toContain('POST /__emulator/faults/down')
+    expect((await fetch(emulator.controlUrl)).status).toBe(200)
+  })
+
   it('is not faulted, so it stays usable while the API fails', async () => {
     emulator.control.faults.failNext(10)
     expect((await control('/catalog')).status).toBe(200)

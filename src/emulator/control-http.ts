@@ -151,6 +151,8 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
       }
     ]
   ])
+  // The index: what a person poking at the emulator with curl can do here.
+  routes.set('GET /', () => ({ status: 200, body: { routes: [...routes.keys()].map((key) => key.replace(' /', ' /__emulator/')) } }))
   return routes
 }
 

@@ -51,7 +51,7 @@ async function handle(deps: HandlerDeps, request: IncomingMessage, response: Ser
   const path = url.pathname
 
   if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
-    return handleControl(deps, request, response, path.slice(CONTROL_PREFIX.length), url.searchParams)
+    return handleControl(deps, request, response, path.slice(CONTROL_PREFIX.length) || '/', url.searchParams)
   }
   if (!path.startsWith(`${API_PREFIX}/`)) {
     return send(response, 404, { message: `Nothing is served at ${clip(path)}. The API is under ${API_PREFIX}/.` })
