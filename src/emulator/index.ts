@@ -145,7 +145,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     log
   })
 
-  const port = await listener.listen(options.port ?? 0)
   if (options.statePath) {
     const statePath = options.statePath
     writer = new StateWriter(
@@ -170,14 +169,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     try {
       reach = await options.reach(context)
     } catch (error) {
-      await listener.close()
       scheduler.close()
       throw error
     }
   }
-  // Restored after reach exists, so instances that were Running get their SSH back.
+  // Restored after reach exists, so instances that were Running get their SSH back, and before
+  // listening, so no client ever sees a half-restored cloud.
   if (saved) instances.restore(saved.instances)
   writer?.changed()
+
+  let port: number
+  try {
+    port = await listener.listen(options.port ?? 0)
+  } catch (error) {
+    scheduler.close()
+    writer?.close()
+    await reach?.close()
+    const code = (error as NodeJS.ErrnoException).code
+    throw code === 'EADDRINUSE'
+      ? new Error(`port ${options.port} on 127.0.0.1 is already in use; pick another with --port, or 0 for a free one`)
+      : error
+  }
 
   const baseUrl = `http://127.0.0.1:${port}/api`
   let closed: Promise<void> | undefined

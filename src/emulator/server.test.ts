@@ -85,6 +85,14 @@ describe('bad requests', () => {
   })
 })
 
+describe('start-up', () => {
+  it('explains a port that is already taken', async () => {
+    await expect(startEmulator({ port: emulator.port, signingKeyPem: await sharedTestSigningKey() })).rejects.toThrow(
+      `port ${emulator.port} on 127.0.0.1 is already in use`
+    )
+  })
+})
+
 describe('faults', () => {
   const list = () => post(emulator.baseUrl, '/instance/list', pager(1, 5), token)
 
