@@ -1,0 +1,106 @@
+/**
+ * The whole chain against the emulator's own SSH server (src/emulator/reach): the core starts
+ * the Sandbox with reach, the Sandbox registers its generated key, an instance is created and
+ * reaches Running, and `ssh.*` commands through `core.handle` give a shell that echoes.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EventName, Events } from '../../shared/contract'
+import type { SshPrompt, TerminalStatus } from '../../shared/contract-ssh'
+import { startEmulator, type Emulator } from '../../emulator/index'
+import { createReach } from '../../emulator/reach/index'
+import { createMemoryKeychain } from '../account/keychain'
+import { createAppCore } from '../core'
+import type { AppCore, ClientId } from '../core-types'
+import { createRequest, recordingPlatform } from '../test-support/core-harness'
+
+describe('SSH against the emulator’s SSH server', () => {
+  let core: AppCore
+  let emulator: Emulator | undefined
+  let dataDir: string
+  const sent: { event: EventName; payload: unknown; target: ClientId | undefined }[] = []
+  const client = { clientId: 'window-1' }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-ssh-emu-'))
+    core = createAppCore({
+      dataDir,
+      platform: recordingPlatform('web'),
+      keychain: createMemoryKeychain(),
+      version: '0.0.0-test',
+      reach: createReach(),
+      startEmulator: async (sandbox) => {
+        emulator = await startEmulator({ bootMs: 300, stopMs: 100, ...sandbox })
+        return emulator
+      }
+    })
+    core.subscribe(<E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void sent.push({ event, payload, target }))
+    await core.start()
+  })
+
+  afterAll(async () => {
+    await core?.stop()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const value = await probe()
+      if (value !== undefined && value !== false) return value
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+
+  it('opens a shell on a Running Sandbox instance with the Sandbox key and echoes', async () => {
+    const login = await core.handle('session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: false }, client)
+    expect(login.ok).toBe(true)
+    const created = await core.handle('instances.create', { request: createRequest(emulator!, 'ssh-emu') }, client)
+    if (!created.ok) throw new Error(created.error.message)
+    const instanceId = created.value.instanceId
+    await until('Running', async () => {
+      const snapshot = await core.handle('instances.refresh', undefined, client)
+      return snapshot.ok && snapshot.value.instances.some((i) => i.instanceMetadata.instanceId === instanceId && i.instanceRuntimeInfo.status === 'Running')
+    })
+
+    const command = await core.handle('ssh.command', { instanceId }, client)
+    expect(command.ok && command.value.command).toMatch(/^ssh -p \d+ \S+@127\.0\.0\.1$/)
+
+    const opened = await core.handle('ssh.open', { instanceId, cols: 100, rows: 30 }, client)
+    if (!opened.ok) throw new Error(opened.error.message)
+    const { terminalId } = opened.value
+    const prompt = await until('host-key prompt', () => sent.find((item) => item.event === 'ssh.prompt')?.payload as SshPrompt | undefined)
+    expect(prompt.kind).toBe('host-key')
+    const answered = await core.handle('ssh.answer', { promptId: prompt.promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, client)
+    expect(answered.ok).toBe(true)
+    await until('connected', () =>
+      sent.some((item) => item.event === 'ssh.status' && (item.payload as TerminalStatus).state === 'connected' && (item.payload as TerminalStatus).terminalId === terminalId)
+    )
+
+    const output = (): string =>
+      sent
+        .filter((item) => item.event === 'ssh.data')
+        .map((item) => Buffer.from((item.payload as Events['ssh.data']).data).toString('utf8'))
+        .join('')
+    const ackAll = async (): Promise<void> => {
+      // Acknowledge like a renderer would, so flow control never holds the shell back.
+      const bytes = sent.filter((item) => item.event === 'ssh.data').reduce((sum, item) => sum + (item.payload as Events['ssh.data']).data.length, 0)
+      if (bytes > acked) await core.handle('ssh.ack', { terminalId, bytes: bytes - acked }, client)
+      acked = Math.max(acked, bytes)
+    }
+    let acked = 0
+    const typed = await core.handle('ssh.input', { terminalId, data: 'echo $((6*7))\n' }, client)
+    expect(typed.ok).toBe(true)
+    await until('42', async () => {
+      await ackAll()
+      return /(^|[^0-9*(])42\r?\n/.test(output()) || undefined
+    })
+    expect(sent.filter((item) => item.event.startsWith('ssh.')).every((item) => item.target === 'window-1')).toBe(true)
+
+    const closed = await core.handle('ssh.close', { terminalId }, client)
+    expect(closed.ok).toBe(true)
+  })
+})

@@ -1,0 +1,347 @@
+/**
+ * One terminal tab: an xterm.js Terminal with its addons, bound to one `terminalId` in main.
+ *
+ * Terminal bytes never touch Svelte state: `ssh.data` goes straight to `term.write`, and the ack
+ * is sent from xterm's write callback, i.e. once xterm has parsed those bytes (that is what
+ * lets main's flow control hold a `yes` flood back instead of drowning the renderer). Only the
+ * small things the toolbar shows (state, message, renderer, find results) are reactive.
+ *
+ * The tab's DOM element lives as long as the tab, so leaving the Terminal view and coming back
+ * re-attaches the same xterm with its scrollback.
+ */
+import { Terminal, type ITerminalOptions } from '@xterm/xterm'
+import { FitAddon } from '@xterm/addon-fit'
+import { SearchAddon } from '@xterm/addon-search'
+import { Unicode11Addon } from '@xterm/addon-unicode11'
+import { WebLinksAddon } from '@xterm/addon-web-links'
+import { WebglAddon } from '@xterm/addon-webgl'
+import '@xterm/xterm/css/xterm.css'
+import type { TerminalState, TerminalStatus } from '../../../shared/contract-ssh'
+import { call } from '../lib/bridge'
+import { copyText } from '../lib/clipboard'
+import { planPaste, type PastePlan } from './paste'
+import { statusLine } from './status-line'
+import { clampFontSize, terminalTheme } from './terminal-theme'
+import { throttle } from './throttle'
+
+export type TabState = TerminalState | 'opening'
+
+const SEARCH_DECORATIONS = {
+  matchBackground: '#f2cc60',
+  matchOverviewRuler: '#f2cc60',
+  activeMatchBackground: '#ff9f1a',
+  activeMatchColorOverviewRuler: '#ff9f1a'
+}
+
+let nextKey = 1
+
+export class TerminalTab {
+  readonly key = `tab-${nextKey++}`
+  readonly instanceId: string
+  readonly element: HTMLDivElement
+  terminalId: string | null = null
+
+  // Reactive: what the toolbar and the tab strip show.
+  title = $state('')
+  state = $state<TabState>('opening')
+  message = $state('')
+  needsUser = $state(false)
+  renderer = $state<'webgl' | 'dom'>('dom')
+  searchResults = $state<{ index: number; count: number } | null>(null)
+  /** A multi-line paste waiting for the user's confirmation. */
+  pendingPaste = $state<PastePlan | null>(null)
+  /** Set when opening failed before a terminal existed in main (e.g. the instance stopped). */
+  openError = $state<string | null>(null)
+
+  private readonly term: Terminal
+  private readonly fit = new FitAddon()
+  private readonly search = new SearchAddon()
+  private webgl: WebglAddon | undefined
+  private opened = false
+  private disposed = false
+  private readonly sendResize = throttle((cols: number, rows: number) => {
+    if (this.terminalId) void call('ssh.resize', { terminalId: this.terminalId, cols, rows })
+  }, 100)
+
+  constructor(instanceId: string, title: string, options: { fontSize: number; theme: 'light' | 'dark' }) {
+    this.instanceId = instanceId
+    this.title = title
+    this.element = document.createElement('div')
+    this.element.className = 'xterm-host'
+    const termOptions: ITerminalOptions = {
+      fontSize: clampFontSize(options.fontSize),
+      fontFamily: "ui-monospace, 'SFMono-Regular', 'DejaVu Sans Mono', Menlo, Consolas, monospace",
+      theme: terminalTheme(options.theme),
+      scrollback: 10_000,
+      cursorBlink: true,
+      // Needed by the unicode11 addon (unicode.activeVersion).
+      allowProposedApi: true,
+      screenReaderMode: false
+    }
+    this.term = new Terminal(termOptions)
+    this.term.loadAddon(this.fit)
+    this.term.loadAddon(this.search)
+    this.term.loadAddon(new Unicode11Addon())
+    this.term.unicode.activeVersion = '11'
+    this.term.loadAddon(
+      new WebLinksAddon((event, uri) => {
+        event.preventDefault()
+        void call('external.open', { url: uri })
+      })
+    )
+    this.search.onDidChangeResults(({ resultIndex, resultCount }) => {
+      this.searchResults = resultCount > 0 ? { index: resultIndex, count: resultCount } : { index: -1, count: 0 }
+    })
+    this.term.attachCustomKeyEventHandler((event) => this.onKey(event))
+    this.term.onData((data) => this.onInput(data))
+    this.term.onResize(({ cols, rows }) => this.sendResize(cols, rows))
+    // Take pastes before xterm does, to strip paste markers and confirm multi-line pastes.
+    this.element.addEventListener('paste', (event) => this.onPasteEvent(event), { capture: true })
+  }
+
+  /** Puts the terminal into `container` (first time: opens xterm and the SSH session). */
+  attach(container: HTMLElement): void {
+    if (this.disposed) return
+    container.append(this.element)
+    if (!this.opened) {
+      this.opened = true
+      this.term.open(this.element)
+      this.loadWebgl()
+      this.fitNow()
+      void this.openSession()
+    } else {
+      this.fitNow()
+    }
+  }
+
+  detach(): void {
+    this.element.remove()
+  }
+
+  fitNow(): void {
+    if (!this.opened || !this.element.isConnected || this.element.clientWidth === 0) return
+    try {
+      this.fit.fit()
+    } catch {
+      // Not laid out yet; the next ResizeObserver tick fits it.
+    }
+  }
+
+  focus(): void {
+    this.term.focus()
+  }
+
+  setTheme(theme: 'light' | 'dark'): void {
+    this.term.options.theme = terminalTheme(theme)
+  }
+
+  setFontSize(size: number): void {
+    this.term.options.fontSize = clampFontSize(size)
+    this.fitNow()
+  }
+
+  get fontSize(): number {
+    return this.term.options.fontSize ?? 14
+  }
+
+  /** Bytes from main. Acknowledged once xterm has parsed them. */
+  write(data: Uint8Array): void {
+    const bytes = data.length
+    this.term.write(data, () => {
+      if (this.terminalId && !this.disposed) void call('ssh.ack', { terminalId: this.terminalId, bytes })
+    })
+  }
+
+  onStatus(status: TerminalStatus): void {
+    this.state = status.state
+    this.message = status.message
+    this.needsUser = status.needsUser === true
+    this.term.write(statusLine(status))
+  }
+
+  async reconnect(): Promise<void> {
+    if (!this.terminalId) {
+      await this.openSession()
+      return
+    }
+    this.needsUser = false
+    const result = await call('ssh.reconnect', { terminalId: this.terminalId })
+    if (!result.ok) this.showProblem(result.error.message)
+  }
+
+  findNext(text: string, options: { caseSensitive: boolean; regex: boolean }): boolean {
+    return this.search.findNext(text, { ...options, incremental: false, decorations: SEARCH_DECORATIONS })
+  }
+
+  findPrevious(text: string, options: { caseSensitive: boolean; regex: boolean }): boolean {
+    return this.search.findPrevious(text, { ...options, decorations: SEARCH_DECORATIONS })
+  }
+
+  clearSearch(): void {
+    this.search.clearDecorations()
+    this.searchResults = null
+    this.term.clearSelection()
+  }
+
+  confirmPaste(): void {
+    const plan = this.pendingPaste
+    this.pendingPaste = null
+    if (plan) this.term.paste(plan.text)
+    this.focus()
+  }
+
+  cancelPaste(): void {
+    this.pendingPaste = null
+    this.focus()
+  }
+
+  /** Text currently selected (for the Copy button). */
+  selection(): string {
+    return this.term.getSelection()
+  }
+
+  async copySelection(): Promise<boolean> {
+    const text = this.term.getSelection()
+    return text ? copyText(text) : false
+  }
+
+  async pasteFromClipboard(): Promise<void> {
+    try {
+      this.requestPaste(await navigator.clipboard.readText())
+    } catch {
+      this.showProblem('The clipboard could not be read. Use your system paste shortcut (Ctrl+V or ⌘V) inside the terminal.')
+    }
+  }
+
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    unregisterTab(this)
+    this.sendResize.cancel()
+    if (this.terminalId) void call('ssh.close', { terminalId: this.terminalId })
+    this.webgl?.dispose()
+    this.term.dispose()
+    this.element.remove()
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async openSession(): Promise<void> {
+    this.openError = null
+    this.state = 'opening'
+    const result = await call('ssh.open', { instanceId: this.instanceId, cols: this.term.cols, rows: this.term.rows })
+    if (this.disposed) {
+      if (result.ok) void call('ssh.close', { terminalId: result.value.terminalId })
+      return
+    }
+    if (!result.ok) {
+      this.state = 'failed'
+      this.needsUser = true
+      this.openError = result.error.message
+      this.showProblem(result.error.message)
+      return
+    }
+    this.terminalId = result.value.terminalId
+    registerTab(this)
+  }
+
+  private showProblem(message: string): void {
+    this.message = message
+    this.term.write(statusLine({ terminalId: this.terminalId ?? '', state: 'failed', message }))
+  }
+
+  private onInput(data: string): void {
+    if (!this.terminalId) return
+    if (this.state === 'connected') {
+      void call('ssh.input', { terminalId: this.terminalId, data })
+    } else if ((this.state === 'closed' || this.state === 'failed') && data === '\r') {
+      // "press Enter to reconnect", as the status line says.
+      void this.reconnect()
+    }
+  }
+
+  private onKey(event: KeyboardEvent): boolean {
+    if (event.type !== 'keydown') return true
+    const mod = event.ctrlKey || event.metaKey
+    if (mod && event.shiftKey && event.code === 'KeyC') {
+      event.preventDefault()
+      void this.copySelection()
+      return false
+    }
+    if (mod && event.shiftKey && event.code === 'KeyV') {
+      event.preventDefault()
+      void this.pasteFromClipboard()
+      return false
+    }
+    if (mod && event.shiftKey && event.code === 'KeyF') {
+      event.preventDefault()
+      this.element.dispatchEvent(new CustomEvent('terminal-find', { bubbles: true }))
+      return false
+    }
+    return true
+  }
+
+  private onPasteEvent(event: ClipboardEvent): void {
+    event.preventDefault()
+    event.stopPropagation()
+    this.requestPaste(event.clipboardData?.getData('text/plain') ?? '')
+  }
+
+  private requestPaste(raw: string): void {
+    const plan = planPaste(raw)
+    if (plan.text === '') return
+    if (plan.needsConfirmation) this.pendingPaste = plan
+    else this.term.paste(plan.text)
+  }
+
+  /** WebGL when the GPU allows it; the DOM renderer when it does not or the context is lost. */
+  private loadWebgl(): void {
+    try {
+      const webgl = new WebglAddon()
+      webgl.onContextLoss(() => {
+        webgl.dispose()
+        this.webgl = undefined
+        this.renderer = 'dom'
+        this.term.refresh(0, this.term.rows - 1)
+      })
+      this.term.loadAddon(webgl)
+      this.webgl = webgl
+      this.renderer = 'webgl'
+    } catch {
+      this.webgl = undefined
+      this.renderer = 'dom'
+    }
+  }
+}
+
+// ------------------------------------------------------------------ routing main's events to tabs
+
+const byTerminalId = new Map<string, TerminalTab>()
+/** Events that overtook the `ssh.open` answer (a transport may reorder): replayed on register. */
+const early = new Map<string, ((tab: TerminalTab) => void)[]>()
+const MAX_EARLY = 256
+
+function registerTab(tab: TerminalTab): void {
+  if (!tab.terminalId) return
+  byTerminalId.set(tab.terminalId, tab)
+  const waiting = early.get(tab.terminalId)
+  early.delete(tab.terminalId)
+  for (const deliver of waiting ?? []) deliver(tab)
+}
+
+/** Delivers to the tab now, or once it registers. */
+export function deliver(terminalId: string, action: (tab: TerminalTab) => void): void {
+  const tab = byTerminalId.get(terminalId)
+  if (tab) return action(tab)
+  const waiting = early.get(terminalId) ?? []
+  if (waiting.length < MAX_EARLY) waiting.push(action)
+  early.set(terminalId, waiting)
+}
+
+export function unregisterTab(tab: TerminalTab): void {
+  if (tab.terminalId) byTerminalId.delete(tab.terminalId)
+}
+
+export function tabForTerminal(terminalId: string): TerminalTab | undefined {
+  return byTerminalId.get(terminalId)
+}

@@ -1,0 +1,65 @@
+/**
+ * The renderer's terminals: tabs per instance (kept when the user leaves the Terminal view, so
+ * coming back finds the same shells and scrollback), which tab is active, and the prompts main
+ * asks while connecting. One subscription per event routes `ssh.data` and `ssh.status` to tabs.
+ */
+import type { SshPrompt } from '../../../shared/contract-ssh'
+import { on } from '../lib/bridge'
+import { deliver, TerminalTab } from './terminal-tab.svelte'
+
+class TerminalStore {
+  tabs = $state<Record<string, TerminalTab[]>>({})
+  active = $state<Record<string, string>>({})
+  /** Questions from main, oldest first; the dialog shows the first. */
+  prompts = $state<SshPrompt[]>([])
+  private listening = false
+
+  /** Starts routing main's events (idempotent). */
+  listen(): void {
+    if (this.listening) return
+    this.listening = true
+    on('ssh.data', ({ terminalId, data }) => deliver(terminalId, (tab) => tab.write(data)))
+    on('ssh.status', (status) => deliver(status.terminalId, (tab) => tab.onStatus(status)))
+    on('ssh.prompt', (prompt) => {
+      this.prompts = [...this.prompts, prompt]
+    })
+  }
+
+  tabsOf(instanceId: string): TerminalTab[] {
+    return this.tabs[instanceId] ?? []
+  }
+
+  activeTab(instanceId: string): TerminalTab | undefined {
+    const key = this.active[instanceId]
+    return this.tabsOf(instanceId).find((tab) => tab.key === key) ?? this.tabsOf(instanceId)[0]
+  }
+
+  newTab(instanceId: string, instanceName: string, options: { fontSize: number; theme: 'light' | 'dark' }): TerminalTab {
+    this.listen()
+    const existing = this.tabsOf(instanceId)
+    const tab = new TerminalTab(instanceId, existing.length === 0 ? instanceName : `${instanceName} (${existing.length + 1})`, options)
+    this.tabs = { ...this.tabs, [instanceId]: [...existing, tab] }
+    this.active = { ...this.active, [instanceId]: tab.key }
+    return tab
+  }
+
+  select(instanceId: string, key: string): void {
+    this.active = { ...this.active, [instanceId]: key }
+  }
+
+  closeTab(tab: TerminalTab): void {
+    const remaining = this.tabsOf(tab.instanceId).filter((other) => other !== tab)
+    tab.dispose()
+    this.tabs = { ...this.tabs, [tab.instanceId]: remaining }
+    if (this.active[tab.instanceId] === tab.key && remaining.length > 0) {
+      this.active = { ...this.active, [tab.instanceId]: (remaining.at(-1) as TerminalTab).key }
+    }
+  }
+
+  /** Removes the first prompt once answered. */
+  answered(promptId: string): void {
+    this.prompts = this.prompts.filter((prompt) => prompt.promptId !== promptId)
+  }
+}
+
+export const terminals = new TerminalStore()
