@@ -30,8 +30,13 @@ export interface PoolLease {
  * More would only queue on a single-threaded server anyway.
  */
 const CONNECTIONS_PER_ORIGIN = 8
-/** Idle sockets are dropped after this; undici also honours a shorter `Keep-Alive: timeout` hint. */
-const KEEP_ALIVE_MS = 30_000
+/**
+ * Idle sockets are dropped after this (undici honours a shorter `Keep-Alive: timeout` hint too).
+ * It stays below the common server idle timeouts (Node 5 s, load balancers 60 s and more) so we
+ * never send a request on a socket the server is closing: POSTs are not retried, so that race
+ * would surface as a spurious network error. A poller every few seconds still reuses sockets.
+ */
+const KEEP_ALIVE_MS = 4_000
 
 interface Entry {
   pool: Pool
