@@ -8,6 +8,7 @@ import { app, clipboard, ipcMain, net, powerMonitor } from 'electron'
 import { createAppCore } from './core'
 import type { AppCore, Platform } from './core-types'
 import { createOsKeychain } from './account/keychain'
+import { createReach } from '../emulator/reach/index'
 import { bindIpc, type IpcMainLike } from './ipc'
 import { createNotificationAdapter } from './notify/notification-adapter'
 import { createNotebookWindows } from './notebook/notebook-window-adapter'
@@ -73,7 +74,9 @@ async function start(): Promise<void> {
     dataDir: app.getPath('userData'),
     platform,
     keychain: createOsKeychain(),
-    version: app.getVersion()
+    version: app.getVersion(),
+    // The Sandbox's instances are reachable for real: SSH, the notebook page, forwarded ports.
+    reach: createReach()
   })
   bindIpc(core, ipcMain as unknown as IpcMainLike, () => window.contents(), () => ({
     webContentsIds: new Set(window.contents().map((c) => c.id)),

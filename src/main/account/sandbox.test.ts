@@ -3,6 +3,11 @@ import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCoreRig, createRequest, type CoreRig } from '../test-support/core-harness'
+import { createReach } from '../../emulator/reach/index'
+import { startSandbox } from './sandbox'
+import { startEmulator } from '../../emulator/index'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 
 let rig: CoreRig | undefined
 afterEach(async () => {
@@ -35,5 +40,17 @@ describe('Sandbox', () => {
     expect(session).toMatchObject({ ok: true, value: { status: 'signed-in' } })
     const snapshot = await rig.call('instances.refresh')
     expect(snapshot.ok && snapshot.value.instances.map((i) => i.instanceSpecInfo.name)).toEqual(['kept'])
+  })
+
+  it('with reach: SandboxInfo carries the notebook certificate fingerprint to pin', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cloud-tray-sandbox-'))
+    const sandbox = await startSandbox({ dataDir, start: startEmulator, reach: createReach() })
+    try {
+      expect(sandbox.info.notebookCertSha256).toMatch(/^[0-9a-f]{64}$/)
+      expect(sandbox.info.sshPrivateKeyPath).toBe(join(dataDir, 'sandbox', 'id_ed25519'))
+    } finally {
+      await sandbox.close()
+      await rm(dataDir, { recursive: true, force: true })
+    }
   })
 })

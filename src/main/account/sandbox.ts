@@ -47,15 +47,27 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const dir = join(options.dataDir, 'sandbox')
   await mkdir(dir, { recursive: true, mode: 0o700 })
   const key = await ensureSandboxKey(dir)
+  // The reach the emulator builds carries the notebook certificate's fingerprint (createReach's
+  // EmulatorReach); it is kept here for SandboxInfo, so notebook windows can pin it.
+  let certSha256: string | undefined
+  const reach = options.reach
+  const capturingReach: ReachFactory | undefined = reach
+    ? async (context) => {
+        const built = await reach(context)
+        const sha = (built as { notebookCertSha256?: unknown }).notebookCertSha256
+        if (typeof sha === 'string') certSha256 = sha
+        return built
+      }
+    : undefined
   const handle = await options.start({
     port: 0,
     statePath: join(dir, 'state.json'),
     sshKeys: { [SANDBOX_USERNAME]: [key.publicKey] },
-    ...(options.reach ? { reach: options.reach } : {})
+    ...(capturingReach ? { reach: capturingReach } : {})
   })
   return {
     baseUrl: handle.baseUrl,
-    info: { sshPrivateKeyPath: key.privateKeyPath, notebookCertSha256: handle.notebookCertSha256 ?? '' },
+    info: { sshPrivateKeyPath: key.privateKeyPath, notebookCertSha256: certSha256 ?? handle.notebookCertSha256 ?? '' },
     close: () => handle.close()
   }
 }
