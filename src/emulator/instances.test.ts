@@ -278,6 +278,7 @@ describe('lifecycle', () => {
     expect(instance.instanceSpecInfo.instanceBillingInfo.type).toBe('Spot')
     expect(instance.instanceRuntimeInfo.status).toBe('Stopped')
     expect(instance.instanceRuntimeInfo.message).toMatch(/preempted/i)
+    expect(() => emulator.control.preempt(spot!)).toThrow(/already Stopped/)
     const [onDemand] = await emulator.control.seedInstances('demo', 1)
     expect(() => emulator.control.preempt(onDemand!)).toThrow(/not a spot instance/)
   })

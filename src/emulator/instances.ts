@@ -171,6 +171,8 @@ export class InstanceStore {
     if (!record) throw notFoundInstance()
     if (!record.isSpotInstance)
       throw new ApiError(409, { message: `instance ${instanceId} is not a spot instance; only spot instances are preempted` })
+    if (STOPPED_STATUSES.has(record.status))
+      throw new ApiError(409, { message: `instance ${instanceId} is already ${record.status}; only a live instance can be preempted` })
     this.cancelLifecycle(record)
     this.enter(record, 'Stopped', {
       message: 'Spot instance preempted: the provider reclaimed its capacity. Your data disk is kept; start a new instance to continue.'
