@@ -98,6 +98,16 @@ export interface AppCoreOptions {
   reach?: ReachFactory
   /** [0, 1) for poll jitter; injectable for deterministic tests. */
   random?: () => number
+  /** The app log (src/main/log). The core adds the live token to its secrets, so it is scrubbed. */
+  log?: CoreLog
+}
+
+/** What the core uses of the app log (src/main/log/logger.ts's Logger fits). */
+export interface CoreLog {
+  info(message: string, data?: unknown): void
+  warn(message: string, data?: unknown): void
+  error(message: string, data?: unknown): void
+  readonly secrets: { add(secret: string | undefined | null): void; delete(secret: string | undefined | null): void }
 }
 
 export interface AppCore {

@@ -65,6 +65,7 @@ const NOT_YET_MESSAGE = 'This part of Cloud Tray is not available in this build 
 
 export function createAppCore(options: AppCoreOptions): AppCore {
   const clock = options.clock ?? systemClock()
+  const log = options.log
   const random = options.random ?? Math.random
   const sinks = new Set<EventSink>()
   const emit: EventSink = (event, payload, target) => {
@@ -79,6 +80,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
 
   const warnings: Warning[] = []
   const warn = (id: string, message: string): void => {
+    log?.warn(`warning ${id}: ${message}`)
     const existing = warnings.findIndex((w) => w.id === id)
     const warning = { id, message }
     if (existing >= 0) warnings[existing] = warning
@@ -107,6 +109,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     profiles,
     events: {
       changed(state) {
+        log?.info(`session ${state.status}`, { profileId: state.profileId, remembered: state.remembered, keychain: state.keychain })
         emit('session', state)
         for (const listener of sessionListeners) listener(state)
         updateTray()
@@ -199,6 +202,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       for (const notification of result.notifications) deliver(notification)
     },
     onHealth(next) {
+      if (next.state === 'failing') log?.warn(`watch failing: ${next.error?.kind}: ${next.error?.message}`)
+      else log?.info('watch recovered')
       health = next
       emit('watch.health', next)
       updateTray()
@@ -330,6 +335,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       })
       if (profiles.get().selectedId !== input.profileId) await profiles.set(selectProfile(profiles.get(), input.profileId))
       const continued = before.status === 'expired' && before.profileId === input.profileId && before.username === input.username
+      // From here on every log line scrubs this token, whatever carries it.
+      log?.secrets.add(result.accessToken)
       const state = await session.loggedIn(input, result)
       watcher.sessionStarted(continued)
       if (continued) {
@@ -429,6 +436,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       return ok(await handler(input as never, context))
     } catch (error) {
       const info = toErrorInfo(error)
+      if (info.kind === 'internal') log?.error(`${command} failed`, { error: error instanceof Error ? error.stack : String(error) })
       if (info.kind !== 'not-logged-in' || command === 'session.login' || command === 'session.logout') return fail(info)
       if (retried) {
         await expireSession(null)
@@ -472,7 +480,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
           warn('sandbox', (error as Error).message)
         }
       }
-      if (await session.resume()) watcher.sessionStarted(false)
+      if (await session.resume()) {
+        log?.secrets.add(session.accessToken())
+        watcher.sessionStarted(false)
+      }
       updateTray()
     },
     async stop() {

@@ -8,6 +8,7 @@ import { app, clipboard, ipcMain, net, powerMonitor } from 'electron'
 import { createAppCore } from './core'
 import type { AppCore, Platform } from './core-types'
 import { createOsKeychain } from './account/keychain'
+import { createLogger } from './log/logger'
 import { createReach } from '../emulator/reach/index'
 import { bindIpc, type IpcMainLike } from './ipc'
 import { createNotificationAdapter } from './notify/notification-adapter'
@@ -70,8 +71,11 @@ async function start(): Promise<void> {
     }
   }
 
+  const dataDir = app.getPath('userData')
+  const log = createLogger({ dir: join(dataDir, 'logs') })
   core = createAppCore({
-    dataDir: app.getPath('userData'),
+    dataDir,
+    log,
     platform,
     keychain: createOsKeychain(),
     version: app.getVersion(),
@@ -97,7 +101,10 @@ async function start(): Promise<void> {
     event.preventDefault()
     stopped = true
     notebooks.closeAll()
-    void core.stop().finally(() => app.quit())
+    void core.stop().finally(() => {
+      log.close()
+      app.quit()
+    })
   })
 
   powerMonitor.on('suspend', () => core?.onSystemEvent('suspend'))

@@ -75,3 +75,25 @@ describe('token containment', () => {
     expect(rig.of('session.expired').length).toBeGreaterThan(0)
   })
 })
+
+describe('token containment in the log', () => {
+  it('the core hands the token to the log secrets at login and at resume', async () => {
+    const added: string[] = []
+    const lines: string[] = []
+    const keychain = createMemoryKeychain()
+    const log = {
+      info: (m: string) => void lines.push(m),
+      warn: (m: string) => void lines.push(m),
+      error: (m: string) => void lines.push(m),
+      secrets: { add: (s: string | undefined | null) => void (s && added.push(s)), delete: () => undefined }
+    }
+    rig = await createCoreRig({ keychain, core: { log } })
+    await rig.login(true)
+    const token = keychain.entries.get('sandbox/demo')!
+    expect(added).toEqual([token])
+    await rig.restart()
+    expect(added).toEqual([token, token])
+    expect(lines.some((l) => l.includes('session signed-in'))).toBe(true)
+    expect(lines.join('\n').includes(token)).toBe(false)
+  })
+})

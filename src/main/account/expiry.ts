@@ -14,6 +14,12 @@ export function expiresAt(token: string, loggedInAt: number, accessExpire: numbe
   return fallbackExpiresAt(loggedInAt, accessExpire)
 }
 
+/** Unix ms from the JWT's `exp`, when the token is a JWT that has one. */
+export function jwtExpiresAt(token: string): number | undefined {
+  const exp = jwtExp(token)
+  return exp === undefined ? undefined : exp * 1000
+}
+
 function jwtExp(token: string): number | undefined {
   try {
     const { exp } = decodeJwt(token)

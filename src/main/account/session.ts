@@ -9,7 +9,7 @@ import type { LoginInput, SessionState } from '../../shared/contract'
 import type { Clock, TimerHandle } from '../../shared/clock'
 import type { Keychain } from '../core-types'
 import { KeychainUnavailableError, keychainAccount } from './keychain'
-import { expiresAt as computeExpiresAt, isExpired, warningAt } from './expiry'
+import { expiresAt as computeExpiresAt, isExpired, jwtExpiresAt, warningAt } from './expiry'
 import type { ProfilesStore } from './profiles'
 
 export interface SessionEvents {
@@ -99,9 +99,9 @@ export class Session {
       await this.forgetPointer()
       return false
     }
-    // accessExpire is not known here; the JWT's exp normally is. Without it, the stored expiry.
-    const expires = computeExpiresAt(token, 0, 0) || pointer.expiresAt
-    if (expires === undefined || expires === 0 || isExpired(expires, this.options.clock.now())) {
+    // accessExpire is not known here; the JWT's exp normally is. Without it, the expiry stored at login.
+    const expires = jwtExpiresAt(token) ?? pointer.expiresAt
+    if (expires === undefined || isExpired(expires, this.options.clock.now())) {
       await this.deleteStored(account)
       await this.forgetPointer()
       return false

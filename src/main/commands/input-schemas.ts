@@ -109,7 +109,7 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'ssh.configPreview': instanceRef,
   'ssh.configWrite': instanceRef,
   'ssh.forgetHostKey': z.object({ host: z.string().min(1).max(300), port: z.number().int().min(1).max(65_535) }).strict()
-} as never
+}
 
 /** The first problem with an input, as a sentence and the dotted field path. */
 export function describeInputError(error: z.ZodError): { message: string; field?: string } {
