@@ -93,6 +93,14 @@ describe('login', () => {
     expect(answer.body).toMatchObject({ code: 10008, values: { v0: '4' } })
   })
 
+  it('refuses a user list with an empty or repeated name', async () => {
+    const signingKeyPem = await sharedTestSigningKey()
+    await expect(startEmulator({ signingKeyPem, users: [{ username: '', password: 'x' }] })).rejects.toThrow(/non-empty/)
+    await expect(
+      startEmulator({ signingKeyPem, users: [{ username: 'a', password: 'x' }, { username: 'a', password: 'y' }] })
+    ).rejects.toThrow(/listed twice/)
+  })
+
   it('names a missing login field', async () => {
     const answer = await post(emulator.baseUrl, '/user/login', { username: 'demo' })
     expect(answer.status).toBe(400)

@@ -77,6 +77,8 @@ export class Auth {
   }
 
   addUser(username: string, password: string): void {
+    if (username === '' || password === '') throw new RangeError('every emulator user needs a non-empty name and password')
+    if (this.accounts.has(username)) throw new RangeError(`user "${username}" is listed twice`)
     const account = { username, password, uuid: userUuid(username) }
     this.accounts.set(username, account)
     this.bySub.set(account.uuid, account)
