@@ -134,4 +134,16 @@ describe('createAppCore against the emulator', () => {
     expect(await rig.call('external.open', { url: 'javascript:alert(1)' })).toMatchObject({ ok: false, error: { kind: 'not-allowed' } })
     expect(rig.platform.external).toEqual(['https://example.com/docs'])
   })
+
+  it('tray: copy the SSH command and open the notebook of a running instance', async () => {
+    rig = await createCoreRig()
+    await rig.login()
+    const [id] = await rig.emulator.control.seedInstances('demo', 1)
+    await rig.call('instances.refresh')
+    expect(await rig.call('tray.activate', { itemId: `instance:${id}:copy-ssh` })).toEqual({ ok: true, value: undefined })
+    expect(rig.platform.clipboard).toHaveLength(1)
+    expect(rig.platform.clipboard[0]).toMatch(/^ssh -p \d+ \S+@\S+/)
+    expect(await rig.call('tray.activate', { itemId: `instance:${id}:notebook` })).toEqual({ ok: true, value: undefined })
+    expect(rig.platform.notebooks.map((n) => n.instanceId)).toEqual([id])
+  })
 })
