@@ -89,7 +89,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   }
 
   const recorded: RecordedEffect[] = []
-  const platform = recordingPlatform(options.platform, clock.now, (effect) => {
+  const platform = recordingPlatform(options.platform, () => clock.now(), (effect) => {
     recorded.push(effect)
     if (recorded.length > 200) recorded.shift()
     emit('recorded', effect)
