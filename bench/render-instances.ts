@@ -1,0 +1,153 @@
+/**
+ * Time to first render 1000 instances vs 100, in headless Chromium, the real renderer.
+ *
+ *   npx tsx bench/render-instances.ts [--runs N]
+ *
+ * The page is the built renderer served by the web shell's own static server and WebSocket
+ * transport; the core behind it is a fixed snapshot (this measures the renderer, not the cloud).
+ * Each run starts from an empty list, sends an `instances` snapshot of N instances, and stops the
+ * clock (in the page) when the table has all N rows counted and its first rows painted: the
+ * snapshot's transfer, parse, Svelte update, layout and paint. Runs alternate 100 and 1000 and
+ * the medians are compared. Target: ratio ≤ 3 (the list is virtualised, so DOM work does not
+ * grow with N; what grows is JSON and filtering/sorting of the snapshot).
+ */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { parseArgs } from 'node:util'
+import { chromium } from '@playwright/test'
+import { chromiumArgs, chromiumExecutable } from '../e2e/chromium'
+import type { Instance } from '../src/shared/api'
+import type { Events, InstancesSnapshot } from '../src/shared/contract'
+import type { EventSink } from '../src/main/core-types'
+import { DEFAULT_SETTINGS } from '../src/main/settings/settings-schema'
+import { attachWsTransport, createSecret, type TransportCore } from '../src/main/transport/ws-server'
+import { makeInstances } from '../src/renderer/src/lib/test-instances'
+import { REPO_ROOT, ensureRendererBuild } from '../src/web/renderer-build'
+import { serveStatic } from '../src/web/static-files'
+
+const TARGET_RATIO = 3
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '9' } } })
+const RUNS = Math.max(1, Math.min(50, Number(values.runs) || 9))
+
+/**
+ * Page script (a string: tsx's helpers do not exist in the page) that resolves
+ * `window.__rendered` with the ms from now until the table counts `n` rows and shows its first
+ * ones, after the next frame (so layout and paint are included).
+ */
+function installRenderProbe(n: number): string {
+  return `(() => {
+    const start = performance.now()
+    window.__rendered = new Promise((resolve) => {
+      const done = () => {
+        const table = document.querySelector('[role="table"][aria-label="Instances"]')
+        return !!table && table.getAttribute('aria-rowcount') === '${n + 1}' && table.querySelectorAll('[role="row"]').length > 1
+      }
+      const observer = new MutationObserver(() => {
+        if (!done()) return
+        observer.disconnect()
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0))
+      })
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true })
+    })
+  })()`
+}
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/** A core that is signed in and holds whatever snapshot the bench sets. */
+function snapshotCore() {
+  const sinks = new Set<EventSink>()
+  let snapshot: InstancesSnapshot = { instances: [], fetchedAt: Date.now(), mode: 'steady' }
+  const answers: Record<string, () => unknown> = {
+    'app.info': () => ({ version: 'bench', shell: 'web', replaced: [] }),
+    'profiles.get': () => ({
+      profiles: [{ id: 'bench', name: 'Bench', baseUrl: 'http://127.0.0.1:1/api' }],
+      selectedId: 'bench',
+      lastUsername: 'bench'
+    }),
+    'session.get': () => ({ status: 'signed-in', profileId: 'bench', username: 'bench', remembered: false, keychain: 'available' }),
+    'settings.get': () => DEFAULT_SETTINGS,
+    'warnings.get': () => [],
+    'tray.get': () => ({ tooltip: 'Cloud Tray', icon: 'idle', items: [] }),
+    'recorded.get': () => [],
+    'instances.get': () => snapshot,
+    'instances.refresh': () => snapshot
+  }
+  const core: TransportCore = {
+    async handle(command) {
+      const answer = answers[command]
+      return (answer ? { ok: true, value: answer() } : { ok: false, error: { kind: 'not-allowed', message: `bench: no ${command}` } }) as never
+    },
+    subscribe(sink) {
+      sinks.add(sink)
+      return () => sinks.delete(sink)
+    },
+    clientGone() {}
+  }
+  const set = (instances: Instance[]): void => {
+    snapshot = { instances, fetchedAt: Date.now(), mode: 'steady' }
+    for (const sink of sinks) sink('instances', snapshot as Events['instances'])
+  }
+  return { core, set }
+}
+
+async function main(): Promise<void> {
+  const { dir } = await ensureRendererBuild(REPO_ROOT, (line) => console.error(line))
+  const { core, set } = snapshotCore()
+  let port = 0
+  const server = createServer((request, response) => void serveStatic(dir, request, response))
+  const secret = createSecret()
+  const transport = attachWsTransport(server, {
+    core,
+    secret,
+    allowedOrigins: () => [`http://127.0.0.1:${port}`],
+    allowedHosts: () => [`127.0.0.1:${port}`]
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  port = (server.address() as AddressInfo).port
+
+  const browser = await chromium.launch({
+    ...(chromiumExecutable ? { executablePath: chromiumExecutable } : {}),
+    args: chromiumArgs,
+    headless: true
+  })
+  const results: Record<number, number[]> = { 100: [], 1000: [] }
+  const fixtures: Record<number, Instance[]> = { 100: makeInstances(100), 1000: makeInstances(1000) }
+  try {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    await page.goto(`http://127.0.0.1:${port}/#secret=${secret}`)
+    await page.getByRole('heading', { name: 'No instances yet' }).waitFor()
+
+    // One warm-up of each size (JIT, style caches), then alternate so drift hits both alike.
+    const order = [100, 1000, ...Array.from({ length: RUNS }, () => [100, 1000]).flat()]
+    for (const [index, count] of order.entries()) {
+      await page.evaluate(installRenderProbe(count))
+      set(fixtures[count]!)
+      const ms = (await page.evaluate('window.__rendered')) as number
+      if (index >= 2) results[count]!.push(ms)
+      set([])
+      await page.getByRole('heading', { name: 'No instances yet' }).waitFor()
+    }
+  } finally {
+    await browser.close()
+    await transport.close()
+    server.closeAllConnections()
+    server.close()
+  }
+
+  const small = median(results[100]!)
+  const large = median(results[1000]!)
+  const ratio = large / small
+  console.log(`first render, median of ${RUNS}: 100 instances ${small.toFixed(1)} ms, 1000 instances ${large.toFixed(1)} ms`)
+  console.log(`ratio 1000/100: ${ratio.toFixed(2)} (target ≤ ${TARGET_RATIO}) ${ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'}`)
+  process.exitCode = ratio <= TARGET_RATIO ? 0 : 1
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})
