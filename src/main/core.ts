@@ -489,7 +489,9 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     async stop() {
       watcher.stop()
       session.dispose()
-      releaseParked(session.state())
+      // Quitting: commands waiting for a re-login end with their not-logged-in error.
+      for (const waiter of parked) waiter.resolve(false)
+      parked.clear()
       for (const group of groups) await group.dispose?.()
       await recentWrite
       await Promise.all([...clients.values()].map((c) => c.close().catch(() => undefined)))

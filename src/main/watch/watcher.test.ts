@@ -159,4 +159,27 @@ describe('Watcher', () => {
     await flushAsync()
     expect(r.watcher.snapshot().instances).toEqual([])
   })
+
+  it('a sign-in while an old poll runs still gets its own first poll at once', async () => {
+    const releases: (() => void)[] = []
+    let calls = 0
+    const r = rig(
+      () =>
+        new Promise<Instance[]>((resolve) => {
+          calls++
+          const n = calls
+          releases.push(() => resolve([fakeInstance('a', `poll ${n}`, 'Running')]))
+        })
+    )
+    r.watcher.sessionStarted(false)
+    r.watcher.sessionEnded()
+    r.watcher.sessionStarted(false) // the first poll is still running, for the old session
+    expect(calls).toBe(1)
+    releases.shift()!()
+    await flushAsync()
+    expect(calls).toBe(2) // at once, not after 30 s
+    releases.shift()!()
+    await flushAsync()
+    expect(r.watcher.snapshot().instances.map((i) => i.instanceSpecInfo.name)).toEqual(['poll 2'])
+  })
 })

@@ -167,6 +167,12 @@ export class Watcher {
       .catch((error: unknown): PollOutcome => ({ kind: 'failed', error: this.options.toErrorInfo(error) }))
       .then((outcome) => {
         this.inFlight = undefined
+        // A stale answer belongs to an older session: the new one still needs its first poll.
+        if (outcome.kind === 'stale' && !this.isPaused()) {
+          this.queued.push(...waiters)
+          this.kick()
+          return
+        }
         this.settle(outcome)
         for (const waiter of waiters) waiter()
         if (this.queued.length > 0) this.kick()
