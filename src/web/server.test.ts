@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { createWsBridge, type WebSocketLike } from '../renderer/src/lib/transport-ws'
+import { parseWebArgs } from './cli-args'
+import { startWebShell, type WebShell } from './server'
+import { resolveStaticPath } from './static-files'
+
+/** GET with a chosen Host header (fetch does not let a test set it). */
+function get(origin: string, path: string, host?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  const url = new URL(path, origin)
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: url.hostname, port: url.port, path, headers: host ? { host } : {} },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk: string) => (body += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      }
+    )
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+describe('web shell', () => {
+  let shell: WebShell
+  let rendererDir: string
+
+  beforeAll(async () => {
+    // A stand-in bundle: these tests are about serving and the transport, not the build.
+    rendererDir = await mkdtemp(join(tmpdir(), 'cloud-tray-renderer-'))
+    await mkdir(join(rendererDir, 'assets'))
+    await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Cloud Tray</title>')
+    await writeFile(join(rendererDir, 'assets', 'app.js'), 'export {}')
+    shell = await startWebShell({ rendererDir, emulator: { bootMs: 200 } })
+  })
+
+  afterAll(async () => {
+    await shell?.close()
+    await rm(rendererDir, { recursive: true, force: true })
+  })
+
+  it('prints a loopback URL carrying a 256-bit secret in the fragment', () => {
+    expect(shell.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#secret=[0-9a-f]{64}$/)
+  })
+
+  it('serves the renderer with its types and security headers, and nothing outside it', async () => {
+    const index = await get(shell.origin, '/')
+    expect(index.status).toBe(200)
+    expect(index.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(index.headers['x-content-type-options']).toBe('nosniff')
+    expect(index.headers['cache-control']).toBe('no-store')
+    expect((await get(shell.origin, '/assets/app.js')).headers['content-type']).toBe('text/javascript; charset=utf-8')
+    expect((await get(shell.origin, '/../package.json')).status).toBe(404)
+    expect((await get(shell.origin, '/%2e%2e/package.json')).status).toBe(404)
+    expect((await get(shell.origin, '/missing.js')).status).toBe(404)
+  })
+
+  it('refuses a foreign Host (DNS rebinding)', async () => {
+    const port = new URL(shell.origin).port
+    expect((await get(shell.origin, '/', `evil.example:${port}`)).status).toBe(403)
+    expect((await get(shell.origin, '/', `localhost:${port}`)).status).toBe(403)
+  })
+
+  it('answers the contract over the socket with the real core, as the web shell', async () => {
+    const secret = new URL(shell.url).hash.replace('#secret=', '')
+    const bridge = createWsBridge({
+      origin: shell.origin.replace('http:', 'ws:'),
+      secret,
+      createSocket: (url, protocols) => new WebSocket(url, protocols, { origin: shell.origin }) as unknown as WebSocketLike
+    })
+    try {
+      const info = await bridge.invoke('app.info')
+      expect(info.ok && info.value.shell).toBe('web')
+      expect(info.ok && info.value.replaced.length).toBeGreaterThan(0)
+      const profiles = await bridge.invoke('profiles.get')
+      // First run: the Sandbox is preselected with its demo account.
+      expect(profiles.ok && profiles.value.selectedId).toBe('sandbox')
+      expect(profiles.ok && profiles.value.demoPassword).toBe('demo')
+      const login = await bridge.invoke('session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: false })
+      expect(login.ok && login.value.status).toBe('signed-in')
+      await shell.emulator().seedInstances('demo', 3)
+      const list = await bridge.invoke('instances.refresh')
+      expect(list.ok && list.value.instances).toHaveLength(3)
+    } finally {
+      bridge.close()
+    }
+  })
+
+  it('removes its temp data dir on close', async () => {
+    const other = await startWebShell({ rendererDir, emulator: { bootMs: 200 } })
+    expect(existsSync(other.dataDir)).toBe(true)
+    await other.close()
+    expect(existsSync(other.dataDir)).toBe(false)
+  })
+})
+
+describe('static paths', () => {
+  it('stays inside the root', () => {
+    expect(resolveStaticPath('/srv/r', '/')).toBe('/srv/r/index.html')
+    expect(resolveStaticPath('/srv/r', '/assets/a.js')).toBe('/srv/r/assets/a.js')
+    expect(resolveStaticPath('/srv/r', '/../etc/passwd')).toBeNull()
+    expect(resolveStaticPath('/srv/r', '/%2e%2e/etc/passwd')).toBeNull()
+    expect(resolveStaticPath('/srv/r', '/a%00b')).toBeNull()
+    expect(resolveStaticPath('/srv/r', '/%E0%A4%A')).toBeNull()
+  })
+})
+
+describe('npm run web arguments', () => {
+  it('parses port, base URL and data dir', () => {
+    expect(parseWebArgs(['--port', '5123', '--base-url', 'https://hpc-ai.com/api/', '--data-dir', '/tmp/x'])).toEqual({
+      reachEnabled: true,
+      port: 5123,
+      baseUrl: 'https://hpc-ai.com/api',
+      dataDir: '/tmp/x'
+    })
+    expect(parseWebArgs(['--no-reach']).reachEnabled).toBe(false)
+  })
+
+  it('refuses a bad port, a non-http base URL and unknown flags', () => {
+    expect(() => parseWebArgs(['--port', '70000'])).toThrow(/--port/)
+    expect(() => parseWebArgs(['--base-url', 'ftp://x'])).toThrow(/http/)
+    expect(() => parseWebArgs(['--bogus'])).toThrow()
+  })
+})
