@@ -1,0 +1,66 @@
+import { captureScreen, expect, signIn, test } from './web-fixture'
+
+test.describe.configure({ timeout: 120_000 })
+
+test('settings: theme, notifications, profiles add/edit/remove; shortcuts and the tray panel', async ({ page, shell }) => {
+  await signIn(page, shell)
+  const main = page.getByRole('navigation', { name: 'Main' })
+  await main.getByRole('button', { name: 'Settings' }).click()
+  await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible()
+  await captureScreen(page, 'settings')
+
+  // Theme: an explicit choice wins over the system's scheme.
+  await page.getByRole('radio', { name: 'Dark' }).check()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
+  await page.getByRole('radio', { name: 'Follow the system' }).check()
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
+
+  const ready = page.getByRole('checkbox', { name: 'An instance is ready (Running)' })
+  await expect(ready).toBeChecked()
+  await ready.uncheck()
+  await expect(page.getByRole('status').filter({ hasText: 'Notification settings saved.' })).toBeVisible()
+
+  await page.getByRole('button', { name: 'Add profile' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Add profile' })
+  await dialog.getByLabel('Profile name').fill('Staging')
+  await dialog.getByLabel('API address').fill('not a url')
+  await dialog.getByRole('button', { name: 'Save profile' }).click()
+  await expect(dialog.getByLabel('API address')).toHaveAccessibleDescription(/Enter the API address/)
+  await dialog.getByLabel('API address').fill('https://staging.example/api')
+  await captureScreen(page, 'settings-profile-dialog')
+  await dialog.getByRole('button', { name: 'Save profile' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByText('https://staging.example/api')).toBeVisible()
+
+  await page.getByRole('button', { name: 'Edit profile Staging' }).click()
+  const edit = page.getByRole('dialog', { name: 'Edit profile' })
+  await edit.getByLabel('Profile name').fill('Staging EU')
+  await edit.getByRole('button', { name: 'Save profile' }).click()
+  await expect(page.getByRole('button', { name: 'Edit profile Staging EU' })).toBeVisible()
+
+  await page.getByRole('button', { name: 'Remove profile Staging EU' }).click()
+  const confirm = page.getByRole('dialog', { name: 'Remove profile Staging EU?' })
+  // Esc closes a dialog and changes nothing.
+  await page.keyboard.press('Escape')
+  await expect(confirm).toBeHidden()
+  await expect(page.getByRole('button', { name: 'Remove profile Staging EU' })).toBeFocused()
+  await page.getByRole('button', { name: 'Remove profile Staging EU' }).click()
+  await confirm.getByRole('button', { name: 'Remove profile' }).click()
+  await expect(page.getByText('https://staging.example/api')).toHaveCount(0)
+
+  // Reloading keeps the settings (they live in main) and the connection (the secret is kept for the tab).
+  await page.reload()
+  await main.getByRole('button', { name: 'Settings' }).click()
+  await expect(page.getByRole('checkbox', { name: 'An instance is ready (Running)' })).not.toBeChecked()
+
+  // Ctrl+R refreshes the list instead of reloading the page; Ctrl+N opens the create form.
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42))
+  await page.keyboard.press('Control+R')
+  await page.keyboard.press('Control+N')
+  await expect(page.getByRole('heading', { name: 'New instance' })).toBeVisible()
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42)
+
+  // The tray stand-in runs tray actions in main.
+  await page.getByRole('navigation', { name: 'Tray menu' }).getByRole('button', { name: /New volume/ }).click()
+  await expect(page.getByRole('heading', { name: 'New volume' })).toBeVisible()
+})
