@@ -155,4 +155,22 @@ describe('createAppCore against the emulator', () => {
     expect(recorded).toMatchObject({ ok: true, value: [{ kind: 'external-url', detail: 'https://example.com/a', at: rig.clock.now() }] })
     expect(rig.of('recorded')).toHaveLength(1)
   })
+
+  it('a user profile for another deployment: add, select, sign in, refuse removal while signed in', async () => {
+    rig = await createCoreRig()
+    const saved = await rig.call('profiles.save', { name: 'Lab', baseUrl: rig.emulator.baseUrl })
+    if (!saved.ok) throw new Error(saved.error.message)
+    const lab = saved.value.profiles.find((p) => p.name === 'Lab')!
+    const selected = await rig.call('profiles.select', { id: lab.id })
+    expect(selected).toMatchObject({ ok: true, value: { selectedId: lab.id, lastUsername: '' } })
+    expect(selected.ok && selected.value.demoPassword).toBeUndefined()
+    expect(rig.of('session').at(-1)).toMatchObject({ status: 'signed-out', profileId: lab.id })
+    const login = await rig.call('session.login', { profileId: lab.id, username: 'demo', password: 'demo', rememberMe: false })
+    expect(login).toMatchObject({ ok: true, value: { status: 'signed-in', profileId: lab.id } })
+    expect(await rig.call('profiles.remove', { id: lab.id })).toMatchObject({ ok: false, error: { kind: 'not-allowed' } })
+    await rig.call('session.logout')
+    expect(await rig.call('profiles.get')).toMatchObject({ ok: true, value: { selectedId: lab.id, lastUsername: 'demo' } })
+    const removed = await rig.call('profiles.remove', { id: lab.id })
+    expect(removed).toMatchObject({ ok: true, value: { selectedId: 'sandbox' } })
+  })
 })

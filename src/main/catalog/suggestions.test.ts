@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest'
+import { fakeInstance } from '../test-support/fake-instance'
+import { MAX_RECENT_LAUNCHES, addRecentLaunch, suggestionsFrom } from './suggestions'
+
+describe('create-form suggestions', () => {
+  it('offers recent launches first, then what the instances use, without duplicates', () => {
+    const instances = [fakeInstance('a', 'alpha', 'Running'), fakeInstance('b', 'beta', 'Stopped')]
+    const recent = [{ imageId: 'img-1', instanceTypeId: 'type-1', region: 'region-9', at: 5 }]
+    const s = suggestionsFrom(instances, recent)
+    expect(s.instanceTypes).toEqual([{ id: 'type-1', label: 'H100 x1', source: 'recent' }])
+    expect(s.regions).toEqual([
+      { id: 'region-9', label: 'region-9', source: 'recent' },
+      { id: 'region-1', label: 'West', source: 'instances' }
+    ])
+    expect(s.images).toEqual([{ id: 'img-1', label: 'img-1', source: 'recent' }])
+    expect(s.prices).toEqual([{ instanceTypeId: 'type-1', chargeMode: 'perHour', price: 2.5, unit: '$' }])
+  })
+
+  it('keeps the last launches, newest first, one per combination', () => {
+    let recent = addRecentLaunch([], { imageId: 'i', instanceTypeId: 't', region: 'r', at: 1 })
+    recent = addRecentLaunch(recent, { imageId: 'i', instanceTypeId: 't', region: 'r', at: 2 })
+    expect(recent).toEqual([{ imageId: 'i', instanceTypeId: 't', region: 'r', at: 2 }])
+    for (let n = 0; n < 20; n++) recent = addRecentLaunch(recent, { imageId: `i${n}`, instanceTypeId: 't', region: 'r', at: 10 + n })
+    expect(recent).toHaveLength(MAX_RECENT_LAUNCHES)
+    expect(recent[0]!.imageId).toBe('i19')
+  })
+})

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import type { CommandName } from '../../shared/contract'
+import { COMMAND_NAMES } from '../../shared/contract'
+import { INPUT_SCHEMAS, describeInputError } from './input-schemas'
+
+const request = {
+  name: 'job',
+  imageId: 'img',
+  instanceTypeId: 'type',
+  region: 'r',
+  billing: { chargeMode: 'perHour', duration: 1 },
+  remoteStorages: [],
+  instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' },
+  nodePorts: [8888]
+}
+
+describe('input schemas', () => {
+  it('there is one for every command', () => {
+    for (const name of COMMAND_NAMES) expect(INPUT_SCHEMAS[name], name).toBeDefined()
+  })
+
+  it.each<[string, CommandName, unknown, boolean]>([
+    ['no input for a void command', 'session.get', undefined, true],
+    ['null for a void command', 'session.get', null, true],
+    ['a value for a void command', 'session.get', { x: 1 }, false],
+    ['a valid create', 'instances.create', { request }, true],
+    ['an unknown field (strict)', 'instances.create', { request: { ...request, sneaky: true } }, false],
+    ['a bad charge mode', 'instances.create', { request: { ...request, billing: { chargeMode: 'forever', duration: 1 } } }, false],
+    ['a port out of range', 'instances.create', { request: { ...request, nodePorts: [70_000] } }, false],
+    ['an empty password', 'session.login', { profileId: 'sandbox', username: 'demo', password: '', rememberMe: false }, false],
+    ['a login', 'session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: true }, true],
+    ['a page of 0', 'instances.page', { currentPage: 0, pageSize: 10 }, false],
+    ['a huge page', 'volumes.list', { currentPage: 1, pageSize: 100_000 }, false],
+    ['a settings patch', 'settings.update', { notifications: { ready: false } }, true],
+    ['an unknown setting', 'settings.update', { telemetry: true }, false],
+    ['a terminal resize', 'ssh.resize', { terminalId: 't', cols: 80, rows: 24 }, true],
+    ['a zero-size terminal', 'ssh.resize', { terminalId: 't', cols: 0, rows: 24 }, false],
+    ['a prompt answer', 'ssh.answer', { promptId: 'p', answer: { kind: 'host-key', decision: 'accept-once' } }, true],
+    ['a made-up answer', 'ssh.answer', { promptId: 'p', answer: { kind: 'yolo' } }, false]
+  ])('%s', (_name, command, input, valid) => {
+    expect(INPUT_SCHEMAS[command].safeParse(input).success).toBe(valid)
+  })
+
+  it('names the field at fault', () => {
+    const result = INPUT_SCHEMAS['session.login'].safeParse({ profileId: 'sandbox', username: ' ', password: 'x', rememberMe: false })
+    expect(result.success).toBe(false)
+    if (!result.success) expect(describeInputError(result.error)).toEqual({ field: 'username', message: 'username: Enter your user name.' })
+  })
+})
