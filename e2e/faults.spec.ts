@@ -1,0 +1,229 @@
+/**
+ * Fault injection through the real app (`npm run web`'s shell: the real core, the real renderer
+ * in Chromium) against the emulator's fault controls. For each fault the user must see what is
+ * wrong, polling must back off and come back by itself, and nothing typed may be lost.
+ *
+ * The core and the emulator share a ManualClock here, so "down for 30 s" and the backoff schedule
+ * run in simulated time: `tick` moves the clock a step at a time and gives the real sockets a
+ * moment between steps (the only real waiting is for loopback I/O).
+ */
+import { ManualClock } from '../src/shared/clock'
+import { startEmulator, type Emulator, type EmulatorControl } from '../src/emulator/index'
+import { KeychainUnavailableError } from '../src/main/account/keychain'
+import type { Keychain } from '../src/main/core-types'
+import type { WatchHealth } from '../src/shared/contract'
+import { startLossyProxy, type LossyProxy } from './faults-proxy'
+import { expect, signIn, test as base } from './web-fixture'
+import type { Page } from '@playwright/test'
+
+const IMAGE = 'img-pytorch-2.5-cuda12.4'
+const TYPE = 'gpu-a100-80g-1x'
+const REGION = '6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f'
+const FAST_EMULATOR = { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }
+
+const test = base.extend<{ clock: ManualClock }>({
+  clock: async ({}, use) => {
+    await use(new ManualClock(Date.now()))
+  },
+  shellOptions: async ({ clock }, use) => {
+    await use({ emulator: FAST_EMULATOR, clock })
+  }
+})
+
+/** Moves simulated time forward in steps, letting loopback requests finish between them. */
+async function tick(clock: ManualClock, ms: number, stepMs = 500): Promise<void> {
+  for (let done = 0; done < ms; done += stepMs) {
+    await clock.advanceAsync(Math.min(stepMs, ms - done), () => new Promise((resolve) => setTimeout(resolve, 15)))
+  }
+}
+
+/** Each failed poll as the core reports it: when it failed and when it will try again. */
+interface FailedPoll {
+  at: number
+  retryAt: number
+}
+
+function recordFailedPolls(shell: { core: { subscribe: (sink: (event: string, payload: unknown) => void) => () => void } }, clock: ManualClock): FailedPoll[] {
+  const failed: FailedPoll[] = []
+  shell.core.subscribe((event, payload) => {
+    const health = payload as WatchHealth
+    if (event === 'watch.health' && health.state === 'failing' && health.retryAt !== undefined) {
+      failed.push({ at: clock.now(), retryAt: health.retryAt })
+    }
+  })
+  return failed
+}
+
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' })
+const failingBanner = (page: Page) => page.getByRole('status').filter({ hasText: 'Cannot refresh your instances' })
+
+async function fillCreateForm(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+N')
+  await expect(page.getByRole('heading', { name: 'New instance' })).toBeVisible()
+  await page.getByLabel('Name', { exact: true }).fill(name)
+  await page.getByLabel('Image', { exact: true }).fill(IMAGE)
+  await page.getByLabel('Instance type').fill(TYPE)
+  await page.getByLabel('Region').fill(REGION)
+}
+
+async function expectFormKept(page: Page, name: string): Promise<void> {
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
+  await expect(page.getByLabel('Image', { exact: true })).toHaveValue(IMAGE)
+  await expect(page.getByLabel('Instance type')).toHaveValue(TYPE)
+  await expect(page.getByLabel('Region')).toHaveValue(REGION)
+}
+
+interface Fault {
+  name: string
+  start(control: EmulatorControl): Promise<void>
+  /** Called once the app has met the fault (its first failed poll). */
+  met?(control: EmulatorControl, clock: ManualClock): void
+}
+
+const FAULTS: Fault[] = [
+  { name: 'a burst of 5xx answers', start: async (control) => control.faults.failNext(3, 503) },
+  { name: 'connection resets', start: async (control) => control.faults.dropNext(3) },
+  {
+    name: 'the emulator down for 30 s',
+    start: (control) => control.faults.setDown(true),
+    // Down for 30 simulated seconds from the app's first failed look, whatever the test does then.
+    met: (control, clock) => void clock.setTimeout(() => void control.faults.setDown(false), 30_000)
+  }
+]
+
+for (const fault of FAULTS) {
+  test(`${fault.name}: a banner, backoff, recovery on its own, the form kept`, async ({ page, shell, clock }) => {
+    const control = shell.emulator()
+    await control.seedInstances('demo', 3, { name: 'job' })
+    await signIn(page, shell)
+    await tick(clock, 3_000)
+    await expect(page.getByRole('row', { name: /job-1/ })).toContainText('Running')
+
+    // Typing in the create form while the cloud misbehaves.
+    await fillCreateForm(page, 'kept-through-faults')
+
+    const failed = recordFailedPolls(shell, clock)
+    await fault.start(control)
+    // The next scheduled poll meets the fault (at most one steady interval away).
+    for (let waited = 0; failed.length === 0 && waited < 40_000; waited += 500) await tick(clock, 500)
+    expect(failed.length, 'the app never noticed the fault').toBeGreaterThan(0)
+    fault.met?.(control, clock)
+
+    // The user is told, in words, and the list keeps what was last seen.
+    await expect(failingBanner(page)).toBeVisible()
+    await expect(failingBanner(page)).toContainText('The list shows what was last seen.')
+    await tick(clock, 25_000)
+
+    // Backoff: each wait before the next try is at least as long as the one before, and longer
+    // than the normal fast poll; far fewer tries than a fixed 2.5 s poller would make.
+    const waits = failed.map((f) => f.retryAt - f.at)
+    expect(failed.length).toBeGreaterThan(0)
+    expect(failed.length).toBeLessThan(25_000 / 2_500)
+    expect(waits[0]!).toBeGreaterThan(2_500)
+    for (let i = 1; i < waits.length; i++) expect(waits[i]!).toBeGreaterThanOrEqual(waits[i - 1]!)
+
+    // Recovery without the user doing anything: the banner goes, the list is live again.
+    await tick(clock, 120_000, 1_000)
+    await expect(failingBanner(page)).toBeHidden()
+    await control.seedInstances('demo', 1, { name: 'after' })
+    await tick(clock, 60_000, 1_000)
+    await mainNav(page).getByRole('button', { name: 'Instances' }).click()
+    await expect(page.getByRole('row', { name: /after-1/ })).toBeVisible()
+
+    // Nothing typed was lost.
+    await mainNav(page).getByRole('button', { name: 'New instance' }).click()
+    await expectFormKept(page, 'kept-through-faults')
+  })
+}
+
+base('3 s of API latency: the create completes once, the form shows progress, no error', async ({ page, shell }) => {
+  await signIn(page, shell)
+  const control = shell.emulator()
+  control.faults.setLatency(3_000)
+  await fillCreateForm(page, 'slow-network')
+  const create = page.getByRole('button', { name: 'Create instance' })
+  await create.click()
+  // A second click while the first is on its way must not send a second create.
+  await create.click({ timeout: 1_000 }).catch(() => undefined)
+  const detail = page.getByRole('complementary', { name: 'Instance details' })
+  await expect(detail.getByRole('heading', { name: 'slow-network' })).toBeVisible({ timeout: 20_000 })
+  control.faults.setLatency(0)
+  expect(control.instances('demo').filter((i) => i.instanceSpecInfo.name === 'slow-network')).toHaveLength(1)
+  await expect(failingBanner(page)).toBeHidden()
+})
+
+/** An emulator of our own behind the lossy proxy, used as the app's cloud (not the Sandbox). */
+const lossy = base.extend<{ upstream: Emulator; lossyProxy: LossyProxy }>({
+  upstream: async ({}, use) => {
+    const emulator = await startEmulator({ port: 0, ...FAST_EMULATOR })
+    await use(emulator)
+    await emulator.close()
+  },
+  lossyProxy: async ({ upstream }, use) => {
+    const proxy = await startLossyProxy(upstream.baseUrl)
+    await use(proxy)
+    await proxy.close()
+  },
+  shellOptions: async ({ lossyProxy }, use) => {
+    await use({ baseUrl: lossyProxy.baseUrl, emulator: FAST_EMULATOR })
+  }
+})
+
+lossy('a create whose answer is lost is not duplicated when the user tries again', async ({ page, shell, upstream, lossyProxy }) => {
+  await page.goto(shell.url)
+  await page.getByLabel('User name').fill('demo')
+  await page.getByLabel('Password', { exact: true }).fill('demo')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
+
+  await fillCreateForm(page, 'exactly-once')
+  lossyProxy.loseAnswers('/instance/create', 1)
+  await page.getByRole('button', { name: 'Create instance' }).click()
+
+  // The cloud created it; the app never heard. It must say so and keep the form.
+  await expect(page.getByRole('alert').first()).toBeVisible({ timeout: 20_000 })
+  expect(upstream.control.instances('demo').map((i) => i.instanceSpecInfo.name)).toEqual(['exactly-once'])
+  await expectFormKept(page, 'exactly-once')
+
+  // The user tries again. The app must find the instance by name instead of creating a second.
+  await page.getByRole('button', { name: 'Create instance' }).click()
+  const detail = page.getByRole('complementary', { name: 'Instance details' })
+  await expect(detail.getByRole('heading', { name: 'exactly-once' })).toBeVisible({ timeout: 20_000 })
+  expect(upstream.control.instances('demo').filter((i) => i.instanceSpecInfo.name === 'exactly-once')).toHaveLength(1)
+})
+
+/** A keychain that is not there at all (no Secret Service, a locked-down desktop). */
+const missingKeychain: Keychain = {
+  get: async () => {
+    throw new KeychainUnavailableError()
+  },
+  set: async () => {
+    throw new KeychainUnavailableError()
+  },
+  delete: async () => {
+    throw new KeychainUnavailableError()
+  },
+  probe: async () => false
+}
+
+const noKeychain = base.extend({
+  shellOptions: async ({}, use) => {
+    await use({ emulator: FAST_EMULATOR, keychain: missingKeychain })
+  }
+})
+
+noKeychain('a missing keychain gives a memory-only session with a warning', async ({ page, shell }) => {
+  await shell.emulator().seedInstances('demo', 1, { name: 'memory' })
+  await page.goto(shell.url)
+  // Said before signing in, where the choice is made: nothing will be remembered.
+  const remember = page.getByRole('checkbox', { name: 'Remember me on this computer' })
+  await expect(remember).toBeDisabled()
+  await expect(page.getByText('No system keychain is available here')).toBeVisible()
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  // The session itself works, from memory.
+  await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
+  await expect(page.getByRole('row', { name: /memory-1/ })).toBeVisible()
+  // And nothing was written anywhere: a restart would ask again.
+  const session = await shell.core.handle('session.get', undefined, { clientId: 'test' })
+  expect(session.ok && session.value.status).toBe('signed-in')
+})
