@@ -21,9 +21,9 @@ function fakes() {
       return () => sinks.delete(sink)
     }
   } as unknown as AppCore
-  const window = (id: number): WebContentsLike & { sent: unknown[][]; mainFrame: { url: string } } => {
+  const window = (id: number): WebContentsLike & { sent: unknown[][]; mainFrame: { url: string; parent: null } } => {
     const sent: unknown[][] = []
-    const mainFrame = { url: 'file:///app/out/renderer/index.html' }
+    const mainFrame = { url: 'file:///app/out/renderer/index.html', parent: null }
     return { id, sent, mainFrame, isDestroyed: () => false, send: (c, p) => void sent.push([c, p]) }
   }
   return { handlers, ipcMain, sinks, calls, core, window }
@@ -38,7 +38,7 @@ describe('bindIpc', () => {
     const handler = f.handlers.get(commandChannel('session.get'))!
     expect(await handler({ sender: main, senderFrame: main.mainFrame }, undefined)).toEqual({ ok: true, value: 'answered' })
     expect(f.calls).toEqual([['session.get', undefined, { clientId: '1' }]])
-    const iframe = { url: 'file:///app/out/renderer/index.html' }
+    const iframe = { url: 'file:///app/out/renderer/index.html', parent: main.mainFrame }
     for (const event of [
       { sender: main, senderFrame: iframe },
       { sender: main, senderFrame: null },

@@ -13,13 +13,15 @@ export interface WebContentsLike {
   readonly id: number
   isDestroyed(): boolean
   send(channel: string, payload: unknown): void
-  readonly mainFrame: unknown
 }
 
 export interface InvokeEventLike {
   readonly sender: WebContentsLike
-  /** null when the frame navigated away or was destroyed before the message was handled. */
-  readonly senderFrame: { readonly url: string } | null
+  /**
+   * The sending frame (Electron's WebFrameMain): `parent` is null for a top-level frame. null
+   * when the frame navigated away or was destroyed before the message was handled.
+   */
+  readonly senderFrame: { readonly url: string; readonly parent: unknown } | null
 }
 
 export interface IpcMainLike {
@@ -43,7 +45,7 @@ export function bindIpc(
       const frame = event.senderFrame
       const sender = {
         webContentsId: event.sender.id,
-        isMainFrame: frame !== null && frame === event.sender.mainFrame,
+        isMainFrame: frame !== null && frame.parent === null,
         url: frame?.url
       }
       if (!isTrustedSender(sender, trusted())) {

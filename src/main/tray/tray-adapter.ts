@@ -28,6 +28,9 @@ export function createTrayAdapter(onActivate: (itemId: string) => void): TrayAda
     return img
   }
   const tray = new Tray(image('idle'))
+  // Windows users expect a click on the icon to bring the window; the menu stays on right-click.
+  // (Linux AppIndicator ignores clicks, macOS opens the menu: there the menu has "Open Cloud Tray".)
+  if (process.platform === 'win32') tray.on('click', () => onActivate('open-window'))
   const toTemplate = (items: readonly TrayMenuItem[]): MenuItemConstructorOptions[] =>
     items.map((item) =>
       item.type === 'separator'
