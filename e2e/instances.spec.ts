@@ -120,3 +120,50 @@ test('stop one instance and delete another', async ({ page, shell }) => {
   expect(statuses['job-1']).toBe('Stopped')
   expect(statuses['job-2']).toBeUndefined()
 })
+
+test('paste request JSON fills the form; the Ports dialog lists each forwarded port', async ({ page, shell }) => {
+  await signIn(page, shell)
+  await page.keyboard.press('Control+N')
+  await page.getByRole('button', { name: 'Paste request JSON' }).click()
+  const paste = page.getByRole('dialog', { name: 'Paste request JSON' })
+  await paste.getByLabel('Request JSON').fill('{"name": ')
+  await paste.getByRole('button', { name: 'Fill the form' }).click()
+  await expect(paste.getByLabel('Request JSON')).toHaveAccessibleDescription(/not JSON/)
+  const body = {
+    name: 'pasted-1',
+    imageId: IMAGE,
+    instanceTypeId: TYPE,
+    region: REGION,
+    billing: { chargeMode: 'perDay', duration: 2 },
+    remoteStorages: [],
+    instanceConfiguration: { extraDataDiskSizeDB: 50, enableCommonData: false, enableDocker: true, dockerStorageSize: 20, initScript: '' },
+    isSpotInstance: false,
+    nodePorts: [8080]
+  }
+  await paste.getByLabel('Request JSON').fill(JSON.stringify(body, null, 2))
+  await captureScreen(page, 'paste-request-dialog')
+  await paste.getByRole('button', { name: 'Fill the form' }).click()
+  await expect(paste).toBeHidden()
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('pasted-1')
+  await expect(page.getByLabel('Billing mode')).toHaveValue('perDay')
+  await expect(page.getByLabel(/^Duration/)).toHaveValue('2')
+  await expect(page.getByLabel(/^Duration/)).not.toHaveAttribute('readonly', '')
+  await expect(page.getByLabel('Docker storage (GB)')).toHaveValue('20')
+  // Switching to an hourly mode locks the duration back to 1.
+  await page.getByLabel('Billing mode').selectOption('perHour')
+  await expect(page.getByLabel(/^Duration/)).toHaveValue('1')
+  await page.getByLabel('Billing mode').selectOption('perDay')
+  await page.getByLabel(/^Duration/).fill('2')
+  await page.getByRole('button', { name: 'Create instance' }).click()
+
+  const row = page.getByRole('row', { name: /pasted-1/ })
+  await expect(row).toContainText('Running', { timeout: 20_000 })
+  await expect(row).toContainText('/ day × 2')
+  await page.getByRole('button', { name: 'Ports pasted-1' }).click()
+  const ports = page.getByRole('dialog', { name: 'Ports of pasted-1' })
+  await expect(ports).toContainText('Port 8080')
+  await captureScreen(page, 'ports-dialog')
+  await ports.getByRole('button', { name: 'Open port 8080 in browser' }).click()
+  // In the web shell the link is recorded and listed, not opened.
+  await expect(page.getByRole('list', { name: 'Recorded effects' })).toContainText(/Browser http:\/\/[\d.]+:\d+/)
+})

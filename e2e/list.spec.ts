@@ -48,3 +48,19 @@ test('filter and page through 120 instances', async ({ page, shell }) => {
   await name.fill(`batch-${String(last).padStart(3, '0')}`)
   await expect(page.getByRole('row', { name: new RegExp(`batch-${last}`) })).toBeVisible()
 })
+
+test('a banner says so while refreshing fails, and goes when it recovers', async ({ page, shell }) => {
+  await shell.emulator().seedInstances('demo', 2, { name: 'kept' })
+  await signIn(page, shell)
+  await expect(page.getByRole('row', { name: /kept-1/ })).toBeVisible()
+  await shell.emulator().faults.setDown(true)
+  await page.keyboard.press('Control+R')
+  const banner = page.getByRole('status').filter({ hasText: 'Cannot refresh your instances' })
+  await expect(banner).toBeVisible({ timeout: 20_000 })
+  // What was last seen stays listed.
+  await expect(page.getByRole('row', { name: /kept-1/ })).toBeVisible()
+  await captureScreen(page, 'health-banner')
+  await shell.emulator().faults.setDown(false)
+  await banner.getByRole('button', { name: 'Retry now' }).click()
+  await expect(banner).toBeHidden({ timeout: 20_000 })
+})

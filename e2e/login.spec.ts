@@ -25,3 +25,39 @@ test('a wrong password shows the retries left, then the right one shows the list
   // The secret is taken out of the address bar once the page has it.
   expect(page.url()).not.toContain('secret')
 })
+
+test('after the last retry the account locks, and the page says until when', async ({ page, shell }) => {
+  await page.goto(shell.url)
+  const password = page.getByLabel('Password', { exact: true })
+  const alert = page.getByRole('alert')
+  for (let attempt = 0; attempt < 8; attempt++) {
+    await password.fill(`wrong-${attempt}`)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(alert).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled()
+    if (/locked until/.test((await alert.textContent()) ?? '')) break
+  }
+  await expect(alert).toContainText(/this account is locked until \d{1,2}:\d{2}/)
+  await captureScreen(page, 'login-locked')
+})
+
+test('a server that cannot be reached is named, with a hint to check the profile', async ({ page, shell }) => {
+  // A loopback port nothing listens on.
+  const { createServer } = await import('node:net')
+  const probe = createServer()
+  const port = await new Promise<number>((resolve) => probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)))
+  await new Promise((resolve) => probe.close(resolve))
+  const baseUrl = `http://127.0.0.1:${port}/api`
+  const saved = await shell.core.handle('profiles.save', { name: 'Unreachable', baseUrl }, { clientId: 'test' })
+  expect(saved.ok).toBe(true)
+
+  await page.goto(shell.url)
+  await page.getByLabel('Profile').selectOption({ label: 'Unreachable' })
+  await page.getByLabel('User name').fill('demo')
+  await page.getByLabel('Password', { exact: true }).fill('demo')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  const alert = page.getByRole('alert')
+  await expect(alert).toContainText(`Could not reach ${baseUrl}.`)
+  await expect(alert).toContainText("Check the profile's address in Settings")
+  await captureScreen(page, 'login-network-error')
+})
