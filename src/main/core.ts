@@ -526,7 +526,10 @@ export function toErrorInfo(error: unknown): ErrorInfo {
   if (error instanceof AppError) return error.toInfo()
   if (isCloudError(error)) return error.toInfo()
   const message = error instanceof Error ? error.message : String(error)
-  return { kind: 'internal', message: `Something went wrong inside Cloud Tray: ${message}` }
+  return {
+    kind: 'internal',
+    message: `Something went wrong inside Cloud Tray (${message}). Try again; if it keeps happening, restart Cloud Tray.`
+  }
 }
 
 /**
