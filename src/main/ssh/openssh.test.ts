@@ -79,6 +79,8 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     manager.input(terminalId, 'echo $((6*7))\n', harness.clientId)
     await harness.waitForOutput(terminalId, /[\r\n]42\r\n/)
     expect(harness.misrouted).toEqual([])
+    // Plain Uint8Arrays, not Buffers: a Buffer turns into {type, data} under JSON.stringify.
+    expect(harness.dataTypes).toEqual(new Set(['Uint8Array']))
 
     // A second app session with the same known_hosts does not ask again.
     const again = setup({}, join(home, 'app-known_hosts'))

@@ -81,7 +81,7 @@ export class SshManager {
       cols,
       rows,
       clock: this.options.clock,
-      send: (data) => this.options.emit('ssh.data', { terminalId, data }, clientId),
+      send: (data) => this.options.emit('ssh.data', { terminalId, data: plainBytes(data) }, clientId),
       onShellExit: (tab, code) => this.shellEnded(tab, code),
       onChannelLost: (tab) => this.channelLost(tab),
       ...(this.options.highWatermark ? { highWatermark: this.options.highWatermark } : {}),
@@ -357,6 +357,15 @@ export class SshManager {
     const payload: TerminalStatus = { terminalId: session.id, state, message, ...extra }
     this.options.emit('ssh.status', payload, session.clientId)
   }
+}
+
+/**
+ * The contract's `Uint8Array`, not a Node Buffer: a Buffer serialises itself through toJSON
+ * (`{type: 'Buffer', data: [...]}`) before a JSON replacer can see it, which breaks transports
+ * that carry bytes as binary. A view over the same memory costs nothing.
+ */
+function plainBytes(data: Uint8Array): Uint8Array {
+  return Buffer.isBuffer(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : data
 }
 
 async function readKeyFile(path: string): Promise<Buffer | null> {

@@ -25,6 +25,8 @@ export class TerminalHarness {
   private readonly decoders = new Map<string, TextDecoder>()
   private readonly waiters = new Set<() => void>()
   bytesReceived = 0
+  /** Constructor names of the `ssh.data` payloads seen. */
+  readonly dataTypes = new Set<string>()
   /** Byte sink for benchmarks: when set, text is not decoded or kept. */
   onBytes: ((terminalId: string, data: Uint8Array) => void) | undefined
 
@@ -33,6 +35,7 @@ export class TerminalHarness {
     if (event === 'ssh.data') {
       const { terminalId, data } = payload as Events['ssh.data']
       this.bytesReceived += data.length
+      this.dataTypes.add(data.constructor.name)
       if (this.onBytes) this.onBytes(terminalId, data)
       else {
         let decoder = this.decoders.get(terminalId)

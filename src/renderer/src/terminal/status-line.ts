@@ -12,8 +12,8 @@ const COLOURS: Record<TerminalStatus['state'], string> = {
   failed: '\x1b[1;31m' // bold red
 }
 
-export function statusLine(status: TerminalStatus): string {
+export function statusLine(status: TerminalStatus, atLineStart = false): string {
   // Control characters from the message must not drive the terminal.
   const message = status.message.replace(/[\x00-\x1f\x7f]/g, ' ')
-  return `\r\n${COLOURS[status.state]}[${message}]\x1b[0m\r\n`
+  return `${atLineStart ? '' : '\r\n'}${COLOURS[status.state]}[${message}]\x1b[0m\r\n`
 }

@@ -50,6 +50,7 @@ describe('statusLine', () => {
     expect(statusLine({ terminalId: 't', state: 'reconnecting', message: 'connection lost — reconnecting in 2 s\x1b]0;x\x07' })).toBe(
       '\r\n\x1b[33m[connection lost — reconnecting in 2 s ]0;x ]\x1b[0m\r\n'
     )
+    expect(statusLine({ terminalId: 't', state: 'connected', message: 'ok' }, true)).toBe('\x1b[32m[ok]\x1b[0m\r\n')
   })
 })
 

@@ -50,6 +50,8 @@ export class TerminalTab {
   searchResults = $state<{ index: number; count: number } | null>(null)
   /** A multi-line paste waiting for the user's confirmation. */
   pendingPaste = $state<PastePlan | null>(null)
+  /** Columns × rows, shown in the status bar (and what main's PTY is told). */
+  size = $state({ cols: 80, rows: 24 })
   /** Set when opening failed before a terminal existed in main (e.g. the instance stopped). */
   openError = $state<string | null>(null)
 
@@ -94,7 +96,10 @@ export class TerminalTab {
     })
     this.term.attachCustomKeyEventHandler((event) => this.onKey(event))
     this.term.onData((data) => this.onInput(data))
-    this.term.onResize(({ cols, rows }) => this.sendResize(cols, rows))
+    this.term.onResize(({ cols, rows }) => {
+      this.size = { cols, rows }
+      this.sendResize(cols, rows)
+    })
     // Take pastes before xterm does, to strip paste markers and confirm multi-line pastes.
     this.element.addEventListener('paste', (event) => this.onPasteEvent(event), { capture: true })
   }
@@ -108,6 +113,7 @@ export class TerminalTab {
       this.term.open(this.element)
       this.loadWebgl()
       this.fitNow()
+      this.size = { cols: this.term.cols, rows: this.term.rows }
       void this.openSession()
     } else {
       this.fitNow()
@@ -156,7 +162,12 @@ export class TerminalTab {
     this.state = status.state
     this.message = status.message
     this.needsUser = status.needsUser === true
-    this.term.write(statusLine(status))
+    this.term.write(statusLine(status, this.atLineStart()))
+  }
+
+  /** Whether the cursor sits at the start of a line (as far as xterm has parsed). */
+  private atLineStart(): boolean {
+    return this.term.buffer.active.cursorX === 0
   }
 
   async reconnect(): Promise<void> {
@@ -247,7 +258,7 @@ export class TerminalTab {
 
   private showProblem(message: string): void {
     this.message = message
-    this.term.write(statusLine({ terminalId: this.terminalId ?? '', state: 'failed', message }))
+    this.term.write(statusLine({ terminalId: this.terminalId ?? '', state: 'failed', message }, this.atLineStart()))
   }
 
   private onInput(data: string): void {

@@ -1,0 +1,81 @@
+/**
+ * The SSH terminal through `npm run web` against a Running Sandbox instance served by the
+ * emulator's own SSH server: accept the host key, run a command and see its output, resize
+ * (the shell sees the new size), find in the scrollback, end the session and reconnect in the
+ * same tab with the scrollback kept.
+ */
+import type { Page } from '@playwright/test'
+import { createReach } from '../src/emulator/reach/index'
+import { captureScreen, expect, signIn, test } from './web-fixture'
+
+test.describe.configure({ timeout: 150_000 })
+test.use({ shellOptions: { emulator: { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }, reach: createReach() } })
+
+async function typeCommand(page: Page, command: string): Promise<void> {
+  await page.locator('.xterm-helper-textarea').first().focus()
+  await page.keyboard.type(command)
+  await page.keyboard.press('Enter')
+}
+
+/** Uses the find bar: resolves once `text` appears in the scrollback at least `atLeast` times. */
+async function expectInScrollback(page: Page, text: string, atLeast = 1): Promise<void> {
+  const find = page.getByRole('search', { name: 'Find in terminal' })
+  if (!(await find.isVisible())) await page.getByRole('button', { name: 'Find' }).click()
+  const field = find.getByRole('searchbox', { name: 'Find text' })
+  await expect(async () => {
+    await field.fill(text)
+    await field.press('Enter')
+    const summary = (await find.getByRole('status').textContent()) ?? ''
+    const count = Number(/of (\d+)/.exec(summary)?.[1] ?? 0)
+    expect(count, `"${text}" in the scrollback (find says "${summary}")`).toBeGreaterThanOrEqual(atLeast)
+  }).toPass({ timeout: 15_000 })
+  await find.getByRole('button', { name: 'Close find' }).click()
+}
+
+test('open a terminal, run a command, resize, search, end the session and reconnect', async ({ page, shell }) => {
+  await shell.emulator().seedInstances('demo', 1, { name: 'term-e2e' })
+  await signIn(page, shell)
+  const row = page.getByRole('row', { name: /term-e2e/ })
+  await expect(row).toContainText('Running', { timeout: 20_000 })
+  await row.getByRole('button', { name: /terminal/i }).click()
+  await expect(page.getByRole('heading', { name: /^Terminal: term-e2e/ })).toBeVisible()
+
+  // First connection: the host key is unknown and shown with its SHA256 fingerprint.
+  const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
+  await expect(hostKey).toBeVisible({ timeout: 20_000 })
+  await expect(hostKey.getByLabel('Host key fingerprint')).toHaveText(/^SHA256:[A-Za-z0-9+/]{43}$/)
+  await hostKey.getByRole('button', { name: 'Accept and remember' }).click()
+  const state = page.getByRole('status').filter({ hasText: /^(Connecting|Connected|Reconnecting|Session ended|Not connected)$/ })
+  await expect(state).toHaveText('Connected', { timeout: 20_000 })
+
+  await typeCommand(page, 'echo $((6*7))')
+  await expectInScrollback(page, '42')
+  await captureScreen(page, 'terminal')
+
+  // Resize: the page gets smaller, xterm refits, and the remote shell sees the new size.
+  const size = page.getByLabel('Terminal size')
+  const before = await size.textContent()
+  await page.setViewportSize({ width: 900, height: 560 })
+  await expect(size).not.toHaveText(before ?? '')
+  const [cols, rows] = ((await size.textContent()) ?? '').split('×')
+  await typeCommand(page, 'stty size')
+  await expectInScrollback(page, `${rows} ${cols}`)
+
+  // End the shell: the tab stays with its scrollback; Reconnect gives a new shell in it.
+  await typeCommand(page, 'exit')
+  await expect(state).toHaveText('Session ended', { timeout: 15_000 })
+  await page.getByRole('button', { name: 'Reconnect' }).click()
+  await expect(state).toHaveText('Connected', { timeout: 20_000 })
+  await typeCommand(page, 'echo again-$((40+2))')
+  await expectInScrollback(page, 'again-42')
+  // The first command's output is still in the scrollback: 42 appears in "42" and "again-42".
+  await expectInScrollback(page, '42', 2)
+
+  // A second tab shares the connection; closing it leaves the first one working.
+  await page.getByRole('button', { name: 'New tab' }).click()
+  await expect(page.getByRole('tab')).toHaveCount(2)
+  await expect(state).toHaveText('Connected', { timeout: 20_000 })
+  await expect(page.getByRole('tab', { selected: true })).toHaveText(/term-e2e.* \(2\)/)
+  await page.getByRole('button', { name: 'Close tab' }).click()
+  await expect(page.getByRole('tab')).toHaveCount(1)
+})
