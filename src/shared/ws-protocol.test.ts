@@ -50,6 +50,11 @@ describe('ws frame codec', () => {
     expect(() => decodeFrame(truncated.subarray(0, truncated.length - 1))).toThrow(FrameError)
   })
 
+  it('skips the byte search when told the message has none', () => {
+    const message = { t: 'result', id: 1, result: { ok: true, value: { list: [1, 2, 3] } } }
+    expect(encodeFrame(message, false)).toBe(JSON.stringify(message))
+  })
+
   it('recognises message shapes', () => {
     expect(isClientMessage({ t: 'invoke', id: 1, command: 'app.info' })).toBe(true)
     expect(isClientMessage({ t: 'invoke', id: 1.5, command: 'app.info' })).toBe(false)

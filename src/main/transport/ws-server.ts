@@ -14,6 +14,7 @@ import { WebSocketServer, type WebSocket, type RawData } from 'ws'
 import { COMMAND_NAMES, type CommandName } from '../../shared/contract'
 import type { AppCore, ClientId } from '../core-types'
 import {
+  BYTE_CARRYING_EVENTS,
   WS_MAX_CLIENT_MESSAGE_BYTES,
   WS_PATH,
   WS_PROTOCOL,
@@ -103,7 +104,8 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
       socket.close(1013, 'Client too slow')
       return
     }
-    socket.send(encodeFrame(message))
+    const mayCarryBytes = message.t === 'event' && BYTE_CARRYING_EVENTS.has(message.event)
+    socket.send(encodeFrame(message, mayCarryBytes))
   }
 
   const unsubscribe = options.core.subscribe((event, payload, target) => {
