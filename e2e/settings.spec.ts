@@ -54,11 +54,11 @@ test('settings: theme, notifications, profiles add/edit/remove; shortcuts and th
   await expect(page.getByRole('checkbox', { name: 'An instance is ready (Running)' })).not.toBeChecked()
 
   // Ctrl+R refreshes the list instead of reloading the page; Ctrl+N opens the create form.
-  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42))
+  await page.evaluate('window.marker = 42')
   await page.keyboard.press('Control+R')
   await page.keyboard.press('Control+N')
   await expect(page.getByRole('heading', { name: 'New instance' })).toBeVisible()
-  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42)
+  expect(await page.evaluate('window.marker')).toBe(42)
 
   // The tray stand-in runs tray actions in main.
   await page.getByRole('navigation', { name: 'Tray menu' }).getByRole('button', { name: /New volume/ }).click()
