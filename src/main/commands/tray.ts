@@ -26,6 +26,8 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
           case 'open-window':
             services.platform.showWindow()
             return
+          case 'more-instances':
+            return navigate({ view: 'instances' })
           case 'new-instance':
             return navigate({ view: 'create-instance' })
           case 'new-volume':

@@ -3,7 +3,7 @@ import type { Instance } from '../../shared/api'
 import type { InstancesSnapshot, SessionState, TrayMenuItem } from '../../shared/contract'
 import { DEFAULT_SETTINGS } from '../settings/settings-schema'
 import { fakeInstance } from '../test-support/fake-instance'
-import { icon, parseTrayItemId, tooltip, trayModel } from './tray-model'
+import { MAX_TRAY_INSTANCES, icon, parseTrayItemId, tooltip, trayModel } from './tray-model'
 
 const signedIn: SessionState = { status: 'signed-in', profileId: 'sandbox', username: 'demo', remembered: false, keychain: 'available' }
 const expired: SessionState = { ...signedIn, status: 'expired' }
@@ -99,5 +99,17 @@ describe('tray model', () => {
     expect(parseTrayItemId('instance:notebook-1:port:30888')).toEqual({ kind: 'open-port', instanceId: 'notebook-1', nodePort: 30888 })
     expect(parseTrayItemId('instance:x:rm -rf')).toBeUndefined()
     expect(parseTrayItemId('status')).toBeUndefined()
+  })
+
+  it('many instances: the ones needing attention or changing first, the rest as one item', () => {
+    const many = Array.from({ length: 40 }, (_, i) => fakeInstance(`many-${i}`, `stopped ${i}`, 'Stopped'))
+    many.splice(30, 0, failed, starting, running)
+    const model = trayModel(signedIn, snap(many), DEFAULT_SETTINGS)
+    const subs = model.items.filter((i) => i.type === 'submenu')
+    expect(subs).toHaveLength(MAX_TRAY_INSTANCES)
+    expect(subs.slice(0, 3).map((s) => s.label)).toEqual(['broken — StartingFailed', 'warmup — Starting', 'trainer — Running'])
+    expect(byId(model.items, 'more-instances')).toMatchObject({ label: `${43 - MAX_TRAY_INSTANCES} more in Cloud Tray…`, enabled: true })
+    const ids = model.items.map((i) => i.id)
+    expect(new Set(ids).size).toBe(ids.length)
   })
 })

@@ -14,6 +14,7 @@ export interface TrayContext {
 
 export type TrayAction =
   | { kind: 'open-window' }
+  | { kind: 'more-instances' }
   | { kind: 'new-instance' }
   | { kind: 'new-volume' }
   | { kind: 'refresh' }
@@ -26,7 +27,7 @@ export type TrayAction =
   | { kind: 'open-port'; instanceId: string; nodePort: number }
   | { kind: 'stop'; instanceId: string }
 
-const GLOBAL = ['open-window', 'new-instance', 'new-volume', 'refresh', 'sign-in', 'sign-out', 'quit'] as const
+const GLOBAL = ['open-window', 'more-instances', 'new-instance', 'new-volume', 'refresh', 'sign-in', 'sign-out', 'quit'] as const
 
 /** Item id → action; undefined for ids the model never produces. */
 export function parseTrayItemId(itemId: string): TrayAction | undefined {
@@ -72,7 +73,11 @@ export function trayModel(
 
   if (session.status !== 'signed-out') {
     if (instances.length === 0) items.push(label('no-instances', snapshot.fetchedAt === null ? 'Loading instances…' : 'No instances'))
-    for (const instance of instances) items.push(instanceSubmenu(instance, signedIn))
+    const shown = instancesForMenu(instances)
+    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn))
+    if (shown.length < instances.length) {
+      items.push(item('more-instances', `${instances.length - shown.length} more in Cloud Tray…`, true))
+    }
     items.push(separator('sep-instances'))
   }
 
@@ -86,6 +91,21 @@ export function trayModel(
   items.push(item('quit', 'Quit', true))
 
   return { tooltip: tooltip(session, instances), icon: icon(session, instances, context.health), items }
+}
+
+/** A menu is not a list view: beyond this many instances the rest are one "more" item. */
+export const MAX_TRAY_INSTANCES = 15
+
+const MENU_PRIORITY: Record<string, number> = { failed: 0, transitioning: 1, usable: 2, unknown: 3, ended: 4 }
+
+/** The instances that get a submenu: those needing attention or changing first, then running, then the rest. */
+export function instancesForMenu(instances: readonly Instance[]): Instance[] {
+  if (instances.length <= MAX_TRAY_INSTANCES) return [...instances]
+  return instances
+    .map((instance, index) => ({ instance, index, rank: MENU_PRIORITY[statusGroup(instance.instanceRuntimeInfo.status)] ?? 3 }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .slice(0, MAX_TRAY_INSTANCES)
+    .map(({ instance }) => instance)
 }
 
 function instanceSubmenu(instance: Instance, signedIn: boolean): TrayMenuItem {
