@@ -31,6 +31,8 @@ async function start(): Promise<void> {
   let quitting = false
   let core: AppCore | undefined
   const outDir = join(import.meta.dirname, '..')
+  const dataDir = app.getPath('userData')
+  const log = createLogger({ dir: join(dataDir, 'logs') })
 
   const window = createMainWindowController({
     outDir,
@@ -40,14 +42,14 @@ async function start(): Promise<void> {
     onFocus: () => core?.onSystemEvent('focus'),
     onGone: (id) => core?.clientGone(String(id))
   })
+  const notifier = createNotificationAdapter((n) => core?.openInstance(n.instanceId))
   const tray = createTrayAdapter((itemId) => {
     void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
       // The tray has no place for errors: say it as a notification.
       if (!result.ok) notifier.show({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message })
     })
   })
-  const notifier = createNotificationAdapter((n) => core?.openInstance(n.instanceId))
-  const notebooks = createNotebookWindows()
+  const notebooks = createNotebookWindows((line) => log.info(line))
 
   const platform: Platform = {
     shell: 'electron',
@@ -71,8 +73,6 @@ async function start(): Promise<void> {
     }
   }
 
-  const dataDir = app.getPath('userData')
-  const log = createLogger({ dir: join(dataDir, 'logs') })
   core = createAppCore({
     dataDir,
     log,
