@@ -1,0 +1,99 @@
+/**
+ * Launching the built desktop app for the Playwright Electron specs. Finds the Electron binary
+ * without `require('electron')` (which would try to download it), checks the app is built, and
+ * otherwise skips the spec with a reason printed to the console, so a machine without Electron
+ * (this one) says plainly why these specs did not run. CI downloads Electron and runs them.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test'
+
+export const ROOT = join(import.meta.dirname, '..', '..')
+export const MAIN_ENTRY = join(ROOT, 'out', 'main', 'index.js')
+
+export type Availability = { ok: true; executablePath: string } | { ok: false; reason: string }
+
+/** Where Electron's binary is, or why these specs cannot run here. */
+export function electronAvailability(): Availability {
+  const packageDir = join(ROOT, 'node_modules', 'electron')
+  const pathFile = join(packageDir, 'path.txt')
+  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : undefined
+  const override = process.env['ELECTRON_OVERRIDE_DIST_PATH']
+  const executablePath = override
+    ? join(override, relative ?? 'electron')
+    : relative
+      ? join(packageDir, 'dist', relative)
+      : undefined
+  if (!executablePath || !existsSync(executablePath)) {
+    return {
+      ok: false,
+      reason: `No Electron binary is installed (looked for ${executablePath ?? pathFile}); install it with npm ci on a machine with internet.`
+    }
+  }
+  if (!existsSync(MAIN_ENTRY)) return { ok: false, reason: `${MAIN_ENTRY} is missing: run npm run build first.` }
+  return { ok: true, executablePath }
+}
+
+const printed = new Set<string>()
+
+/** Call at the top of a spec: skips it (printing why, once per reason) when Electron cannot run. */
+export function requireElectron(): string {
+  const availability = electronAvailability()
+  if (!availability.ok) {
+    if (!printed.has(availability.reason)) {
+      printed.add(availability.reason)
+      console.log(`[electron specs skipped] ${availability.reason}`)
+    }
+    test.skip(true, availability.reason)
+    return ''
+  }
+  return availability.executablePath
+}
+
+export interface LaunchedApp {
+  app: ElectronApplication
+  window: Page
+  userData: string
+  close(): Promise<void>
+}
+
+/** The built app on a fresh data folder (the Sandbox is preselected there), its first window shown. */
+export async function launchApp(executablePath: string): Promise<LaunchedApp> {
+  const userData = mkdtempSync(join(tmpdir(), 'cloud-tray-electron-'))
+  const app = await electron.launch({
+    executablePath,
+    args: [MAIN_ENTRY, `--user-data-dir=${userData}`],
+    env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' }
+  })
+  const window = await app.firstWindow()
+  return {
+    app,
+    window,
+    userData,
+    async close() {
+      await app.close().catch(() => undefined)
+      rmSync(userData, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Signs in to the Sandbox as demo / demo (prefilled on a first run) and waits for the list. */
+export async function signInToSandbox(window: Page): Promise<void> {
+  await expect(window.getByRole('heading', { name: 'Sign in to Cloud Tray' })).toBeVisible()
+  await expect(window.getByLabel('Profile')).toHaveValue('sandbox')
+  await window.getByLabel('User name').fill('demo')
+  await window.getByLabel('Password', { exact: true }).fill('demo')
+  await window.getByRole('button', { name: 'Sign in' }).click()
+  await expect(window.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
+}
+
+/** The create form, filled for the Sandbox's default catalogue, submitted. */
+export async function createInstance(window: Page, name: string): Promise<void> {
+  await window.keyboard.press(process.platform === 'darwin' ? 'Meta+N' : 'Control+N')
+  await window.getByLabel('Name', { exact: true }).fill(name)
+  await window.getByLabel('Image', { exact: true }).fill('img-pytorch-2.5-cuda12.4')
+  await window.getByLabel('Instance type').fill('gpu-a100-80g-1x')
+  await window.getByLabel('Region').fill('6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f')
+  await window.getByRole('button', { name: 'Create instance' }).click()
+}

@@ -1,0 +1,43 @@
+/**
+ * The packaged app opens an SSH terminal to a Sandbox instance (a real SSH server on loopback)
+ * and a command runs there: the output is computed remotely (6*7), so a local echo of the typed
+ * text cannot pass for it. Output is read from the contract's own ssh.data events.
+ */
+import { expect, test } from '@playwright/test'
+import { createInstance, launchApp, requireElectron, signInToSandbox } from './electron-app'
+
+test('echo through the terminal', async () => {
+  const executable = requireElectron()
+  const launched = await launchApp(executable)
+  const { window: page } = launched
+  try {
+    await signInToSandbox(page)
+    await createInstance(page, 'electron-ssh')
+    await expect(page.getByRole('row', { name: /electron-ssh/ })).toContainText('Running', { timeout: 30_000 })
+
+    await page.evaluate(() => {
+      const w = globalThis as unknown as { cloud: { on: (e: string, l: (p: { data: Uint8Array }) => void) => void }; __terminalOut: string }
+      w.__terminalOut = ''
+      const decoder = new TextDecoder()
+      w.cloud.on('ssh.data', (payload) => {
+        w.__terminalOut += decoder.decode(payload.data, { stream: true })
+      })
+    })
+    const detail = page.getByRole('complementary', { name: 'Instance details' })
+    await detail.getByRole('button', { name: 'Terminal' }).click()
+
+    // First contact with a host may ask to trust its key; the Sandbox's key is the one shown.
+    const trust = page.getByRole('dialog').getByRole('button', { name: /trust|connect|accept/i })
+    if (await trust.isVisible({ timeout: 5_000 }).catch(() => false)) await trust.click()
+
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { __terminalOut: string }).__terminalOut), { timeout: 20_000 }).not.toBe('')
+    await page.locator('.xterm-helper-textarea').first().focus()
+    await page.keyboard.type('echo cloud-tray-$((6*7))')
+    await page.keyboard.press('Enter')
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { __terminalOut: string }).__terminalOut), { timeout: 15_000 })
+      .toContain('cloud-tray-42')
+  } finally {
+    await launched.close()
+  }
+})

@@ -1,0 +1,74 @@
+/**
+ * The real Electron tray shows what the tray model says. The model comes from the contract
+ * (`tray.get`); the menu is captured in the main process as the adapter hands it to Electron
+ * (Tray#setContextMenu), and the two are compared item by item, submenus included.
+ */
+import { expect, test } from '@playwright/test'
+import { launchApp, requireElectron, signInToSandbox } from './electron-app'
+import type { TrayMenuItem, TrayModel } from '../../src/shared/contract'
+
+interface ShownItem {
+  type: string
+  label: string
+  enabled: boolean
+  submenu?: ShownItem[]
+}
+
+function fromModel(items: readonly TrayMenuItem[]): ShownItem[] {
+  return items.map((item) => {
+    const type = item.type ?? 'normal'
+    if (type === 'separator') return { type, label: '', enabled: true }
+    return { type, label: item.label, enabled: item.enabled, ...(type === 'submenu' ? { submenu: fromModel(item.submenu ?? []) } : {}) }
+  })
+}
+
+test('the tray menu matches its model', async () => {
+  const executable = requireElectron()
+  const launched = await launchApp(executable)
+  const { app, window: page } = launched
+  try {
+    // Record every menu and tooltip the app gives its tray from now on.
+    await app.evaluate(({ Tray }) => {
+      const g = globalThis as unknown as { __trayShown?: { menu: unknown; tooltip: string } }
+      g.__trayShown = { menu: [], tooltip: '' }
+      type Item = { type: string; label: string; enabled: boolean; submenu?: { items: Item[] } | null }
+      const view = (items: Item[]): unknown[] =>
+        items.map((i) =>
+          i.type === 'separator'
+            ? { type: 'separator', label: '', enabled: true }
+            : { type: i.type, label: i.label, enabled: i.enabled, ...(i.type === 'submenu' ? { submenu: view(i.submenu?.items ?? []) } : {}) }
+        )
+      const setContextMenu = Tray.prototype.setContextMenu
+      Tray.prototype.setContextMenu = function (menu) {
+        g.__trayShown!.menu = menu ? view(menu.items as unknown as Item[]) : []
+        return setContextMenu.call(this, menu)
+      }
+      const setToolTip = Tray.prototype.setToolTip
+      Tray.prototype.setToolTip = function (tip) {
+        g.__trayShown!.tooltip = tip
+        return setToolTip.call(this, tip)
+      }
+    })
+
+    await signInToSandbox(page)
+
+    const model = async (): Promise<TrayModel> =>
+      page.evaluate(async () => {
+        const w = globalThis as unknown as { cloud: { invoke: (c: string) => Promise<{ ok: boolean; value: unknown }> } }
+        const answer = await w.cloud.invoke('tray.get')
+        if (!answer.ok) throw new Error('tray.get failed')
+        return answer.value as TrayModel
+      })
+    const shown = async (): Promise<{ menu: ShownItem[]; tooltip: string }> =>
+      app.evaluate(() => (globalThis as unknown as { __trayShown: { menu: ShownItem[]; tooltip: string } }).__trayShown)
+
+    // The menu follows the signed-in model (rebuilt when the model changes).
+    await expect.poll(async () => JSON.stringify((await shown()).menu) === JSON.stringify(fromModel((await model()).items)), { timeout: 15_000 }).toBe(true)
+    const [current, menu] = [await model(), await shown()]
+    expect(menu.menu).toEqual(fromModel(current.items))
+    expect(menu.tooltip).toBe(current.tooltip)
+    expect(current.items.some((item) => item.label.length > 0)).toBe(true)
+  } finally {
+    await launched.close()
+  }
+})
