@@ -21,9 +21,25 @@ export async function loadOrCreateHostKey(stateDir: string | undefined): Promise
     const existing = await readStateFile(stateDir, HOST_KEY_FILE)
     if (existing !== undefined) return { privateKey: existing, publicKey: publicKeyOf(existing) }
   }
-  const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment: 'cloud-tray-emulator' })
-  if (stateDir !== undefined) await writeStateFile(stateDir, HOST_KEY_FILE, pair.private)
-  return { privateKey: pair.private, publicKey: publicKeyOf(pair.private) }
+  const privateKey = generateEd25519PrivateKey('cloud-tray-emulator')
+  if (stateDir !== undefined) await writeStateFile(stateDir, HOST_KEY_FILE, privateKey)
+  return { privateKey, publicKey: publicKeyOf(privateKey) }
+}
+
+/**
+ * An ed25519 private key in OpenSSH format that ssh2 (and OpenSSH) can read back.
+ *
+ * ssh2 1.17's generateKeyPairSync drops a leading zero byte of the public key (about 1 key in
+ * 256 comes out 31 bytes long and "Malformed"), so each key is read back before it is used.
+ */
+export function generateEd25519PrivateKey(comment: string): string {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment })
+    const parsed = ssh2.utils.parseKey(pair.private)
+    const key = Array.isArray(parsed) ? parsed[0] : parsed
+    if (key && !(key instanceof Error)) return pair.private
+  }
+  throw new Error('Could not make an SSH host key (ed25519) that reads back; this is a bug in the SSH library.')
 }
 
 function publicKeyOf(privateKeyText: string): string {

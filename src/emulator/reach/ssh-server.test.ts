@@ -121,6 +121,26 @@ describe('built-in SSH server', () => {
     }
   })
 
+  it('delivers every byte of a PTY command’s output before its exit status', async () => {
+    const client = await connect()
+    try {
+      const size = 8 * 1024 * 1024
+      const received = await new Promise<{ bytes: number; code: number | undefined }>((resolve, reject) =>
+        client.exec(`head -c ${size} /dev/zero`, { pty: { rows: 24, cols: 80 } }, (error, stream) => {
+          if (error) return reject(error)
+          let bytes = 0
+          let code: number | undefined
+          stream.on('data', (chunk: Buffer) => (bytes += chunk.length))
+          stream.on('exit', (exitCode: number) => (code = exitCode))
+          stream.on('close', () => resolve({ bytes, code }))
+        })
+      )
+      expect(received).toEqual({ bytes: size, code: 0 })
+    } finally {
+      client.end()
+    }
+  })
+
   it('answers exec with output, stderr and the exit code', async () => {
     const client = await connect()
     try {

@@ -12,6 +12,7 @@ import * as pty from 'node-pty'
 import type { PseudoTtyInfo, ServerChannel, Session } from 'ssh2'
 import { acceptsClientEnv, loginShell, shellEnvironment } from './shell-environment'
 import { pumpWithBackpressure } from './backpressure'
+import { keepTailOnExit } from './pty-tail'
 
 export interface SessionOptions {
   home: string
@@ -85,6 +86,7 @@ function runInPty(channel: ServerChannel, args: string[], env: Record<string, st
     encoding: null
   })
   pumpWithBackpressure(child, channel)
+  keepTailOnExit(child)
   channel.on('data', (data: Buffer) => child.write(data))
   child.onExit(({ exitCode, signal }) => finish(channel, exitCode, signal))
   channel.on('close', () => safely(() => child.kill()))

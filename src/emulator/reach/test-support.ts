@@ -1,7 +1,8 @@
 /** Shared by the reach tests: a fake ReachContext, free ports, and waiting for output. */
 import { createServer } from 'node:net'
 import type { Readable } from 'node:stream'
-import ssh2 from 'ssh2'
+import ssh2, { type ParsedKey } from 'ssh2'
+import { generateEd25519PrivateKey } from './host-key'
 import { ManualClock } from '../../shared/clock'
 import type { EmuInstanceView, ReachContext } from '../reach-types'
 
@@ -43,8 +44,9 @@ export function fakeCloud(stateDir?: string): FakeCloud {
 }
 
 export function userKey(): { privateKey: string; publicKey: string } {
-  const pair = ssh2.utils.generateKeyPairSync('ed25519')
-  return { privateKey: pair.private, publicKey: pair.public }
+  const privateKey = generateEd25519PrivateKey('test-user')
+  const parsed = ssh2.utils.parseKey(privateKey) as ParsedKey
+  return { privateKey, publicKey: `${parsed.type} ${parsed.getPublicSSH().toString('base64')}` }
 }
 
 /** Resolves with everything read so far once `pattern` shows up in the stream's text. */
