@@ -92,10 +92,16 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
       // Set before any load: the first request must already carry the token.
       await ses.cookies.set(request.cookie)
       if (existing && !existing.window.isDestroyed()) {
-        existing.request = request
-        if (existing.window.isMinimized()) existing.window.restore()
-        existing.window.focus()
-        return
+        if (new URL(existing.request.url).origin === new URL(request.url).origin) {
+          existing.request = request
+          if (existing.window.isMinimized()) existing.window.restore()
+          existing.window.focus()
+          return
+        }
+        // The notebook moved (e.g. the Sandbox restarted on another port): its guard is for the
+        // old origin, so the old window goes and a new one is made for the new address.
+        open.delete(key)
+        existing.window.close()
       }
       const window = new BrowserWindow({
         title: `${request.instanceName} — Notebook`,
