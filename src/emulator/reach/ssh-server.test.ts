@@ -147,6 +147,8 @@ describe('built-in SSH server', () => {
       const result = await exec(client, 'echo out; echo err >&2; exit 7')
       expect(result).toMatchObject({ code: 7, stdout: 'out\n', stderr: 'err\n' })
       expect((await exec(client, 'true')).code).toBe(0)
+      // Killed by a signal: exit-signal "TERM" on the wire, as sshd sends it (ssh2's client adds "SIG").
+      expect(await exec(client, 'kill -TERM $$')).toMatchObject({ code: undefined, signal: 'SIGTERM' })
     } finally {
       client.end()
     }
