@@ -22,6 +22,13 @@ describe('ws frame codec', () => {
     expect(decoded.payload.more[0]!.length).toBe(0)
   })
 
+  it('sends a Node Buffer as bytes too (its toJSON runs before a replacer)', () => {
+    const frame = encodeFrame({ data: Buffer.from('héllo') })
+    expect(frame).toBeInstanceOf(Uint8Array)
+    const decoded = decodeFrame(frame) as { data: Uint8Array }
+    expect(new TextDecoder().decode(decoded.data)).toBe('héllo')
+  })
+
   it('round-trips any JSON value with any bytes inside', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.uint8Array({ maxLength: 300 }), (value, bytes) => {

@@ -85,9 +85,11 @@ export const BYTE_CARRYING_EVENTS: ReadonlySet<string> = new Set(['ssh.data'])
 export function encodeFrame(message: unknown, mayCarryBytes = true): string | Uint8Array {
   if (!mayCarryBytes) return JSON.stringify(message)
   const chunks: Uint8Array[] = []
-  const json = JSON.stringify(message, (_key, value: unknown) => {
-    if (value instanceof Uint8Array) {
-      chunks.push(value)
+  const json = JSON.stringify(message, function (this: Record<string, unknown>, key: string, value: unknown) {
+    // Read the holder's own value: a Node Buffer's toJSON runs before the replacer sees `value`.
+    const raw = this[key]
+    if (raw instanceof Uint8Array) {
+      chunks.push(raw)
       return { $bin: chunks.length - 1 } satisfies BinaryRef
     }
     return value
