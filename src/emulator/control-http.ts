@@ -84,6 +84,13 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
       }
     ],
     [
+      'POST /faults/lose-next',
+      (body) => {
+        control.faults.loseNextAnswers(requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 }))
+        return done()
+      }
+    ],
+    [
       'POST /faults/down',
       (body) => {
         const down = requireBoolean(body, 'down')

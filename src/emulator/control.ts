@@ -19,6 +19,8 @@ export interface FaultControl {
   failNext(count: number, status?: number): void
   /** The next `count` /api requests get their socket destroyed without an answer. */
   dropNext(count: number): void
+  /** The next `count` /api requests are carried out, then their socket is destroyed: the answer is lost. */
+  loseNextAnswers(count: number): void
   /** true: close the listener (connections refused); false: listen again on the same port. */
   setDown(down: boolean): Promise<void>
   /** No latency, no pending failures or drops, listener up. */
@@ -82,6 +84,7 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       setLatency: (ms) => faults.setLatency(ms),
       failNext: (count, status) => faults.failNext(count, status),
       dropNext: (count) => faults.dropNext(count),
+      loseNextAnswers: (count) => faults.loseNextAnswers(count),
       setDown: (down) => (down ? listener.down() : listener.up()),
       async reset() {
         faults.reset()

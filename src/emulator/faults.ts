@@ -4,13 +4,18 @@
  * concurrent requests consume them in arrival order. Being "down" (listener closed) lives in
  * listener.ts because it is about the socket, not the request.
  */
-export type FaultAction = { kind: 'none' } | { kind: 'drop' } | { kind: 'fail'; status: number }
+export type FaultAction =
+  | { kind: 'none' }
+  | { kind: 'drop' }
+  | { kind: 'lose-answer' }
+  | { kind: 'fail'; status: number }
 
 export class Faults {
   latencyMs = 0
   private failCount = 0
   private failStatus = 503
   private dropCount = 0
+  private loseCount = 0
 
   setLatency(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0 || ms > 600_000) throw new RangeError('latency must be 0–600000 ms')
@@ -29,18 +34,32 @@ export class Faults {
     this.dropCount = count
   }
 
+  /**
+   * The next N requests are carried out, then their connection is destroyed instead of answered:
+   * a reply lost on the way back, the case where a client cannot know whether a create happened.
+   */
+  loseNextAnswers(count: number): void {
+    if (!Number.isInteger(count) || count < 0) throw new RangeError('loseNextAnswers needs a whole number of requests')
+    this.loseCount = count
+  }
+
   reset(): void {
     this.latencyMs = 0
     this.failCount = 0
     this.dropCount = 0
+    this.loseCount = 0
     this.failStatus = 503
   }
 
-  /** What to do with the request that just arrived; drops are taken before failures. */
+  /** What to do with the request that just arrived; drops, then lost answers, then failures. */
   take(): FaultAction {
     if (this.dropCount > 0) {
       this.dropCount--
       return { kind: 'drop' }
+    }
+    if (this.loseCount > 0) {
+      this.loseCount--
+      return { kind: 'lose-answer' }
     }
     if (this.failCount > 0) {
       this.failCount--

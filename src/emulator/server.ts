@@ -86,7 +86,12 @@ async function handle(deps: HandlerDeps, request: IncomingMessage, response: Ser
     if (!user) throw notLoggedIn(Boolean(token))
     const handler = deps.api.authed.get(route)!
     const body = await readJsonObject(request)
-    return send(response, 200, await handler(body, user.username))
+    const answer = await handler(body, user.username)
+    if (fault.kind === 'lose-answer') {
+      request.socket.destroy()
+      return
+    }
+    return send(response, 200, answer)
   } catch (error) {
     return sendError(deps, request, response, error)
   }

@@ -7,8 +7,10 @@ import type { CommandGroup, CoreServices } from '../core-types'
 import type { CoreInternals } from '../core-internals'
 import { AppError } from '../app-error'
 import { canStop } from '../tray/tray-model'
+import { createInstanceOnce } from './create-once'
 
 export function instanceCommands(services: CoreServices, core: CoreInternals): CommandGroup {
+  const creator = createInstanceOnce(services.clock)
   return {
     handlers: {
       'instances.get': async () => core.snapshot(),
@@ -16,7 +18,7 @@ export function instanceCommands(services: CoreServices, core: CoreInternals): C
       'instances.page': (pager) => services.cloud().listInstances(pager),
       'catalog.suggestions': async () => core.suggestions(),
       'instances.create': async ({ request }) => {
-        const created = await services.cloud().createInstance(request)
+        const created = await creator.create(services.cloud(), request, core.snapshot().instances)
         core.noteAction('create', created.instanceId)
         services.pollSoon('create')
         void core.rememberLaunch(request)
