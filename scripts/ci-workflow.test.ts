@@ -29,14 +29,22 @@ const workflowCommands = steps
   .map((line) => line.trim().replace(/xvfb-run -a /g, ''))
   .filter((line) => /^(npm|npx) /.test(line) && !line.startsWith('npm config '))
 
-/** Commands shown in the README's shell code blocks, without trailing comments. */
+/** Commands shown in the README's shell code blocks (```sh, ```bash, ```shell), without trailing comments. */
 function readmeCommands(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-  const blocks = [...readme.matchAll(/```(?:sh|bash|shell)?\n([\s\S]*?)```/g)].map((m) => m[1] ?? '')
-  return blocks
-    .flatMap((block) => block.split('\n'))
-    .map((line) => line.replace(/\s+#.*$/, '').trim())
-    .filter(Boolean)
+  const commands: string[] = []
+  let fence: string | null = null
+  for (const line of readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n')) {
+    const marker = /^\s*```(\w*)\s*$/.exec(line)
+    if (marker) {
+      fence = fence === null ? (marker[1] ?? '') : null
+      continue
+    }
+    if (fence !== null && ['sh', 'bash', 'shell'].includes(fence)) {
+      const command = line.replace(/\s+#.*$/, '').trim()
+      if (command) commands.push(command)
+    }
+  }
+  return commands
 }
 
 describe('.github/workflows/ci.yml', () => {

@@ -35,7 +35,8 @@ function rig() {
   return { handlers, reached }
 }
 
-const contents = (id: number, mainFrame: unknown): WebContentsLike => ({
+/** A webContents as Electron has it: its id and its top-level frame. */
+const contents = (id: number, mainFrame: unknown): WebContentsLike & { mainFrame: unknown } => ({
   id,
   mainFrame,
   isDestroyed: () => false,
@@ -46,13 +47,14 @@ const contents = (id: number, mainFrame: unknown): WebContentsLike => ({
 const untrustedSender = fc.oneof(
   // another webContents (a notebook window, a devtools page) showing even our own page
   fc.integer({ min: 2, max: 1000 }).map((id) => {
-    const frame = { url: PAGE }
+    const frame = { url: PAGE, parent: null }
     return { sender: contents(id, frame), senderFrame: frame }
   }),
   // an iframe inside our window
   fc.constant(null).map(() => {
-    const frame = { url: PAGE }
-    return { sender: contents(MAIN_WINDOW_ID, { url: PAGE }), senderFrame: frame }
+    const top = { url: PAGE, parent: null }
+    const frame = { url: PAGE, parent: top }
+    return { sender: contents(MAIN_WINDOW_ID, top), senderFrame: frame }
   }),
   // our window's main frame after it was navigated somewhere else
   fc
@@ -62,11 +64,11 @@ const untrustedSender = fc.oneof(
       fc.string()
     )
     .map((url) => {
-      const frame = { url }
+      const frame = { url, parent: null }
       return { sender: contents(MAIN_WINDOW_ID, frame), senderFrame: frame }
     }),
   // a frame that went away before the message was handled
-  fc.constant(null).map(() => ({ sender: contents(MAIN_WINDOW_ID, { url: PAGE }), senderFrame: null }))
+  fc.constant(null).map(() => ({ sender: contents(MAIN_WINDOW_ID, { url: PAGE, parent: null }), senderFrame: null }))
 )
 
 describe('IPC sender validation', () => {
@@ -88,7 +90,7 @@ describe('IPC sender validation', () => {
 
   it('answers our page’s main frame, hash routes included', async () => {
     const { handlers, reached } = rig()
-    const frame = { url: `${PAGE}#/instances` }
+    const frame = { url: `${PAGE}#/instances`, parent: null }
     const answer = await handlers.get(commandChannel('session.get'))!({ sender: contents(MAIN_WINDOW_ID, frame), senderFrame: frame }, undefined)
     expect(answer).toEqual({ ok: true, value: null })
     expect(reached).toEqual(['session.get'])
