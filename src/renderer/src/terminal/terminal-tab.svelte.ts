@@ -305,8 +305,16 @@ export class TerminalTab {
     else this.term.paste(plan.text)
   }
 
-  /** WebGL when the GPU allows it; the DOM renderer when it does not or the context is lost. */
+  /**
+   * WebGL when a GPU draws it; the DOM renderer when WebGL is missing, is a software
+   * rasteriser (SwiftShader, llvmpipe: VMs, remote desktops, --disable-gpu), where each frame
+   * costs more than parsing and output crawls, or when the context is lost later.
+   */
   private loadWebgl(): void {
+    if (!hardwareWebgl()) {
+      this.renderer = 'dom'
+      return
+    }
     try {
       const webgl = new WebglAddon()
       webgl.onContextLoss(() => {
@@ -323,6 +331,27 @@ export class TerminalTab {
       this.renderer = 'dom'
     }
   }
+}
+
+let hardwareWebglCache: boolean | undefined
+
+/** Whether WebGL2 exists and is drawn by a GPU rather than a software rasteriser. */
+function hardwareWebgl(): boolean {
+  if (hardwareWebglCache !== undefined) return hardwareWebglCache
+  let result = false
+  try {
+    const gl = document.createElement('canvas').getContext('webgl2')
+    if (gl) {
+      const info = gl.getExtension('WEBGL_debug_renderer_info')
+      const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : ''
+      result = !/swiftshader|llvmpipe|software|softpipe/i.test(name)
+      gl.getExtension('WEBGL_lose_context')?.loseContext()
+    }
+  } catch {
+    result = false
+  }
+  hardwareWebglCache = result
+  return result
 }
 
 // ------------------------------------------------------------------ routing main's events to tabs

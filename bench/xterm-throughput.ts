@@ -1,0 +1,170 @@
+/**
+ * Terminal output into xterm.js in headless Chromium, through the real chain: the emulator's
+ * SSH server → the app's SSH module in `npm run web`'s core → the WebSocket transport → the
+ * renderer's TerminalTab → xterm. The rate is what xterm acknowledges as parsed (`ssh.ack`,
+ * counted where the core receives it), from the first byte sent to the last byte acknowledged.
+ * The reference is the same chain in the same run with a consumer that acknowledges at once
+ * in Node (no browser): the rate the source and the app's data path can deliver at all.
+ *
+ * Also: Ctrl-C during a `yes` flood — from the key press in the page until xterm has parsed the
+ * echoed ^C (everything queued before it had to be parsed first). Checks ≥ 20 MB/s and ≤ 200 ms.
+ *
+ *   npx tsx bench/xterm-throughput.ts [--mib 64]
+ */
+import { chromium, type Page } from '@playwright/test'
+import { chromiumArgs, chromiumExecutable } from '../e2e/chromium'
+import { createReach } from '../src/emulator/reach/index'
+import type { CommandName, EventName, Events } from '../src/shared/contract'
+import type { ClientContext } from '../src/main/core-types'
+import { startWebShell, type WebShell } from '../src/web/server'
+
+const TARGET_MBPS = 20
+const TARGET_CTRL_C_MS = 200
+const mibArg = process.argv.indexOf('--mib')
+const MIB = mibArg > 0 ? Number(process.argv[mibArg + 1]) : 64
+const BYTES = MIB * 1024 * 1024
+const FLOOD = `yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c ${BYTES}`
+
+/** Counts, where the core sees them, bytes sent to terminals and bytes acknowledged back. */
+class CoreMeter {
+  sent = 0
+  acked = 0
+  firstSentAt: number | undefined
+  /** Called with each data batch and the total sent including it. */
+  onData: ((data: Uint8Array, totalAfter: number) => void) | undefined
+
+  constructor(shell: WebShell) {
+    const core = shell.core
+    const handle = core.handle.bind(core)
+    // Wrap the core's entry point (the transport calls core.handle per message): a bench-only tap.
+    core.handle = ((command: CommandName, input: unknown, context: ClientContext) => {
+      if (command === 'ssh.ack') this.acked += (input as { bytes: number }).bytes
+      return handle(command, input, context)
+    }) as typeof core.handle
+    core.subscribe(<E extends EventName>(event: E, payload: Events[E]) => {
+      if (event !== 'ssh.data') return
+      const data = (payload as Events['ssh.data']).data
+      this.firstSentAt ??= performance.now()
+      this.sent += data.length
+      this.onData?.(data, this.sent)
+    })
+  }
+
+  reset(): void {
+    this.sent = 0
+    this.acked = 0
+    this.firstSentAt = undefined
+  }
+}
+
+async function typeLine(page: Page, text: string): Promise<void> {
+  await page.locator('.xterm-helper-textarea').first().focus()
+  await page.keyboard.type(text)
+  await page.keyboard.press('Enter')
+}
+
+async function until(check: () => boolean, what: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+async function openTerminal(page: Page, shell: WebShell): Promise<string> {
+  await page.goto(shell.url)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  const row = page.getByRole('row', { name: /bench/ })
+  await row.getByRole('button', { name: /terminal/i }).click({ timeout: 30_000 })
+  await page.getByRole('dialog', { name: 'Unknown host key' }).getByRole('button', { name: 'Accept once' }).click({ timeout: 30_000 })
+  await page.getByRole('status').filter({ hasText: /^Connected$/ }).waitFor({ timeout: 30_000 })
+  return (await page.getByText(/Renderer: (WebGL|DOM)/).textContent())?.match(/WebGL|DOM/)?.[0] ?? '?'
+}
+
+/** The same flood with a consumer in Node that acknowledges every batch at once. */
+async function nodeReference(shell: WebShell, instanceId: string): Promise<number> {
+  const client = { clientId: 'bench-node' }
+  let terminalId = ''
+  let received = 0
+  let firstAt: number | undefined
+  const off = shell.core.subscribe(<E extends EventName>(event: E, payload: Events[E], target?: string) => {
+    if (target !== client.clientId) return
+    if (event === 'ssh.prompt') {
+      const promptId = (payload as Events['ssh.prompt']).promptId
+      void shell.core.handle('ssh.answer', { promptId, answer: { kind: 'host-key', decision: 'accept-once' } }, client)
+    } else if (event === 'ssh.data') {
+      const bytes = (payload as Events['ssh.data']).data.length
+      firstAt ??= performance.now()
+      received += bytes
+      void shell.core.handle('ssh.ack', { terminalId, bytes }, client)
+    }
+  })
+  try {
+    const opened = await shell.core.handle('ssh.open', { instanceId, cols: 128, rows: 34 }, client)
+    if (!opened.ok) throw new Error(opened.error.message)
+    terminalId = opened.value.terminalId
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    received = 0
+    firstAt = undefined
+    await shell.core.handle('ssh.input', { terminalId, data: `${FLOOD}\n` }, client)
+    await until(() => received >= BYTES, 'the Node reference flood', 600_000)
+    const mbps = received / 1e6 / ((performance.now() - (firstAt ?? 0)) / 1000)
+    await shell.core.handle('ssh.close', { terminalId }, client)
+    return mbps
+  } finally {
+    off()
+  }
+}
+
+async function main(): Promise<number> {
+  const shell = await startWebShell({ emulator: { bootMs: 500, stopMs: 200 }, reach: createReach() })
+  const browser = await chromium.launch({ ...(chromiumExecutable ? { executablePath: chromiumExecutable } : {}), args: chromiumArgs })
+  const meter = new CoreMeter(shell)
+  try {
+    const [instanceId] = await shell.emulator().seedInstances('demo', 1, { name: 'bench' })
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    const renderer = await openTerminal(page, shell)
+
+    // 1. Throughput: from the first byte sent to the last byte xterm acknowledged.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    meter.reset()
+    await typeLine(page, FLOOD)
+    await until(() => meter.acked >= BYTES, `${MIB} MiB acknowledged by xterm`, 600_000)
+    const xtermMbps = meter.acked / 1e6 / ((performance.now() - (meter.firstSentAt ?? 0)) / 1000)
+
+    // 2. Ctrl-C during a flood: until xterm has parsed the echoed ^C.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    await typeLine(page, 'yes')
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    let pressedAt = 0
+    let echoEndsAt = 0
+    meter.onData = (data, totalAfter) => {
+      if (pressedAt > 0 && echoEndsAt === 0 && Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes('^C')) echoEndsAt = totalAfter
+    }
+    pressedAt = performance.now()
+    await page.keyboard.press('Control+C')
+    await until(() => echoEndsAt > 0 && meter.acked >= echoEndsAt, 'xterm to parse the ^C echo', 10_000)
+    const ctrlCMs = performance.now() - pressedAt
+    meter.onData = undefined
+
+    const referenceMbps = await nodeReference(shell, instanceId as string)
+    const ok = xtermMbps >= TARGET_MBPS && ctrlCMs <= TARGET_CTRL_C_MS
+    console.log(`xterm-throughput: ${MIB} MiB of shell output into xterm (${renderer} renderer), headless Chromium`)
+    console.log(`  reference, same chain acked in Node: ${referenceMbps.toFixed(1)} MB/s`)
+    console.log(`  parsed by xterm in the page:         ${xtermMbps.toFixed(1)} MB/s (target ≥ ${TARGET_MBPS}); ratio to reference ${(xtermMbps / referenceMbps).toFixed(2)}`)
+    console.log(`  Ctrl-C during a flood:               ^C parsed ${ctrlCMs.toFixed(0)} ms after the key press (target ≤ ${TARGET_CTRL_C_MS})`)
+    console.log(`  ${ok ? 'PASS' : 'FAIL'}`)
+    return ok ? 0 : 1
+  } finally {
+    await browser.close()
+    await shell.close()
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  }
+)
