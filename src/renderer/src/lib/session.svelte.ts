@@ -5,6 +5,8 @@
  */
 import type { ErrorInfo, LoginInput, ProfileInput, ProfilesState, Result, SessionState } from '../../../shared/contract'
 import { call, on } from './bridge'
+import { formatClock } from './format'
+import { toasts } from './toasts.svelte'
 
 class SessionStore {
   profiles = $state<ProfilesState | null>(null)
@@ -30,6 +32,13 @@ class SessionStore {
       on('session.expired', ({ pending }) => {
         this.expired = { pending }
         this.dialogDismissed = false
+      }),
+      on('session.expiring', ({ expiresAt }) => {
+        toasts.show(
+          'warning',
+          `Your session ends at ${formatClock(expiresAt)}`,
+          'Sign out and in again before then to keep working without interruption.'
+        )
       })
     ]
     return () => offs.forEach((off) => off())
