@@ -37,7 +37,7 @@ class SessionStore {
         toasts.show(
           'warning',
           `Your session ends at ${formatClock(expiresAt)}`,
-          'Sign out and in again before then to keep working without interruption.'
+          'When it ends, Cloud Tray asks for your password again; what you are doing waits and nothing you typed is lost.'
         )
       })
     ]
