@@ -101,7 +101,11 @@ function loadElectronegativity(): Run {
 }
 
 /** Every check id and class name Electronegativity knows, upper-cased, plus ours. */
-export function knownCheckNames(): Set<string> {
+export async function knownCheckNames(): Promise<Set<string>> {
+  keepElectronegativityOffline()
+  // Check constructors read their descriptions through the i18n global: set it up first.
+  const initI18n = require('@doyensec/electronegativity/dist/locales/i18n.js') as () => Promise<void>
+  await initI18n()
   const names = new Set<string>([SVELTE_RAW_HTML_CHECK])
   const atomic = require('@doyensec/electronegativity/dist/finder/checks/AtomicChecks/index.js') as {
     CHECKS: (new () => { id: string })[]
@@ -111,11 +115,7 @@ export function knownCheckNames(): Set<string> {
   }
   for (const Check of [...atomic.CHECKS, ...global.GLOBAL_CHECKS]) {
     names.add(Check.name.toUpperCase())
-    try {
-      names.add(new Check().id.toUpperCase())
-    } catch {
-      // A check whose constructor needs arguments is still known by its class name.
-    }
+    names.add(new Check().id.toUpperCase())
   }
   return names
 }
@@ -157,7 +157,7 @@ export async function runSecurityGate(options: { srcDir?: string; root?: string 
   const srcDir = resolve(options.srcDir ?? join(root, 'src'))
   const run = loadElectronegativity()
   const version = electronVersion()
-  const known = knownCheckNames()
+  const known = await knownCheckNames()
   const report: GateReport = { findings: [], suppressionProblems: [], parseErrors: [], filesScanned: 0, checksRun: 0 }
   const rel = (path: string): string => relative(root, path).split(sep).join('/')
 
