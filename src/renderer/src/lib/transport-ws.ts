@@ -6,7 +6,7 @@
  * calls in flight when it dropped resolve with a `network` error that says what to do, and
  * calls made while it is down wait for the connection instead of failing at once.
  */
-import type { CloudBridge, CommandName, EventName, Events, Result } from '../../../shared/contract'
+import type { CloudBridge, CommandName, EventName, Result } from '../../../shared/contract'
 import {
   WS_PATH,
   WS_PROTOCOL,
@@ -190,6 +190,3 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
   } as WsBridge
   return bridge
 }
-
-/** Types the payload for callers that hold an `Events` key. */
-export type EventPayload<E extends EventName> = Events[E]
