@@ -157,7 +157,9 @@ describe('ws transport', () => {
     const bridge = bridgeFor(r)
     // No command takes bytes today; the codec must still round-trip them if one does.
     await bridge.invoke('ssh.input', { terminalId: 't', data: new Uint8Array([7, 8]) as never })
-    expect(Array.from(calls[0]!.input && (calls[0]!.input as { data: Uint8Array }).data)).toEqual([7, 8])
+    const sent = (calls[0]!.input as { data: Uint8Array }).data
+    expect(sent).toBeInstanceOf(Uint8Array)
+    expect(Array.from(sent)).toEqual([7, 8])
   })
 
   it('tells the core when a client goes away', async () => {
