@@ -64,6 +64,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
     else context.log(`instance SSH ports forward to ${options.sshBackend!.host}:${options.sshBackend!.port}`)
 
     const endpoints = new Map<string, Endpoint[]>()
+    let closed = false
     /** Per instance, so a stop that arrives while its start is still binding waits for it. */
     const queues = new Map<string, Promise<void>>()
     const serially = (instanceId: string, work: () => Promise<void>): Promise<void> => {
@@ -123,6 +124,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       // The notebook route changes at once, in call order: the API may list the instance as
       // Running in its very next answer, before the ports below have finished binding.
       instanceRunning: (instance) => {
+        if (closed) return Promise.resolve()
         notebook.add(instance.instanceId, instance.subUrl)
         return serially(instance.instanceId, () => start(instance))
       },
@@ -131,7 +133,10 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         return serially(instanceId, () => closeEndpoints(instanceId))
       },
       async close() {
-        await Promise.all([...endpoints.keys()].map((id) => serially(id, () => closeEndpoints(id))))
+        closed = true
+        // Starts still binding finish first, so nothing is left listening after close.
+        await Promise.all([...queues.values()])
+        await Promise.all([...endpoints.keys()].map((id) => closeEndpoints(id)))
         await notebook.close()
         if (temporaryRoot !== undefined) await rm(temporaryRoot, { recursive: true, force: true })
       }

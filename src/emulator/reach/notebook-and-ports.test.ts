@@ -143,3 +143,20 @@ describe('--ssh-backend', () => {
     }
   })
 })
+
+describe('close', () => {
+  it('leaves nothing listening, even for an instance whose ports were still binding', async () => {
+    const quick = await createReach()(fakeCloud().context)
+    const nodePorts = [
+      { port: 22, address: '127.0.0.1', nodePort: await freePort() },
+      { port: appPort, address: '127.0.0.1', nodePort: await freePort() }
+    ]
+    void quick.instanceRunning({ ...view, instanceId: 'inst-racing', nodePorts })
+    await quick.close()
+    for (const entry of nodePorts) {
+      await expect(roundTrip(entry.nodePort, 'anyone?')).rejects.toThrow(/ECONNREFUSED/)
+    }
+    await quick.instanceRunning({ ...view, instanceId: 'inst-late', nodePorts })
+    await expect(roundTrip(nodePorts[1]!.nodePort, 'anyone?')).rejects.toThrow(/ECONNREFUSED/)
+  })
+})
