@@ -33,13 +33,21 @@ export async function loadOrCreateHostKey(stateDir: string | undefined): Promise
  * 256 comes out 31 bytes long and "Malformed"), so each key is read back before it is used.
  */
 export function generateEd25519PrivateKey(comment: string): string {
+  return generateEd25519KeyPair(comment).private
+}
+
+/**
+ * ssh2 1.17 now and then makes an ed25519 key that it cannot read back ("Malformed"); a key
+ * saved like that would break every later login, so each key is read back and remade if needed.
+ */
+export function generateEd25519KeyPair(comment: string): { private: string; public: string } {
   for (let attempt = 0; attempt < 20; attempt++) {
     const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment })
     const parsed = ssh2.utils.parseKey(pair.private)
     const key = Array.isArray(parsed) ? parsed[0] : parsed
-    if (key && !(key instanceof Error)) return pair.private
+    if (key && !(key instanceof Error)) return pair
   }
-  throw new Error('Could not make an SSH host key (ed25519) that reads back; this is a bug in the SSH library.')
+  throw new Error('Could not make an SSH key (ed25519) that reads back; this is a bug in the SSH library.')
 }
 
 function publicKeyOf(privateKeyText: string): string {

@@ -6,10 +6,9 @@
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-// Default import: ssh2 is CommonJS, and Node's ESM loader (tsx, `npm run web`) cannot see its named exports.
-import ssh2 from 'ssh2'
 import type { SandboxInfo } from '../core-types'
 import type { ReachFactory } from '../../emulator/reach-types'
+import { generateEd25519KeyPair } from '../../emulator/reach/host-key'
 import { SANDBOX_USERNAME } from './profiles'
 
 /** What the Sandbox needs of the emulator: `startEmulator` from src/emulator/index.ts. */
@@ -90,7 +89,7 @@ export async function ensureSandboxKey(dir: string): Promise<SandboxKey> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
-  const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment: 'cloud-tray-sandbox' })
+  const pair = generateEd25519KeyPair('cloud-tray-sandbox')
   await writeFile(privateKeyPath, pair.private, { mode: 0o600 })
   await chmod(privateKeyPath, 0o600)
   await writeFile(publicKeyPath, pair.public + '\n', { mode: 0o644 })
