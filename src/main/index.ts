@@ -82,6 +82,10 @@ async function start(): Promise<void> {
     // The Sandbox's instances are reachable for real: SSH, the notebook page, forwarded ports.
     reach: createReach()
   })
+  // Signing out ends access to the instances too: no notebook page stays open on the old login.
+  core.subscribe((event, payload) => {
+    if (event === 'session' && (payload as { status: string }).status === 'signed-out') notebooks.closeAll()
+  })
   bindIpc(core, ipcMain as unknown as IpcMainLike, () => window.contents(), () => ({
     webContentsIds: new Set(window.contents().map((c) => c.id)),
     ...window.page
