@@ -286,14 +286,14 @@ export class SshManager {
     const delay = reconnectDelay(link.attempt, this.options.random)
     if (delay === undefined) {
       for (const tab of link.terminals) {
-        this.status(tab, 'failed', `${reason}. Gave up after ${link.attempt - 1} attempts — press Reconnect to try again.`, { needsUser: true })
+        this.status(tab, 'failed', `${reason.replace(/\.?$/, '.')} Gave up after ${link.attempt - 1} attempts — press Reconnect to try again.`, { needsUser: true })
       }
       return
     }
     const retryAt = this.options.clock.now() + delay
     const seconds = Math.ceil(delay / 1000)
     const lost = [...link.terminals].some((tab) => tab.everConnected)
-    const line = lost ? `connection lost — reconnecting in ${seconds} s (${reason})` : `${reason} — retrying in ${seconds} s`
+    const line = lost ? `connection lost — reconnecting in ${seconds} s (${reason})` : `${reason.replace(/\.?$/, '.')} Retrying in ${seconds} s.`
     for (const tab of link.terminals) this.status(tab, 'reconnecting', line, { retryAt })
     link.retryTimer = this.options.clock.setTimeout(() => {
       link.retryTimer = undefined
