@@ -37,9 +37,19 @@ export async function signIn(page: Page, shell: WebShell): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
 }
 
+export interface AxeOptions {
+  /**
+   * Selectors axe should skip: only for content the app does not style, e.g. a terminal's
+   * output, whose colours come from the remote program.
+   */
+  exclude?: string[]
+}
+
 /** Fails on serious or critical axe-core violations, naming each rule and the elements it hit. */
-export async function expectAccessible(page: Page, screen: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze()
+export async function expectAccessible(page: Page, screen: string, options: AxeOptions = {}): Promise<void> {
+  let builder = new AxeBuilder({ page })
+  for (const selector of options.exclude ?? []) builder = builder.exclude(selector)
+  const results = await builder.analyze()
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
   expect(summary, `axe-core on ${screen}`).toEqual([])
@@ -49,12 +59,12 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
  * Saves `<screen>-light.png` and `<screen>-dark.png` (theme "system" follows the emulated
  * colour scheme), running axe-core in both themes since contrast differs.
  */
-export async function captureScreen(page: Page, screen: string): Promise<void> {
+export async function captureScreen(page: Page, screen: string, options: AxeOptions = {}): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true })
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
     await expect(page.locator('html')).toHaveAttribute('data-theme', scheme)
-    await expectAccessible(page, `${screen} (${scheme})`)
+    await expectAccessible(page, `${screen} (${scheme})`, options)
     await page.screenshot({ path: join(ARTIFACTS, `${screen}-${scheme}.png`) })
   }
   await page.emulateMedia({ colorScheme: 'light' })
