@@ -14,7 +14,8 @@ import { join } from 'node:path'
 
 export { createLogger, type Logger, type LoggerOptions, type LogLevel, type LogLine } from './logger'
 export { REDACTED, SecretSet, redactText, redactValue } from './redact'
-export { scanForSecrets, type SecretHit } from './scan'
+// scan.ts is a test and command-line tool (it has a CLI entry), deliberately not exported here:
+// bundled into the main process, its entry check could match the bundle's own path.
 
 /** `<dataDir>/logs`: where the main-process log lives (and what "Show logs" should open). */
 export function logDirFor(dataDir: string): string {
