@@ -30,8 +30,8 @@ import { REPO_ROOT, ensureRendererBuild } from '../src/web/renderer-build'
 import { serveStatic } from '../src/web/static-files'
 
 const TARGET_RATIO = 3
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '9' } } })
-const RUNS = Math.max(1, Math.min(50, Number(values.runs) || 9))
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' } } })
+const RUNS = Math.max(1, Math.min(50, Number(values.runs) || 15))
 
 /**
  * Page script (a string: tsx's helpers do not exist in the page) that resolves
