@@ -99,7 +99,8 @@ test('stop one instance and delete another', async ({ page, shell }) => {
   await expect(stopDialog).toContainText('This stops job-1.')
   await captureScreen(page, 'stop-dialog')
   await stopDialog.getByRole('button', { name: 'Stop instance' }).click()
-  await expect(first).toContainText(/Stopping/)
+  // At once, before the watcher has seen anything: the user's own action shows on the row.
+  await expect(first).toContainText('Stopping…')
   await expect(first).toContainText('Stopped', { timeout: 20_000 })
   await expect(page.getByRole('button', { name: 'Stop job-1' })).toBeDisabled()
 
