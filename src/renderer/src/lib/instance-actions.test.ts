@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { actionState, displayStatus } from './instance-actions'
+import { actionState, displayStatus, reconcilePending } from './instance-actions'
 import { filterInstances, isFiltering } from './instance-filter'
 import { virtualWindow } from './virtual-window'
 import { makeInstance, makeInstances } from './test-instances'
@@ -75,5 +75,20 @@ describe('virtual window', () => {
     const w = virtualWindow(1e6, 600, 44, 10)
     expect(w.end).toBe(10)
     expect(w.start).toBeLessThan(10)
+  })
+})
+
+describe('pending marks', () => {
+  it('keeps a stop until the instance has ended, a delete until it is gone', () => {
+    const running = makeInstance({ id: 'a', status: 'Running' })
+    const stopping = makeInstance({ id: 'a', status: 'Stopping' })
+    const stopped = makeInstance({ id: 'a', status: 'Stopped' })
+    const other = makeInstance({ id: 'b', status: 'Running' })
+    expect(reconcilePending({ a: 'stopping' }, [running])).toEqual({ a: 'stopping' })
+    expect(reconcilePending({ a: 'stopping' }, [stopping])).toEqual({ a: 'stopping' })
+    expect(reconcilePending({ a: 'stopping' }, [stopped])).toEqual({})
+    expect(reconcilePending({ b: 'deleting' }, [other])).toEqual({ b: 'deleting' })
+    expect(reconcilePending({ b: 'deleting' }, [running])).toEqual({})
+    expect(reconcilePending({ b: 'deleting' }, [makeInstance({ id: 'b', status: 'Released' })])).toEqual({})
   })
 })

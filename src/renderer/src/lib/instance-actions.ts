@@ -56,3 +56,24 @@ export function displayStatus(instance: Instance, pending?: PendingAction): stri
   if (pending === 'deleting') return 'Deleting…'
   return instance.instanceRuntimeInfo.status
 }
+
+/**
+ * The pending marks still worth showing once a new snapshot arrives: a stop until the instance
+ * has ended, a delete until it is gone (or Released). Marks for instances no longer listed go.
+ */
+export function reconcilePending(
+  pending: Readonly<Record<string, PendingAction>>,
+  instances: readonly Instance[]
+): Record<string, PendingAction> {
+  const byId = new Map(instances.map((instance) => [instance.instanceMetadata.instanceId, instance]))
+  const next: Record<string, PendingAction> = {}
+  for (const [id, action] of Object.entries(pending)) {
+    const instance = byId.get(id)
+    if (!instance) continue
+    const status = instance.instanceRuntimeInfo.status
+    if (action === 'stopping' && statusGroup(status) === 'ended') continue
+    if (action === 'deleting' && status === 'Released') continue
+    next[id] = action
+  }
+  return next
+}

@@ -5,7 +5,7 @@
 import { statusGroup, type Instance } from '../../../shared/api'
 import type { ErrorInfo, InstancesSnapshot, Result, Transition, WatchHealth } from '../../../shared/contract'
 import { call, on } from './bridge'
-import type { PendingAction } from './instance-actions'
+import { reconcilePending, type PendingAction } from './instance-actions'
 import { toasts } from './toasts.svelte'
 
 class InstancesStore {
@@ -57,16 +57,7 @@ class InstancesStore {
   private apply(snapshot: InstancesSnapshot): void {
     this.snapshot = snapshot
     // Drop pending marks the watcher has caught up with.
-    const next: Record<string, PendingAction> = {}
-    for (const [id, action] of Object.entries(this.pending)) {
-      const instance = snapshot.instances.find((i) => i.instanceMetadata.instanceId === id)
-      if (!instance) continue
-      const status = instance.instanceRuntimeInfo.status
-      if (action === 'stopping' && statusGroup(status) === 'ended') continue
-      if (action === 'deleting' && status === 'Released') continue
-      next[id] = action
-    }
-    this.pending = next
+    this.pending = reconcilePending(this.pending, snapshot.instances)
   }
 
   private announce(transitions: Transition[]): void {
