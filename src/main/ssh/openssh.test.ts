@@ -103,6 +103,17 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     manager.input(second.terminalId, 'stty size\n', harness.clientId)
     await harness.waitForOutput(second.terminalId, '43 132')
 
+    // Reconnect on a live tab gives it a new shell and leaves the other tab's shell alone.
+    manager.input(second.terminalId, 'echo pid-$$-end\n', harness.clientId)
+    await harness.waitForOutput(second.terminalId, /pid-\d+-end\r\n/)
+    const pid = /pid-(\d+)-end\r\n/.exec(harness.output(second.terminalId))![1]
+    manager.reconnect(first.terminalId, harness.clientId)
+    await harness.waitFor(() => harness.lastStatus(first.terminalId)?.message === 'reconnected', 'a new shell in the first tab')
+    expect(manager.connectionOf('i-2')).toBe(connection)
+    harness.clearOutput(second.terminalId)
+    manager.input(second.terminalId, 'echo pid-$$-end\n', harness.clientId)
+    await harness.waitForOutput(second.terminalId, `pid-${pid}-end`)
+
     // Closing one tab keeps the connection for the other; closing the last ends it.
     manager.close(first.terminalId, harness.clientId)
     expect(manager.connectionOf('i-2')).toBe(connection)

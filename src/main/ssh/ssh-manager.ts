@@ -119,13 +119,13 @@ export class SshManager {
     link.attempt = 0
     this.options.clock.clearTimeout(link.retryTimer)
     link.retryTimer = undefined
-    if (link.connection && !session.hasChannel) {
+    if (link.connection) {
+      // The connection is up: this tab gets a new shell; the other tabs keep theirs. (A hung
+      // connection is not up for long: keepalive ends it and every tab reconnects.)
+      session.dropChannel()
+      this.status(session, 'connecting', 'starting a new shell…')
       this.attach(link, session)
       return
-    }
-    if (link.connection) {
-      // A live connection and a live shell: the user wants a fresh connection (e.g. it hangs).
-      this.dropConnection(link)
     }
     for (const tab of link.terminals) this.status(tab, 'connecting', 'reconnecting…')
     void this.connectLink(link)

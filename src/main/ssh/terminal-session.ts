@@ -99,6 +99,16 @@ export class TerminalSession {
     }
   }
 
+  /** Closes the current shell without reporting it (Reconnect on a live tab: a new shell follows). */
+  dropChannel(): void {
+    const channel = this.channel
+    this.detach()
+    if (channel) {
+      channel.removeAllListeners('close')
+      channel.close()
+    }
+  }
+
   write(data: string): void {
     this.channel?.write(data)
   }
