@@ -167,4 +167,9 @@ test('paste request JSON fills the form; the Ports dialog lists each forwarded p
   await ports.getByRole('button', { name: 'Open port 8080 in browser' }).click()
   // In the web shell the link is recorded and listed, not opened.
   await expect(page.getByRole('list', { name: 'Recorded effects' })).toContainText(/Browser http:\/\/[\d.]+:\d+/)
+  await ports.getByRole('button', { name: 'Close' }).click()
+
+  // The notebook window is Electron's; here the page records where it would have gone.
+  await page.getByRole('button', { name: 'Open notebook pasted-1' }).click()
+  await expect(page.getByRole('list', { name: 'Recorded effects' })).toContainText(/Notebook window https:\/\//)
 })
