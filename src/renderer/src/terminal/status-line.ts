@@ -5,10 +5,11 @@
 import type { TerminalStatus } from '../../../shared/contract-ssh'
 
 const COLOURS: Record<TerminalStatus['state'], string> = {
-  connecting: '\x1b[2m', // dim
+  // Bright black rather than SGR 2 (dim): dim text falls below readable contrast.
+  connecting: '\x1b[90m',
   connected: '\x1b[32m', // green
   reconnecting: '\x1b[33m', // yellow
-  closed: '\x1b[2m',
+  closed: '\x1b[90m',
   failed: '\x1b[1;31m' // bold red
 }
 

@@ -21,7 +21,7 @@ import { call } from '../lib/bridge'
 import { copyText } from '../lib/clipboard'
 import { planPaste, type PastePlan } from './paste'
 import { statusLine } from './status-line'
-import { clampFontSize, terminalTheme } from './terminal-theme'
+import { clampFontSize, MINIMUM_CONTRAST_RATIO, terminalTheme } from './terminal-theme'
 import { throttle } from './throttle'
 
 export type TabState = TerminalState | 'opening'
@@ -74,6 +74,7 @@ export class TerminalTab {
       fontSize: clampFontSize(options.fontSize),
       fontFamily: "ui-monospace, 'SFMono-Regular', 'DejaVu Sans Mono', Menlo, Consolas, monospace",
       theme: terminalTheme(options.theme),
+      minimumContrastRatio: MINIMUM_CONTRAST_RATIO,
       scrollback: 10_000,
       cursorBlink: true,
       // Needed by the unicode11 addon (unicode.activeVersion).

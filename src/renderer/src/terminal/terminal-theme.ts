@@ -18,7 +18,7 @@ export const DARK_THEME: ITheme = {
   magenta: '#d2a8ff',
   cyan: '#76e3ea',
   white: '#c9d1d9',
-  brightBlack: '#6e7681',
+  brightBlack: '#8b949e',
   brightRed: '#ffa198',
   brightGreen: '#a5f0bf',
   brightYellow: '#ffe08a',
@@ -51,6 +51,9 @@ export const LIGHT_THEME: ITheme = {
   brightCyan: '#075e6c',
   brightWhite: '#24292f'
 }
+
+/** WCAG AA for text: xterm lifts any remote colour pair below it (ls colours on a light theme). */
+export const MINIMUM_CONTRAST_RATIO = 4.5
 
 export function terminalTheme(theme: 'light' | 'dark'): ITheme {
   return theme === 'dark' ? DARK_THEME : LIGHT_THEME
