@@ -557,7 +557,8 @@ function recordingPlatform(platform: Platform, now: () => number, record: (effec
     refreshNotebookCookies: (profileId, value) => platform.refreshNotebookCookies(profileId, value),
     async openExternal(url) {
       note('external-url', url)
-      await platform.openExternal(url)
+      // why: this is our Platform interface, not Electron's shell; the Electron platform checks every URL (openInBrowser).
+      await platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
     },
     setStartAtLogin: (enabled) => platform.setStartAtLogin(enabled),
     showWindow: () => platform.showWindow(),

@@ -64,7 +64,8 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
             const instance = services.findInstance(action.instanceId)
             const url = instance ? portAddress(instance, action.nodePort) : undefined
             if (!url) throw new AppError('not-allowed', 'That port is no longer forwarded. Refresh and try again.')
-            await services.platform.openExternal(url)
+            // why: portAddress builds http://address:nodePort from the instance; the platform checks it again.
+            await services.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
             return
           }
         }

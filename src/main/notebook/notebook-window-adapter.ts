@@ -47,7 +47,8 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
       ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
       ses.setPermissionCheckHandler(() => false)
       ses.setDevicePermissionHandler(() => false)
-      ses.setCertificateVerifyProc((request, callback) => {
+      // why: trusts only the Sandbox's own certificate, pinned by fingerprint; all else is Chromium's call (-3).
+      ses.setCertificateVerifyProc((request, callback) => { // eng-disable CERTIFICATE_VERIFY_PROC_JS_CHECK
         callback(isPinnedCertificate(request.hostname, request.certificate.fingerprint, pins.get(partition)) ? TRUST : CHROMIUM_DECIDES)
       })
     }
@@ -55,7 +56,9 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
   }
 
   const openExternally = (url: string): void => {
-    shell.openExternal(url).catch((error: Error) => log(`notebook: could not open a link in the browser: ${error.message}`))
+    // why: only http(s) links that notebookNavigation classed as 'external' reach this.
+    const opening = shell.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
+    opening.catch((error: Error) => log(`notebook: could not open a link in the browser: ${error.message}`))
   }
 
   /** Keeps a notebook's webContents (and the windows it opens) on its origin. */
@@ -109,7 +112,8 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
         height: 820,
         show: false,
         autoHideMenuBar: true,
-        webPreferences: securePreferences(ses)
+        // Spelled out here (not only in securePreferences) so reviewers and the security gate see them.
+        webPreferences: { ...securePreferences(ses), sandbox: true, contextIsolation: true, disableBlinkFeatures: 'Auxclick' }
       })
       open.set(key, { window, request })
       window.on('closed', () => {
@@ -161,7 +165,9 @@ function securePreferences(ses: Session): WebPreferences {
     webviewTag: false,
     safeDialogs: true,
     navigateOnDragDrop: false,
-    spellcheck: false
+    spellcheck: false,
+    // Middle-click would otherwise open links in new windows, around setWindowOpenHandler.
+    disableBlinkFeatures: 'Auxclick'
   }
 }
 
