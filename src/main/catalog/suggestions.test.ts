@@ -16,6 +16,12 @@ describe('create-form suggestions', () => {
     expect(s.prices).toEqual([{ instanceTypeId: 'type-1', chargeMode: 'perHour', price: 2.5, unit: '$' }])
   })
 
+  it("never offers an image's display name as an image id", () => {
+    const withImage = fakeInstance('a', 'alpha', 'Running')
+    withImage.instanceSpecInfo.imageInfo = { architecture: 'x86_64', isPublic: 'true', name: 'PyTorch 2.5.1 / CUDA 12.4', tags: null, type: 'public' }
+    expect(suggestionsFrom([withImage], []).images).toEqual([])
+  })
+
   it('keeps the last launches, newest first, one per combination', () => {
     let recent = addRecentLaunch([], { imageId: 'i', instanceTypeId: 't', region: 'r', at: 1 })
     recent = addRecentLaunch(recent, { imageId: 'i', instanceTypeId: 't', region: 'r', at: 2 })

@@ -1,6 +1,7 @@
 /**
  * Suggestions for the create form. The API has no catalogue endpoint, so the app offers what it
- * has seen: the images, types and regions of the user's instances, and their recent launches.
+ * has seen: the types and regions of the user's instances, and the images, types and regions of
+ * their recent launches.
  */
 import type { Instance } from '../../shared/api'
 import type { Suggestion, Suggestions } from '../../shared/contract'
@@ -24,7 +25,8 @@ export function suggestionsFrom(instances: readonly Instance[], recent: readonly
   }
   for (const instance of instances) {
     const spec = instance.instanceSpecInfo
-    if (spec.imageInfo) images.add(spec.imageInfo.name, spec.imageInfo.name, 'instances')
+    // An instance names its image (imageInfo.name) but not the image's id, which create needs:
+    // image suggestions therefore come from recent launches only.
     const type = spec.instanceTypeInfo
     types.add(type.instanceId, type.instanceTypeName || type.instanceId, 'instances')
     const region = spec.regionInfo
