@@ -1,8 +1,8 @@
 /**
  * The SSH terminal through `npm run web` against a Running Sandbox instance served by the
  * emulator's own SSH server: accept the host key, run a command and see its output, resize
- * (the shell sees the new size), find in the scrollback, end the session and reconnect in the
- * same tab with the scrollback kept.
+ * (the shell sees the new size), find in the scrollback, confirm a multi-line paste, end the
+ * session and reconnect in the same tab with the scrollback kept.
  */
 import type { Page } from '@playwright/test'
 import { createReach } from '../src/emulator/reach/index'
@@ -60,6 +60,23 @@ test('open a terminal, run a command, resize, search, end the session and reconn
   const [cols, rows] = ((await size.textContent()) ?? '').split('×')
   await typeCommand(page, 'stty size')
   await expectInScrollback(page, `${rows} ${cols}`)
+
+  // A multi-line paste asks first; the pasted lines then run.
+  await page.locator('.xterm-helper-textarea').first().focus()
+  await page.evaluate(() => {
+    const data = new DataTransfer()
+    data.setData('text/plain', 'echo first-$((1+1))\necho second-$((2+2))\n')
+    document.querySelector('.xterm-helper-textarea')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+  })
+  const pasteDialog = page.getByRole('dialog', { name: 'Paste 2 lines?' })
+  await expect(pasteDialog.getByLabel('Text to paste')).toHaveText('echo first-$((1+1))\necho second-$((2+2))')
+  await pasteDialog.getByRole('button', { name: 'Paste' }).click()
+  await expect(pasteDialog).toBeHidden()
+  // Bracketed paste: bash holds the pasted lines for review until Enter, instead of running them.
+  await expectInScrollback(page, 'echo second-$((2+2))')
+  await page.locator('.xterm-helper-textarea').first().focus()
+  await page.keyboard.press('Enter')
+  await expectInScrollback(page, 'second-4')
 
   // End the shell: the tab stays with its scrollback; Reconnect gives a new shell in it.
   await typeCommand(page, 'exit')
