@@ -8,7 +8,7 @@ import { app, clipboard, ipcMain, net, powerMonitor } from 'electron'
 import { createAppCore } from './core'
 import type { AppCore, Platform } from './core-types'
 import { createOsKeychain } from './account/keychain'
-import { createLogger } from './log/logger'
+import { createLogger, logDirFor } from './log'
 import { createReach } from '../emulator/reach/index'
 import { bindIpc, type IpcMainLike } from './ipc'
 import { createNotificationAdapter } from './notify/notification-adapter'
@@ -32,7 +32,7 @@ async function start(): Promise<void> {
   let core: AppCore | undefined
   const outDir = join(import.meta.dirname, '..')
   const dataDir = app.getPath('userData')
-  const log = createLogger({ dir: join(dataDir, 'logs') })
+  const log = createLogger({ dir: logDirFor(dataDir) })
 
   const window = createMainWindowController({
     outDir,

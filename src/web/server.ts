@@ -14,6 +14,7 @@ import type { Clock } from '../shared/clock'
 import { createMemoryKeychain, createOsKeychain } from '../main/account/keychain'
 import type { EmulatorStartOptions, StartEmulator } from '../main/account/sandbox'
 import { createAppCore } from '../main/core'
+import { createLogger, logDirFor } from '../main/log'
 import type { AppCore, Keychain } from '../main/core-types'
 import { attachWsTransport, createSecret } from '../main/transport/ws-server'
 import type { EmulatorControl, EmulatorOptions, ReachFactory } from '../emulator/index'
@@ -86,8 +87,11 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
   let closing: Promise<void> | undefined
   const keychain =
     options.keychain === 'os' ? createOsKeychain() : options.keychain === 'memory' || !options.keychain ? createMemoryKeychain() : options.keychain
+  // The same main-process log as the desktop app, in the same place: <dataDir>/logs/main.log.
+  const appLog = createLogger({ dir: logDirFor(dataDir) })
   const core = createAppCore({
     dataDir,
+    log: appLog,
     platform: createWebPlatform({ onQuit: () => (options.onQuit ? options.onQuit() : void close()), log }),
     keychain,
     version: await packageVersion(),
@@ -127,6 +131,7 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await core.stop()
+      appLog.close()
       if (ownDataDir) await rm(dataDir, { recursive: true, force: true })
     })()
     return closing
