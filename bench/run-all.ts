@@ -1,0 +1,42 @@
+/**
+ * `npm run bench`: every benchmark, one after another (they measure time, so never two at once
+ * on a 2-core machine). Each prints its own ratio against a reference measured in the same run
+ * and exits non-zero when it misses its target; this prints a summary and fails if any did.
+ *
+ *   npm run bench                      # all
+ *   npm run bench -- ssh-throughput    # only those whose name contains the word
+ */
+import { spawnSync } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const BENCHES: { file: string; target: string }[] = [
+  { file: 'list-all-instances.ts', target: 'listAllInstances (50/page) vs one 1000-row page ≤ 2.0' },
+  { file: 'watch-hour.ts', target: 'requests vs a fixed 5 s poller ≤ 0.2; a change noticed within 3 s' },
+  { file: 'render-instances.ts', target: 'first render of 1000 vs 100 instances ≤ 3' },
+  { file: 'ssh-throughput.ts', target: '256 MiB through the app vs OpenSSH ≥ 0.8' },
+  { file: 'xterm-throughput.ts', target: '≥ 20 MB/s into xterm; Ctrl-C answered within 200 ms' },
+  { file: 'emulator-load.ts', target: 'emulator under autocannon answers correctly' }
+]
+
+const here = dirname(fileURLToPath(import.meta.url))
+const filter = process.argv.slice(2)
+const chosen = BENCHES.filter((bench) => filter.length === 0 || filter.some((word) => bench.file.includes(word)))
+if (chosen.length === 0) {
+  console.error(`No benchmark matches ${filter.join(' ')}. Known: ${BENCHES.map((b) => b.file).join(', ')}`)
+  process.exit(2)
+}
+
+const results: { file: string; target: string; ok: boolean; seconds: number }[] = []
+for (const bench of chosen) {
+  console.log(`\n=== ${bench.file} (${bench.target})`)
+  const started = Date.now()
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(here, bench.file)], { stdio: 'inherit' })
+  results.push({ ...bench, ok: run.status === 0, seconds: (Date.now() - started) / 1000 })
+}
+
+console.log('\n=== summary')
+for (const result of results) {
+  console.log(`${result.ok ? 'PASS' : 'FAIL'}  ${result.file.padEnd(24)} ${result.seconds.toFixed(1).padStart(6)} s  ${result.target}`)
+}
+process.exit(results.every((result) => result.ok) ? 0 : 1)
