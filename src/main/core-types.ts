@@ -123,7 +123,7 @@ export interface AppCore {
   /** Shows the window at an instance (a notification click); no id: the instance list. */
   openInstance(instanceId?: string): void
   /** Power and network hints from the shell. */
-  onSystemEvent(event: 'suspend' | 'resume' | 'online' | 'offline' | 'focus'): void
+  onSystemEvent(event: SystemEvent): void
 }
 
 /**
@@ -174,5 +174,9 @@ export interface CommandGroup {
   handlers: CommandHandlers
   /** A renderer went away. */
   clientGone?(clientId: ClientId): void
+  /** Power and network hints (wake, back online), e.g. to reconnect now instead of after a backoff. */
+  onSystemEvent?(event: SystemEvent): void
   dispose?(): Promise<void> | void
 }
+
+export type SystemEvent = 'suspend' | 'resume' | 'online' | 'offline' | 'focus'

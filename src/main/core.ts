@@ -517,6 +517,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       else if (event === 'resume') watcher.resume('asleep')
       else if (event === 'online') watcher.online()
       else if (event === 'focus') watcher.focus()
+      for (const group of groups) group.onSystemEvent?.(event)
     }
   }
 }

@@ -93,6 +93,10 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
       }
     },
     clientGone: (clientId) => manager.clientGone(clientId),
+    // Back from sleep or back online: a connection waiting out its backoff tries at once.
+    onSystemEvent: (event) => {
+      if (event === 'resume' || event === 'online') manager.retryWaitingNow()
+    },
     dispose: () => manager.dispose()
   }
 }

@@ -60,6 +60,23 @@ describe('SshManager retry policy', () => {
     manager.dispose()
   })
 
+  it('tries at once when the system wakes or comes back online, instead of waiting out the backoff', async () => {
+    const { clock, harness, manager } = await setup()
+    const { terminalId } = manager.open('i-1', 80, 24, harness.clientId)
+    const waits = () => harness.statuses.filter((s) => s.state === 'reconnecting').length
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await harness.waitFor(() => waits() === attempt, `attempt ${attempt}`)
+      clock.advance(harness.lastStatus(terminalId)!.retryAt! - clock.now())
+    }
+    await harness.waitFor(() => waits() === 5, 'the 5th wait (16 s)')
+    const waitingSince = clock.now()
+    manager.retryWaitingNow()
+    // The next failure comes without the clock moving: the attempt ran at once.
+    await harness.waitFor(() => waits() === 6, 'an attempt right after wake')
+    expect(clock.now()).toBe(waitingSince)
+    manager.dispose()
+  })
+
   it('keeps each terminal to the client that opened it, and releases it when that client goes', async () => {
     const { harness, manager } = await setup()
     const { terminalId } = manager.open('i-2', 80, 24, harness.clientId)

@@ -131,6 +131,11 @@ export class SshManager {
     void this.connectLink(link)
   }
 
+  /** Every connection waiting out a backoff delay tries now (after wake or a network change). */
+  retryWaitingNow(): void {
+    for (const link of this.links.values()) if (link.retryTimer) this.retryNow(link)
+  }
+
   answer(promptId: string, answer: PromptAnswer, clientId: ClientId): void {
     if (!this.prompts.answer(promptId, answer, clientId)) {
       throw new AppError('not-allowed', 'That question was already answered or withdrawn.')
@@ -295,12 +300,16 @@ export class SshManager {
     const lost = [...link.terminals].some((tab) => tab.everConnected)
     const line = lost ? `connection lost — reconnecting in ${seconds} s (${reason})` : `${reason.replace(/\.?$/, '.')} Retrying in ${seconds} s.`
     for (const tab of link.terminals) this.status(tab, 'reconnecting', line, { retryAt })
-    link.retryTimer = this.options.clock.setTimeout(() => {
-      link.retryTimer = undefined
-      if (link.terminals.size === 0 || this.disposed) return
-      for (const tab of link.terminals) this.status(tab, 'connecting', 'reconnecting…')
-      void this.connectLink(link)
-    }, delay)
+    link.retryTimer = this.options.clock.setTimeout(() => this.retryNow(link), delay)
+  }
+
+  /** Ends a backoff wait early (or on time) and connects. */
+  private retryNow(link: Link): void {
+    this.options.clock.clearTimeout(link.retryTimer)
+    link.retryTimer = undefined
+    if (link.terminals.size === 0 || this.disposed) return
+    for (const tab of link.terminals) this.status(tab, 'connecting', 'reconnecting…')
+    void this.connectLink(link)
   }
 
   private shellEnded(session: TerminalSession, exitCode: number | null): void {
