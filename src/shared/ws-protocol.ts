@@ -31,7 +31,16 @@ export interface InvokeMessage {
   id: number
   command: string
   input?: unknown
+  /**
+   * The client wants no result frame back (a one-way notice such as `ssh.ack`). During a
+   * terminal flood the page sends an ack per parsed batch; each result frame would be one more
+   * WebSocket message for the busy renderer thread to receive and decode, for an answer nobody reads.
+   */
+  noReply?: true
 }
+
+/** Commands a page may send one way (see InvokeMessage.noReply): their results carry nothing it needs. */
+export const ONE_WAY_COMMANDS: ReadonlySet<string> = new Set(['ssh.ack'])
 
 export type ClientMessage = InvokeMessage
 
@@ -166,7 +175,12 @@ function revive(value: unknown, chunks: Uint8Array[]): unknown {
 export function isClientMessage(value: unknown): value is ClientMessage {
   if (typeof value !== 'object' || value === null) return false
   const message = value as Partial<InvokeMessage>
-  return message.t === 'invoke' && Number.isSafeInteger(message.id) && typeof message.command === 'string'
+  return (
+    message.t === 'invoke' &&
+    Number.isSafeInteger(message.id) &&
+    typeof message.command === 'string' &&
+    (message.noReply === undefined || message.noReply === true)
+  )
 }
 
 export function isServerMessage(value: unknown): value is ServerMessage {

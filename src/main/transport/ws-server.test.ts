@@ -5,7 +5,7 @@ import WebSocket from 'ws'
 import type { EventSink } from '../core-types'
 import { attachWsTransport, createSecret, secretsMatch, type TransportCore, type WsTransport } from './ws-server'
 import { createWsBridge, type WebSocketLike, type WsBridge } from '../../renderer/src/lib/transport-ws'
-import { WS_PROTOCOL, WS_SECRET_PREFIX } from '../../shared/ws-protocol'
+import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/ws-protocol'
 
 /** A core that echoes, records clientGone, and lets the test emit events. */
 function fakeCore() {
@@ -160,6 +160,41 @@ describe('ws transport', () => {
     const sent = (calls[0]!.input as { data: Uint8Array }).data
     expect(sent).toBeInstanceOf(Uint8Array)
     expect(Array.from(sent)).toEqual([7, 8])
+  })
+
+  it('sends no result back for a one-way ack, and still answers a command that is not one-way', async () => {
+    const { core, calls } = fakeCore()
+    const r = await start(core)
+    const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`], { origin: r.httpOrigin })
+    const results: number[] = []
+    socket.on('message', (data) => {
+      const message = decodeFrame(String(data)) as { t: string; id?: number }
+      if (message.t === 'result') results.push(message.id as number)
+    })
+    await new Promise((resolve) => socket.on('open', resolve))
+    socket.send(JSON.stringify({ t: 'invoke', id: 1, command: 'ssh.ack', input: { terminalId: 't', bytes: 5 }, noReply: true }))
+    socket.send(JSON.stringify({ t: 'invoke', id: 2, command: 'app.info', noReply: true }))
+    socket.send(JSON.stringify({ t: 'invoke', id: 3, command: 'app.info' }))
+    await until(() => results.includes(3))
+    socket.close()
+    expect(results).toEqual([2, 3])
+    expect(calls.map((call) => call.command)).toEqual(['ssh.ack', 'app.info', 'app.info'])
+    expect(calls[0]!.input).toEqual({ terminalId: 't', bytes: 5 })
+  })
+
+  it('notify sends one way while connected and drops what it would send while the socket is down', async () => {
+    const { core, calls } = fakeCore()
+    const r = await start(core)
+    const bridge = bridgeFor(r)
+    bridge.notify('ssh.ack', { terminalId: 't', bytes: 1 })
+    await bridge.invoke('app.info')
+    bridge.notify('ssh.ack', { terminalId: 't', bytes: 2 })
+    await bridge.invoke('app.info')
+    expect(calls.map((call) => [call.command, call.input])).toEqual([
+      ['app.info', undefined],
+      ['ssh.ack', { terminalId: 't', bytes: 2 }],
+      ['app.info', undefined]
+    ])
   })
 
   it('tells the core when a client goes away', async () => {

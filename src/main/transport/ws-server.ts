@@ -15,6 +15,7 @@ import { COMMAND_NAMES, type CommandName } from '../../shared/contract'
 import type { AppCore, ClientId } from '../core-types'
 import {
   BYTE_CARRYING_EVENTS,
+  ONE_WAY_COMMANDS,
   WS_MAX_CLIENT_MESSAGE_BYTES,
   WS_PATH,
   WS_PROTOCOL,
@@ -147,6 +148,11 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
         return
       }
       const { id, command, input } = message
+      if (message.noReply && ONE_WAY_COMMANDS.has(command)) {
+        // Nobody waits for this answer (handle() never rejects by contract).
+        void options.core.handle(command as CommandName, input, { clientId })
+        return
+      }
       if (!commandNames.has(command)) {
         send(socket, {
           t: 'result',

@@ -4,7 +4,7 @@
  * which one they got.
  */
 import type { CloudBridge, CommandInput, CommandName, CommandResult, EventName, Events, Result } from '../../../shared/contract'
-import { createWsBridge, type ConnectionState } from './transport-ws'
+import { createWsBridge, type ConnectionState, type WsBridge } from './transport-ws'
 
 const SECRET_KEY = 'cloud-tray.web-secret'
 
@@ -61,4 +61,15 @@ export function call<C extends CommandName>(
 
 export function on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {
   return getBridge().on(event, listener)
+}
+
+/**
+ * A command whose answer nobody reads (`ssh.ack`): over the web shell's WebSocket it goes one
+ * way, so a terminal flood does not bring one result message back per acknowledged batch.
+ * Electron's IPC has no such mode; there it is an ordinary invoke whose result is ignored.
+ */
+export function notify<C extends CommandName>(command: C, ...input: CommandInput<C> extends void ? [] : [CommandInput<C>]): void {
+  const current = getBridge() as Partial<WsBridge> & CloudBridge
+  if (current.notify) current.notify(command, ...input)
+  else void current.invoke(command, ...input)
 }

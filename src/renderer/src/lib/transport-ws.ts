@@ -6,7 +6,7 @@
  * calls in flight when it dropped resolve with a `network` error that says what to do, and
  * calls made while it is down wait for the connection instead of failing at once.
  */
-import type { CloudBridge, CommandName, EventName, Result } from '../../../shared/contract'
+import type { CloudBridge, CommandInput, CommandName, EventName, Result } from '../../../shared/contract'
 import {
   WS_PATH,
   WS_PROTOCOL,
@@ -48,6 +48,11 @@ export interface WsBridgeOptions {
 export interface WsBridge extends CloudBridge {
   readonly clientId: string | null
   readonly state: ConnectionState
+  /**
+   * Sends a one-way command (ONE_WAY_COMMANDS): no result frame comes back. Dropped while the
+   * socket is down, because what it acknowledges belonged to the connection that was lost.
+   */
+  notify<C extends CommandName>(command: C, ...input: CommandInput<C> extends void ? [] : [CommandInput<C>]): void
   close(): void
 }
 
@@ -170,6 +175,12 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
         if (socket && socket.readyState === OPEN) socket.send(frame)
         else queued.push(frame)
       })
+    },
+    notify(command: CommandName, ...input: unknown[]) {
+      if (closed || !socket || socket.readyState !== OPEN) return
+      const id = nextId++
+      // Plain JSON: a command's input never carries bytes.
+      socket.send(encodeFrame({ t: 'invoke', id, command, noReply: true, ...(input.length > 0 ? { input: input[0] } : {}) }, false))
     },
     on(event: EventName, listener: (payload: never) => void) {
       let set = listeners.get(event)
