@@ -17,8 +17,9 @@ import { WebLinksAddon } from '@xterm/addon-web-links'
 import { WebglAddon } from '@xterm/addon-webgl'
 import '@xterm/xterm/css/xterm.css'
 import type { TerminalState, TerminalStatus } from '../../../shared/contract-ssh'
-import { call } from '../lib/bridge'
+import { call, notify } from '../lib/bridge'
 import { copyText } from '../lib/clipboard'
+import { ParsedAcks } from './parsed-acks'
 import { planPaste, type PastePlan } from './paste'
 import { statusLine } from './status-line'
 import { clampFontSize, MINIMUM_CONTRAST_RATIO, terminalTheme } from './terminal-theme'
@@ -61,6 +62,9 @@ export class TerminalTab {
   private webgl: WebglAddon | undefined
   private opened = false
   private disposed = false
+  private readonly acks = new ParsedAcks((bytes) => {
+    if (this.terminalId && !this.disposed) notify('ssh.ack', { terminalId: this.terminalId, bytes })
+  })
   private readonly sendResize = throttle((cols: number, rows: number) => {
     if (this.terminalId) void call('ssh.resize', { terminalId: this.terminalId, cols, rows })
   }, 100)
@@ -151,12 +155,10 @@ export class TerminalTab {
     return this.term.options.fontSize ?? 14
   }
 
-  /** Bytes from main. Acknowledged once xterm has parsed them. */
+  /** Bytes from main. Acknowledged once xterm has parsed them (one ack per parse slice, see ParsedAcks). */
   write(data: Uint8Array): void {
     const bytes = data.length
-    this.term.write(data, () => {
-      if (this.terminalId && !this.disposed) void call('ssh.ack', { terminalId: this.terminalId, bytes })
-    })
+    this.term.write(data, () => this.acks.parsed(bytes))
   }
 
   onStatus(status: TerminalStatus): void {

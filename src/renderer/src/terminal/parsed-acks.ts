@@ -1,0 +1,32 @@
+/**
+ * Acknowledgements of terminal bytes xterm has parsed, one per parse slice instead of one per
+ * write. xterm parses its queued writes back to back inside one task (up to ~12 ms) and calls
+ * each write's callback there; the sum goes out in a microtask, i.e. right after that task, so
+ * no byte is acknowledged before it is parsed and none later than the slice it was parsed in.
+ * A flood then costs main and the transport one ack message per slice, not one per 64 KiB batch.
+ */
+export class ParsedAcks {
+  private pending = 0
+  private queued = false
+
+  constructor(
+    private readonly send: (bytes: number) => void,
+    // A wrapper, not queueMicrotask itself: called as a method, the browser's throws "Illegal invocation".
+    private readonly schedule: (flush: () => void) => void = (flush) => queueMicrotask(flush)
+  ) {}
+
+  /** Called from a write callback: `bytes` of that write are parsed now. */
+  parsed(bytes: number): void {
+    this.pending += bytes
+    if (this.queued) return
+    this.queued = true
+    this.schedule(() => this.flush())
+  }
+
+  private flush(): void {
+    this.queued = false
+    const bytes = this.pending
+    this.pending = 0
+    if (bytes > 0) this.send(bytes)
+  }
+}
