@@ -5,6 +5,7 @@
  */
 import type { ChargeMode, Instance } from '../shared/api'
 import type { CatalogImage, CatalogInstanceType, CatalogRegion } from './catalog'
+import type { CreateRequest } from './create-request'
 
 export interface EmuInstance {
   instanceId: string
@@ -17,14 +18,8 @@ export interface EmuInstance {
   instanceType: CatalogInstanceType
   region: CatalogRegion
   billing: { chargeMode: ChargeMode; duration: number; price: number; unit: string; type: string }
-  remoteStorages: { mountPath: string; remoteStorageName: string; remoteStorageId: string; type: string }[]
-  configuration: {
-    extraDataDiskSizeDB: number
-    enableCommonData: boolean
-    enableDocker: boolean
-    dockerStorageSize: number
-    initScript: string
-  }
+  remoteStorages: CreateRequest['remoteStorages']
+  configuration: CreateRequest['configuration']
   isSpotInstance: boolean
   nodePorts: { port: number; address: string; nodePort: number }[]
   createAtUnixMs: number

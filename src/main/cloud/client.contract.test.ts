@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { CreateInstanceRequest } from '../../shared/api'
 import { startEmulator, type Emulator } from '../../emulator'
+import { createRequest as createRequestFor } from '../test-support/core-harness'
 import { createCloudClient } from './client'
 import { CloudError, isCloudError } from './errors'
 import type { CloudClient } from './types'
@@ -35,18 +36,9 @@ async function logIn(username = 'demo', password = 'demo'): Promise<string> {
   return result.accessToken
 }
 
+/** A valid create for the emulator's default catalogue, forwarding one port. */
 function createRequest(): CreateInstanceRequest {
-  const catalog = emulator.control.catalog()
-  return {
-    name: 'trainer',
-    imageId: catalog.images[0]!.imageId,
-    instanceTypeId: catalog.instanceTypes[0]!.instanceTypeId,
-    region: catalog.regions[0]!.regionId,
-    billing: { chargeMode: 'perHour', duration: 1 },
-    remoteStorages: [],
-    instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' },
-    nodePorts: [8888]
-  }
+  return createRequestFor(emulator, 'trainer', { nodePorts: [8888] })
 }
 
 beforeAll(async () => {
