@@ -12,8 +12,16 @@ import { join } from 'node:path'
 
 export const SSHD = '/usr/sbin/sshd'
 
+/**
+ * Whether Debian's OpenSSH (sshd, ssh-keygen) is here. A developer without it skips those tests;
+ * CI must not: there a missing sshd is an install failure, so it is reported as one.
+ */
 export function opensshAvailable(): boolean {
-  return existsSync(SSHD) && existsSync('/usr/bin/ssh-keygen')
+  const available = existsSync(SSHD) && existsSync('/usr/bin/ssh-keygen')
+  if (!available && process.env['CI']) {
+    throw new Error(`OpenSSH is missing (${SSHD}): CI installs openssh-server in .ci/run, so these tests must run there.`)
+  }
+  return available
 }
 
 export interface OpenSshServerOptions {
