@@ -28,7 +28,7 @@ export function electronAvailability(): Availability {
   if (!executablePath || !existsSync(executablePath)) {
     return {
       ok: false,
-      reason: `No Electron binary is installed (looked for ${executablePath ?? pathFile}); install it with npm ci on a machine with internet.`
+      reason: `No Electron binary is installed (looked for ${executablePath ?? pathFile}); fetch it with \`npx --no install-electron\` on a machine with internet.`
     }
   }
   if (!existsSync(MAIN_ENTRY)) return { ok: false, reason: `${MAIN_ENTRY} is missing: run npm run build first.` }
