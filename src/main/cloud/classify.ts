@@ -202,7 +202,8 @@ export function answerTooLarge(context: CallContext, status: number, limitBytes:
   return unexpectedResponse(context, `the answer is larger than ${Math.round(limitBytes / 1048576)} MiB`, status)
 }
 
-const TLS_CODES = new Set([
+/** Certificate and TLS handshake failures (the request was never sent). */
+export const TLS_CODES: ReadonlySet<string> = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',

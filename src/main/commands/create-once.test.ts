@@ -8,11 +8,16 @@ import { fakeInstance } from '../test-support/fake-instance'
 import { createInstanceOnce, createOutcomeUnknown } from './create-once'
 
 describe('createOutcomeUnknown', () => {
+  const network = (code: string | undefined, message = 'x') =>
+    new CloudError('network', message, code === undefined ? {} : { cause: Object.assign(new Error(code), { code }) })
   it.each([
-    ['a reset connection', new CloudError('network', 'The connection to https://x was cut off before an answer came.'), true],
-    ['a timeout', new CloudError('network', 'https://x did not answer in time.'), true],
-    ['a refused connection', new CloudError('network', 'Could not connect to https://x (connection refused).'), false],
-    ['an unresolved name', new CloudError('network', 'The name x could not be resolved (ENOTFOUND).'), false],
+    ['a reset connection', network('ECONNRESET'), true],
+    ['an answer timeout', network('UND_ERR_HEADERS_TIMEOUT'), true],
+    ['a network failure of unknown cause', network(undefined), true],
+    ['a refused connection', network('ECONNREFUSED'), false],
+    ['an unresolved name', network('ENOTFOUND'), false],
+    ['a connect timeout', network('UND_ERR_CONNECT_TIMEOUT'), false],
+    ['an untrusted certificate', network('DEPTH_ZERO_SELF_SIGNED_CERT'), false],
     ['a 5xx', new CloudError('server', 'The service failed (503).'), true],
     ['a garbled 2xx', new CloudError('unexpected-response', 'The answer was not JSON.'), true],
     ['an invalid field', new CloudError('invalid-request', 'field "name" is not set'), false],

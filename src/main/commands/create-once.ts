@@ -8,6 +8,7 @@
 import type { CreateInstanceRequest, Instance } from '../../shared/api'
 import type { Clock } from '../../shared/clock'
 import type { CloudClient } from '../cloud/types'
+import { TLS_CODES, errorCode } from '../cloud/classify'
 import { isCloudError } from '../cloud/errors'
 
 /** Server and app clocks may disagree; an instance older than this before our attempt is not ours. */
@@ -19,12 +20,27 @@ interface UncertainCreate {
   knownIds: Set<string>
 }
 
+/**
+ * Network failures that happen before a request can reach the service: nothing was created.
+ * (A reset, a headers/body timeout, or a cut-off answer may come after the cloud acted.)
+ */
+const NEVER_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'EAI_FAIL',
+  'UND_ERR_CONNECT_TIMEOUT'
+])
+
 /** True when the request may have reached the cloud although no answer told us so. */
 export function createOutcomeUnknown(error: unknown): boolean {
   if (!isCloudError(error)) return false
   if (error.kind === 'server' || error.kind === 'unexpected-response') return true
-  // "Refused" and "not resolved" never reached a server; resets and timeouts may have.
-  return error.kind === 'network' && !/refused|resolve|not found|ENOTFOUND|ECONNREFUSED/i.test(error.message)
+  if (error.kind !== 'network') return false
+  const code = errorCode(error.cause)
+  // A TLS failure happens during the handshake, before the request is written.
+  return code === undefined || !(NEVER_SENT_CODES.has(code) || TLS_CODES.has(code))
 }
 
 export function findCreatedByName(
