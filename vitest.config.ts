@@ -7,6 +7,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    pool: 'forks'
+    pool: 'forks',
+    setupFiles: ['scripts/vitest-setup.ts']
   }
 })

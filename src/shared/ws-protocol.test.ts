@@ -41,6 +41,14 @@ describe('ws frame codec', () => {
     )
   })
 
+  it('keeps a "__proto__" key from the wire as a plain key, never as a prototype', () => {
+    const value = JSON.parse('{"__proto__": {"polluted": true}, "ok": 1}') as Record<string, unknown>
+    const decoded = decodeFrame(encodeFrame({ value, bytes: new Uint8Array([1]) })) as { value: Record<string, unknown> }
+    expect(Object.getPrototypeOf(decoded.value)).toBe(Object.prototype)
+    expect(Object.hasOwn(decoded.value, '__proto__')).toBe(true)
+    expect((decoded.value as { polluted?: unknown }).polluted).toBeUndefined()
+  })
+
   it('rejects malformed frames with FrameError, never anything else', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {

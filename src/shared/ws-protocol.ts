@@ -165,9 +165,9 @@ function revive(value: unknown, chunks: Uint8Array[]): unknown {
   }
   if (Array.isArray(value)) return value.map((item) => revive(item, chunks))
   if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {}
-    for (const [key, item] of Object.entries(value)) out[key] = revive(item, chunks)
-    return out
+    // fromEntries defines own properties: a "__proto__" key from the wire stays a plain key and
+    // never becomes the object's prototype (as `out[key] = …` would make it).
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, revive(item, chunks)]))
   }
   return value
 }
