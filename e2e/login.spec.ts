@@ -62,3 +62,27 @@ test('a server that cannot be reached is named, with a hint to check the profile
   await expect(alert).toContainText("Check the profile's address in Settings")
   await captureScreen(page, 'login-network-error')
 })
+
+test('what the user types while a profile choice is being saved is kept', async ({ page, shell }) => {
+  const saved = await shell.core.handle('profiles.save', { name: 'Team cloud', baseUrl: 'http://127.0.0.1:9/api' }, { clientId: 'test' })
+  expect(saved.ok).toBe(true)
+  // Hold main's answer to the profile choice until the user has typed (a slow disk or a busy machine).
+  let release: () => void = () => undefined
+  const held = new Promise<void>((resolve) => (release = resolve))
+  const handle = shell.core.handle.bind(shell.core)
+  shell.core.handle = (async (command: string, input: unknown, context: { clientId: string }) => {
+    if (command === 'profiles.select') await held
+    return handle(command as never, input, context)
+  }) as typeof shell.core.handle
+
+  await page.goto(shell.url)
+  await page.getByLabel('Profile').selectOption({ label: 'Team cloud' })
+  await page.getByLabel('User name').fill('demo')
+  await page.getByLabel('Password', { exact: true }).fill('demo')
+  release()
+  // Main's answer has arrived once the page speaks of the chosen (non-Sandbox) profile; the
+  // prefill that came with it (an empty user name for a new profile) must not have won.
+  await expect(page.getByText('Use the account of your cloud provider.')).toBeVisible()
+  await expect(page.getByLabel('User name')).toHaveValue('demo')
+  await expect(page.getByLabel('Password', { exact: true })).toHaveValue('demo')
+})
