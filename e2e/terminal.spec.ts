@@ -5,17 +5,11 @@
  * session and reconnect in the same tab with the scrollback kept.
  */
 import type { Page } from '@playwright/test'
-import { createReach } from '../src/emulator/reach/index'
+import { REACHABLE_SANDBOX, typeCommand } from './terminal-helpers'
 import { captureScreen, expect, signIn, test } from './web-fixture'
 
 test.describe.configure({ timeout: 150_000 })
-test.use({ shellOptions: { emulator: { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }, reach: createReach() } })
-
-async function typeCommand(page: Page, command: string): Promise<void> {
-  await page.locator('.xterm-helper-textarea').first().focus()
-  await page.keyboard.type(command)
-  await page.keyboard.press('Enter')
-}
+test.use({ shellOptions: REACHABLE_SANDBOX })
 
 /** Uses the find bar: resolves once `text` appears in the scrollback at least `atLeast` times. */
 async function expectInScrollback(page: Page, text: string, atLeast = 1): Promise<void> {

@@ -10,7 +10,7 @@ import type { CreateInstanceRequest } from '../../shared/api'
 import { startEmulator, type Emulator } from '../../emulator'
 import { createRequest as createRequestFor } from '../test-support/core-harness'
 import { createCloudClient } from './client'
-import { CloudError, isCloudError } from './errors'
+import { failureOf } from './http-fixture'
 import type { CloudClient } from './types'
 
 const LOCKOUT_MS = 15 * 60_000
@@ -19,16 +19,6 @@ const TOKEN_TTL_SECONDS = 3600
 let emulator: Emulator
 let token: string | undefined
 let client: CloudClient
-
-async function failureOf(promise: Promise<unknown>): Promise<CloudError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(isCloudError(error)).toBe(true)
-    return error as CloudError
-  }
-  throw new Error('expected the call to fail')
-}
 
 async function logIn(username = 'demo', password = 'demo'): Promise<string> {
   const result = await client.login({ username, password })

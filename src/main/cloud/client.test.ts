@@ -2,24 +2,14 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { generate } from 'selfsigned'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createCloudClient } from './client'
-import { CloudError, isCloudError } from './errors'
-import { closedPort, json, startHttpFixture, type HttpFixture } from './http-fixture'
+import { CloudError } from './errors'
+import { closedPort, failureOf, json, startHttpFixture, type HttpFixture } from './http-fixture'
 import { instance, volume } from './sample-bodies'
 import { openPoolCount } from './pool'
 import type { CloudClient } from './types'
 
 // Looks like a JWT; long enough that redaction applies.
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyIn0.c2lnbmF0dXJlLXNlY3JldA'
-
-async function failureOf(promise: Promise<unknown>): Promise<CloudError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(isCloudError(error)).toBe(true)
-    return error as CloudError
-  }
-  throw new Error('expected the call to fail')
-}
 
 let server: HttpFixture
 let client: CloudClient

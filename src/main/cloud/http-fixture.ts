@@ -5,6 +5,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
+import { expect } from 'vitest'
+import { isCloudError, type CloudError } from './errors'
 
 export interface RecordedRequest {
   method: string
@@ -85,4 +87,15 @@ export async function closedPort(): Promise<number> {
   const port = (server.address() as AddressInfo).port
   await new Promise<void>((resolve) => server.close(() => resolve()))
   return port
+}
+
+/** The CloudError a call fails with; fails the test if it succeeds or throws anything else. */
+export async function failureOf(promise: Promise<unknown>): Promise<CloudError> {
+  try {
+    await promise
+  } catch (error) {
+    expect(isCloudError(error)).toBe(true)
+    return error as CloudError
+  }
+  throw new Error('expected the call to fail')
 }
