@@ -6,6 +6,7 @@ import { statusGroup, type Instance } from '../../../shared/api'
 import type { ErrorInfo, InstancesSnapshot, Result, Transition, WatchHealth } from '../../../shared/contract'
 import { call, on } from './bridge'
 import { reconcilePending, type PendingAction } from './instance-actions'
+import { isStaleAnswer } from './snapshot-order'
 import { toasts } from './toasts.svelte'
 
 class InstancesStore {
@@ -33,7 +34,7 @@ class InstancesStore {
     const result = await call('instances.get')
     if (result.ok) {
       this.loadError = null
-      this.apply(result.value)
+      if (!isStaleAnswer(result.value, this.snapshot)) this.apply(result.value)
     } else {
       this.loadError = result.error
     }
@@ -45,7 +46,7 @@ class InstancesStore {
       const result = await call('instances.refresh')
       if (result.ok) {
         this.loadError = null
-        this.apply(result.value)
+        if (!isStaleAnswer(result.value, this.snapshot)) this.apply(result.value)
       } else {
         toasts.show('error', 'Could not refresh instances', result.error.message)
       }
