@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { pumpWithBackpressure } from './backpressure'
 
@@ -21,44 +20,57 @@ class FakeSource {
   }
 }
 
-class FakeSink extends EventEmitter {
+/** A channel whose window is closed until `send` lets the oldest writes out. */
+class FakeChannel {
   written: string[] = []
-  full = false
-  write(data: string | Buffer): boolean {
+  private waiting: (() => void)[] = []
+  write(data: string | Buffer, callback: () => void): boolean {
     this.written.push(data.toString())
-    return !this.full
+    this.waiting.push(callback)
+    return true
+  }
+  send(count: number): void {
+    for (const callback of this.waiting.splice(0, count)) callback()
   }
 }
 
 describe('pumpWithBackpressure', () => {
-  it('pauses the source when the channel is full and resumes it on drain, losing nothing', () => {
+  it('stops reading once more than the limit waits for the window, and reads again when it is sent', () => {
     const source = new FakeSource()
-    const sink = new FakeSink()
-    pumpWithBackpressure(source, sink)
-    source.emit('a')
+    const channel = new FakeChannel()
+    pumpWithBackpressure(source, channel, 10)
+    source.emit('aaaa')
+    source.emit('bbbb')
     expect(source.paused).toBe(false)
-    sink.full = true
-    source.emit('b')
+    source.emit('cccc')
     expect(source.paused).toBe(true)
     // Chunks already read before the pause took effect still go through, and do not pause twice.
-    source.emit('c')
+    source.emit('dd')
     expect(source.pauses).toBe(1)
-    expect(sink.listenerCount('drain')).toBe(1)
-    sink.full = false
-    sink.emit('drain')
+    channel.send(2)
+    expect(source.paused).toBe(true)
+    channel.send(1)
     expect(source.paused).toBe(false)
-    source.emit('d')
-    expect(sink.written).toEqual(['a', 'b', 'c', 'd'])
+    source.emit('e')
+    expect(channel.written).toEqual(['aaaa', 'bbbb', 'cccc', 'dd', 'e'])
   })
 
-  it('pauses again on the next full channel', () => {
+  it('counts bytes, not characters', () => {
     const source = new FakeSource()
-    const sink = new FakeSink()
-    pumpWithBackpressure(source, sink)
-    sink.full = true
-    source.emit('1')
-    sink.emit('drain')
-    source.emit('2')
+    const channel = new FakeChannel()
+    pumpWithBackpressure(source, channel, 10)
+    source.emit('ééééé')
+    source.emit('é')
+    expect(source.paused).toBe(true)
+  })
+
+  it('pauses again when the window closes again', () => {
+    const source = new FakeSource()
+    const channel = new FakeChannel()
+    pumpWithBackpressure(source, channel, 3)
+    source.emit('1234')
+    channel.send(1)
+    source.emit('5678')
     expect(source.pauses).toBe(2)
     expect(source.paused).toBe(true)
   })
