@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PromptAnswer, SshPrompt } from '../../shared/contract-ssh'
 import { BATCH_MAX_BYTES } from './batcher'
 import { HIGH_WATERMARK } from './flow-control'
+import { CHANNEL_READ_AHEAD } from './read-ahead'
 import { KnownHostsStore } from './known-hosts-store'
 import { SshManager, type SshManagerOptions } from './ssh-manager'
 import { runningInstance } from './testing/instance'
@@ -256,6 +257,10 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     await harness.waitForOutput(terminalId, 'back-42')
   })
 
+  /** ssh2's fixed per-channel window and packet size (lib/Channel.js; not exported). */
+  const SSH2_CHANNEL_WINDOW = 2 * 1024 * 1024
+  const SSH2_MAX_PACKET = 32 * 1024
+
   it('bounds unacknowledged bytes under a `yes` flood with a slow consumer, and Ctrl-C brings the prompt back', async () => {
     const { harness, manager } = setup()
     harness.autoAck = false
@@ -266,14 +271,20 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     // Slow consumer: 16 KiB every 5 ms (~3 MB/s) until 3 MiB went through.
     let acked = 0
     let sawPause = false
+    let mostReadAhead = 0
     const deadline = Date.now() + 15_000
     while (acked < 3 * 1024 * 1024 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 5))
       acked += harness.ackPending(terminalId, 16 * 1024)
       const stats = manager.stats(terminalId)!
       sawPause ||= stats.paused
+      mostReadAhead = Math.max(mostReadAhead, stats.readAhead)
       expect(stats.unacknowledged).toBeLessThanOrEqual(HIGH_WATERMARK + BATCH_MAX_BYTES)
     }
+    // While paused, ssh2 reads ahead at most its mark plus what the SSH window still allowed
+    // (without the mark it kept widening the window up to 2 MiB of buffer, ~4 MiB in all).
+    expect(mostReadAhead).toBeGreaterThan(0)
+    expect(mostReadAhead).toBeLessThanOrEqual(CHANNEL_READ_AHEAD + SSH2_CHANNEL_WINDOW + SSH2_MAX_PACKET)
     expect(acked).toBeGreaterThanOrEqual(3 * 1024 * 1024)
     expect(sawPause).toBe(true)
     expect(manager.stats(terminalId)!.peak).toBeLessThanOrEqual(HIGH_WATERMARK + BATCH_MAX_BYTES)

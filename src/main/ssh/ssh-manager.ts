@@ -18,7 +18,7 @@ import { connect, SshConnectError, type SshConnection } from './connection'
 import type { KnownHostsStore } from './known-hosts-store'
 import { PromptBroker, type PromptQuestion } from './prompts'
 import { requireRunning, sshTarget, type SshTarget } from './target'
-import { TerminalSession } from './terminal-session'
+import { TerminalSession, type TerminalStats } from './terminal-session'
 
 export interface SshManagerOptions {
   clock: Clock
@@ -148,7 +148,7 @@ export class SshManager {
   }
 
   /** For tests and benchmarks: the data path's counters of one tab. */
-  stats(terminalId: string): { unacknowledged: number; peak: number; paused: boolean } | undefined {
+  stats(terminalId: string): TerminalStats | undefined {
     return this.terminals.get(terminalId)?.stats()
   }
 

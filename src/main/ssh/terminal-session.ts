@@ -10,6 +10,7 @@ import type { TerminalState } from '../../shared/contract-ssh'
 import type { ClientId } from '../core-types'
 import { Utf8Batcher } from './batcher'
 import { FlowControl } from './flow-control'
+import { limitReadAhead } from './read-ahead'
 
 export interface TerminalSessionOptions {
   id: string
@@ -25,6 +26,13 @@ export interface TerminalSessionOptions {
   onChannelLost: (session: TerminalSession) => void
   highWatermark?: number
   lowWatermark?: number
+}
+
+export interface TerminalStats {
+  unacknowledged: number
+  peak: number
+  paused: boolean
+  readAhead: number
 }
 
 export class TerminalSession {
@@ -58,20 +66,35 @@ export class TerminalSession {
     return this.channel !== undefined
   }
 
-  /** Unacknowledged bytes now, the most ever, and whether the channel is paused. */
-  stats(): { unacknowledged: number; peak: number; paused: boolean } {
-    return { unacknowledged: this.flow.unacknowledged, peak: this.flow.peak, paused: this.flow.isPaused }
+  /**
+   * Unacknowledged bytes now, the most ever, whether the channel is paused, and what ssh2 holds
+   * read ahead for it (see read-ahead.ts).
+   */
+  stats(): TerminalStats {
+    return {
+      unacknowledged: this.flow.unacknowledged,
+      peak: this.flow.peak,
+      paused: this.flow.isPaused,
+      readAhead: this.channel?.readableLength ?? 0
+    }
   }
 
   attach(channel: ClientChannel): void {
     this.detach()
     this.channel = channel
     this.everConnected = true
+    limitReadAhead(channel)
     let exitCode: number | null | undefined
     const onData = (chunk: Buffer): void => {
       if (this.channel !== channel) return
-      if (this.flow.received(chunk.length) === 'pause') channel.pause()
+      const action = this.flow.received(chunk.length)
       this.batcher.push(chunk)
+      if (action === 'pause') {
+        channel.pause()
+        // Nothing more comes until the renderer catches up: holding the batch's tail for the
+        // batching delay would only keep it from being parsed (and acknowledged) meanwhile.
+        this.batcher.flush()
+      }
     }
     channel.on('data', onData)
     channel.stderr.on('data', onData)
