@@ -1,7 +1,7 @@
 /**
  * Terminal output into xterm.js in headless Chromium, through the real chain: the emulator's
- * SSH server → the app's SSH module in `npm run web`'s core → the WebSocket transport → the
- * renderer's TerminalTab → xterm. The rate is what xterm acknowledges as parsed (`ssh.ack`,
+ * SSH server → the app's SSH module in `npm run web`'s core → the web shell's transport (acks up
+ * the WebSocket, output down the streamed downlink) → the renderer's TerminalTab → xterm. The rate is what xterm acknowledges as parsed (`ssh.ack`,
  * counted where the core receives it), from the first byte sent to the last byte acknowledged.
  * Two references in the same run: xterm alone in the same Chromium (the prebuilt xterm.js fed
  * the same text in 64 KiB writes, 256 KiB in flight, no transport): the ceiling of this browser

@@ -10,6 +10,9 @@
  *
  * where the header is `{m: message, b: [length of chunk 0, …]}` and each Uint8Array inside
  * `message` is replaced by `{$bin: index}`. A message without bytes is a plain text frame.
+ *
+ * A page may ask for main's messages on a streamed HTTP response instead (downlink.ts); the
+ * frames are the same, only their envelope differs.
  */
 import type { Result } from './errors'
 
@@ -48,6 +51,11 @@ export interface HelloMessage {
   t: 'hello'
   /** The ClientContext.clientId main uses for this connection. */
   clientId: string
+  /**
+   * Present when the page offered DOWNLINK_OFFER: the single-use token that opens its downlink
+   * (src/shared/downlink.ts). Every later message for the page comes down that stream.
+   */
+  downlink?: string
 }
 
 export interface ResultMessage {
@@ -185,10 +193,13 @@ export function isClientMessage(value: unknown): value is ClientMessage {
 
 export function isServerMessage(value: unknown): value is ServerMessage {
   if (typeof value !== 'object' || value === null) return false
-  const message = value as { t?: unknown; id?: unknown; event?: unknown; clientId?: unknown; result?: unknown }
+  const message = value as { t?: unknown; id?: unknown; event?: unknown; clientId?: unknown; result?: unknown; downlink?: unknown }
   switch (message.t) {
     case 'hello':
-      return typeof message.clientId === 'string'
+      return (
+        typeof message.clientId === 'string' &&
+        (message.downlink === undefined || typeof message.downlink === 'string')
+      )
     case 'result':
       return typeof message.id === 'number' && typeof message.result === 'object' && message.result !== null
     case 'event':

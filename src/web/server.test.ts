@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { createWsBridge, type WebSocketLike } from '../renderer/src/lib/transport-ws'
+import { createWsBridge, fetchDownlink, type WebSocketLike } from '../renderer/src/lib/transport-ws'
 import { parseWebArgs } from './cli-args'
 import { startWebShell, type WebShell } from './server'
 import { resolveStaticPath } from './static-files'
@@ -68,12 +68,13 @@ describe('web shell', () => {
     expect((await get(shell.origin, '/', `localhost:${port}`)).status).toBe(403)
   })
 
-  it('answers the contract over the socket with the real core, as the web shell', async () => {
+  it('answers the contract over the socket and its downlink with the real core, as the web shell', async () => {
     const secret = new URL(shell.url).hash.replace('#secret=', '')
     const bridge = createWsBridge({
       origin: shell.origin.replace('http:', 'ws:'),
       secret,
-      createSocket: (url, protocols) => new WebSocket(url, protocols, { origin: shell.origin }) as unknown as WebSocketLike
+      createSocket: (url, protocols) => new WebSocket(url, protocols, { origin: shell.origin }) as unknown as WebSocketLike,
+      openDownlink: fetchDownlink(shell.origin)
     })
     try {
       const info = await bridge.invoke('app.info')

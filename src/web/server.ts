@@ -109,6 +109,7 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
       response.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Forbidden')
       return
     }
+    if (transport.handleRequest(request, response)) return
     serveStatic(rendererDir, request, response).catch(() => {
       if (!response.headersSent) response.writeHead(500).end()
     })

@@ -1,70 +1,11 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import type { EventSink } from '../core-types'
-import { attachWsTransport, createSecret, secretsMatch, type TransportCore, type WsTransport } from './ws-server'
-import { createWsBridge, type WebSocketLike, type WsBridge } from '../../renderer/src/lib/transport-ws'
+import { secretsMatch, type TransportCore } from './ws-server'
+import { createWsBridge, type WsBridge } from '../../renderer/src/lib/transport-ws'
+import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from './test-support'
 import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/ws-protocol'
 
-/** A core that echoes, records clientGone, and lets the test emit events. */
-function fakeCore() {
-  const sinks = new Set<EventSink>()
-  const gone: string[] = []
-  const calls: { command: string; input: unknown; clientId: string }[] = []
-  const core: TransportCore = {
-    async handle(command, input, context) {
-      calls.push({ command, input, clientId: context.clientId })
-      if (command === 'app.info') {
-        return { ok: true, value: { version: '1', shell: 'web', replaced: [] } } as never
-      }
-      if (command === 'ssh.input') return { ok: true, value: undefined } as never
-      return { ok: false, error: { kind: 'not-allowed', message: `no ${command}` } } as never
-    },
-    subscribe(sink) {
-      sinks.add(sink)
-      return () => sinks.delete(sink)
-    },
-    clientGone(id) {
-      gone.push(id)
-    }
-  }
-  const emit: EventSink = (event, payload, target) => {
-    for (const sink of sinks) sink(event, payload, target)
-  }
-  return { core, emit, gone, calls, sinks }
-}
-
-interface Running {
-  server: Server
-  transport: WsTransport
-  origin: string
-  httpOrigin: string
-  secret: string
-}
-
-let running: Running | undefined
 const bridges: WsBridge[] = []
-
-async function start(core: TransportCore): Promise<Running> {
-  const server = createServer((_req, res) => res.end('ok'))
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
-  const secret = createSecret()
-  const transport = attachWsTransport(server, {
-    core,
-    secret,
-    allowedOrigins: () => [`http://127.0.0.1:${port}`],
-    allowedHosts: () => [`127.0.0.1:${port}`]
-  })
-  running = { server, transport, origin: `ws://127.0.0.1:${port}`, httpOrigin: `http://127.0.0.1:${port}`, secret }
-  return running
-}
-
-function nodeSocketFactory(origin: string) {
-  return (url: string, protocols: string[]) =>
-    new WebSocket(url, protocols, { origin }) as unknown as WebSocketLike
-}
 
 function bridgeFor(r: Running, secret = r.secret): WsBridge {
   const bridge = createWsBridge({ origin: r.origin, secret, createSocket: nodeSocketFactory(r.httpOrigin) })
@@ -88,18 +29,9 @@ function upgradeStatus(url: string, protocols: string[], origin: string): Promis
   })
 }
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
-  expect(check()).toBe(true)
-}
-
 afterEach(async () => {
   for (const bridge of bridges.splice(0)) bridge.close()
-  if (running) {
-    await running.transport.close()
-    await new Promise((resolve) => running!.server.close(resolve))
-    running = undefined
-  }
+  await stopRunning()
 })
 
 describe('ws transport', () => {

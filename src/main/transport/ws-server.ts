@@ -7,12 +7,14 @@
  * `secret.<hex>`, compared in constant time), from an allowed Origin, to the loopback Host the
  * server listens on (so a DNS-rebinding page cannot reach it either).
  */
-import { randomBytes, timingSafeEqual, createHash } from 'node:crypto'
-import type { IncomingMessage, Server } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket, type RawData } from 'ws'
 import { COMMAND_NAMES, type CommandName } from '../../shared/contract'
 import type { AppCore, ClientId } from '../core-types'
+import { DOWNLINK_OFFER } from '../../shared/downlink'
+import { Downlinks } from './downlink-server'
+import { createSecret, secretsMatch } from './secret'
 import {
   BYTE_CARRYING_EVENTS,
   ONE_WAY_COMMANDS,
@@ -38,27 +40,20 @@ export interface WsTransportOptions {
   allowedHosts: () => readonly string[]
   /** A client whose unsent data exceeds this is too slow to keep up; it is disconnected. */
   maxBufferedBytes?: number
+  /** A page that offered a downlink but has not opened it by then is disconnected. */
+  downlinkOpenTimeoutMs?: number
 }
 
 export interface WsTransport {
   readonly clientCount: number
+  /** Serves a page's downlink request (src/shared/downlink.ts); false for any other request. */
+  handleRequest(request: IncomingMessage, response: ServerResponse): boolean
   close(): Promise<void>
 }
 
-/** 32 random bytes as hex: the secret of one run. */
-export function createSecret(): string {
-  return randomBytes(32).toString('hex')
-}
+export { createSecret, secretsMatch }
 
 const commandNames = new Set<string>(COMMAND_NAMES)
-
-/** Constant-time comparison of two strings of possibly different lengths. */
-export function secretsMatch(offered: string, expected: string): boolean {
-  // Hash both so the comparison runs on equal lengths and leaks nothing about the length either.
-  const a = createHash('sha256').update(offered).digest()
-  const b = createHash('sha256').update(expected).digest()
-  return timingSafeEqual(a, b)
-}
 
 function offeredProtocols(request: IncomingMessage): string[] {
   const header = request.headers['sec-websocket-protocol']
@@ -97,26 +92,34 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
     handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false)
   })
   const clients = new Map<ClientId, WebSocket>()
+  const downlinks = new Downlinks({
+    maxBufferedBytes: maxBuffered,
+    ...(options.downlinkOpenTimeoutMs !== undefined ? { openTimeoutMs: options.downlinkOpenTimeoutMs } : {})
+  })
   let nextClient = 1
 
-  const send = (socket: WebSocket, message: ServerMessage): void => {
-    if (socket.readyState !== socket.OPEN) return
+  const send = (clientId: ClientId, message: ServerMessage): void => {
+    const socket = clients.get(clientId)
+    if (!socket || socket.readyState !== socket.OPEN) return
+    const mayCarryBytes = message.t === 'event' && BYTE_CARRYING_EVENTS.has(message.event)
+    if (message.t !== 'hello' && downlinks.has(clientId)) {
+      downlinks.send(clientId, encodeFrame(message, mayCarryBytes))
+      return
+    }
     if (socket.bufferedAmount > maxBuffered) {
       socket.close(1013, 'Client too slow')
       return
     }
-    const mayCarryBytes = message.t === 'event' && BYTE_CARRYING_EVENTS.has(message.event)
     socket.send(encodeFrame(message, mayCarryBytes))
   }
 
   const unsubscribe = options.core.subscribe((event, payload, target) => {
     const message: ServerMessage = { t: 'event', event, payload }
     if (target !== undefined) {
-      const socket = clients.get(target)
-      if (socket) send(socket, message)
+      send(target, message)
       return
     }
-    for (const socket of clients.values()) send(socket, message)
+    for (const clientId of clients.keys()) send(clientId, message)
   })
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
@@ -129,10 +132,15 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
   }
   server.on('upgrade', onUpgrade)
 
-  wss.on('connection', (socket: WebSocket) => {
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     const clientId: ClientId = `ws-${nextClient++}`
     clients.set(clientId, socket)
-    send(socket, { t: 'hello', clientId })
+    if (offeredProtocols(request).includes(DOWNLINK_OFFER)) {
+      const downlink = downlinks.offer(clientId, (reason) => socket.close(reason === 'Client too slow' ? 1013 : 1001, reason))
+      send(clientId, { t: 'hello', clientId, downlink })
+    } else {
+      send(clientId, { t: 'hello', clientId })
+    }
 
     socket.on('message', (data: RawData, isBinary: boolean) => {
       let message: unknown
@@ -154,7 +162,7 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
         return
       }
       if (!commandNames.has(command)) {
-        send(socket, {
+        send(clientId, {
           t: 'result',
           id,
           result: { ok: false, error: { kind: 'bad-input', message: `Unknown command ${command}.` } }
@@ -163,10 +171,10 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
       }
       options.core
         .handle(command as CommandName, input, { clientId })
-        .then((result) => send(socket, { t: 'result', id, result }))
+        .then((result) => send(clientId, { t: 'result', id, result }))
         .catch((error: unknown) => {
           // handle() never rejects by contract; if it does, that is a bug worth naming, not a hang.
-          send(socket, {
+          send(clientId, {
             t: 'result',
             id,
             result: { ok: false, error: { kind: 'internal', message: `Cloud Tray failed on ${command}: ${String(error)}` } }
@@ -176,6 +184,7 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
 
     socket.on('close', () => {
       clients.delete(clientId)
+      downlinks.drop(clientId)
       options.core.clientGone(clientId)
     })
     socket.on('error', () => socket.terminate())
@@ -185,9 +194,11 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
     get clientCount() {
       return clients.size
     },
+    handleRequest: (request, response) => downlinks.handleRequest(request, response),
     close() {
       server.off('upgrade', onUpgrade)
       unsubscribe()
+      downlinks.closeAll()
       for (const socket of clients.values()) socket.terminate()
       return new Promise((resolve) => wss.close(() => resolve()))
     }

@@ -4,7 +4,7 @@
  * which one they got.
  */
 import type { CloudBridge, CommandInput, CommandName, CommandResult, EventName, Events, Result } from '../../../shared/contract'
-import { createWsBridge, type ConnectionState, type WsBridge } from './transport-ws'
+import { createWsBridge, fetchDownlink, type ConnectionState, type WsBridge } from './transport-ws'
 
 const SECRET_KEY = 'cloud-tray.web-secret'
 
@@ -35,6 +35,7 @@ function createBridge(): CloudBridge {
   return createWsBridge({
     origin: `ws://${location.host}`,
     secret,
+    openDownlink: fetchDownlink(),
     onState: (state) => {
       for (const listener of connectionListeners) listener(state)
     }

@@ -2,6 +2,9 @@
  * The page side of the WebSocket transport (see src/shared/ws-protocol.ts): a CloudBridge, so
  * views cannot tell it from Electron's `window.cloud`.
  *
+ * Given `openDownlink`, it asks for main's messages on a streamed response (src/shared/downlink.ts)
+ * and sends on the socket only; the two live and die together.
+ *
  * If the socket drops (the web shell restarted, the laptop slept) it reconnects with backoff;
  * calls in flight when it dropped resolve with a `network` error that says what to do, and
  * calls made while it is down wait for the connection instead of failing at once.
@@ -16,6 +19,7 @@ import {
   isServerMessage,
   type ServerMessage
 } from '../../../shared/ws-protocol'
+import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../../shared/downlink'
 
 /** The subset of the browser's WebSocket this uses (the `ws` package's client fits, for tests). */
 export interface WebSocketLike {
@@ -43,6 +47,33 @@ export interface WsBridgeOptions {
   /** Delay before reconnect attempt n (1-based). */
   reconnectDelayMs?: (attempt: number) => number
   setTimer?: (callback: () => void, ms: number) => unknown
+  /**
+   * Opens the downlink with the token from `hello` (see fetchDownlink). Absent: every message
+   * comes on the socket.
+   */
+  openDownlink?: (token: string) => Promise<ReadableStream<Uint8Array>>
+}
+
+/** What fetchDownlink needs of `fetch` (the page's and Node's both fit). */
+export type DownlinkFetch = (
+  url: string,
+  init: { headers: Record<string, string>; cache: 'no-store'; credentials: 'omit' }
+) => Promise<{ ok: boolean; status: number; body: ReadableStream<Uint8Array> | null }>
+
+/** Opens the downlink with `fetch`, at `base` (empty in a page: its own origin). */
+export function fetchDownlink(
+  base = '',
+  fetcher: DownlinkFetch = (url, init) => fetch(url, init)
+): (token: string) => Promise<ReadableStream<Uint8Array>> {
+  return async (token) => {
+    const response = await fetcher(`${base}${DOWNLINK_PATH}`, {
+      headers: { [DOWNLINK_HEADER]: token },
+      cache: 'no-store',
+      credentials: 'omit'
+    })
+    if (!response.ok || !response.body) throw new Error(`downlink refused: HTTP ${response.status}`)
+    return response.body
+  }
 }
 
 export interface WsBridge extends CloudBridge {
@@ -77,7 +108,8 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
   const delay = options.reconnectDelayMs ?? defaultDelay
   const setTimer = options.setTimer ?? ((callback: () => void, ms: number) => setTimeout(callback, ms))
   const url = `${options.origin}${WS_PATH}`
-  const protocols = [WS_PROTOCOL, `${WS_SECRET_PREFIX}${options.secret}`]
+  const openDownlink = options.openDownlink
+  const protocols = [WS_PROTOCOL, `${WS_SECRET_PREFIX}${options.secret}`, ...(openDownlink ? [DOWNLINK_OFFER] : [])]
 
   const listeners = new Map<string, Set<(payload: unknown) => void>>()
   const pending = new Map<number, (result: Result<unknown>) => void>()
@@ -97,10 +129,39 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
     options.onState?.(next)
   }
 
+  const receive = (frame: string | Uint8Array): void => {
+    let message: unknown
+    try {
+      message = decodeFrame(frame)
+    } catch {
+      return
+    }
+    if (isServerMessage(message)) dispatch(message)
+  }
+
+  /** Reads `current`'s downlink until it ends; then the socket goes too (and reconnects). */
+  const readDownlink = async (current: WebSocketLike, token: string): Promise<void> => {
+    try {
+      const reader = (await (openDownlink as (token: string) => Promise<ReadableStream<Uint8Array>>)(token)).getReader()
+      const decoder = new DownlinkDecoder()
+      while (socket === current) {
+        const { value, done } = await reader.read()
+        if (done) break
+        // Every message of one read in this task: xterm then parses a read's batches in one slice.
+        for (const frame of decoder.push(value)) receive(frame)
+      }
+      void reader.cancel().catch(() => {})
+    } catch {
+      // Refused, cut or malformed: the same as a lost socket.
+    }
+    if (socket === current) current.close(4001, 'Downlink lost')
+  }
+
   const dispatch = (message: ServerMessage): void => {
     switch (message.t) {
       case 'hello':
         clientId = message.clientId
+        if (message.downlink !== undefined && openDownlink && socket) void readDownlink(socket, message.downlink)
         return
       case 'result': {
         const resolve = pending.get(message.id)
@@ -127,15 +188,7 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
     }
     current.onmessage = (event) => {
       const data = event.data
-      let message: unknown
-      try {
-        message = decodeFrame(
-          typeof data === 'string' ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : (data as Uint8Array)
-        )
-      } catch {
-        return
-      }
-      if (isServerMessage(message)) dispatch(message)
+      receive(typeof data === 'string' ? data : data instanceof ArrayBuffer ? new Uint8Array(data) : (data as Uint8Array))
     }
     current.onerror = () => {
       // onclose follows; nothing to do here.
