@@ -47,6 +47,12 @@ test('create an instance with storage, node ports and an init script, and watch 
   await expect(detail.getByRole('heading', { name: 'train-e2e' })).toBeVisible()
   const row = page.getByRole('row', { name: /train-e2e/ })
   await expect(row).toContainText('Running', { timeout: 20_000 })
+  // One toast says so. The OS notification Electron would raise is listed, not toasted again.
+  const recorded = page.getByRole('list', { name: 'Recorded effects' })
+  await expect(recorded.getByRole('listitem').filter({ hasText: /OS notification.*«train-e2e» is ready/ })).toBeVisible()
+  const toastsRegion = page.getByRole('region', { name: 'Notifications' })
+  await expect(toastsRegion.getByText(/^train-e2e: .+ → Running$/)).toHaveCount(1)
+  await expect(toastsRegion.getByText(/is ready/)).toHaveCount(0)
   await expect(detail.getByRole('cell', { name: '/data' })).toBeVisible()
   await expect(detail.getByRole('cell', { name: '8888' })).toBeVisible()
   await expect(detail.getByRole('cell', { name: '6006' })).toBeVisible()

@@ -50,13 +50,9 @@ class ShellStore {
       on('recorded', (effect) => {
         this.recorded = [effect, ...this.recorded].slice(0, MAX_RECORDED)
       }),
-      on('notification', (notification) => {
-        // In Electron the OS shows these; the web shell has no OS notifications, so they become toasts.
-        if (this.isWeb) {
-          const tone = notification.kind === 'failed' ? 'error' : notification.kind === 'ready' ? 'success' : 'info'
-          toasts.show(tone, `Notification: ${notification.title}`, notification.body)
-        }
-      }),
+      // In Electron the OS shows `notification`s. The web shell has no OS notifications: each is
+      // listed under "Would have opened outside the page" (a `recorded` effect), and the status
+      // change behind it already has its toast (instances.svelte.ts), so it gets no second one.
       onConnectionState((state) => {
         this.connection = state
       })
