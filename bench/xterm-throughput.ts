@@ -10,6 +10,10 @@
  *
  * Also: Ctrl-C during a `yes` flood — from the key press in the page until xterm has parsed the
  * echoed ^C (everything queued before it had to be parsed first). Checks ≥ 20 MB/s and ≤ 200 ms.
+ * And, from a trace of a separate flood, where the page's main thread went: frames, xterm's
+ * parse slices, the rest, idle. With the issue's window (256 KiB in flight, refilled below 32 KiB)
+ * every refill costs a parse slice plus, at 60 frames a second, most of a frame; on a software
+ * rasteriser a DOM-renderer frame costs about as much as parsing the refill.
  *
  *   npx tsx bench/xterm-throughput.ts [--mib 64]
  */
@@ -20,13 +24,18 @@ import { createReach } from '../src/emulator/reach/index'
 import type { CommandName, EventName, Events } from '../src/shared/contract'
 import type { ClientContext } from '../src/main/core-types'
 import { startWebShell, type WebShell } from '../src/web/server'
+import { HIGH_WATERMARK } from '../src/main/ssh/flow-control'
+import { traceMainThread } from './renderer-main-thread'
 
 const TARGET_MBPS = 20
 const TARGET_CTRL_C_MS = 200
 const mibArg = process.argv.indexOf('--mib')
 const MIB = mibArg > 0 ? Number(process.argv[mibArg + 1]) : 64
 const BYTES = MIB * 1024 * 1024
-const FLOOD = `yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c ${BYTES}`
+const floodOf = (bytes: number): string => `yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c ${bytes}`
+const FLOOD = floodOf(BYTES)
+const PROFILE_BYTES = 16 * 1024 * 1024
+const PROFILE_FLOOD = floodOf(PROFILE_BYTES)
 
 /** Counts, where the core sees them, bytes sent to terminals and bytes acknowledged back. */
 class CoreMeter {
@@ -195,6 +204,16 @@ async function main(): Promise<number> {
     const ctrlCMs = performance.now() - pressedAt
     meter.onData = undefined
 
+    // 3. Where the page's main thread goes during a flood (a separate, traced run: tracing costs).
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    meter.reset()
+    await typeLine(page, PROFILE_FLOOD)
+    await until(() => meter.acked >= 2 * 1024 * 1024, 'the traced flood to get going', 60_000)
+    const ackedBefore = meter.acked
+    const shares = await traceMainThread(browser, page, 1_000)
+    const tracedBytes = meter.acked - ackedBefore
+    await until(() => meter.acked >= PROFILE_BYTES, 'the traced flood to end', 600_000)
+
     const referenceMbps = await nodeReference(shell, instanceId as string)
     const aloneMbps = await xtermAlone(browser)
     const ok = xtermMbps >= TARGET_MBPS && ctrlCMs <= TARGET_CTRL_C_MS
@@ -203,6 +222,20 @@ async function main(): Promise<number> {
     console.log(`  reference, same chain acked in Node:    ${referenceMbps.toFixed(1)} MB/s`)
     console.log(`  through the app into xterm:             ${xtermMbps.toFixed(1)} MB/s (target ≥ ${TARGET_MBPS}); ratio to xterm alone ${(xtermMbps / aloneMbps).toFixed(2)}`)
     console.log(`  meanwhile the app's main process (with the emulator and its SSH server) used ${(nodeShare * 100).toFixed(0)} % of a core`)
+    const pct = (ms: number): string => `${((ms / 10 / shares.seconds) || 0).toFixed(0)} %`
+    const idleMs = shares.seconds * 1000 - shares.frameMs - shares.parseMs - shares.otherMs
+    const frameMs = shares.frameMs / Math.max(1, shares.frames)
+    const parseMbps = tracedBytes / 1e3 / Math.max(1, shares.parseMs)
+    // Each refill of the window is parsed in one slice and followed by a frame: the best case.
+    const windowBytes = HIGH_WATERMARK + 4 * 1024
+    const ceilingMbps = windowBytes / 1e3 / (windowBytes / 1e3 / parseMbps + frameMs)
+    console.log(
+      `  page main thread in a traced flood:     frames ${(shares.frames / shares.seconds).toFixed(0)}/s at ${frameMs.toFixed(1)} ms (${pct(shares.frameMs)}), ` +
+        `xterm parsing ${pct(shares.parseMs)} at ${parseMbps.toFixed(1)} MB/s, other ${pct(shares.otherMs)}, idle ${pct(idleMs)}`
+    )
+    console.log(
+      `    so one refill of the 256 KiB window per parse slice and frame allows at most ${ceilingMbps.toFixed(1)} MB/s here, with a free transport`
+    )
     console.log(`  Ctrl-C during a flood:                  ^C parsed ${ctrlCMs.toFixed(0)} ms after the key press (target ≤ ${TARGET_CTRL_C_MS})`)
     console.log(`  ${ok ? 'PASS' : 'FAIL'}`)
     return ok ? 0 : 1
