@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { APP_ICON_PATH, APP_ICON_SIZE, appIconPng } from './make-app-icon'
 import { drawIcon, iconFileName, TRAY_ICON_STATES, TRAY_ICONS_MODULE_PATH, trayIconsModule } from './make-tray-icons'
 import { crc32, encodePng } from './png'
 
@@ -45,5 +47,19 @@ describe('tray icons', () => {
       seen.add(Buffer.from(drawIcon(state, 16, false)).toString('base64'))
     }
     expect(seen.size).toBe(TRAY_ICON_STATES.length * 2)
+  })
+})
+
+describe('app icon', () => {
+  it('the committed PNG is exactly what the script draws, 1024 px square', () => {
+    const committed = readFileSync(APP_ICON_PATH)
+    expect(committed.readUInt32BE(16)).toBe(APP_ICON_SIZE)
+    expect(committed.readUInt32BE(20)).toBe(APP_ICON_SIZE)
+    expect(committed.equals(appIconPng())).toBe(true)
+  })
+
+  it('every installer is built with it', () => {
+    const config = parse(readFileSync(join(import.meta.dirname, '..', 'electron-builder.yml'), 'utf8')) as Record<string, { icon?: string }>
+    for (const platform of ['linux', 'mac', 'win']) expect(config[platform]?.icon).toBe('resources/icon.png')
   })
 })

@@ -7,6 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { box, circle, cloud } from './icon-shapes'
 import { encodePng } from './png'
 
 export const TRAY_ICON_STATES = ['idle', 'running', 'busy', 'attention'] as const
@@ -18,15 +19,6 @@ const BADGE: Record<Exclude<State, 'idle'>, Rgb> = {
   running: [0x1e, 0x8e, 0x3e],
   busy: [0xf2, 0x99, 0x00],
   attention: [0xd9, 0x30, 0x25]
-}
-
-const circle = (x: number, y: number, cx: number, cy: number, r: number): number => Math.hypot(x - cx, y - cy) - r
-const box = (x: number, y: number, x0: number, y0: number, x1: number, y1: number): number =>
-  Math.max(x0 - x, x - x1, y0 - y, y - y1)
-
-/** The cloud, in a 16-unit square: three puffs over a flat base. Negative inside. */
-function cloud(x: number, y: number): number {
-  return Math.min(circle(x, y, 5, 9, 3.2), circle(x, y, 9, 7, 4.2), circle(x, y, 12.2, 9.6, 2.8), box(x, y, 2.2, 9, 14.5, 12.4))
 }
 
 const BADGE_CENTRE = { x: 12, y: 12 }
