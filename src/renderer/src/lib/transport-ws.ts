@@ -140,9 +140,13 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
   }
 
   /** Reads `current`'s downlink until it ends; then the socket goes too (and reconnects). */
-  const readDownlink = async (current: WebSocketLike, token: string): Promise<void> => {
+  const readDownlink = async (
+    current: WebSocketLike,
+    open: (token: string) => Promise<ReadableStream<Uint8Array>>,
+    token: string
+  ): Promise<void> => {
     try {
-      const reader = (await (openDownlink as (token: string) => Promise<ReadableStream<Uint8Array>>)(token)).getReader()
+      const reader = (await open(token)).getReader()
       const decoder = new DownlinkDecoder()
       while (socket === current) {
         const { value, done } = await reader.read()
@@ -161,7 +165,7 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
     switch (message.t) {
       case 'hello':
         clientId = message.clientId
-        if (message.downlink !== undefined && openDownlink && socket) void readDownlink(socket, message.downlink)
+        if (message.downlink !== undefined && openDownlink && socket) void readDownlink(socket, openDownlink, message.downlink)
         return
       case 'result': {
         const resolve = pending.get(message.id)
