@@ -7,7 +7,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { box, cloud, roundedBox, segment } from './icon-shapes'
+import { box, cloud, rasterize, roundedBox, segment, type Sample } from './icon-shapes'
 import { encodePng } from './png'
 
 export const APP_ICON_SIZE = 1024
@@ -39,7 +39,7 @@ function prompt(x: number, y: number): number {
 }
 
 /** Alpha and colour of one point of the icon. */
-function sample(x: number, y: number): [number, ...Rgb] {
+function sample(x: number, y: number): Sample {
   if (tile(x, y) > 0) return [0, 0, 0, 0]
   if (prompt(x, y) <= 0 && cloudInTile(x, y) <= 0) return [1, ...PROMPT]
   if (cloudInTile(x, y) <= 0) return [1, ...CLOUD]
@@ -48,29 +48,8 @@ function sample(x: number, y: number): [number, ...Rgb] {
 }
 
 export function drawAppIcon(size = APP_ICON_SIZE): Uint8Array {
-  const pixels = new Uint8Array(size * size * 4)
-  const scale = 16 / size
   // 2×2 samples a pixel: at 1024 px that is smooth enough, and the test redraws it quickly.
-  const n = 2
-  for (let py = 0; py < size; py++) {
-    for (let px = 0; px < size; px++) {
-      let alpha = 0
-      const colour = [0, 0, 0]
-      for (let sy = 0; sy < n; sy++) {
-        for (let sx = 0; sx < n; sx++) {
-          const [a, r, g, b] = sample((px + (sx + 0.5) / n) * scale, (py + (sy + 0.5) / n) * scale)
-          alpha += a
-          colour[0]! += r * a
-          colour[1]! += g * a
-          colour[2]! += b * a
-        }
-      }
-      const i = (py * size + px) * 4
-      if (alpha > 0) for (let c = 0; c < 3; c++) pixels[i + c] = Math.round(colour[c]! / alpha)
-      pixels[i + 3] = Math.round((alpha / (n * n)) * 255)
-    }
-  }
-  return pixels
+  return rasterize(size, 2, sample)
 }
 
 export const appIconPng = (): Buffer => encodePng(APP_ICON_SIZE, APP_ICON_SIZE, drawAppIcon())

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { box, circle, cloud } from './icon-shapes'
+import { box, circle, cloud, rasterize, type Sample } from './icon-shapes'
 import { encodePng } from './png'
 
 export const TRAY_ICON_STATES = ['idle', 'running', 'busy', 'attention'] as const
@@ -32,7 +32,7 @@ function badgeMark(state: Exclude<State, 'idle'>, x: number, y: number): number 
 }
 
 /** Alpha and colour of one point of the icon. */
-function sample(state: State, template: boolean, x: number, y: number): [number, ...Rgb] {
+function sample(state: State, template: boolean, x: number, y: number): Sample {
   const inCloud = cloud(x, y) <= 0
   if (state === 'idle') return inCloud ? [1, ...(template ? ([0, 0, 0] as Rgb) : CLOUD)] : [0, 0, 0, 0]
   // A gap around the badge keeps it readable against the cloud.
@@ -46,28 +46,7 @@ function sample(state: State, template: boolean, x: number, y: number): [number,
 }
 
 export function drawIcon(state: State, size: number, template: boolean): Uint8Array {
-  const pixels = new Uint8Array(size * size * 4)
-  const scale = 16 / size
-  const n = 4
-  for (let py = 0; py < size; py++) {
-    for (let px = 0; px < size; px++) {
-      let alpha = 0
-      const colour = [0, 0, 0]
-      for (let sy = 0; sy < n; sy++) {
-        for (let sx = 0; sx < n; sx++) {
-          const [a, r, g, b] = sample(state, template, (px + (sx + 0.5) / n) * scale, (py + (sy + 0.5) / n) * scale)
-          alpha += a
-          colour[0]! += r * a
-          colour[1]! += g * a
-          colour[2]! += b * a
-        }
-      }
-      const i = (py * size + px) * 4
-      if (alpha > 0) for (let c = 0; c < 3; c++) pixels[i + c] = Math.round(colour[c]! / alpha)
-      pixels[i + 3] = Math.round((alpha / (n * n)) * 255)
-    }
-  }
-  return pixels
+  return rasterize(size, 4, (x, y) => sample(state, template, x, y))
 }
 
 /** File names: tray-<state>.png and tray-<state>@2x.png; macOS: tray-<state>Template(@2x).png. */
