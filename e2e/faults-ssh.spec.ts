@@ -4,25 +4,11 @@
  * same port. The terminal must say it lost the connection, reconnect by itself with backoff, and
  * keep the scrollback; no click from the user.
  */
-import type { Page } from '@playwright/test'
-import { REACHABLE_SANDBOX, typeCommand } from './terminal-helpers'
+import { expectInScrollback, REACHABLE_SANDBOX, typeCommand } from './terminal-helpers'
 import { expect, signIn, test } from './web-fixture'
 
 test.describe.configure({ timeout: 150_000 })
 test.use({ shellOptions: REACHABLE_SANDBOX })
-
-async function expectInScrollback(page: Page, text: string): Promise<void> {
-  const find = page.getByRole('search', { name: 'Find in terminal' })
-  if (!(await find.isVisible())) await page.getByRole('button', { name: 'Find' }).click()
-  const field = find.getByRole('searchbox', { name: 'Find text' })
-  await expect(async () => {
-    await field.fill(text)
-    await field.press('Enter')
-    const summary = (await find.getByRole('status').textContent()) ?? ''
-    expect(Number(/of (\d+)/.exec(summary)?.[1] ?? 0), `"${text}" in the scrollback (find says "${summary}")`).toBeGreaterThan(0)
-  }).toPass({ timeout: 15_000 })
-  await find.getByRole('button', { name: 'Close find' }).click()
-}
 
 test('an SSH server killed mid-session: the terminal reconnects by itself and keeps its scrollback', async ({ page, shell }) => {
   const control = shell.emulator()

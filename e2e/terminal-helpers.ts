@@ -1,5 +1,8 @@
-/** What the terminal specs share: a Sandbox whose instances are reachable, and typing a command. */
-import type { Page } from '@playwright/test'
+/**
+ * What the terminal specs share: a Sandbox whose instances are reachable, typing a command, and
+ * finding text in the scrollback (xterm draws no text a locator can read; its find bar counts).
+ */
+import { expect, type Page } from '@playwright/test'
 import { createReach } from '../src/emulator/reach/index'
 import type { WebShellOptions } from '../src/web/server'
 
@@ -14,4 +17,19 @@ export async function typeCommand(page: Page, command: string): Promise<void> {
   await page.locator('.xterm-helper-textarea').first().focus()
   await page.keyboard.type(command)
   await page.keyboard.press('Enter')
+}
+
+/** Uses the find bar: resolves once `text` appears in the scrollback at least `atLeast` times. */
+export async function expectInScrollback(page: Page, text: string, atLeast = 1): Promise<void> {
+  const find = page.getByRole('search', { name: 'Find in terminal' })
+  if (!(await find.isVisible())) await page.getByRole('button', { name: 'Find' }).click()
+  const field = find.getByRole('searchbox', { name: 'Find text' })
+  await expect(async () => {
+    await field.fill(text)
+    await field.press('Enter')
+    const summary = (await find.getByRole('status').textContent()) ?? ''
+    const count = Number(/of (\d+)/.exec(summary)?.[1] ?? 0)
+    expect(count, `"${text}" in the scrollback (find says "${summary}")`).toBeGreaterThanOrEqual(atLeast)
+  }).toPass({ timeout: 15_000 })
+  await find.getByRole('button', { name: 'Close find' }).click()
 }

@@ -4,27 +4,11 @@
  * (the shell sees the new size), find in the scrollback, confirm a multi-line paste, end the
  * session and reconnect in the same tab with the scrollback kept.
  */
-import type { Page } from '@playwright/test'
-import { REACHABLE_SANDBOX, typeCommand } from './terminal-helpers'
+import { expectInScrollback, REACHABLE_SANDBOX, typeCommand } from './terminal-helpers'
 import { captureScreen, expect, signIn, test } from './web-fixture'
 
 test.describe.configure({ timeout: 150_000 })
 test.use({ shellOptions: REACHABLE_SANDBOX })
-
-/** Uses the find bar: resolves once `text` appears in the scrollback at least `atLeast` times. */
-async function expectInScrollback(page: Page, text: string, atLeast = 1): Promise<void> {
-  const find = page.getByRole('search', { name: 'Find in terminal' })
-  if (!(await find.isVisible())) await page.getByRole('button', { name: 'Find' }).click()
-  const field = find.getByRole('searchbox', { name: 'Find text' })
-  await expect(async () => {
-    await field.fill(text)
-    await field.press('Enter')
-    const summary = (await find.getByRole('status').textContent()) ?? ''
-    const count = Number(/of (\d+)/.exec(summary)?.[1] ?? 0)
-    expect(count, `"${text}" in the scrollback (find says "${summary}")`).toBeGreaterThanOrEqual(atLeast)
-  }).toPass({ timeout: 15_000 })
-  await find.getByRole('button', { name: 'Close find' }).click()
-}
 
 test('open a terminal, run a command, resize, search, end the session and reconnect', async ({ page, shell }) => {
   await shell.emulator().seedInstances('demo', 1, { name: 'term-e2e' })
