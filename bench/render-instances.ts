@@ -125,6 +125,8 @@ async function main(): Promise<void> {
   let port = 0
   const server = createServer((request, response) => void serveStatic(dir, request, response))
   const secret = createSecret()
+  // No downlink (this server does not route it): every message stays on the socket, where the
+  // arrival probe watches for the snapshot.
   const transport = attachWsTransport(server, {
     core,
     secret,

@@ -118,6 +118,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
   const transport = attachWsTransport(server, {
     core,
     secret,
+    // The request handler above routes downlink requests to the transport.
+    downlink: true,
     allowedOrigins: () => [`http://127.0.0.1:${port}`],
     allowedHosts: hosts
   })

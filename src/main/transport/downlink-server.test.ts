@@ -90,6 +90,21 @@ describe('downlink', () => {
     socket.close()
   })
 
+  it('is not offered by a transport whose server does not serve it: the page stays on the socket', async () => {
+    const { core } = fakeCore()
+    const r = await start(core, { downlink: false })
+    const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`, DOWNLINK_OFFER], {
+      origin: r.httpOrigin
+    })
+    const messages: { t: string; downlink?: string }[] = []
+    socket.on('message', (data) => messages.push(decodeFrame(String(data)) as { t: string; downlink?: string }))
+    await new Promise((resolve) => socket.on('open', resolve))
+    socket.send(JSON.stringify({ t: 'invoke', id: 1, command: 'app.info' }))
+    await until(() => messages.some((message) => message.t === 'result'))
+    expect(messages[0]).toEqual({ t: 'hello', clientId: expect.any(String) })
+    socket.close()
+  })
+
   it('refuses a wrong token, a token used once already and a method other than GET', async () => {
     const { core } = fakeCore()
     const r = await start(core)

@@ -58,6 +58,7 @@ export async function start(core: TransportCore, extra: Partial<WsTransportOptio
     secret,
     allowedOrigins: () => [`http://127.0.0.1:${port}`],
     allowedHosts: () => [`127.0.0.1:${port}`],
+    downlink: true,
     ...extra
   })
   running = { server, transport, origin: `ws://127.0.0.1:${port}`, httpOrigin: `http://127.0.0.1:${port}`, secret }

@@ -40,6 +40,11 @@ export interface WsTransportOptions {
   allowedHosts: () => readonly string[]
   /** A client whose unsent data exceeds this is too slow to keep up; it is disconnected. */
   maxBufferedBytes?: number
+  /**
+   * Gives pages that ask for it a downlink (src/shared/downlink.ts). Only for an HTTP server that
+   * routes its requests through `handleRequest`; otherwise pages keep everything on the socket.
+   */
+  downlink?: boolean
   /** A page that offered a downlink but has not opened it by then is disconnected. */
   downlinkOpenTimeoutMs?: number
 }
@@ -135,7 +140,7 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
   wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     const clientId: ClientId = `ws-${nextClient++}`
     clients.set(clientId, socket)
-    if (offeredProtocols(request).includes(DOWNLINK_OFFER)) {
+    if (options.downlink === true && offeredProtocols(request).includes(DOWNLINK_OFFER)) {
       const downlink = downlinks.offer(clientId, (reason) => socket.close(reason === 'Client too slow' ? 1013 : 1001, reason))
       send(clientId, { t: 'hello', clientId, downlink })
     } else {
