@@ -4,8 +4,6 @@
  * (src/main/commands). Both shells use it: Electron through ipc.ts, `npm run web` through the
  * WebSocket transport. It never imports electron; what only Electron can do is the Platform.
  */
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { CreateInstanceRequest } from '../shared/api'
 import { systemClock } from '../shared/clock'
 import type {
@@ -36,7 +34,6 @@ import type {
   CommandHandlers,
   CoreServices,
   EventSink,
-  Platform,
   SandboxInfo
 } from './core-types'
 import type { CoreInternals } from './core-internals'
@@ -57,8 +54,9 @@ import { startSandbox, type RunningSandbox, type StartEmulator } from './account
 import { Watcher } from './watch/watcher'
 import { expiringNotification, notificationsFor } from './notify/policy'
 import { trayModel } from './tray/tray-model'
-import { addRecentLaunch, suggestionsFrom, type RecentLaunch } from './catalog/suggestions'
-import { writeFileAtomic } from './util/atomic-write'
+import { suggestionsFrom } from './catalog/suggestions'
+import { RecentLaunchesStore } from './catalog/recent-launches-store'
+import { recordingEffects } from './platform-recording'
 
 /** Commands whose group is written elsewhere and may not be in COMMAND_GROUPS yet. */
 const NOT_YET_MESSAGE = 'This part of Cloud Tray is not available in this build yet.'
@@ -89,7 +87,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   }
 
   const recorded: RecordedEffect[] = []
-  const platform = recordingPlatform(options.platform, () => clock.now(), (effect) => {
+  const platform = recordingEffects(options.platform, () => clock.now(), (effect) => {
     recorded.push(effect)
     if (recorded.length > 200) recorded.shift()
     emit('recorded', effect)
@@ -285,10 +283,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     warn
   }
 
-  let recent: RecentLaunch[] = []
-  /** The last write of recent launches; stop() waits for it so nothing writes after shutdown. */
-  let recentWrite: Promise<void> = Promise.resolve()
-  const recentPath = join(options.dataDir, 'recent-launches.json')
+  const recent = new RecentLaunchesStore(options.dataDir)
 
   const internals: CoreInternals = {
     appInfo: () => ({
@@ -370,17 +365,9 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       else actions.terminating.delete(instanceId)
     },
     async rememberLaunch(request: CreateInstanceRequest) {
-      recent = addRecentLaunch(recent, {
-        imageId: request.imageId,
-        instanceTypeId: request.instanceTypeId,
-        region: request.region,
-        at: clock.now()
-      })
-      const write = recentWrite.then(() => writeFileAtomic(recentPath, JSON.stringify(recent) + '\n'))
-      recentWrite = write.catch(() => undefined)
-      await recentWrite
+      await recent.add({ imageId: request.imageId, instanceTypeId: request.instanceTypeId, region: request.region, at: clock.now() })
     },
-    suggestions: () => suggestionsFrom(watcher.snapshot().instances, recent),
+    suggestions: () => suggestionsFrom(watcher.snapshot().instances, recent.get()),
     async updateSettings(patch) {
       const before = settingsStore.get()
       const next = await settingsStore.update(patch)
@@ -468,7 +455,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       const profilesWarning = await profiles.load()
       if (profilesWarning) warn('profiles-invalid', profilesWarning)
       session.followSelection(profiles.get().selectedId)
-      recent = await readRecent(recentPath)
+      await recent.load()
       await session.probeKeychain()
       await loadClientFactory()
       const pointer = profiles.get().remembered
@@ -493,7 +480,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       for (const waiter of parked) waiter.resolve(false)
       parked.clear()
       for (const group of groups) await group.dispose?.()
-      await recentWrite
+      await recent.flushed()
       await Promise.all([...clients.values()].map((c) => c.close().catch(() => undefined)))
       clients.clear()
       await sandbox?.close()
@@ -530,57 +517,6 @@ export function toErrorInfo(error: unknown): ErrorInfo {
   return {
     kind: 'internal',
     message: `Something went wrong inside Cloud Tray (${message}). Try again; if it keeps happening, restart Cloud Tray.`
-  }
-}
-
-/**
- * In the web shell every Electron-only effect is recorded (and shown on the page) instead of
- * being lost; the Electron shell passes through untouched.
- */
-function recordingPlatform(platform: Platform, now: () => number, record: (effect: RecordedEffect) => void): Platform {
-  if (platform.shell !== 'web') return platform
-  const note = (kind: RecordedEffect['kind'], detail: string): void => {
-    const effect = { at: now(), kind, detail }
-    record(effect)
-    platform.record?.(effect)
-  }
-  return {
-    shell: platform.shell,
-    showNotification(n) {
-      note('os-notification', `${n.title} — ${n.body}`)
-      platform.showNotification(n)
-    },
-    setTray: (model) => platform.setTray(model),
-    async openNotebook(request) {
-      note('notebook-window', request.url)
-      await platform.openNotebook(request)
-    },
-    refreshNotebookCookies: (profileId, value) => platform.refreshNotebookCookies(profileId, value),
-    async openExternal(url) {
-      note('external-url', url)
-      // why: this is our Platform interface, not Electron's shell; the Electron platform checks every URL (openInBrowser).
-      await platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
-    },
-    setStartAtLogin: (enabled) => platform.setStartAtLogin(enabled),
-    showWindow: () => platform.showWindow(),
-    quit: () => platform.quit(),
-    writeClipboard(text) {
-      note('clipboard', text)
-      platform.writeClipboard?.(text)
-    }
-  }
-}
-
-async function readRecent(path: string): Promise<RecentLaunch[]> {
-  try {
-    const parsed: unknown = JSON.parse(await readFile(path, 'utf8'))
-    if (!Array.isArray(parsed)) return []
-    return parsed.filter(
-      (l): l is RecentLaunch =>
-        typeof l === 'object' && l !== null && typeof l.imageId === 'string' && typeof l.instanceTypeId === 'string' && typeof l.region === 'string' && typeof l.at === 'number'
-    )
-  } catch {
-    return []
   }
 }
 

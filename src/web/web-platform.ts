@@ -1,7 +1,7 @@
 /**
  * The Platform of `npm run web`: what Electron would do, done in the page instead. The core
  * already records every Electron-only effect and sends it to the page as a `recorded` event
- * (core.ts, recordingPlatform), emits the tray model as `tray` and notifications as
+ * (platform-recording.ts), emits the tray model as `tray` and notifications as
  * `notification`; so each method here only does what is left for a browser-hosted app.
  */
 import type { Platform } from '../main/core-types'
