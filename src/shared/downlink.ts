@@ -3,6 +3,7 @@
  * WebSocket messages. The page still sends on the WebSocket; it offers DOWNLINK_OFFER as a
  * subprotocol, gets a single-use token in `hello`, and fetches DOWNLINK_PATH with that token in
  * DOWNLINK_HEADER. From then on every result and event for that page comes down the response.
+ * A page that cannot open it says `no-downlink` on the socket and gets everything there instead.
  *
  * Why: in Chromium each WebSocket message crosses the network service and a small data pipe on
  * its own, a few milliseconds per round trip on a loaded machine, and terminal flow control

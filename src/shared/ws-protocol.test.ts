@@ -76,6 +76,8 @@ describe('ws frame codec', () => {
     expect(isClientMessage({ t: 'invoke', command: 'app.info' })).toBe(false)
     expect(isClientMessage({ t: 'invoke', id: 2, command: 'ssh.ack', noReply: true })).toBe(true)
     expect(isClientMessage({ t: 'invoke', id: 2, command: 'ssh.ack', noReply: 'yes' })).toBe(false)
+    expect(isClientMessage({ t: 'no-downlink' })).toBe(true)
+    expect(isClientMessage({ t: 'no-such' })).toBe(false)
     expect(isServerMessage({ t: 'hello', clientId: 'ws-1' })).toBe(true)
     expect(isServerMessage({ t: 'result', id: 1, result: { ok: true, value: 1 } })).toBe(true)
     expect(isServerMessage({ t: 'event', event: 'tray', payload: {} })).toBe(true)

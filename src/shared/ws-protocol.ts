@@ -45,7 +45,15 @@ export interface InvokeMessage {
 /** Commands a page may send one way (see InvokeMessage.noReply): their results carry nothing it needs. */
 export const ONE_WAY_COMMANDS: ReadonlySet<string> = new Set(['ssh.ack'])
 
-export type ClientMessage = InvokeMessage
+/**
+ * The page could not open the downlink its `hello` offered (a proxy or browser refusing a
+ * streamed response): main sends what it queued for it, and everything after, on the socket.
+ */
+export interface NoDownlinkMessage {
+  t: 'no-downlink'
+}
+
+export type ClientMessage = InvokeMessage | NoDownlinkMessage
 
 export interface HelloMessage {
   t: 'hello'
@@ -182,6 +190,7 @@ function revive(value: unknown, chunks: Uint8Array[]): unknown {
 
 export function isClientMessage(value: unknown): value is ClientMessage {
   if (typeof value !== 'object' || value === null) return false
+  if ((value as { t?: unknown }).t === 'no-downlink') return true
   const message = value as Partial<InvokeMessage>
   return (
     message.t === 'invoke' &&

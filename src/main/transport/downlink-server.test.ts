@@ -74,6 +74,30 @@ describe('downlink', () => {
     expect(seen).toEqual(['data:1,2,226', 'data:130,172', 'status:reconnecting'])
   })
 
+  it('falls back to the socket when the downlink cannot be opened, calls in flight included', async () => {
+    const { core, emit } = fakeCore()
+    const r = await start(core)
+    let attempts = 0
+    const bridge = createWsBridge({
+      origin: r.origin,
+      secret: r.secret,
+      createSocket: nodeSocketFactory(r.httpOrigin),
+      reconnectDelayMs: () => 10,
+      openDownlink: async () => {
+        attempts++
+        throw new Error('streamed responses blocked')
+      }
+    })
+    bridges.push(bridge)
+    expect(await bridge.invoke('app.info')).toEqual({ ok: true, value: { version: '1', shell: 'web', replaced: [] } })
+    const warnings: unknown[] = []
+    bridge.on('warning', (warning) => warnings.push(warning))
+    emit('warning', { id: 'w', message: 'after the fallback' })
+    await until(() => warnings.length === 1)
+    expect(attempts).toBe(1)
+    expect(bridge.state).toBe('open')
+  })
+
   it('sends only hello on the socket, and keeps what comes before the page opens the stream', async () => {
     const { core, emit } = fakeCore()
     const r = await start(core)

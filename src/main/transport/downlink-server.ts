@@ -14,18 +14,19 @@ import { DOWNLINK_HEADER, DOWNLINK_PATH, encodeRecord } from '../../shared/downl
 import type { ClientId } from '../core-types'
 import { secretsMatch } from './secret'
 
-export type DownlinkSend = 'sent' | 'not-offered' | 'too-slow'
-
 interface Downlink {
   token: string | undefined
   response: ServerResponse | undefined
-  /** Records sent before the page opened the stream. */
-  waiting: [Uint8Array, Uint8Array][]
+  /** Frames sent before the page opened the stream. */
+  waiting: (string | Uint8Array)[]
   waitingBytes: number
   /** The page is gone or too slow: its WebSocket is to be closed. */
   onFailed: (reason: string) => void
   timer: ReturnType<typeof setTimeout>
 }
+
+/** The reason given when a client falls too far behind (its socket closes with 1013). */
+export const TOO_SLOW = 'Client too slow'
 
 export interface DownlinksOptions {
   /** A client with more than this unsent is too slow to keep up. */
@@ -54,19 +55,19 @@ export class Downlinks {
     return this.links.has(clientId)
   }
 
-  send(clientId: ClientId, frame: string | Uint8Array): DownlinkSend {
+  /** Sends on the client's stream, or queues until it opens; a client too far behind fails. */
+  send(clientId: ClientId, frame: string | Uint8Array): void {
     const link = this.links.get(clientId)
-    if (!link) return 'not-offered'
-    const record = encodeRecord(frame)
+    if (!link) return
     const response = link.response
     if (!response) {
-      link.waiting.push(record)
-      link.waitingBytes += record[0].length + record[1].length
-      return link.waitingBytes > this.options.maxBufferedBytes ? this.tooSlow(clientId) : 'sent'
+      link.waiting.push(frame)
+      link.waitingBytes += frame.length
+      if (link.waitingBytes > this.options.maxBufferedBytes) this.fail(clientId, TOO_SLOW)
+      return
     }
-    if (response.writableLength > this.options.maxBufferedBytes) return this.tooSlow(clientId)
-    write(response, record)
-    return 'sent'
+    if (response.writableLength > this.options.maxBufferedBytes) this.fail(clientId, TOO_SLOW)
+    else write(response, frame)
   }
 
   /** Serves DOWNLINK_PATH; answers false for any other request (not ours). */
@@ -93,11 +94,23 @@ export class Downlinks {
     const waiting = link.waiting
     link.waiting = []
     link.waitingBytes = 0
-    for (const record of waiting) write(response, record)
+    for (const frame of waiting) write(response, frame)
     response.on('close', () => {
       if (this.links.get(clientId)?.response === response) this.fail(clientId, 'Downlink closed')
     })
     return true
+  }
+
+  /**
+   * The page could not open its stream: forget the downlink (later sends go on the socket) and
+   * hand back what waited for it, oldest first. Nothing once the stream is open.
+   */
+  decline(clientId: ClientId): (string | Uint8Array)[] {
+    const link = this.links.get(clientId)
+    if (!link || link.response) return []
+    this.links.delete(clientId)
+    clearTimeout(link.timer)
+    return link.waiting
   }
 
   /** The client's WebSocket closed: end its stream. */
@@ -121,11 +134,6 @@ export class Downlinks {
     return undefined
   }
 
-  private tooSlow(clientId: ClientId): DownlinkSend {
-    this.fail(clientId, 'Client too slow')
-    return 'too-slow'
-  }
-
   private fail(clientId: ClientId, reason: string): void {
     const link = this.links.get(clientId)
     if (!link) return
@@ -134,7 +142,8 @@ export class Downlinks {
   }
 }
 
-function write(response: ServerResponse, [head, body]: [Uint8Array, Uint8Array]): void {
+function write(response: ServerResponse, frame: string | Uint8Array): void {
+  const [head, body] = encodeRecord(frame)
   // One chunk on the wire for head and body, without copying the body.
   response.cork()
   response.write(head)

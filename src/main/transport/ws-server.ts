@@ -13,7 +13,7 @@ import { WebSocketServer, type WebSocket, type RawData } from 'ws'
 import { COMMAND_NAMES, type CommandName } from '../../shared/contract'
 import type { AppCore, ClientId } from '../core-types'
 import { DOWNLINK_OFFER } from '../../shared/downlink'
-import { Downlinks } from './downlink-server'
+import { Downlinks, TOO_SLOW } from './downlink-server'
 import { createSecret, secretsMatch } from './secret'
 import {
   BYTE_CARRYING_EVENTS,
@@ -141,7 +141,7 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
     const clientId: ClientId = `ws-${nextClient++}`
     clients.set(clientId, socket)
     if (options.downlink === true && offeredProtocols(request).includes(DOWNLINK_OFFER)) {
-      const downlink = downlinks.offer(clientId, (reason) => socket.close(reason === 'Client too slow' ? 1013 : 1001, reason))
+      const downlink = downlinks.offer(clientId, (reason) => socket.close(reason === TOO_SLOW ? 1013 : 1001, reason))
       send(clientId, { t: 'hello', clientId, downlink })
     } else {
       send(clientId, { t: 'hello', clientId })
@@ -158,6 +158,10 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
       }
       if (!isClientMessage(message)) {
         socket.close(1008, 'Unknown message')
+        return
+      }
+      if (message.t === 'no-downlink') {
+        for (const frame of downlinks.decline(clientId)) socket.send(frame)
         return
       }
       const { id, command, input } = message

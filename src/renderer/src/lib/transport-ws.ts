@@ -109,7 +109,17 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
   const setTimer = options.setTimer ?? ((callback: () => void, ms: number) => setTimeout(callback, ms))
   const url = `${options.origin}${WS_PATH}`
   const openDownlink = options.openDownlink
-  const protocols = [WS_PROTOCOL, `${WS_SECRET_PREFIX}${options.secret}`, ...(openDownlink ? [DOWNLINK_OFFER] : [])]
+  /**
+   * Set when the downlink could not be opened at all (a proxy or an older browser refusing a
+   * streamed response): main is told so and answers on the socket, slower but working, and
+   * later connections do not ask again.
+   */
+  let downlinkRefused = false
+  const protocols = (): string[] => [
+    WS_PROTOCOL,
+    `${WS_SECRET_PREFIX}${options.secret}`,
+    ...(openDownlink && !downlinkRefused ? [DOWNLINK_OFFER] : [])
+  ]
 
   const listeners = new Map<string, Set<(payload: unknown) => void>>()
   const pending = new Map<number, (result: Result<unknown>) => void>()
@@ -145,8 +155,17 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
     open: (token: string) => Promise<ReadableStream<Uint8Array>>,
     token: string
   ): Promise<void> => {
+    let stream: ReadableStream<Uint8Array>
     try {
-      const reader = (await open(token)).getReader()
+      stream = await open(token)
+    } catch {
+      // Main then answers on this socket, calls in flight included; later connections do not ask.
+      downlinkRefused = true
+      if (socket === current && current.readyState === OPEN) current.send(encodeFrame({ t: 'no-downlink' }, false))
+      return
+    }
+    try {
+      const reader = stream.getReader()
       const decoder = new DownlinkDecoder()
       while (socket === current) {
         const { value, done } = await reader.read()
@@ -156,7 +175,7 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
       }
       void reader.cancel().catch(() => {})
     } catch {
-      // Refused, cut or malformed: the same as a lost socket.
+      // Cut or malformed: the same as a lost socket.
     }
     if (socket === current) current.close(4001, 'Downlink lost')
   }
@@ -179,7 +198,7 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
   }
 
   const connect = (): void => {
-    const current = createSocket(url, protocols)
+    const current = createSocket(url, protocols())
     socket = current
     current.binaryType = 'arraybuffer'
     current.onopen = () => {
