@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
 import { fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './test-support'
 import { isLoopback } from './ssh-server'
+import { ROUND_TRIP_PROBES, probeRoundTrips } from '../../main/ssh/round-trip'
 
 const alice = userKey()
 const mallory = userKey()
@@ -163,6 +164,17 @@ describe('built-in SSH server', () => {
       expect(back.toString()).toBe('from sftp')
       expect(readFileSync(join(stateDir, 'emulator-reach', 'homes', 'inst-1', 'hello.txt'), 'utf8')).toBe('from sftp')
       sftp.end()
+    } finally {
+      client.end()
+    }
+  })
+
+  it('refuses the app’s round-trip probe (a cancel-tcpip-forward) at once, and the session goes on', async () => {
+    const client = await connect()
+    try {
+      const roundTrips = await probeRoundTrips(client, () => {})
+      expect(roundTrips).toHaveLength(ROUND_TRIP_PROBES)
+      expect((await exec(client, 'true')).code).toBe(0)
     } finally {
       client.end()
     }

@@ -9,6 +9,8 @@ import { createAuthHandler, type AuthCandidate } from './auth'
 import { checkHostKey, hostKeyAlgorithmsFor, type HostKeyRefusal } from './host-key-check'
 import type { KnownHostsStore } from './known-hosts-store'
 import type { PromptQuestion } from './prompts'
+import { limitReceiveWindow, receiveWindowFor } from './receive-window'
+import { probeRoundTrips } from './round-trip'
 import type { PromptAnswer } from '../../shared/contract-ssh'
 import type { SshTarget } from './target'
 
@@ -58,19 +60,43 @@ export class SshConnection {
   /** Resolves once, with a line for the user, when the connection ends for any reason. */
   readonly closed: Promise<string>
   private ending = false
+  /** The quickest round trip seen (round-trip.ts); undefined: none yet. */
+  private roundTrip: number | undefined
+  private readonly shells = new Set<ClientChannel>()
 
   constructor(
     readonly client: Client,
     readonly target: SshTarget,
-    closed: Promise<string>
+    closed: Promise<string>,
+    /** The TCP connect time, if it was seen: the first estimate of the round trip. */
+    connectMs?: number
   ) {
     this.closed = closed
+    if (connectMs !== undefined) this.noteRoundTrip(connectMs)
   }
 
+  get roundTripMs(): number | undefined {
+    return this.roundTrip
+  }
+
+  /** A round-trip sample: a quicker one resizes the open shells' receive windows. */
+  noteRoundTrip(ms: number): void {
+    if (this.roundTrip !== undefined && ms >= this.roundTrip) return
+    this.roundTrip = ms
+    for (const channel of this.shells) limitReceiveWindow(channel, receiveWindowFor(ms))
+  }
+
+  /** A shell channel whose receive window fits this link (receive-window.ts: a quick Ctrl-C). */
   shell(pty: PtyRequest): Promise<ClientChannel> {
     const window: PseudoTtyOptions = { cols: pty.cols, rows: pty.rows, term: pty.term ?? 'xterm-256color' }
     return new Promise((resolve, reject) => {
-      this.client.shell(window, (error, channel) => (error ? reject(error) : resolve(channel)))
+      this.client.shell(window, (error, channel) => {
+        if (error) return reject(error)
+        limitReceiveWindow(channel, receiveWindowFor(this.roundTrip))
+        this.shells.add(channel)
+        channel.once('close', () => this.shells.delete(channel))
+        resolve(channel)
+      })
     })
   }
 
@@ -134,12 +160,20 @@ export function connect(options: ConnectOptions): Promise<SshConnection> {
     let resolveClosed: (reason: string) => void = () => {}
     const closed = new Promise<string>((done) => (resolveClosed = done))
     let lastError: (Error & { level?: string }) | undefined
+    // A monotonic measurement, not the injected clock: it sizes a window, it schedules nothing.
+    let connectStartedAt: number | undefined
+    let roundTripMs: number | undefined
+    client.on('connect', () => {
+      if (connectStartedAt !== undefined) roundTripMs = performance.now() - connectStartedAt
+    })
 
     client.on('ready', () => {
       if (settled) return
       settled = true
       clock.clearTimeout(timer)
-      resolve(new SshConnection(client, target, closed))
+      const connection = new SshConnection(client, target, closed, roundTripMs)
+      void probeRoundTrips(client, (ms) => connection.noteRoundTrip(ms))
+      resolve(connection)
     })
     client.on('error', (error: Error & { level?: string }) => {
       lastError = error
@@ -186,6 +220,7 @@ export function connect(options: ConnectOptions): Promise<SshConnection> {
         })
       }
       armTimer()
+      connectStartedAt = performance.now()
       client.connect(config)
     })().catch((error: unknown) => rejectConnect(new SshConnectError('network', `Could not start connecting to ${where(target)}: ${String(error)}`, true)))
   })

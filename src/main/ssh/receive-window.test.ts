@@ -1,0 +1,109 @@
+import { EventEmitter } from 'node:events'
+import { describe, expect, it } from 'vitest'
+import { MIN_WINDOW, SSH2_WINDOW, limitReceiveWindow, receiveWindowFor } from './receive-window'
+
+describe('receiveWindowFor', () => {
+  it.each([
+    [undefined, SSH2_WINDOW],
+    [Number.NaN, SSH2_WINDOW],
+    [-1, SSH2_WINDOW],
+    [0, MIN_WINDOW],
+    [0.3, MIN_WINDOW],
+    [5, MIN_WINDOW],
+    [20, 480_000],
+    [50, 1_200_000],
+    [100, SSH2_WINDOW],
+    [300, SSH2_WINDOW]
+  ])('a %s ms round trip gets a %i byte window', (roundTripMs, expected) => {
+    expect(receiveWindowFor(roundTripMs)).toBe(expected)
+  })
+})
+
+/**
+ * A stand-in with the shape of ssh2's client channel that receive-window.ts relies on, and the
+ * same top-up rule as ssh2's Channel.js `windowAdjust` (called when ≤ 1 MiB is left).
+ */
+class FakeSsh2Channel extends EventEmitter {
+  readonly incoming = { window: SSH2_WINDOW }
+  readonly outgoing: { id: number }
+  readonly _client: { _protocol: { channelWindowAdjust: (recipient: number, amount: number) => void } }
+
+  constructor(
+    id: number,
+    protocol: { channelWindowAdjust: (recipient: number, amount: number) => void }
+  ) {
+    super()
+    this.outgoing = { id }
+    this._client = { _protocol: protocol }
+  }
+
+  /** The server sent `bytes`; ssh2 counts them and tops the window up below its threshold. */
+  receive(bytes: number): void {
+    this.incoming.window -= bytes
+    if (this.incoming.window <= SSH2_WINDOW / 2) {
+      const amount = SSH2_WINDOW - this.incoming.window
+      this.incoming.window += amount
+      this._client._protocol.channelWindowAdjust(this.outgoing.id, amount)
+    }
+  }
+}
+
+function serverSide(): { protocol: { channelWindowAdjust: (recipient: number, amount: number) => void }; granted: Map<number, number[]> } {
+  const granted = new Map<number, number[]>()
+  return {
+    granted,
+    protocol: {
+      channelWindowAdjust: (recipient, amount) => granted.set(recipient, [...(granted.get(recipient) ?? []), amount])
+    }
+  }
+}
+
+describe('limitReceiveWindow', () => {
+  it('lets the first 2 MiB be used, then grants only up to the limit, half a window at a time', () => {
+    const { protocol, granted } = serverSide()
+    const channel = new FakeSsh2Channel(7, protocol)
+    expect(limitReceiveWindow(channel, MIN_WINDOW)).toBe(true)
+
+    // The server's view: what it may still send, from the grants it saw.
+    let serverWindow = SSH2_WINDOW
+    let most = 0
+    for (let sent = 0; sent < 8 * SSH2_WINDOW; ) {
+      const packet = Math.min(32 * 1024, serverWindow)
+      expect(packet).toBeGreaterThan(0)
+      serverWindow -= packet
+      sent += packet
+      const before = granted.get(7)?.length ?? 0
+      channel.receive(packet)
+      for (const amount of (granted.get(7) ?? []).slice(before)) serverWindow += amount
+      // ssh2's count and the server's always agree, so ssh2 never drops a packet as "no window".
+      expect(channel.incoming.window).toBe(serverWindow)
+      if (sent > SSH2_WINDOW) most = Math.max(most, serverWindow)
+    }
+    expect(most).toBe(MIN_WINDOW)
+    expect(Math.min(...(granted.get(7) ?? []))).toBeGreaterThanOrEqual(MIN_WINDOW / 2)
+  })
+
+  it('leaves other channels of the connection alone, and forgets a channel once it closes', () => {
+    const { protocol, granted } = serverSide()
+    const limited = new FakeSsh2Channel(1, protocol)
+    const other = new FakeSsh2Channel(2, protocol)
+    limitReceiveWindow(limited, MIN_WINDOW)
+    other.receive(SSH2_WINDOW / 2 + 1)
+    expect(granted.get(2)).toEqual([SSH2_WINDOW / 2 + 1])
+
+    limited.emit('close')
+    const reused = new FakeSsh2Channel(1, protocol)
+    reused.receive(SSH2_WINDOW / 2 + 1)
+    expect(granted.get(1)).toEqual([SSH2_WINDOW / 2 + 1])
+  })
+
+  it('changes nothing when the limit is ssh2’s own or ssh2’s internals are not there', () => {
+    const { protocol, granted } = serverSide()
+    const channel = new FakeSsh2Channel(3, protocol)
+    expect(limitReceiveWindow(channel, SSH2_WINDOW)).toBe(false)
+    expect(limitReceiveWindow({ incoming: { window: 5 } }, MIN_WINDOW)).toBe(false)
+    expect(limitReceiveWindow({ incoming: { window: 5 }, outgoing: { id: 1 }, _client: {} }, MIN_WINDOW)).toBe(false)
+    channel.receive(SSH2_WINDOW / 2)
+    expect(granted.get(3)).toEqual([SSH2_WINDOW / 2])
+  })
+})

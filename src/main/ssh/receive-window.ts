@@ -1,0 +1,100 @@
+/**
+ * How much a shell's server may send before hearing back from us: the SSH receive window.
+ *
+ * Everything the server has sent but xterm has not parsed stands between a Ctrl-C and its echo
+ * (the PTY drops what it still holds on SIGINT; what left it does not come back). ssh2 grants
+ * every channel a fixed 2 MiB, sized for long links; on a short one that is ~2 MiB of `yes`
+ * lines to parse before the prompt returns (0.2–0.5 s in the xterm benchmark). A window needs
+ * only to cover the link's bandwidth-delay product at the rate a terminal can draw, so shells
+ * get `round trip × TERMINAL_RATE`, never less than MIN_WINDOW and never more than ssh2's own.
+ *
+ * ssh2 takes no option for it. The window it grants is topped up in one place
+ * (Channel.js `windowAdjust`: `incoming.window += amount`, then `channelWindowAdjust(id, amount)`),
+ * so the connection's protocol object is wrapped once to grant a limited channel only up to its
+ * limit, and only once half of it is used (as OpenSSH does), keeping ssh2's count equal to what
+ * the server was told. The initial 2 MiB granted when the channel opened cannot be taken back:
+ * the limit holds from when the server has used it down. If ssh2's internals ever differ, the
+ * channel keeps ssh2's window and `limitReceiveWindow` says so.
+ */
+
+/** ssh2's window per channel (lib/Channel.js MAX_WINDOW; not exported). */
+export const SSH2_WINDOW = 2 * 1024 * 1024
+/**
+ * The smallest window: with the renderer's read-ahead (read-ahead.ts) it refills the renderer's
+ * whole flow-control window (256 KiB) the moment it is acknowledged.
+ */
+export const MIN_WINDOW = 128 * 1024
+/** Faster than xterm parses terminal text on a fast machine (~40 MB/s plain text, less with lines). */
+export const TERMINAL_RATE = 24_000_000
+
+/** The window for a link with this round trip (unknown: ssh2's). */
+export function receiveWindowFor(roundTripMs: number | undefined): number {
+  if (roundTripMs === undefined || !Number.isFinite(roundTripMs) || roundTripMs < 0) return SSH2_WINDOW
+  const bandwidthDelay = Math.ceil((roundTripMs / 1000) * TERMINAL_RATE)
+  return Math.min(SSH2_WINDOW, Math.max(MIN_WINDOW, bandwidthDelay))
+}
+
+/** The parts of ssh2's channel this relies on. */
+interface Ssh2ChannelInternals {
+  incoming?: { window?: unknown }
+  outgoing?: { id?: unknown }
+  _client?: { _protocol?: WindowAdjuster }
+  once?: (event: 'close', listener: () => void) => unknown
+}
+
+interface WindowAdjuster {
+  channelWindowAdjust: (recipient: number, amount: number) => void
+}
+
+interface Limited {
+  channel: { incoming: { window: number } }
+  limit: number
+}
+
+const limitsByProtocol = new WeakMap<WindowAdjuster, Map<number, Limited>>()
+
+/**
+ * Keeps `channel`'s receive window at most `limit` bytes once its first grant is used (called
+ * again: the new limit). Returns false, changing nothing, when the limit is ssh2's own or ssh2's
+ * internals are not as expected.
+ */
+export function limitReceiveWindow(channel: unknown, limit: number): boolean {
+  if (limit >= SSH2_WINDOW) return false
+  const internals = channel as Ssh2ChannelInternals
+  const incoming = internals.incoming
+  const recipient = internals.outgoing?.id
+  const protocol = internals._client?._protocol
+  if (!incoming || typeof incoming.window !== 'number' || typeof recipient !== 'number') return false
+  if (!protocol || typeof protocol.channelWindowAdjust !== 'function') return false
+  const limits = limitsFor(protocol)
+  const existing = limits.get(recipient)
+  if (existing?.channel.incoming === incoming) {
+    // A better round-trip estimate arrived: the same channel, a new limit.
+    existing.limit = limit
+    return true
+  }
+  limits.set(recipient, { channel: { incoming: incoming as { window: number } }, limit })
+  internals.once?.('close', () => {
+    if (limits.get(recipient)?.channel.incoming === incoming) limits.delete(recipient)
+  })
+  return true
+}
+
+function limitsFor(protocol: WindowAdjuster): Map<number, Limited> {
+  const existing = limitsByProtocol.get(protocol)
+  if (existing) return existing
+  const limits = new Map<number, Limited>()
+  limitsByProtocol.set(protocol, limits)
+  const adjust = protocol.channelWindowAdjust.bind(protocol)
+  protocol.channelWindowAdjust = (recipient, amount) => {
+    const limited = limits.get(recipient)
+    if (!limited) return adjust(recipient, amount)
+    // ssh2 has already counted `amount` as granted; grant what the limit allows instead.
+    const incoming = limited.channel.incoming
+    const before = incoming.window - amount
+    const grant = before <= limited.limit / 2 ? Math.max(0, limited.limit - before) : 0
+    incoming.window = before + grant
+    if (grant > 0) adjust(recipient, grant)
+  }
+  return limits
+}
