@@ -1,6 +1,6 @@
 /**
- * Terminal output into xterm.js in headless Chromium, through the real chain: the emulator's
- * SSH server → the app's SSH module in `npm run web`'s core → the web shell's transport (acks up
+ * Terminal output into xterm.js in headless Chromium, through the real chain: the instance's
+ * SSH server (OpenSSH when installed, see remoteSshServer) → the app's SSH module in `npm run web`'s core → the web shell's transport (acks up
  * the WebSocket, output down the streamed downlink) → the renderer's TerminalTab → xterm. The rate is what xterm acknowledges as parsed (`ssh.ack`,
  * counted where the core receives it), from the first byte sent to the last byte acknowledged.
  * Two references in the same run: xterm alone in the same Chromium (the prebuilt xterm.js fed
@@ -8,8 +8,9 @@
  * on this machine; and the same chain with a consumer that acknowledges at once in Node (no
  * browser): what the source and the app's data path can deliver at all.
  *
- * Also: Ctrl-C during a `yes` flood — from the key press in the page until xterm has parsed the
- * echoed ^C (everything queued before it had to be parsed first). Checks ≥ 20 MB/s and ≤ 200 ms.
+ * Also: Ctrl-C during a `yes` flood, five times — from the key press in the page until xterm has
+ * parsed the echoed ^C (everything queued before it had to be parsed first). Checks ≥ 20 MB/s,
+ * and ≤ 200 ms for the slowest of the five.
  * And, from a trace of a separate flood, where the page's main thread went: frames, xterm's
  * parse slices, the rest, idle. With the issue's window (256 KiB in flight, refilled below 32 KiB)
  * every refill costs a parse slice plus, at 60 frames a second, most of a frame; on a software
@@ -25,10 +26,12 @@ import type { CommandName, EventName, Events } from '../src/shared/contract'
 import type { ClientContext } from '../src/main/core-types'
 import { startWebShell, type WebShell } from '../src/web/server'
 import { HIGH_WATERMARK } from '../src/main/ssh/flow-control'
+import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
 import { traceMainThread } from './renderer-main-thread'
 
 const TARGET_MBPS = 20
 const TARGET_CTRL_C_MS = 200
+const CTRL_C_TRIES = 5
 const mibArg = process.argv.indexOf('--mib')
 const MIB = mibArg > 0 ? Number(process.argv[mibArg + 1]) : 64
 const BYTES = MIB * 1024 * 1024
@@ -169,8 +172,46 @@ async function xtermAlone(browser: Browser): Promise<number> {
   }
 }
 
+/** From pressing Ctrl-C one second into a `yes` flood until xterm has parsed the echoed ^C. */
+async function ctrlCDuringFlood(page: Page, meter: CoreMeter): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  await typeLine(page, 'yes')
+  await new Promise((resolve) => setTimeout(resolve, 1_000))
+  let pressedAt = 0
+  let echoEndsAt = 0
+  meter.onData = (data, totalAfter) => {
+    if (pressedAt > 0 && echoEndsAt === 0 && Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes('^C')) echoEndsAt = totalAfter
+  }
+  try {
+    pressedAt = performance.now()
+    await page.keyboard.press('Control+C')
+    await until(() => echoEndsAt > 0 && meter.acked >= echoEndsAt, 'xterm to parse the ^C echo', 10_000)
+    return performance.now() - pressedAt
+  } finally {
+    meter.onData = undefined
+  }
+}
+
+/**
+ * The instance's SSH server: Debian's OpenSSH when it is here (what real instances run; the
+ * emulator forwards the node port to it), else the emulator's own, which runs in this process
+ * and so takes CPU from the app's main process that a remote server would not.
+ */
+async function remoteSshServer(): Promise<{ sshd: OpenSshServer | undefined; reach: ReturnType<typeof createReach>; label: string }> {
+  if (!opensshAvailable()) return { sshd: undefined, reach: createReach(), label: "the emulator's built-in SSH server (no OpenSSH here)" }
+  const sshd = new OpenSshServer()
+  await sshd.start()
+  return { sshd, reach: createReach({ sshBackend: { host: '127.0.0.1', port: sshd.port } }), label: 'OpenSSH (sshd on 127.0.0.1, via --ssh-backend)' }
+}
+
 async function main(): Promise<number> {
-  const shell = await startWebShell({ emulator: { bootMs: 500, stopMs: 200 }, reach: createReach() })
+  const remote = await remoteSshServer()
+  const shell = await startWebShell({ emulator: { bootMs: 500, stopMs: 200 }, reach: remote.reach })
+  // sshd accepts its own throwaway user key; the app uses it as the key file set in settings.
+  if (remote.sshd) {
+    const set = await shell.core.handle('settings.update', { sshKeyFile: remote.sshd.userKeyPath }, { clientId: 'bench-setup' })
+    if (!set.ok) throw new Error(set.error.message)
+  }
   const browser = await chromium.launch({ ...(chromiumExecutable ? { executablePath: chromiumExecutable } : {}), args: chromiumArgs })
   const meter = new CoreMeter(shell)
   try {
@@ -189,20 +230,10 @@ async function main(): Promise<number> {
     const cpu = process.cpuUsage(cpuBefore)
     const nodeShare = (cpu.user + cpu.system) / 1000 / (performance.now() - wallBefore)
 
-    // 2. Ctrl-C during a flood: until xterm has parsed the echoed ^C.
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    await typeLine(page, 'yes')
-    await new Promise((resolve) => setTimeout(resolve, 1_000))
-    let pressedAt = 0
-    let echoEndsAt = 0
-    meter.onData = (data, totalAfter) => {
-      if (pressedAt > 0 && echoEndsAt === 0 && Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes('^C')) echoEndsAt = totalAfter
-    }
-    pressedAt = performance.now()
-    await page.keyboard.press('Control+C')
-    await until(() => echoEndsAt > 0 && meter.acked >= echoEndsAt, 'xterm to parse the ^C echo', 10_000)
-    const ctrlCMs = performance.now() - pressedAt
-    meter.onData = undefined
+    // 2. Ctrl-C during a flood, CTRL_C_TRIES times: until xterm has parsed the echoed ^C.
+    const ctrlCTimes: number[] = []
+    for (let i = 0; i < CTRL_C_TRIES; i++) ctrlCTimes.push(await ctrlCDuringFlood(page, meter))
+    const ctrlCMs = Math.max(...ctrlCTimes)
 
     // 3. Where the page's main thread goes during a flood (a separate, traced run: tracing costs).
     await new Promise((resolve) => setTimeout(resolve, 500))
@@ -217,7 +248,7 @@ async function main(): Promise<number> {
     const referenceMbps = await nodeReference(shell, instanceId as string)
     const aloneMbps = await xtermAlone(browser)
     const ok = xtermMbps >= TARGET_MBPS && ctrlCMs <= TARGET_CTRL_C_MS
-    console.log(`xterm-throughput: ${MIB} MiB of shell output into xterm (${renderer} renderer), headless Chromium`)
+    console.log(`xterm-throughput: ${MIB} MiB of shell output into xterm (${renderer} renderer), headless Chromium; remote: ${remote.label}`)
     console.log(`  reference, xterm alone in this browser: ${aloneMbps.toFixed(1)} MB/s`)
     console.log(`  reference, same chain acked in Node:    ${referenceMbps.toFixed(1)} MB/s`)
     console.log(`  through the app into xterm:             ${xtermMbps.toFixed(1)} MB/s (target ≥ ${TARGET_MBPS}); ratio to xterm alone ${(xtermMbps / aloneMbps).toFixed(2)}`)
@@ -236,12 +267,16 @@ async function main(): Promise<number> {
     console.log(
       `    so one refill of the 256 KiB window per parse slice and frame allows at most ${ceilingMbps.toFixed(1)} MB/s here, with a free transport`
     )
-    console.log(`  Ctrl-C during a flood:                  ^C parsed ${ctrlCMs.toFixed(0)} ms after the key press (target ≤ ${TARGET_CTRL_C_MS})`)
+    console.log(
+      `  Ctrl-C during a flood:                  ^C parsed ${ctrlCMs.toFixed(0)} ms after the key press at worst of ${CTRL_C_TRIES} ` +
+        `(${ctrlCTimes.map((ms) => ms.toFixed(0)).join(', ')} ms; target ≤ ${TARGET_CTRL_C_MS})`
+    )
     console.log(`  ${ok ? 'PASS' : 'FAIL'}`)
     return ok ? 0 : 1
   } finally {
     await browser.close()
     await shell.close()
+    await remote.sshd?.dispose()
   }
 }
 
