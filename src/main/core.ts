@@ -50,6 +50,7 @@ import {
   selectProfile
 } from './account/profiles'
 import { Session } from './account/session'
+import { ReloginGate } from './account/relogin-gate'
 import { startSandbox, type RunningSandbox, type StartEmulator } from './account/sandbox'
 import { Watcher } from './watch/watcher'
 import { expiringNotification, notificationsFor } from './notify/policy'
@@ -232,9 +233,6 @@ export function createAppCore(options: AppCoreOptions): AppCore {
 
   // ------------------------------------------------------------ expiry and the re-login gate
 
-  /** Commands parked on `not-logged-in`, waiting for the user to sign in again or sign out. */
-  const parked = new Set<{ profileId: string; username: string | undefined; resolve: (retry: boolean) => void }>()
-
   async function expireSession(pending: CommandName | null): Promise<void> {
     const wasLive = session.state().status === 'signed-in'
     if (wasLive) {
@@ -244,13 +242,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     if (wasLive || pending !== null) emit('session.expired', { pending })
   }
 
-  function releaseParked(state: SessionState): void {
-    for (const waiter of [...parked]) {
-      parked.delete(waiter)
-      // Only the same account may finish the command: another user must not get someone's create.
-      waiter.resolve(state.status === 'signed-in' && state.profileId === waiter.profileId && state.username === waiter.username)
-    }
-  }
+  const gate = new ReloginGate({
+    session,
+    isNotLoggedIn: (error) => toErrorInfo(error).kind === 'not-logged-in',
+    expire: expireSession
+  })
 
   // ------------------------------------------------------------ services for command groups
 
@@ -337,7 +333,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       if (continued) {
         void platform.refreshNotebookCookies(input.profileId, result.accessToken).catch(() => undefined)
       }
-      releaseParked(state)
+      gate.release(state)
       return state
     },
     async logout() {
@@ -346,7 +342,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       actions.terminating.clear()
       actions.created.clear()
       const state = await session.logout()
-      releaseParked(state)
+      gate.release(state)
       return state
     },
     snapshot: () => watcher.snapshot(),
@@ -407,38 +403,21 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     if (!parsed.success) return fail({ kind: 'bad-input', ...describeInputError(parsed.error) })
     const handler = handlers.get(command)
     if (!handler) return fail({ kind: 'internal', message: NOT_YET_MESSAGE })
-    return run(command, handler, parsed.data, context, false) as Promise<Result<CommandResult<C>>>
+    return run(command, handler, parsed.data, context) as Promise<Result<CommandResult<C>>>
   }
 
   async function run(
     command: CommandName,
     handler: (input: never, context: ClientContext) => Promise<unknown>,
     input: unknown,
-    context: ClientContext,
-    retried: boolean
+    context: ClientContext
   ): Promise<Result<unknown>> {
-    const generation = session.generation
-    const { profileId, username } = session.state()
     try {
-      return ok(await handler(input as never, context))
+      return ok(await gate.run(command, () => handler(input as never, context)))
     } catch (error) {
       const info = toErrorInfo(error)
       if (info.kind === 'internal') log?.error(`${command} failed`, { error: error instanceof Error ? error.stack : String(error) })
-      if (info.kind !== 'not-logged-in' || command === 'session.login' || command === 'session.logout') return fail(info)
-      if (retried) {
-        await expireSession(null)
-        return fail(info)
-      }
-      // Answered for a token that was replaced while the call ran (the user re-logged in):
-      // the retry can go at once.
-      if (session.generation !== generation && session.state().status === 'signed-in') {
-        return run(command, handler, input, context, true)
-      }
-      const retry = await new Promise<boolean>((resolve) => {
-        parked.add({ profileId, username, resolve })
-        void expireSession(command)
-      })
-      return retry ? run(command, handler, input, context, true) : fail(info)
+      return fail(info)
     }
   }
 
@@ -477,8 +456,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       watcher.stop()
       session.dispose()
       // Quitting: commands waiting for a re-login end with their not-logged-in error.
-      for (const waiter of parked) waiter.resolve(false)
-      parked.clear()
+      gate.cancelAll()
       for (const group of groups) await group.dispose?.()
       await recent.flushed()
       await Promise.all([...clients.values()].map((c) => c.close().catch(() => undefined)))
