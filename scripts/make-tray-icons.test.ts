@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { APP_ICON_PATH, APP_ICON_SIZE, appIconPng } from './make-app-icon'
+import { APP_ICON_PATH, APP_ICON_SIZE, WINDOW_ICON_MODULE_PATH, appIconPng, windowIconModule } from './make-app-icon'
 import { drawIcon, iconFileName, TRAY_ICON_STATES, TRAY_ICONS_MODULE_PATH, trayIconsModule } from './make-tray-icons'
 import { crc32, encodePng } from './png'
 
@@ -56,6 +56,10 @@ describe('app icon', () => {
     expect(committed.readUInt32BE(16)).toBe(APP_ICON_SIZE)
     expect(committed.readUInt32BE(20)).toBe(APP_ICON_SIZE)
     expect(committed.equals(appIconPng())).toBe(true)
+  })
+
+  it('the generated window icon module is up to date', () => {
+    expect(readFileSync(WINDOW_ICON_MODULE_PATH, 'utf8')).toBe(windowIconModule())
   })
 
   it('every installer is built with it', () => {

@@ -52,7 +52,7 @@ class FakeWindow extends EventEmitter {
   destroyed = false
   focused = 0
   loadFails?: string
-  constructor(readonly options: { webPreferences: Record<string, unknown>; title: string }) {
+  constructor(readonly options: { webPreferences: Record<string, unknown>; title: string; icon?: { png: Buffer } }) {
     super()
     FakeWindow.all.push(this)
   }
@@ -88,10 +88,12 @@ vi.mock('electron', () => ({
       return sessions.get(partition)
     }
   },
-  shell: { openExternal: async (url: string) => void opened.push(url) }
+  shell: { openExternal: async (url: string) => void opened.push(url) },
+  nativeImage: { createFromBuffer: (png: Buffer) => ({ png }) }
 }))
 
 const { createNotebookWindows } = await import('./notebook-window-adapter')
+const { windowIconPng } = await import('../windows/window-icon')
 
 const PIN = 'ab'.repeat(32)
 const PIN_ELECTRON = `sha256/${Buffer.from(PIN, 'hex').toString('base64')}`
@@ -124,6 +126,8 @@ describe('notebook window adapter', () => {
     expect(preferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webviewTag: false })
     expect(preferences).not.toHaveProperty('preload')
     expect(preferences['session']).toBe(sessions.get('persist:notebook-sandbox'))
+    // On Linux the window carries the app icon (elsewhere the bundle's or the executable's shows).
+    expect(FakeWindow.all[0]!.options.icon?.png).toEqual(windowIconPng(process.platform))
   })
 
   it('denies every permission and trusts only the pinned certificate on the pinned host', async () => {

@@ -8,13 +8,14 @@
  * locked to the notebook's origin, permissions denied, and the self-signed certificate trusted
  * only for the Sandbox, by its pinned fingerprint.
  */
-import { BrowserWindow, session, shell, type Session, type WebContents, type WebPreferences } from 'electron'
+import { BrowserWindow, nativeImage, session, shell, type Session, type WebContents, type WebPreferences } from 'electron'
 import type { NotebookWindowRequest } from '../core-types'
 import { isPinnedCertificate, pinFor, type CertificatePin } from './certificate-pin'
 import { loadFailurePage } from './load-failure-page'
 import { notebookNavigation } from './navigation-policy'
 import { notebookCookie } from './notebook-cookie'
 import { notebookPartition } from './partition'
+import { windowIconPng } from '../windows/window-icon'
 
 export interface NotebookWindows {
   /** Opens (or focuses) the instance's notebook window, signed in with the request's cookie. */
@@ -106,7 +107,9 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
         open.delete(key)
         existing.window.close()
       }
+      const iconPng = windowIconPng(process.platform)
       const window = new BrowserWindow({
+        ...(iconPng ? { icon: nativeImage.createFromBuffer(iconPng) } : {}),
         title: `${request.instanceName} — Notebook`,
         width: 1200,
         height: 820,

@@ -3,7 +3,7 @@
  * response header, permissions denied by default, and hide-to-tray on close. One window; the
  * tray, a notification click or a second launch bring it back.
  */
-import { BrowserWindow, session, shell } from 'electron'
+import { BrowserWindow, nativeImage, session, shell } from 'electron'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { checkExternalUrl } from '../commands/app'
@@ -14,6 +14,7 @@ import {
   windowOpenDecision,
   type AppPage
 } from './navigation-policy'
+import { windowIconPng } from './window-icon'
 
 export interface MainWindowOptions {
   /** out/ of the build: preload at out/preload/index.cjs, page at out/renderer/index.html. */
@@ -45,7 +46,9 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
   hardenSession(page)
 
   const create = (): BrowserWindow => {
+    const iconPng = windowIconPng(process.platform)
     const win = new BrowserWindow({
+      ...(iconPng ? { icon: nativeImage.createFromBuffer(iconPng) } : {}),
       width: 1100,
       height: 720,
       minWidth: 720,
