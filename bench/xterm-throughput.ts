@@ -179,8 +179,13 @@ async function ctrlCDuringFlood(page: Page, meter: CoreMeter): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, 1_000))
   let pressedAt = 0
   let echoEndsAt = 0
+  // The PTY may write the echo's "^" and "C" apart, so a batch can end between them.
+  let endedWithCaret = false
   meter.onData = (data, totalAfter) => {
-    if (pressedAt > 0 && echoEndsAt === 0 && Buffer.from(data.buffer, data.byteOffset, data.byteLength).includes('^C')) echoEndsAt = totalAfter
+    const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+    const echoed = bytes.includes('^C') || (endedWithCaret && bytes[0] === 0x43)
+    endedWithCaret = bytes.at(-1) === 0x5e
+    if (pressedAt > 0 && echoEndsAt === 0 && echoed) echoEndsAt = totalAfter
   }
   try {
     pressedAt = performance.now()
