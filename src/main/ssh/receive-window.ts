@@ -14,17 +14,20 @@
  * limit, and only once half of it is used (as OpenSSH does), keeping ssh2's count equal to what
  * the server was told. The initial 2 MiB granted when the channel opened cannot be taken back:
  * the limit holds from when the server has used it down. If ssh2's internals ever differ, the
- * channel keeps ssh2's window and `limitReceiveWindow` says so.
+ * channel keeps ssh2's window (`limitReceiveWindow` answers false) and the OpenSSH flood test fails.
  */
 
 /** ssh2's window per channel (lib/Channel.js MAX_WINDOW; not exported). */
 export const SSH2_WINDOW = 2 * 1024 * 1024
 /**
- * The smallest window: with the renderer's read-ahead (read-ahead.ts) it refills the renderer's
- * whole flow-control window (256 KiB) the moment it is acknowledged.
+ * The smallest window: with ssh2's read-ahead (read-ahead.ts) it refills most of the renderer's
+ * flow-control window (256 KiB) the moment that is acknowledged, the rest one round trip later.
  */
 export const MIN_WINDOW = 128 * 1024
-/** Faster than xterm parses terminal text on a fast machine (~40 MB/s plain text, less with lines). */
+/**
+ * About what xterm draws on a fast machine (the target is 20 MB/s; it parses ~40 MB/s of plain
+ * text without drawing): a window sized for more would only queue output behind a Ctrl-C.
+ */
 export const TERMINAL_RATE = 24_000_000
 
 /** The window for a link with this round trip (unknown: ssh2's). */
