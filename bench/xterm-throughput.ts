@@ -257,7 +257,7 @@ async function main(): Promise<number> {
     console.log(`  reference, xterm alone in this browser: ${aloneMbps.toFixed(1)} MB/s`)
     console.log(`  reference, same chain acked in Node:    ${referenceMbps.toFixed(1)} MB/s`)
     console.log(`  through the app into xterm:             ${xtermMbps.toFixed(1)} MB/s (target ≥ ${TARGET_MBPS}); ratio to xterm alone ${(xtermMbps / aloneMbps).toFixed(2)}`)
-    console.log(`  meanwhile the app's main process (with the emulator and its SSH server) used ${(nodeShare * 100).toFixed(0)} % of a core`)
+    console.log(`  meanwhile the app's main process (${remote.sshd ? "with the emulator's port forwarder" : 'with the emulator and its SSH server'}) used ${(nodeShare * 100).toFixed(0)} % of a core`)
     const pct = (ms: number): string => `${((ms / 10 / shares.seconds) || 0).toFixed(0)} %`
     const idleMs = shares.seconds * 1000 - shares.frameMs - shares.parseMs - shares.otherMs
     const frameMs = shares.frameMs / Math.max(1, shares.frames)
