@@ -3,10 +3,11 @@
  * SSH server (OpenSSH when installed, see remoteSshServer) → the app's SSH module in `npm run web`'s core → the web shell's transport (acks up
  * the WebSocket, output down the streamed downlink) → the renderer's TerminalTab → xterm. The rate is what xterm acknowledges as parsed (`ssh.ack`,
  * counted where the core receives it), from the first byte sent to the last byte acknowledged.
- * Two references in the same run: xterm alone in the same Chromium (the prebuilt xterm.js fed
+ * Three references in the same run: xterm alone in the same Chromium (the prebuilt xterm.js fed
  * the same text in 64 KiB writes, 256 KiB in flight, no transport): the ceiling of this browser
- * on this machine; and the same chain with a consumer that acknowledges at once in Node (no
- * browser): what the source and the app's data path can deliver at all.
+ * on this machine; the same chain with a consumer that acknowledges at once in Node (no
+ * browser): what the source and the app's data path can deliver at all; and the same chain into
+ * the page with the terminal hidden: everything but drawing.
  *
  * Also: Ctrl-C during a `yes` flood, five times — from the key press in the page until xterm has
  * parsed the echoed ^C (everything queued before it had to be parsed first). Checks ≥ 20 MB/s,
@@ -45,6 +46,8 @@ class CoreMeter {
   sent = 0
   acked = 0
   firstSentAt: number | undefined
+  /** The page's terminal and connection, from its last ack: to type into it while it is hidden. */
+  page: { terminalId: string; context: ClientContext } | undefined
   /** Called with each data batch and the total sent including it. */
   onData: ((data: Uint8Array, totalAfter: number) => void) | undefined
 
@@ -53,7 +56,11 @@ class CoreMeter {
     const handle = core.handle.bind(core)
     // Wrap the core's entry point (the transport calls core.handle per message): a bench-only tap.
     core.handle = ((command: CommandName, input: unknown, context: ClientContext) => {
-      if (command === 'ssh.ack') this.acked += (input as { bytes: number }).bytes
+      if (command === 'ssh.ack') {
+        const ack = input as { terminalId: string; bytes: number }
+        this.acked += ack.bytes
+        this.page = { terminalId: ack.terminalId, context }
+      }
       return handle(command, input, context)
     }) as typeof core.handle
     core.subscribe(<E extends EventName>(event: E, payload: Events[E]) => {
@@ -128,6 +135,29 @@ async function nodeReference(shell: WebShell, instanceId: string): Promise<numbe
     return mbps
   } finally {
     off()
+  }
+}
+
+/**
+ * The same chain with the terminal hidden: xterm still parses and acknowledges every byte but
+ * draws no frame (its renderer pauses while the element is not displayed). Its gap to the drawn
+ * run is what frames cost; below the target, the chain itself falls short on this machine even
+ * with frames free (page timelines showed Chromium, Node, sshd and the shell sharing 2 cores).
+ */
+async function undrawnReference(page: Page, shell: WebShell, meter: CoreMeter): Promise<number> {
+  const target = meter.page
+  if (!target) throw new Error('the page never acknowledged anything')
+  await page.evaluate(`document.querySelector('.xterm-host').style.display = 'none'`)
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    meter.reset()
+    // Typed through the core: a hidden terminal cannot take the keyboard.
+    const typed = await shell.core.handle('ssh.input', { terminalId: target.terminalId, data: `${PROFILE_FLOOD}\n` }, target.context)
+    if (!typed.ok) throw new Error(typed.error.message)
+    await until(() => meter.acked >= PROFILE_BYTES, 'the undrawn flood', 600_000)
+    return meter.acked / 1e6 / ((performance.now() - (meter.firstSentAt ?? 0)) / 1000)
+  } finally {
+    await page.evaluate(`document.querySelector('.xterm-host').style.display = ''`)
   }
 }
 
@@ -250,12 +280,14 @@ async function main(): Promise<number> {
     const tracedBytes = meter.acked - ackedBefore
     await until(() => meter.acked >= PROFILE_BYTES, 'the traced flood to end', 600_000)
 
+    const undrawnMbps = await undrawnReference(page, shell, meter)
     const referenceMbps = await nodeReference(shell, instanceId as string)
     const aloneMbps = await xtermAlone(browser)
     const ok = xtermMbps >= TARGET_MBPS && ctrlCMs <= TARGET_CTRL_C_MS
     console.log(`xterm-throughput: ${MIB} MiB of shell output into xterm (${renderer} renderer), headless Chromium; remote: ${remote.label}`)
     console.log(`  reference, xterm alone in this browser: ${aloneMbps.toFixed(1)} MB/s`)
     console.log(`  reference, same chain acked in Node:    ${referenceMbps.toFixed(1)} MB/s`)
+    console.log(`  reference, same chain, xterm hidden:    ${undrawnMbps.toFixed(1)} MB/s (parsed, no frames drawn)`)
     console.log(`  through the app into xterm:             ${xtermMbps.toFixed(1)} MB/s (target ≥ ${TARGET_MBPS}); ratio to xterm alone ${(xtermMbps / aloneMbps).toFixed(2)}`)
     console.log(`  meanwhile the app's main process (${remote.sshd ? "with the emulator's port forwarder" : 'with the emulator and its SSH server'}) used ${(nodeShare * 100).toFixed(0)} % of a core`)
     const pct = (ms: number): string => `${((ms / 10 / shares.seconds) || 0).toFixed(0)} %`
