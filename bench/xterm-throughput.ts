@@ -1,8 +1,10 @@
 /**
  * Terminal output into xterm.js in headless Chromium, through the real chain: the instance's
- * SSH server (OpenSSH when installed, see remoteSshServer) → the app's SSH module in `npm run web`'s core → the web shell's transport (acks up
- * the WebSocket, output down the streamed downlink) → the renderer's TerminalTab → xterm. The rate is what xterm acknowledges as parsed (`ssh.ack`,
- * counted where the core receives it), from the first byte sent to the last byte acknowledged.
+ * SSH server (OpenSSH when installed, see remoteSshServer) → the app's SSH module in
+ * `npm run web`'s core → the web shell's transport (acks up the WebSocket, output down the
+ * streamed downlink) → the renderer's TerminalTab → xterm. The rate is what xterm acknowledges
+ * as parsed (`ssh.ack`, counted where the core receives it), from the first byte sent to the
+ * last byte acknowledged.
  * Three references in the same run: xterm alone in the same Chromium (the prebuilt xterm.js fed
  * the same text in 64 KiB writes, 256 KiB in flight, no transport): the ceiling of this browser
  * on this machine; the same chain with a consumer that acknowledges at once in Node (no
