@@ -5,9 +5,9 @@
  * streamed downlink) → the renderer's TerminalTab → xterm. The rate is what xterm acknowledges
  * as parsed (`ssh.ack`, counted where the core receives it), from the first byte sent to the
  * last byte acknowledged.
- * Three references in the same run: xterm alone in the same Chromium (the prebuilt xterm.js fed
- * the same text in 64 KiB writes, 256 KiB in flight, no transport): the ceiling of this browser
- * on this machine; the same chain with a consumer that acknowledges at once in Node (no
+ * Three references in the same run: xterm alone in the same Chromium (the prebuilt xterm.js, at
+ * the app terminal's size and font, fed the same text in 64 KiB writes, 256 KiB in flight, no
+ * transport): the ceiling of this browser on this machine; the same chain with a consumer that acknowledges at once in Node (no
  * browser): what the source and the app's data path can deliver at all; and the same chain into
  * the page with the terminal hidden: everything but drawing.
  *
@@ -30,6 +30,7 @@ import type { ClientContext } from '../src/main/core-types'
 import { startWebShell, type WebShell } from '../src/web/server'
 import { HIGH_WATERMARK } from '../src/main/ssh/flow-control'
 import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
+import { MINIMUM_CONTRAST_RATIO, TERMINAL_FONT_FAMILY } from '../src/renderer/src/terminal/terminal-theme'
 import { traceMainThread } from './renderer-main-thread'
 
 const TARGET_MBPS = 20
@@ -95,14 +96,24 @@ async function until(check: () => boolean, what: string, timeoutMs: number): Pro
   }
 }
 
-async function openTerminal(page: Page, shell: WebShell): Promise<string> {
+/** What the page's terminal is: its renderer and size, as its status line shows them. */
+interface PageTerminal {
+  renderer: string
+  cols: number
+  rows: number
+}
+
+async function openTerminal(page: Page, shell: WebShell): Promise<PageTerminal> {
   await page.goto(shell.url)
   await page.getByRole('button', { name: 'Sign in' }).click()
   const row = page.getByRole('row', { name: /bench/ })
   await row.getByRole('button', { name: /terminal/i }).click({ timeout: 30_000 })
   await page.getByRole('dialog', { name: 'Unknown host key' }).getByRole('button', { name: 'Accept once' }).click({ timeout: 30_000 })
   await page.getByRole('status').filter({ hasText: /^Connected$/ }).waitFor({ timeout: 30_000 })
-  return (await page.getByText(/Renderer: (WebGL|DOM)/).textContent())?.match(/WebGL|DOM/)?.[0] ?? '?'
+  const renderer = (await page.getByText(/Renderer: (WebGL|DOM)/).textContent())?.match(/WebGL|DOM/)?.[0] ?? '?'
+  const size = (await page.getByLabel('Terminal size').textContent())?.match(/^(\d+)×(\d+)$/)
+  if (!size) throw new Error('the terminal did not show its size')
+  return { renderer, cols: Number(size[1]), rows: Number(size[2]) }
 }
 
 /** The same flood with a consumer in Node that acknowledges every batch at once. */
@@ -163,9 +174,12 @@ async function undrawnReference(page: Page, shell: WebShell, meter: CoreMeter): 
   }
 }
 
-/** In the page: the same options as the app's tabs, 64 KiB writes, at most 256 KiB unparsed. */
-const XTERM_ALONE = `async (total) => {
-  const term = new Terminal({ fontSize: 14, scrollback: 10000, minimumContrastRatio: 4.5 })
+/**
+ * In the page: the app's options and the size of the app's terminal (a frame's cost grows with
+ * the cells it draws), 64 KiB writes, at most 256 KiB unparsed.
+ */
+const XTERM_ALONE = `async ([total, options]) => {
+  const term = new Terminal(options)
   term.open(document.getElementById('t'))
   const line = new TextEncoder().encode('the quick brown fox jumps over the lazy dog 0123456789\\r\\n')
   const chunk = new Uint8Array(64 * 1024)
@@ -190,15 +204,23 @@ const XTERM_ALONE = `async (total) => {
 }`
 
 /** xterm.js alone in a blank page of the same browser: parse + DOM render, no app around it. */
-async function xtermAlone(browser: Browser): Promise<number> {
+async function xtermAlone(browser: Browser, size: PageTerminal): Promise<number> {
   const require = createRequire(import.meta.url)
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   try {
-    await page.setContent('<!doctype html><html><body style="margin:0"><div id="t" style="width:1000px;height:600px"></div></body></html>')
+    await page.setContent('<!doctype html><html><body style="margin:0"><div id="t"></div></body></html>')
     await page.addStyleTag({ path: require.resolve('@xterm/xterm/css/xterm.css') })
     await page.addScriptTag({ path: require.resolve('@xterm/xterm/lib/xterm.js') })
     // A plain string: it runs in the page (no DOM types here, and no bundler helpers in it).
-    return (await page.evaluate(`(${XTERM_ALONE})(${BYTES})`)) as number
+    const options = {
+      cols: size.cols,
+      rows: size.rows,
+      fontSize: 14,
+      fontFamily: TERMINAL_FONT_FAMILY,
+      scrollback: 10_000,
+      minimumContrastRatio: MINIMUM_CONTRAST_RATIO
+    }
+    return (await page.evaluate(`(${XTERM_ALONE})(${JSON.stringify([BYTES, options])})`)) as number
   } finally {
     await page.close()
   }
@@ -254,7 +276,7 @@ async function main(): Promise<number> {
   try {
     const [instanceId] = await shell.emulator().seedInstances('demo', 1, { name: 'bench' })
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    const renderer = await openTerminal(page, shell)
+    const terminal = await openTerminal(page, shell)
 
     // 1. Throughput: from the first byte sent to the last byte xterm acknowledged.
     await new Promise((resolve) => setTimeout(resolve, 500))
@@ -284,9 +306,9 @@ async function main(): Promise<number> {
 
     const undrawnMbps = await undrawnReference(page, shell, meter)
     const referenceMbps = await nodeReference(shell, instanceId as string)
-    const aloneMbps = await xtermAlone(browser)
+    const aloneMbps = await xtermAlone(browser, terminal)
     const ok = xtermMbps >= TARGET_MBPS && ctrlCMs <= TARGET_CTRL_C_MS
-    console.log(`xterm-throughput: ${MIB} MiB of shell output into xterm (${renderer} renderer), headless Chromium; remote: ${remote.label}`)
+    console.log(`xterm-throughput: ${MIB} MiB of shell output into a ${terminal.cols}×${terminal.rows} xterm (${terminal.renderer} renderer), headless Chromium; remote: ${remote.label}`)
     console.log(`  reference, xterm alone in this browser: ${aloneMbps.toFixed(1)} MB/s`)
     console.log(`  reference, same chain acked in Node:    ${referenceMbps.toFixed(1)} MB/s`)
     console.log(`  reference, same chain, xterm hidden:    ${undrawnMbps.toFixed(1)} MB/s (parsed, no frames drawn)`)

@@ -22,7 +22,7 @@ import { copyText } from '../lib/clipboard'
 import { ParsedAcks } from './parsed-acks'
 import { planPaste, type PastePlan } from './paste'
 import { statusLine } from './status-line'
-import { clampFontSize, MINIMUM_CONTRAST_RATIO, terminalTheme } from './terminal-theme'
+import { clampFontSize, MINIMUM_CONTRAST_RATIO, TERMINAL_FONT_FAMILY, terminalTheme } from './terminal-theme'
 import { throttle } from './throttle'
 
 export type TabState = TerminalState | 'opening'
@@ -76,7 +76,7 @@ export class TerminalTab {
     this.element.className = 'xterm-host'
     const termOptions: ITerminalOptions = {
       fontSize: clampFontSize(options.fontSize),
-      fontFamily: "ui-monospace, 'SFMono-Regular', 'DejaVu Sans Mono', Menlo, Consolas, monospace",
+      fontFamily: TERMINAL_FONT_FAMILY,
       theme: terminalTheme(options.theme),
       minimumContrastRatio: MINIMUM_CONTRAST_RATIO,
       scrollback: 10_000,

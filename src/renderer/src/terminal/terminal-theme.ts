@@ -52,6 +52,9 @@ export const LIGHT_THEME: ITheme = {
   brightWhite: '#24292f'
 }
 
+/** The system's UI monospace where it has one, else a common programmer's font. */
+export const TERMINAL_FONT_FAMILY = "ui-monospace, 'SFMono-Regular', 'DejaVu Sans Mono', Menlo, Consolas, monospace"
+
 /** WCAG AA for text: xterm lifts any remote colour pair below it (ls colours on a light theme). */
 export const MINIMUM_CONTRAST_RATIO = 4.5
 
