@@ -7,9 +7,9 @@
  * last byte acknowledged.
  * Three references in the same run: xterm alone in the same Chromium (the prebuilt xterm.js, at
  * the app terminal's size and font, fed the same text in 64 KiB writes, 256 KiB in flight, no
- * transport): the ceiling of this browser on this machine; the same chain with a consumer that acknowledges at once in Node (no
- * browser): what the source and the app's data path can deliver at all; and the same chain into
- * the page with the terminal hidden: everything but drawing.
+ * transport): the ceiling of this browser on this machine; the same chain with a consumer that
+ * acknowledges at once in Node (no browser): what the source and the app's data path can deliver
+ * at all; and the same chain into the page with the terminal hidden: everything but drawing.
  *
  * Also: Ctrl-C during a `yes` flood, five times — from the key press in the page until xterm has
  * parsed the echoed ^C (everything queued before it had to be parsed first). Checks ≥ 20 MB/s,
