@@ -5,7 +5,8 @@ import { expect } from 'vitest'
 import WebSocket from 'ws'
 import type { EventSink } from '../core-types'
 import type { WebSocketLike } from '../../renderer/src/lib/transport-ws'
-import { attachWsTransport, createSecret, type TransportCore, type WsTransport, type WsTransportOptions } from './ws-server'
+import { createSecret } from './secret'
+import { attachWsTransport, type TransportCore, type WsTransport, type WsTransportOptions } from './ws-server'
 
 /** A core that echoes, records clientGone, and lets the test emit events. */
 export function fakeCore() {

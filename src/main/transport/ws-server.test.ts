@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { secretsMatch, type TransportCore } from './ws-server'
+import { secretsMatch } from './secret'
+import type { TransportCore } from './ws-server'
 import { createWsBridge, type WsBridge } from '../../renderer/src/lib/transport-ws'
 import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from './test-support'
 import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/ws-protocol'

@@ -14,7 +14,7 @@ import { COMMAND_NAMES, type CommandName } from '../../shared/contract'
 import type { AppCore, ClientId } from '../core-types'
 import { DOWNLINK_OFFER } from '../../shared/downlink'
 import { Downlinks, TOO_SLOW } from './downlink-server'
-import { createSecret, secretsMatch } from './secret'
+import { secretsMatch } from './secret'
 import {
   BYTE_CARRYING_EVENTS,
   ONE_WAY_COMMANDS,
@@ -32,7 +32,7 @@ export type TransportCore = Pick<AppCore, 'handle' | 'subscribe' | 'clientGone'>
 
 export interface WsTransportOptions {
   core: TransportCore
-  /** The per-run secret, as hex (see createSecret). */
+  /** The per-run secret, as hex (see secret.ts, createSecret). */
   secret: string
   /** Origins allowed to connect, e.g. `http://127.0.0.1:5123`. Computed lazily: the port is known after listen. */
   allowedOrigins: () => readonly string[]
@@ -55,8 +55,6 @@ export interface WsTransport {
   handleRequest(request: IncomingMessage, response: ServerResponse): boolean
   close(): Promise<void>
 }
-
-export { createSecret, secretsMatch }
 
 const commandNames = new Set<string>(COMMAND_NAMES)
 
