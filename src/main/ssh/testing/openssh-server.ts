@@ -3,6 +3,11 @@
  * AuthorizedKeysFile in a temp folder, sshd run as the current user on a free loopback port
  * (`-D -e -f <config>`, UsePAM no, StrictModes no). It can be stopped, restarted on the same
  * port, frozen (SIGSTOP: the socket stays open but nothing answers) and given a new host key.
+ *
+ * Sessions get HOME set to an empty folder of the fixture (`SetEnv HOME=…`), so the login shell
+ * reads none of the real user's rc files. Those belong to the machine, not the test: this VM's
+ * ~/.bashrc runs `pyenv rehash`, which takes a lock file; a session the tests SIGKILL leaves that
+ * lock behind, and every later shell then waits 60 s on it, so no command ever answers.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -42,6 +47,12 @@ export class OpenSshServer {
     keygen(this.hostKeyPath, 'ed25519')
     keygen(this.userKeyPath, 'ed25519')
     writeFileSync(this.authorizedKeysPath, readFileSync(`${this.userKeyPath}.pub`))
+    mkdirSync(this.homePath)
+  }
+
+  /** The sessions' HOME: an empty folder, so no rc file of the real user runs. */
+  get homePath(): string {
+    return join(this.dir, 'home')
   }
 
   get hostKeyPath(): string {
@@ -96,6 +107,7 @@ export class OpenSshServer {
         'PrintLastLog no',
         'LogLevel ERROR',
         'MaxStartups 50',
+        `SetEnv HOME=${this.homePath}`,
         ...this.extraConfig
       ].join('\n') + '\n'
     )
