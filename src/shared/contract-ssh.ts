@@ -35,7 +35,10 @@ export type SshPrompt =
       kind: 'host-key-changed'
       host: string
       port: number
+      /** The type of the key presented now. */
       keyType: string
+      /** The type of the recorded key; a different type than `keyType` is a change too, as in OpenSSH. */
+      oldKeyType: string
       oldFingerprint: string
       newFingerprint: string
       /** Where the old key is recorded, for the explicit "remove" action. */

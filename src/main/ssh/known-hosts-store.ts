@@ -9,6 +9,7 @@ import { dirname } from 'node:path'
 import {
   formatKnownHost,
   parseKnownHosts,
+  recordedKeyTypes,
   removeHost,
   verifyHostKey,
   type HostKeyVerdict,
@@ -18,7 +19,7 @@ import {
 
 export type StoreVerdict =
   | { status: 'known' }
-  | { status: 'unknown'; knownTypes: string[] }
+  | { status: 'unknown' }
   | { status: 'changed'; previous: KnownHostEntry; file: string }
   | { status: 'revoked'; file: string }
 
@@ -31,24 +32,28 @@ export class KnownHostsStore {
   ) {}
 
   async check(host: string, port: number, key: PresentedKey): Promise<StoreVerdict> {
-    const files = [this.appFile, ...(this.userFile ? [this.userFile] : [])]
     const verdicts: { file: string; verdict: HostKeyVerdict }[] = []
-    for (const file of files) verdicts.push({ file, verdict: verifyHostKey(await readEntries(file), host, port, key) })
+    for (const file of this.files()) verdicts.push({ file, verdict: verifyHostKey(await readEntries(file), host, port, key) })
     const revoked = verdicts.find((item) => item.verdict.status === 'revoked')
     if (revoked) return { status: 'revoked', file: revoked.file }
-    // A match in either file is trust; a conflicting entry anywhere else still wins over "unknown".
+    // A match in either file is trust (OpenSSH reads all its known_hosts files as one list); a
+    // conflicting entry anywhere, of any key type, still wins over "unknown".
     if (verdicts.some((item) => item.verdict.status === 'known')) return { status: 'known' }
     for (const item of verdicts) {
       if (item.verdict.status === 'changed') return { status: 'changed', previous: item.verdict.previous, file: item.file }
     }
-    const knownTypes = verdicts.flatMap((item) => (item.verdict.status === 'unknown' ? item.verdict.knownTypes : []))
-    return { status: 'unknown', knownTypes: [...new Set(knownTypes)] }
+    return { status: 'unknown' }
   }
 
   /** Key types already recorded for the host, so the handshake can prefer them as OpenSSH does. */
   async knownKeyTypes(host: string, port: number): Promise<string[]> {
-    const verdict = await this.check(host, port, { keyType: '', keyBase64: '' })
-    return verdict.status === 'unknown' ? verdict.knownTypes : []
+    const types: string[] = []
+    for (const file of this.files()) types.push(...recordedKeyTypes(await readEntries(file), host, port))
+    return [...new Set(types)]
+  }
+
+  private files(): string[] {
+    return [this.appFile, ...(this.userFile ? [this.userFile] : [])]
   }
 
   async remember(host: string, port: number, key: PresentedKey): Promise<void> {
@@ -66,7 +71,7 @@ export class KnownHostsStore {
   /** Removes host:port from both files. Answers how many entries went. */
   async forget(host: string, port: number): Promise<number> {
     let removed = 0
-    for (const file of [this.appFile, ...(this.userFile ? [this.userFile] : [])]) {
+    for (const file of this.files()) {
       const text = await readText(file)
       if (text === null) continue
       const result = removeHost(text, host, port)
