@@ -4,8 +4,9 @@
  * trusted by OpenSSH are trusted here too). Only the explicit "forget" edits the user's file,
  * keeping `known_hosts.old` as `ssh-keygen -R` does.
  */
-import { appendFile, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { appendFile, copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { readTextIfExists } from '../util/read-text'
 import {
   formatKnownHost,
   parseKnownHosts,
@@ -58,13 +59,8 @@ export class KnownHostsStore {
 
   async remember(host: string, port: number, key: PresentedKey): Promise<void> {
     await mkdir(dirname(this.appFile), { recursive: true })
-    let prefix = ''
-    try {
-      const existing = await readFile(this.appFile, 'utf8')
-      if (existing !== '' && !existing.endsWith('\n')) prefix = '\n'
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    }
+    const existing = await readTextIfExists(this.appFile)
+    const prefix = existing && !existing.endsWith('\n') ? '\n' : ''
     await appendFile(this.appFile, `${prefix}${formatKnownHost(host, port, key)}\n`, { mode: 0o600 })
   }
 
@@ -72,7 +68,7 @@ export class KnownHostsStore {
   async forget(host: string, port: number): Promise<number> {
     let removed = 0
     for (const file of this.files()) {
-      const text = await readText(file)
+      const text = await readTextIfExists(file)
       if (text === null) continue
       const result = removeHost(text, host, port)
       if (result.removed === 0) continue
@@ -84,16 +80,7 @@ export class KnownHostsStore {
   }
 }
 
-async function readText(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
-  }
-}
-
 async function readEntries(file: string): Promise<KnownHostEntry[]> {
-  const text = await readText(file)
+  const text = await readTextIfExists(file)
   return text === null ? [] : parseKnownHosts(text)
 }

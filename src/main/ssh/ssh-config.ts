@@ -16,10 +16,11 @@
  * whitespace or `=`, case-insensitive, `#` starts a comment); every other byte of the user's
  * file is kept exactly. A symlinked config is written through to its target.
  */
-import { copyFile, lstat, mkdir, readFile, readlink, realpath } from 'node:fs/promises'
+import { copyFile, lstat, mkdir, readlink, realpath } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { AppError } from '../app-error'
 import { writeFileAtomic } from '../util/atomic-write'
+import { readTextIfExists } from '../util/read-text'
 import { globMatch } from './known-hosts'
 import type { SshTarget } from './target'
 
@@ -251,7 +252,7 @@ export async function writeHostBlock(home: string, input: HostBlockInput, previe
   const path = sshConfigPath(home)
   await mkdir(dirname(path), { recursive: true, mode: 0o700 })
   const target = await writeTarget(path)
-  const existing = await readText(target)
+  const existing = await readTextIfExists(target)
   const plan = planHostBlock(existing ?? '', input)
   if (plan.block !== previewed) return { written: false, block: plan.block }
   let backupPath: string | null = null
@@ -268,7 +269,7 @@ export async function writeHostBlock(home: string, input: HostBlockInput, previe
 
 /** The config's current text (through a symlink), or null when there is none. */
 export async function readSshConfig(home: string): Promise<string | null> {
-  return readText(await writeTarget(sshConfigPath(home)))
+  return readTextIfExists(await writeTarget(sshConfigPath(home)))
 }
 
 export function sshConfigPath(home: string): string {
@@ -288,14 +289,5 @@ async function writeTarget(path: string): Promise<string> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     return resolve(dirname(path), await readlink(path))
-  }
-}
-
-async function readText(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
   }
 }
