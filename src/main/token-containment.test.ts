@@ -52,7 +52,7 @@ describe('token containment', () => {
       'ssh.answer': { promptId: 'p', answer: { kind: 'cancel' } },
       'ssh.command': { instanceId: first },
       'ssh.configPreview': { instanceId: first },
-      'ssh.configWrite': { instanceId: first },
+      'ssh.configWrite': { instanceId: first, block: '' },
       'ssh.forgetHostKey': { host: '127.0.0.1', port: 22 }
     }
     const skip = new Set<CommandName>(['session.login', 'session.logout', 'ssh.configWrite'])

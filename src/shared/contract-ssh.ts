@@ -35,7 +35,10 @@ export type SshPrompt =
       kind: 'host-key-changed'
       host: string
       port: number
+      /** The type of the key presented now. */
       keyType: string
+      /** The type of the recorded key; a different type than `keyType` is a change too, as in OpenSSH. */
+      oldKeyType: string
       oldFingerprint: string
       newFingerprint: string
       /** Where the old key is recorded, for the explicit "remove" action. */
@@ -68,11 +71,19 @@ export interface SshCommands {
   'ssh.close': { input: { terminalId: string }; result: void }
   'ssh.reconnect': { input: { terminalId: string }; result: void }
   'ssh.answer': { input: { promptId: string; answer: PromptAnswer }; result: void }
-  /** `ssh -p <nodePort> <user>@<address>` */
+  /** `ssh -p <nodePort> <user>@<address>`, quoted for POSIX shells; refused when a value is not one SSH accepts. */
   'ssh.command': { input: { instanceId: string }; result: { command: string } }
-  /** The Host block that "Add to ~/.ssh/config" would write, shown before writing. */
-  'ssh.configPreview': { input: { instanceId: string }; result: { path: string; block: string } }
-  'ssh.configWrite': { input: { instanceId: string }; result: { path: string; backupPath: string | null } }
+  /**
+   * The Host block that "Add to ~/.ssh/config" would write, shown before writing, and where in
+   * the file it goes (`placement`, a phrase such as "at the end of the file").
+   */
+  'ssh.configPreview': { input: { instanceId: string }; result: { path: string; block: string; placement: string } }
+  /**
+   * Writes `block`, the previewed text, and only that: when the block planned now differs (the
+   * instance or the file changed since the preview), nothing is written and the error has
+   * `field: 'block'`, asking the user to review the new block.
+   */
+  'ssh.configWrite': { input: { instanceId: string; block: string }; result: { path: string; backupPath: string | null } }
   /** The explicit action that removes a changed host key. */
   'ssh.forgetHostKey': { input: { host: string; port: number }; result: void }
 }

@@ -107,7 +107,7 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'ssh.answer': z.object({ promptId: id, answer: promptAnswer }).strict(),
   'ssh.command': instanceRef,
   'ssh.configPreview': instanceRef,
-  'ssh.configWrite': instanceRef,
+  'ssh.configWrite': z.object({ instanceId: id, block: z.string().min(1).max(20_000) }).strict(),
   'ssh.forgetHostKey': z.object({ host: z.string().min(1).max(300), port: z.number().int().min(1).max(65_535) }).strict()
 }
 

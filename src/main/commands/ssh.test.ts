@@ -7,48 +7,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { systemClock } from '../../shared/clock'
-import type { Events, EventName, Profile, Settings } from '../../shared/contract'
-import type { Instance } from '../../shared/api'
-import type { ClientId, CommandGroup, CoreServices, Platform } from '../core-types'
+import type { Events } from '../../shared/contract'
 import { runningInstance } from '../ssh/testing/instance'
+import { callHandler as call, fakeSshServices as fakeServices } from '../test-support/ssh-command-services'
 import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
 import { createSshCommands } from './ssh'
-
-interface Sent {
-  event: EventName
-  payload: unknown
-  target: ClientId | undefined
-}
-
-function fakeServices(dataDir: string, instances: Instance[], sandboxKey?: string): { services: CoreServices; sent: Sent[] } {
-  const sent: Sent[] = []
-  const settings = { sshKeyFile: null } as unknown as Settings
-  const services: CoreServices = {
-    dataDir,
-    clock: systemClock(),
-    emit: <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void sent.push({ event, payload, target }),
-    platform: { shell: 'web' } as Platform,
-    findInstance: (id) => instances.find((instance) => instance.instanceMetadata.instanceId === id),
-    currentProfile: (): Profile => ({ id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:1', builtIn: 'sandbox' }),
-    accessToken: () => 'secret-token',
-    settings: () => settings,
-    sandbox: () => (sandboxKey ? { notebookCertSha256: 'ab', sshPrivateKeyPath: sandboxKey } : undefined),
-    onSessionChange: () => () => {},
-    pollSoon: () => {},
-    cloud: () => {
-      throw new Error('the ssh commands never call the cloud')
-    },
-    sessionState: () => ({ status: 'signed-in', profileId: 'sandbox', remembered: false, keychain: 'available' }),
-    warn: () => {}
-  }
-  return { services, sent }
-}
-
-async function call<T>(group: CommandGroup, command: keyof CommandGroup['handlers'], input: unknown, clientId = 'c1'): Promise<T> {
-  const handler = group.handlers[command] as (input: unknown, context: { clientId: string }) => Promise<T>
-  return handler(input, { clientId })
-}
 
 describe('ssh commands: copy and config', () => {
   let scratch: string
@@ -62,10 +25,11 @@ describe('ssh commands: copy and config', () => {
     const { services } = fakeServices(join(scratch, 'data'), [instance], '/data/sandbox_ed25519')
     const group = createSshCommands(services, { homeDir: join(scratch, 'home'), agent: undefined })
     await expect(call(group, 'ssh.command', { instanceId: 'i-1' })).resolves.toEqual({ command: 'ssh -p 31022 ubuntu@127.0.0.1' })
-    const preview = await call<{ path: string; block: string }>(group, 'ssh.configPreview', { instanceId: 'i-1' })
+    const preview = await call<{ path: string; block: string; placement: string }>(group, 'ssh.configPreview', { instanceId: 'i-1' })
     expect(preview.path).toBe(join(scratch, 'home', '.ssh', 'config'))
     expect(preview.block).toContain('Host cloudtray-trainer\n  HostName 127.0.0.1\n  Port 31022\n  User ubuntu\n  IdentityFile /data/sandbox_ed25519\n')
-    const written = await call<{ path: string; backupPath: string | null }>(group, 'ssh.configWrite', { instanceId: 'i-1' })
+    expect(preview.placement).toBe('at the end of the file')
+    const written = await call<{ path: string; backupPath: string | null }>(group, 'ssh.configWrite', { instanceId: 'i-1', block: preview.block })
     expect(written).toEqual({ path: preview.path, backupPath: null })
     expect(readFileSync(written.path, 'utf8')).toBe(preview.block)
     await group.dispose?.()

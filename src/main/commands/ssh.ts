@@ -12,7 +12,7 @@ import { AppError } from '../app-error'
 import type { CommandGroup, CoreServices } from '../core-types'
 import { agentPath } from '../ssh/agent-path'
 import { KnownHostsStore } from '../ssh/known-hosts-store'
-import { hostBlock, sshConfigPath, writeHostBlock } from '../ssh/ssh-config'
+import { planHostBlock, readSshConfig, sshConfigPath, writeHostBlock, type HostBlockInput } from '../ssh/ssh-config'
 import { SshManager, type SshManagerOptions } from '../ssh/ssh-manager'
 import { sshCommand, sshTarget } from '../ssh/target'
 
@@ -55,15 +55,15 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
     if (!found) throw new AppError('not-allowed', 'That instance is no longer in your list. Refresh the list and try again.')
     return found
   }
-  const block = (instanceId: string): { alias: string; block: string } => {
+  const blockInput = (instanceId: string): HostBlockInput => {
     const found = instance(instanceId)
-    return hostBlock({
-      instanceId,
-      instanceName: found.instanceSpecInfo.name,
-      target: sshTarget(found),
-      identityFile: identityFile() ?? null
-    })
+    return { instanceId, instanceName: found.instanceSpecInfo.name, target: sshTarget(found), identityFile: identityFile() ?? null }
   }
+  const configPath = sshConfigPath(environment.homeDir)
+  const configFailure = (verb: string, error: unknown): AppError =>
+    error instanceof AppError
+      ? error
+      : new AppError('io', `Could not ${verb} ${configPath}: ${(error as Error).message}. Nothing was changed; check the file's permissions.`, { cause: error })
 
   return {
     handlers: {
@@ -82,14 +82,31 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
         }
       },
       'ssh.command': async ({ instanceId }) => ({ command: sshCommand(sshTarget(instance(instanceId))) }),
-      'ssh.configPreview': async ({ instanceId }) => ({ path: sshConfigPath(environment.homeDir), block: block(instanceId).block }),
-      'ssh.configWrite': async ({ instanceId }) => {
-        const { alias, block: text } = block(instanceId)
+      'ssh.configPreview': async ({ instanceId }) => {
+        const input = blockInput(instanceId)
         try {
-          return await writeHostBlock(environment.homeDir, alias, text, services.clock.now())
+          const plan = planHostBlock((await readSshConfig(environment.homeDir)) ?? '', input)
+          return { path: configPath, block: plan.block, placement: plan.placement }
         } catch (error) {
-          throw new AppError('io', `Could not write ${sshConfigPath(environment.homeDir)}: ${(error as Error).message}. Nothing was changed; check the file's permissions.`, { cause: error })
+          throw configFailure('read', error)
         }
+      },
+      'ssh.configWrite': async ({ instanceId, block }) => {
+        const input = blockInput(instanceId)
+        let outcome: Awaited<ReturnType<typeof writeHostBlock>>
+        try {
+          outcome = await writeHostBlock(environment.homeDir, input, block, services.clock.now())
+        } catch (error) {
+          throw configFailure('write', error)
+        }
+        if (!outcome.written) {
+          throw new AppError(
+            'not-allowed',
+            `The Host block changed since you reviewed it (the instance's SSH details or your config file changed). Nothing was written. Review the new block and write again.`,
+            { field: 'block' }
+          )
+        }
+        return { path: outcome.path, backupPath: outcome.backupPath }
       }
     },
     clientGone: (clientId) => manager.clientGone(clientId),

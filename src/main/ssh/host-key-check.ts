@@ -1,7 +1,9 @@
 /**
  * The host-key decision for one handshake, separated from ssh2 so it reads as policy: known
- * keys pass; keys accepted "once" pass for the rest of the app session; an unknown key asks the
- * user; a changed or revoked key is refused with both fingerprints and never asks.
+ * keys pass; keys accepted "once" pass for the rest of the app session; a host with no key on
+ * record asks the user; a changed key (any other key while the host has keys on record, also
+ * one of a new type, as OpenSSH judges it) or a revoked key is refused with both fingerprints
+ * and never asks.
  */
 import type { PromptAnswer } from '../../shared/contract-ssh'
 import { keyTypeOfBlob, sha256Fingerprint } from './known-hosts'
@@ -42,11 +44,15 @@ export async function checkHostKey(options: HostKeyCheckOptions, keyBlob: Buffer
       }
     case 'changed': {
       const oldFingerprint = sha256Fingerprint(Buffer.from(verdict.previous.keyBase64, 'base64'))
+      const oldKeyType = verdict.previous.keyType
+      const was = oldKeyType === keyType ? oldFingerprint : `${oldKeyType} key ${oldFingerprint}`
+      const now = oldKeyType === keyType ? fingerprint : `${keyType} key ${fingerprint}`
       options.tell({
         kind: 'host-key-changed',
         host,
         port,
         keyType,
+        oldKeyType,
         oldFingerprint,
         newFingerprint: fingerprint,
         knownHostsFile: verdict.file
@@ -57,7 +63,7 @@ export async function checkHostKey(options: HostKeyCheckOptions, keyBlob: Buffer
         newFingerprint: fingerprint,
         file: verdict.file,
         message:
-          `WARNING: the host key of ${host}:${port} has changed (was ${oldFingerprint}, now ${fingerprint}). ` +
+          `WARNING: the host key of ${host}:${port} has changed (was ${was}, now ${now}). ` +
           `Someone may be intercepting the connection, or the instance was rebuilt. The connection was refused; ` +
           `if you know why the key changed, remove the old key and reconnect.`
       }

@@ -4,11 +4,13 @@
  * trusted by OpenSSH are trusted here too). Only the explicit "forget" edits the user's file,
  * keeping `known_hosts.old` as `ssh-keygen -R` does.
  */
-import { appendFile, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { appendFile, copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { readTextIfExists } from '../util/read-text'
 import {
   formatKnownHost,
   parseKnownHosts,
+  recordedKeyTypes,
   removeHost,
   verifyHostKey,
   type HostKeyVerdict,
@@ -18,7 +20,7 @@ import {
 
 export type StoreVerdict =
   | { status: 'known' }
-  | { status: 'unknown'; knownTypes: string[] }
+  | { status: 'unknown' }
   | { status: 'changed'; previous: KnownHostEntry; file: string }
   | { status: 'revoked'; file: string }
 
@@ -31,43 +33,42 @@ export class KnownHostsStore {
   ) {}
 
   async check(host: string, port: number, key: PresentedKey): Promise<StoreVerdict> {
-    const files = [this.appFile, ...(this.userFile ? [this.userFile] : [])]
     const verdicts: { file: string; verdict: HostKeyVerdict }[] = []
-    for (const file of files) verdicts.push({ file, verdict: verifyHostKey(await readEntries(file), host, port, key) })
+    for (const file of this.files()) verdicts.push({ file, verdict: verifyHostKey(await readEntries(file), host, port, key) })
     const revoked = verdicts.find((item) => item.verdict.status === 'revoked')
     if (revoked) return { status: 'revoked', file: revoked.file }
-    // A match in either file is trust; a conflicting entry anywhere else still wins over "unknown".
+    // A match in either file is trust (OpenSSH reads all its known_hosts files as one list); a
+    // conflicting entry anywhere, of any key type, still wins over "unknown".
     if (verdicts.some((item) => item.verdict.status === 'known')) return { status: 'known' }
     for (const item of verdicts) {
       if (item.verdict.status === 'changed') return { status: 'changed', previous: item.verdict.previous, file: item.file }
     }
-    const knownTypes = verdicts.flatMap((item) => (item.verdict.status === 'unknown' ? item.verdict.knownTypes : []))
-    return { status: 'unknown', knownTypes: [...new Set(knownTypes)] }
+    return { status: 'unknown' }
   }
 
   /** Key types already recorded for the host, so the handshake can prefer them as OpenSSH does. */
   async knownKeyTypes(host: string, port: number): Promise<string[]> {
-    const verdict = await this.check(host, port, { keyType: '', keyBase64: '' })
-    return verdict.status === 'unknown' ? verdict.knownTypes : []
+    const types: string[] = []
+    for (const file of this.files()) types.push(...recordedKeyTypes(await readEntries(file), host, port))
+    return [...new Set(types)]
+  }
+
+  private files(): string[] {
+    return [this.appFile, ...(this.userFile ? [this.userFile] : [])]
   }
 
   async remember(host: string, port: number, key: PresentedKey): Promise<void> {
     await mkdir(dirname(this.appFile), { recursive: true })
-    let prefix = ''
-    try {
-      const existing = await readFile(this.appFile, 'utf8')
-      if (existing !== '' && !existing.endsWith('\n')) prefix = '\n'
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    }
+    const existing = await readTextIfExists(this.appFile)
+    const prefix = existing && !existing.endsWith('\n') ? '\n' : ''
     await appendFile(this.appFile, `${prefix}${formatKnownHost(host, port, key)}\n`, { mode: 0o600 })
   }
 
   /** Removes host:port from both files. Answers how many entries went. */
   async forget(host: string, port: number): Promise<number> {
     let removed = 0
-    for (const file of [this.appFile, ...(this.userFile ? [this.userFile] : [])]) {
-      const text = await readText(file)
+    for (const file of this.files()) {
+      const text = await readTextIfExists(file)
       if (text === null) continue
       const result = removeHost(text, host, port)
       if (result.removed === 0) continue
@@ -79,16 +80,7 @@ export class KnownHostsStore {
   }
 }
 
-async function readText(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
-  }
-}
-
 async function readEntries(file: string): Promise<KnownHostEntry[]> {
-  const text = await readText(file)
+  const text = await readTextIfExists(file)
   return text === null ? [] : parseKnownHosts(text)
 }

@@ -9,6 +9,7 @@ import {
   hostToken,
   keyTypeOfBlob,
   parseKnownHosts,
+  recordedKeyTypes,
   removeHost,
   sha256Fingerprint,
   verifyHostKey
@@ -106,17 +107,23 @@ describe('verifyHostKey', () => {
     expect(verdict.status).toBe('changed')
     expect(verdict.status === 'changed' && verdict.previous.keyBase64).toBe(ED25519)
   })
-  it('calls a new key type unknown, listing the types on record', () => {
-    expect(verifyHostKey(entries, 'h', 2222, { keyType: 'ssh-rsa', keyBase64: OTHER })).toEqual({
-      status: 'unknown',
-      knownTypes: ['ssh-ed25519', 'ecdsa-sha2-nistp256']
-    })
+  it('#12 item 5: calls a key of a type not on record a change when the host has other keys, as OpenSSH does', () => {
+    const verdict = verifyHostKey(entries, 'h', 2222, { keyType: 'ssh-rsa', keyBase64: OTHER })
+    expect(verdict.status).toBe('changed')
+    // No recorded key of the new type: the warning shows the first key on record.
+    expect(verdict.status === 'changed' && [verdict.previous.keyType, verdict.previous.keyBase64]).toEqual(['ssh-ed25519', ED25519])
+  })
+  it('accepts any matching key of a host with several types on record', () => {
+    const several = parseKnownHosts([`[h]:2222 ssh-ed25519 ${OTHER}`, `[h]:2222 ssh-rsa ${ED25519}`].join('\n'))
+    expect(verifyHostKey(several, 'h', 2222, { keyType: 'ssh-rsa', keyBase64: ED25519 })).toEqual({ status: 'known' })
+    expect(recordedKeyTypes(several, 'h', 2222)).toEqual(['ssh-ed25519', 'ssh-rsa'])
+    expect(recordedKeyTypes(several, 'h', 22)).toEqual([])
   })
   it('refuses a revoked key even when also listed as trusted', () => {
     expect(verifyHostKey(entries, 'r', 22, { keyType: 'ssh-ed25519', keyBase64: OTHER })).toEqual({ status: 'revoked' })
   })
   it('does not know an unlisted host', () => {
-    expect(verifyHostKey(entries, 'nobody', 22, { keyType: 'ssh-ed25519', keyBase64: ED25519 })).toEqual({ status: 'unknown', knownTypes: [] })
+    expect(verifyHostKey(entries, 'nobody', 22, { keyType: 'ssh-ed25519', keyBase64: ED25519 })).toEqual({ status: 'unknown' })
   })
 })
 

@@ -133,23 +133,32 @@ export interface PresentedKey {
 
 export type HostKeyVerdict =
   | { status: 'known' }
-  | { status: 'unknown'; knownTypes: string[] }
+  | { status: 'unknown' }
   | { status: 'changed'; previous: KnownHostEntry }
   | { status: 'revoked' }
 
 /**
- * What a key presented by host:port means given the entries of one or more files, like
- * OpenSSH: a revoked key is refused; a matching key is known; a different key of the same type
- * recorded for the host is a change; otherwise the host (or this key type) is unknown.
+ * What a key presented by host:port means given the entries of one or more files, as OpenSSH
+ * decides it (hostfile.c, check_hostkeys_by_key_or_type): a revoked key is refused; a key
+ * equal to any recorded one is known; any other key, of the same type or not, is a change
+ * when the host has keys on record (OpenSSH's "REMOTE HOST IDENTIFICATION HAS CHANGED" also
+ * for a key of a new type); only a host with nothing on record is unknown. `previous` is the
+ * recorded key of the same type if there is one, else the first recorded.
  */
 export function verifyHostKey(entries: KnownHostEntry[], host: string, port: number, key: PresentedKey): HostKeyVerdict {
   const forHost = entries.filter((entry) => entry.marker !== 'cert-authority' && entryMatches(entry, host, port))
   if (forHost.some((entry) => entry.marker === 'revoked' && entry.keyBase64 === key.keyBase64)) return { status: 'revoked' }
   const plain = forHost.filter((entry) => entry.marker === undefined)
   if (plain.some((entry) => entry.keyType === key.keyType && entry.keyBase64 === key.keyBase64)) return { status: 'known' }
-  const previous = plain.find((entry) => entry.keyType === key.keyType)
+  const previous = plain.find((entry) => entry.keyType === key.keyType) ?? plain[0]
   if (previous) return { status: 'changed', previous }
-  return { status: 'unknown', knownTypes: [...new Set(plain.map((entry) => entry.keyType))] }
+  return { status: 'unknown' }
+}
+
+/** The key types on record for host:port, so the handshake can ask for those first as OpenSSH does. */
+export function recordedKeyTypes(entries: KnownHostEntry[], host: string, port: number): string[] {
+  const types = entries.filter((entry) => entry.marker === undefined && entryMatches(entry, host, port)).map((entry) => entry.keyType)
+  return [...new Set(types)]
 }
 
 /** The line to append for a newly trusted key. */

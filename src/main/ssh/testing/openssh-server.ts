@@ -32,6 +32,8 @@ export function opensshAvailable(): boolean {
 export interface OpenSshServerOptions {
   /** Extra sshd_config lines (e.g. `PasswordAuthentication yes`). */
   extraConfig?: string[]
+  /** The type of the server's one host key (ssh-keygen -t); ed25519 unless said. */
+  hostKeyType?: 'ed25519' | 'rsa' | 'ecdsa'
 }
 
 export class OpenSshServer {
@@ -40,11 +42,13 @@ export class OpenSshServer {
   port = 0
   private process: ChildProcess | undefined
   private readonly extraConfig: string[]
+  readonly hostKeyType: NonNullable<OpenSshServerOptions['hostKeyType']>
 
   constructor(options: OpenSshServerOptions = {}) {
     this.dir = mkdtempSync(join(tmpdir(), 'cloudtray-sshd-'))
     this.extraConfig = options.extraConfig ?? []
-    keygen(this.hostKeyPath, 'ed25519')
+    this.hostKeyType = options.hostKeyType ?? 'ed25519'
+    keygen(this.hostKeyPath, this.hostKeyType)
     keygen(this.userKeyPath, 'ed25519')
     writeFileSync(this.authorizedKeysPath, readFileSync(`${this.userKeyPath}.pub`))
     mkdirSync(this.homePath)
@@ -56,7 +60,7 @@ export class OpenSshServer {
   }
 
   get hostKeyPath(): string {
-    return join(this.dir, 'host_ed25519')
+    return join(this.dir, `host_${this.hostKeyType}`)
   }
   get userKeyPath(): string {
     return join(this.dir, 'user_ed25519')
@@ -83,7 +87,7 @@ export class OpenSshServer {
   rotateHostKey(): void {
     rmSync(this.hostKeyPath, { force: true })
     rmSync(`${this.hostKeyPath}.pub`, { force: true })
-    keygen(this.hostKeyPath, 'ed25519')
+    keygen(this.hostKeyPath, this.hostKeyType)
   }
 
   async start(): Promise<void> {
