@@ -42,8 +42,26 @@ export interface ProfilesState {
   selectedId: string
   /** The user name last used with the selected profile (prefilled; the Sandbox's is `demo`). */
   lastUsername: string
-  /** Prefilled password: only ever the Sandbox's public demo password, never a stored one. */
+  /**
+   * Prefilled password: only ever the Sandbox's own password (random per install, kept with its
+   * state), while the Sandbox is selected and running; never a password the user typed.
+   */
   demoPassword?: string
+  /** Set while the Sandbox runs: how to reach it by hand, shown in Settings. */
+  sandbox?: SandboxAccess
+}
+
+/** The running Sandbox, for curl and scripts (its control secret stays in its file). */
+export interface SandboxAccess {
+  /** http://127.0.0.1:N/api */
+  apiUrl: string
+  username: string
+  /** The Sandbox account's password, random per install. */
+  password: string
+  /** http://127.0.0.1:M/__emulator: test controls, which need the secret in `controlSecretFile`. */
+  controlUrl: string
+  /** The file (mode 0600) holding this run's control secret. */
+  controlSecretFile?: string
 }
 
 export interface ProfileInput {
