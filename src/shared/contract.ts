@@ -7,7 +7,8 @@
  * Rules that hold for every command:
  * - It answers a Result: `{ok: true, value}` or `{ok: false, error: ErrorInfo}`; it never throws
  *   across the boundary.
- * - No result or event ever carries the access token, a password or a passphrase.
+ * - No result or event ever carries the access token, a password or a passphrase. The one
+ *   exception is the Sandbox's own password (ProfilesState), which main made for the user to see.
  * - A command that meets `not-logged-in` is kept by main: the `session.expired` event fires, and
  *   once the user logs in again the command is retried once and its invoke resolves with that
  *   outcome. So a form awaiting `instances.create` simply continues after re-login. If the user
