@@ -17,7 +17,8 @@ test('a wrong password shows the retries left, then the right one shows the list
   await expect(alert).toContainText(/\d+ attempts? left before the account locks/)
   await captureScreen(page, 'login-error')
 
-  await page.getByLabel('Password', { exact: true }).fill('demo')
+  // The Sandbox's own password (made for this install; the form had it filled in).
+  await page.getByLabel('Password', { exact: true }).fill(shell.sandbox().password)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'No instances yet' })).toBeVisible()

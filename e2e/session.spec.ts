@@ -25,7 +25,7 @@ test('the session expires in the middle of a create; after signing in again the 
   await captureScreen(page, 'session-expired')
   expect(shell.emulator().instances('demo')).toHaveLength(0)
 
-  await dialog.getByLabel('Password', { exact: true }).fill('demo')
+  await dialog.getByLabel('Password', { exact: true }).fill(shell.sandbox().password)
   await dialog.getByRole('button', { name: 'Sign in again' }).click()
   await expect(dialog).toBeHidden()
 

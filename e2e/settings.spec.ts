@@ -9,6 +9,19 @@ test('settings: theme, notifications, profiles add/edit/remove; shortcuts and th
   await expect(page.getByRole('heading', { name: 'Settings', exact: true })).toBeVisible()
   await captureScreen(page, 'settings')
 
+  // The Sandbox's account for curl, with its per-install password and a copy button (#12 item 1).
+  const sandbox = page.getByRole('region', { name: 'Sandbox', exact: true })
+  const access = shell.sandbox()
+  await expect(sandbox.getByLabel('Sandbox API address', { exact: true })).toHaveText(access.apiUrl)
+  await expect(sandbox.getByLabel('Sandbox password', { exact: true })).toHaveText(access.password)
+  await expect(sandbox.getByLabel('Sandbox control address', { exact: true })).toHaveText(`${access.controlUrl}/`)
+  await expect(sandbox.getByLabel('Sandbox control secret file', { exact: true })).toHaveText(access.controlSecretFile!)
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+  await sandbox.getByRole('button', { name: 'Copy Sandbox password' }).click()
+  await expect(sandbox.getByRole('button', { name: 'Copy Sandbox password' })).toHaveText('Copied')
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(access.password)
+  await expect(sandbox.getByLabel('Sandbox sign-in command', { exact: true })).toContainText(`"password":"${access.password}"`)
+
   // Theme: an explicit choice wins over the system's scheme.
   await page.getByRole('radio', { name: 'Dark' }).check()
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')

@@ -27,12 +27,12 @@ export const test = base.extend<WebFixtures>({
 
 export { expect }
 
-/** Opens the shell's page and signs in to the Sandbox as demo (prefilled on a first run). */
+/** Opens the shell's page and signs in to the Sandbox as demo (prefilled on a first run, with its per-install password). */
 export async function signIn(page: Page, shell: WebShell): Promise<void> {
   await page.goto(shell.url)
   await expect(page.getByRole('heading', { name: 'Sign in to Cloud Tray' })).toBeVisible()
   await expect(page.getByLabel('User name')).toHaveValue('demo')
-  await expect(page.getByLabel('Password', { exact: true })).toHaveValue('demo')
+  await expect(page.getByLabel('Password', { exact: true })).toHaveValue(shell.sandbox().password)
   await page.getByRole('button', { name: 'Sign in' }).click()
   await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
 }

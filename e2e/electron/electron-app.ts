@@ -78,12 +78,12 @@ export async function launchApp(executablePath: string): Promise<LaunchedApp> {
   }
 }
 
-/** Signs in to the Sandbox as demo / demo (prefilled on a first run) and waits for the list. */
+/** Signs in to the Sandbox as demo with its per-install password (both prefilled on a first run) and waits for the list. */
 export async function signInToSandbox(window: Page): Promise<void> {
   await expect(window.getByRole('heading', { name: 'Sign in to Cloud Tray' })).toBeVisible()
   await expect(window.getByLabel('Profile')).toHaveValue('sandbox')
-  await window.getByLabel('User name').fill('demo')
-  await window.getByLabel('Password', { exact: true }).fill('demo')
+  await expect(window.getByLabel('User name')).toHaveValue('demo')
+  await expect(window.getByLabel('Password', { exact: true })).not.toHaveValue('')
   await window.getByRole('button', { name: 'Sign in' }).click()
   await expect(window.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
 }

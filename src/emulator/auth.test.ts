@@ -46,6 +46,7 @@ describe('login', () => {
   it('sets the AccessToken cookie too, so a cookie jar works', async () => {
     const response = await fetch(`${emulator.baseUrl}/user/login`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'demo', password: 'demo' })
     })
     const body = (await response.json()) as { accessToken: string }

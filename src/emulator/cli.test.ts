@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process'
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CATALOG } from './catalog'
@@ -20,11 +23,12 @@ describe('parseCli', () => {
 
   it('reads every option', () => {
     const options = parseCli(
-      ['--port', '4000', '--user', 'ada:pa:ss', '--user', 'bob:x', '--state', 's.json', '--catalog', 'catalog.json', '--boot-ms', '250', '--token-ttl', '60', '--ssh-key', 'me.pub'],
+      ['--port', '4000', '--control-port', '4001', '--user', 'ada:pa:ss', '--user', 'bob:x', '--state', 's.json', '--catalog', 'catalog.json', '--boot-ms', '250', '--token-ttl', '60', '--ssh-key', 'me.pub'],
       read
     )
     expect(options).toEqual({
       port: 4000,
+      controlPort: 4001,
       users: [
         { username: 'ada', password: 'pa:ss' },
         { username: 'bob', password: 'x' }
@@ -52,33 +56,49 @@ describe('parseCli', () => {
 })
 
 describe('npm run emulator', () => {
-  it('prints its base URL and serves the API there until SIGTERM', async () => {
+  it('prints its base URL, its control address and secret (#12 item 1), and serves until SIGTERM', async () => {
     const cli = fileURLToPath(new URL('./cli.ts', import.meta.url))
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--user', 'ada:secret', '--boot-ms', '100'], {
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
+    const stateDir = await mkdtemp(join(tmpdir(), 'cloud-emulator-cli-'))
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', cli, '--port', '0', '--user', 'ada:secret', '--boot-ms', '100', '--state', join(stateDir, 'state.json')],
+      { stdio: ['ignore', 'pipe', 'pipe'] }
+    )
     try {
-      const baseUrl = await new Promise<string>((resolve, reject) => {
+      const printed = await new Promise<RegExpExecArray>((resolve, reject) => {
         let out = ''
         const timer = setTimeout(() => reject(new Error(`no URL printed; got: ${out}`)), 15_000)
         child.stdout.on('data', (data: Buffer) => {
           out += data.toString()
-          const match = /listening on (http:\/\/127\.0\.0\.1:\d+\/api)\n/.exec(out)
+          const match =
+            /listening on (http:\/\/127\.0\.0\.1:\d+\/api)\n[^]*Control: (http:\/\/127\.0\.0\.1:\d+\/__emulator)\/[^]*Bearer <secret>"\): ([0-9a-f]{64})\nControl secret written to (.+)\n/.exec(
+              out
+            )
           if (match) {
             clearTimeout(timer)
-            resolve(match[1]!)
+            resolve(match)
           }
         })
         child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)))
       })
+      const [, baseUrl, controlUrl, secret, secretPath] = printed as unknown as [string, string, string, string, string]
       const loggedIn = await post(baseUrl, '/user/login', { username: 'ada', password: 'secret' })
       expect(loggedIn.status).toBe(200)
       const listed = await post(baseUrl, '/instance/list', pager(1, 10), loggedIn.body.accessToken)
       expect(listed.body.pager.totalEntries).toBe(0)
+
+      // The secret is written beside --state, readable by this user only, and opens the control routes.
+      expect(secretPath).toBe(join(stateDir, 'control-secret'))
+      expect((await readFile(secretPath, 'utf8')).trim()).toBe(secret)
+      expect((await stat(secretPath)).mode & 0o777).toBe(0o600)
+      const now = await fetch(`${controlUrl}/now`, { headers: { authorization: `Bearer ${secret}` } })
+      expect(now.status).toBe(200)
+      expect((await fetch(`${controlUrl}/now`)).status).toBe(401)
     } finally {
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
       child.kill('SIGTERM')
       expect(await exited).toBe(0)
+      await rm(stateDir, { recursive: true, force: true })
     }
   })
 })

@@ -1,7 +1,8 @@
 /**
- * `npm run emulator -- [--port N] [--user NAME:PASSWORD]... [--state FILE] [--catalog FILE]
- *  [--boot-ms N] [--token-ttl SECONDS] [--ssh-key FILE.pub]... [--ssh-backend HOST:PORT]`
- * Prints `Cloud emulator listening on http://127.0.0.1:N/api` and serves until Ctrl-C.
+ * `npm run emulator -- [--port N] [--control-port N] [--user NAME:PASSWORD]... [--state FILE]
+ *  [--catalog FILE] [--boot-ms N] [--token-ttl SECONDS] [--ssh-key FILE.pub]... [--ssh-backend HOST:PORT]`
+ * Prints `Cloud emulator listening on http://127.0.0.1:N/api`, the control address and this
+ * run's control secret, and serves until Ctrl-C.
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -12,8 +13,10 @@ import { createReach, parseSshBackend } from './reach/index'
 
 export const USAGE = `Usage: npm run emulator -- [options]
   --port N               listen on 127.0.0.1:N (default: a free port)
+  --control-port N       the control routes (/__emulator/) on 127.0.0.1:N (default: a free port)
   --user NAME:PASSWORD   an account (repeatable; default demo:demo)
-  --state FILE           keep instances and volumes in FILE across restarts
+  --state FILE           keep instances and volumes in FILE across restarts (and write
+                         the control secret to control-secret beside it, mode 0600)
   --catalog FILE         regions, instance types and images from a JSON file
   --boot-ms N            Initializing -> Running takes N ms (default 6000)
   --token-ttl SECONDS    lifetime of issued tokens (default 86400)
@@ -30,6 +33,7 @@ export function parseCli(argv: string[], readText: (path: string) => string = (p
     allowPositionals: false,
     options: {
       port: { type: 'string' },
+      'control-port': { type: 'string' },
       user: { type: 'string', multiple: true },
       state: { type: 'string' },
       catalog: { type: 'string' },
@@ -43,6 +47,7 @@ export function parseCli(argv: string[], readText: (path: string) => string = (p
   if (values.help) return 'help'
   const options: EmulatorOptions = {}
   if (values.port !== undefined) options.port = integer(values.port, '--port', 0, 65535)
+  if (values['control-port'] !== undefined) options.controlPort = integer(values['control-port'], '--control-port', 0, 65535)
   const users = (values.user ?? []).map((spec) => {
     const colon = spec.indexOf(':')
     if (colon <= 0 || colon === spec.length - 1) throw new Error(`--user needs NAME:PASSWORD, got "${spec}"`)
@@ -114,6 +119,9 @@ async function main(): Promise<void> {
   const users = (options.users ?? DEFAULT_USERS).map((user) => user.username).join(', ')
   process.stdout.write(`Cloud emulator listening on ${emulator.baseUrl}\n`)
   process.stdout.write(`Users: ${users}. Control: ${emulator.controlUrl}/ (catalog: GET ${emulator.controlUrl}/catalog)\n`)
+  // The dev tool's user started it by hand and reads its output; the secret is theirs to use.
+  process.stdout.write(`Control secret (send "Authorization: Bearer <secret>"): ${emulator.controlSecret}\n`)
+  if (emulator.controlSecretPath) process.stdout.write(`Control secret written to ${emulator.controlSecretPath}\n`)
   const stop = (): void => {
     void emulator.close().then(() => process.exit(0))
   }

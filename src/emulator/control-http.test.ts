@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { DEFAULT_CATALOG } from './catalog'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { login, pager, post, validCreate } from './test-support'
+import { controlClient, login, pager, post, validCreate } from './test-support'
 
 let emulator: Emulator
 let token: string
@@ -13,10 +13,7 @@ beforeEach(async () => {
 })
 afterEach(() => emulator.close())
 
-const control = (path: string, body?: unknown) =>
-  body === undefined
-    ? fetch(`${emulator.controlUrl}${path}`).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))
-    : post(emulator.controlUrl, path, body)
+const control = (path: string, body?: unknown) => controlClient(emulator)(path, body)
 const list = () => post(emulator.baseUrl, '/instance/list', pager(1, 50), token)
 
 describe('/__emulator/ over HTTP', () => {
@@ -100,7 +97,7 @@ describe('/__emulator/ over HTTP', () => {
     const routes = (await control('/')).body.routes
     expect(routes).toContain('GET /__emulator/catalog')
     expect(routes).toContain('POST /__emulator/faults/down')
-    expect((await fetch(emulator.controlUrl)).status).toBe(200)
+    expect((await control('')).status).toBe(200)
   })
 
   it('is not faulted, so it stays usable while the API fails', async () => {

@@ -1,9 +1,10 @@
 /**
- * The control surface over HTTP, under /__emulator/ on the API's own port, for the standalone
- * emulator (curl, Playwright, load tests in another process). Loopback only; never faulted or
- * counted. The README's emulator section documents each route.
+ * The control surface over HTTP, under /__emulator/ on a port of its own, for the standalone
+ * emulator (curl, Playwright, load tests in another process). Every request needs the run's
+ * control secret (server.ts); never faulted or counted. The README's emulator section documents
+ * each route.
  */
-import type { EmulatorControl } from './control'
+import { MAX_SEED, type EmulatorControl } from './control'
 import { optional, requireBoolean, requireInteger, requireString, type Body } from './fields'
 import type { SeedOverrides } from './instances'
 
@@ -136,7 +137,7 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
       'POST /seed',
       async (body) => {
         const username = requireString(body, 'username')
-        const count = requireInteger(body, 'count', 'count', { min: 0, max: 10_000 })
+        const count = requireInteger(body, 'count', 'count', { min: 0, max: MAX_SEED })
         const overrides: SeedOverrides = {
           status: optionalString(body, 'status'),
           name: optionalString(body, 'name'),

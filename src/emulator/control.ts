@@ -43,7 +43,10 @@ export interface EmulatorControl {
   /** Instances in the API's full shape, newest first; everyone's unless a user is named. */
   instances(username?: string): Instance[]
   volumes(username?: string): Volume[]
-  /** Creates `count` instances at once, Running unless `overrides.status` says otherwise; returns their ids. */
+  /**
+   * Creates `count` (at most MAX_SEED) instances at once, Running unless `overrides.status` says
+   * otherwise; returns their ids. Only the first REACHABLE_PER_SEED get SSH and port listeners.
+   */
   seedInstances(username: string, count: number, overrides?: SeedOverrides): Promise<string[]>
   registerSshKey(username: string, publicKeyLine: string): void
   /** /api requests received (faulted ones included) since start or the last reset. */
@@ -64,7 +67,12 @@ export interface ControlDeps {
   counter: { requests: number }
 }
 
-const MAX_SEED = 10_000
+/**
+ * The most instances one seed makes: above every list, benchmark and load test here (the largest,
+ * src/main/watch/watcher.load.test.ts, seeds 2000), and small enough that one control request
+ * cannot tie the emulator up.
+ */
+export const MAX_SEED = 2_000
 
 export function createControl(deps: ControlDeps): EmulatorControl {
   const { auth, instances, scheduler, faults, listener } = deps

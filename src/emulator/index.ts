@@ -1,8 +1,8 @@
 /**
- * The emulated cloud, on loopback: `startEmulator(options)` → `{ baseUrl, close(), control }`.
+ * The emulated cloud, on loopback: `startEmulator(options)` → `{ baseUrl, controlUrl, controlSecret, close(), control }`.
  * Wiring only; each piece lives in its own file (auth, instances, volumes, server, control, ...).
  */
-import { dirname } from 'node:path'
+import { dirname, join } from 'node:path'
 import { systemClock, type Clock } from '../shared/clock'
 import { createApiRoutes } from './api-routes'
 import { Auth, generateSigningKeyPem } from './auth'
@@ -16,7 +16,9 @@ import { Listener } from './listener'
 import { allocateLoopbackPort } from './ports'
 import type { EmuInstanceView, Reach, ReachContext, ReachFactory } from './reach-types'
 import { Scheduler } from './scheduler'
-import { createRequestHandler } from './server'
+import { createApiHandler, createControlHandler } from './server'
+import { createSecret } from '../main/transport/secret'
+import { writeFileAtomic } from '../main/util/atomic-write'
 import { StateWriter, loadState } from './state-store'
 import { VolumeStore } from './volumes'
 
@@ -29,9 +31,14 @@ export type { EmuInstanceView, Reach, ReachContext, ReachFactory } from './reach
 export interface EmulatorOptions {
   /** 0 or absent: a free port. Always bound on 127.0.0.1 only. */
   port?: number
+  /** The control plane's own port; 0 or absent: a free one. Always bound on 127.0.0.1 only. */
+  controlPort?: number
   /** Default [{ username: 'demo', password: 'demo' }]. */
   users?: { username: string; password: string }[]
-  /** Persist users' instances and volumes here (atomic writes); absent: memory only. */
+  /**
+   * Persist users' instances and volumes here (atomic writes); absent: memory only. The control
+   * secret of this run is written beside it, to CONTROL_SECRET_FILE (mode 0600).
+   */
   statePath?: string
   /** Replaces DEFAULT_CATALOG. */
   catalog?: Catalog
@@ -61,8 +68,12 @@ export interface EmulatorOptions {
 export interface Emulator {
   /** http://127.0.0.1:N/api */
   baseUrl: string
-  /** http://127.0.0.1:N/__emulator */
+  /** http://127.0.0.1:M/__emulator: the control plane, on its own port, needing `controlSecret`. */
   controlUrl: string
+  /** This run's secret for the control plane: `Authorization: Bearer <controlSecret>`. */
+  controlSecret: string
+  /** Where the secret was written (beside the state file), when there is a state file. */
+  controlSecretPath?: string
   port: number
   close(): Promise<void>
   control: EmulatorControl
@@ -76,6 +87,8 @@ export function sharedTestSigningKey(): Promise<string> {
 }
 
 export const DEFAULT_USERS = [{ username: 'demo', password: 'demo' }]
+/** The control secret's file name, beside the state file. */
+export const CONTROL_SECRET_FILE = 'control-secret'
 export const DEFAULT_BOOT_MS = 6000
 export const DEFAULT_LOCKOUT_MS = 15 * 60_000
 export const DEFAULT_VOLUME_READY_MS = 2000
@@ -131,19 +144,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new Faults()
   const counter = { requests: 0 }
   const api = createApiRoutes({ auth, instances, volumes, catalog: () => catalog, reach: reachAddresses, lockoutMs })
-  // The handler needs control and control needs the listener: the holder breaks the cycle.
-  const handlerHolder: { handle?: ReturnType<typeof createRequestHandler> } = {}
-  const listener = new Listener((request, response) => handlerHolder.handle!(request, response))
+  // Control lives on its own listener, so taking the API down (faults/down) leaves it up.
+  const controlSecret = createSecret()
+  const controlHost = (): string => `127.0.0.1:${controlListener.boundPort}`
+  const listener: Listener = new Listener(
+    createApiHandler({
+      auth,
+      api,
+      faults,
+      scheduler,
+      counter,
+      ownHost: (): string => `127.0.0.1:${listener.boundPort}`,
+      controlUrl: () => `http://${controlHost()}/__emulator`,
+      log
+    })
+  )
   const control = createControl({ auth, instances, volumes, scheduler, faults, listener, catalog, reach: reachAddresses, sshKeys, counter })
-  handlerHolder.handle = createRequestHandler({
-    auth,
-    api,
-    control: createControlRoutes(control, log),
-    faults,
-    scheduler,
-    counter,
-    log
-  })
+  const controlListener: Listener = new Listener(
+    createControlHandler({ routes: createControlRoutes(control, log), secret: controlSecret, ownHost: controlHost, log })
+  )
 
   if (options.statePath) {
     const statePath = options.statePath
@@ -179,23 +198,29 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   writer?.changed()
 
   let port: number
+  let controlPort: number
+  const controlSecretPath = options.statePath ? join(dirname(options.statePath), CONTROL_SECRET_FILE) : undefined
   try {
-    port = await listener.listen(options.port ?? 0)
+    port = await listenOn(listener, options.port, '--port')
+    controlPort = await listenOn(controlListener, options.controlPort, '--control-port')
+    // Only the user running the emulator (and root) may read it: whoever has it can register SSH keys.
+    if (controlSecretPath) await writeFileAtomic(controlSecretPath, `${controlSecret}\n`, 0o600)
   } catch (error) {
     scheduler.close()
     writer?.close()
+    await listener.close()
+    await controlListener.close()
     await reach?.close()
-    const code = (error as NodeJS.ErrnoException).code
-    throw code === 'EADDRINUSE'
-      ? new Error(`port ${options.port} on 127.0.0.1 is already in use; pick another with --port, or 0 for a free one`)
-      : error
+    throw error
   }
 
   const baseUrl = `http://127.0.0.1:${port}/api`
   let closed: Promise<void> | undefined
   return {
     baseUrl,
-    controlUrl: `http://127.0.0.1:${port}/__emulator`,
+    controlUrl: `http://127.0.0.1:${controlPort}/__emulator`,
+    controlSecret,
+    ...(controlSecretPath ? { controlSecretPath } : {}),
     port,
     control,
     close() {
@@ -203,10 +228,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         scheduler.close()
         writer?.close()
         await listener.close()
+        await controlListener.close()
         await reach?.close()
       })()
       return closed
     }
+  }
+}
+
+async function listenOn(listener: Listener, port: number | undefined, flag: string): Promise<number> {
+  try {
+    return await listener.listen(port ?? 0)
+  } catch (error) {
+    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      ? new Error(`port ${port} on 127.0.0.1 is already in use; pick another with ${flag}, or 0 for a free one`)
+      : error
   }
 }
 

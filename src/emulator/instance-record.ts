@@ -36,6 +36,11 @@ export interface EmuInstance {
   stopTimestamp: number
   /** Unix ms when a subscription (perDay/perWeek/perMonth × duration) runs out, 0 for hourly. */
   scheduledStopTimestamp: number
+  /**
+   * True for a seeded instance past a seed's reachable share (instances.ts REACHABLE_PER_SEED):
+   * it never gets SSH or port listeners, so one seed cannot open thousands of them.
+   */
+  unreachable?: boolean
 }
 
 /** Phase: the coarse lifecycle stage beside the status, as a Kubernetes-backed service reports it. */

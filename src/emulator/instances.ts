@@ -55,6 +55,15 @@ const PERIOD_MS: Partial<Record<CreateRequest['chargeMode'], number>> = {
   perMonth: 30 * 86_400_000
 }
 
+/**
+ * How many instances of one seed get reach listeners (an SSH server on their port-22 node port).
+ * Seeds are for lists, benchmarks and load; a few reachable ones are enough for a terminal, and
+ * one request must not open a listener per instance in the process that runs the emulator.
+ */
+export const REACHABLE_PER_SEED = 16
+
+const UNREACHABLE_MESSAGE = 'Running (seeded for lists and load: no SSH or ports; create an instance to reach one).'
+
 /** The Linux user inside every instance; SSH logs in as this. */
 export const INSTANCE_USERNAME = 'root'
 
@@ -88,7 +97,7 @@ export class InstanceStore {
     return { records: list.slice(start, start + pageSize), totalEntries: list.length }
   }
 
-  async create(owner: string, request: CreateRequest, options: { status?: string } = {}): Promise<EmuInstance> {
+  async create(owner: string, request: CreateRequest, options: { status?: string; unreachable?: boolean } = {}): Promise<EmuInstance> {
     const now = this.scheduler.now()
     const address = request.region.sshAddress
     const nodePorts: EmuInstance['nodePorts'] = []
@@ -126,7 +135,8 @@ export class InstanceStore {
       rootDiskUsedGi: 0,
       dataDiskUsedGi: 0,
       stopTimestamp: 0,
-      scheduledStopTimestamp: periodMs ? now + periodMs * request.duration : 0
+      scheduledStopTimestamp: periodMs ? now + periodMs * request.duration : 0,
+      ...(options.unreachable ? { unreachable: true } : {})
     }
     this.records.set(instanceId, record)
     this.scheduleSubscriptionEnd(record)
@@ -204,7 +214,8 @@ export class InstanceStore {
     const created: EmuInstance[] = []
     for (let index = 0; index < count; index++) {
       const name = `${overrides.name ?? 'seeded'}-${String(index + 1).padStart(width, '0')}`
-      created.push(await this.create(owner, { ...request, name }, { status: overrides.status ?? 'Running' }))
+      const unreachable = index >= REACHABLE_PER_SEED
+      created.push(await this.create(owner, { ...request, name }, { status: overrides.status ?? 'Running', unreachable }))
     }
     return created
   }
@@ -219,7 +230,7 @@ export class InstanceStore {
       this.scheduleSubscriptionEnd(record)
       if (BOOT_STEPS.some((step) => step.from === record.status)) this.scheduleBootStep(record)
       else if (record.status === 'Stopping') this.scheduleStopped(record)
-      else if (record.status === 'Running') this.hooks.running(record)
+      else if (record.status === 'Running' && !record.unreachable) this.hooks.running(record)
     }
   }
 
@@ -235,7 +246,7 @@ export class InstanceStore {
     this.cancelLifecycle(record)
     this.scheduler.cancel(`sub:${record.instanceId}`)
     this.records.delete(record.instanceId)
-    if (wasRunning) this.hooks.leftRunning(record.instanceId)
+    if (wasRunning && !record.unreachable) this.hooks.leftRunning(record.instanceId)
     for (const entry of record.nodePorts) this.ports.release(entry.nodePort)
     this.hooks.changed()
   }
@@ -286,11 +297,12 @@ export class InstanceStore {
     record.status = status
     record.phase = phaseOf(status)
     record.healthy = status === 'Running'
-    record.message = extra.message ?? defaultMessage(record, status)
+    record.message = extra.message ?? (record.unreachable && status === 'Running' ? UNREACHABLE_MESSAGE : defaultMessage(record, status))
     record.diagnosisReason = extra.diagnosisReason ?? ''
     record.diagnosisMessage = extra.diagnosisMessage ?? ''
     if (status === 'Starting' || status === 'Running') record.rootDiskUsedGi = record.image.sizeGi
     if (status === 'Stopped') record.stopTimestamp = now
+    if (record.unreachable) return
     if (wasRunning && status !== 'Running') this.hooks.leftRunning(record.instanceId)
     if (!wasRunning && status === 'Running') this.hooks.running(record)
   }

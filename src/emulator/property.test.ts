@@ -70,7 +70,7 @@ describe('any body on any endpoint', () => {
     const fresh = await login(emulator.baseUrl)
     const listed = await fetch(`${emulator.baseUrl}/instance/list`, {
       method: 'POST',
-      headers: { cookie: `AccessToken=${fresh}` },
+      headers: { 'content-type': 'application/json', cookie: `AccessToken=${fresh}` },
       body: JSON.stringify({ pager: { currentPage: 1, pageSize: 1 } })
     })
     expect(listed.status).toBe(200)

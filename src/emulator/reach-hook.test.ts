@@ -1,38 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import type { EmuInstanceView, ReachContext } from './reach-types'
-import { login, pager, post, validCreate } from './test-support'
-
-/** A reach that records what the API tells it, standing in for E1's SSH / notebook / forwarders. */
-function recordingReach() {
-  const events: string[] = []
-  let context: ReachContext | undefined
-  const running = new Map<string, EmuInstanceView>()
-  return {
-    events,
-    running,
-    context: () => context!,
-    factory: async (ctx: ReachContext) => {
-      context = ctx
-      return {
-        notebookHost: '127.0.0.1:45678',
-        sshAddress: '127.0.0.1',
-        async instanceRunning(view: EmuInstanceView) {
-          events.push(`running ${view.instanceId}`)
-          running.set(view.instanceId, view)
-        },
-        async instanceStopped(instanceId: string) {
-          events.push(`stopped ${instanceId}`)
-          running.delete(instanceId)
-        },
-        async close() {
-          events.push('close')
-        }
-      }
-    }
-  }
-}
+import { login, pager, post, recordingReach, validCreate } from './test-support'
 
 let emulator: Emulator | undefined
 afterEach(() => emulator?.close())

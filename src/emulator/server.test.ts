@@ -18,7 +18,7 @@ const origin = () => emulator.baseUrl.replace(/\/api$/, '')
 describe('bad requests', () => {
   it('answers an unknown path with 404 JSON', async () => {
     for (const path of ['/api/instance/start', '/api/', '/', '/favicon.ico']) {
-      const response = await fetch(`${origin()}${path}`, { method: 'POST', body: '{}' })
+      const response = await fetch(`${origin()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
       expect(response.status, path).toBe(404)
       expect(response.headers.get('content-type')).toMatch(/^application\/json/)
       expect(((await response.json()) as { message: string }).message).toBeTruthy()
@@ -67,7 +67,12 @@ describe('bad requests', () => {
         controller.enqueue(new TextEncoder().encode(chunk))
       }
     })
-    const response = await fetch(`${emulator.baseUrl}/user/login`, { method: 'POST', body: stream, duplex: 'half' } as RequestInit)
+    const response = await fetch(`${emulator.baseUrl}/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: stream,
+      duplex: 'half'
+    } as RequestInit)
     expect(response.status).toBe(413)
     expect((await post(emulator.baseUrl, '/instance/list', pager(1, 5), token)).status).toBe(200)
   })

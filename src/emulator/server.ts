@@ -1,8 +1,11 @@
 /**
- * One HTTP handler for the API (/api/...) and the control surface (/__emulator/...): body limits,
- * JSON parsing, the AccessToken cookie, injected faults, and the mapping of every failure to a
- * JSON body with a `message`. Nothing a client sends may crash the process: every path ends in
- * an answer or a destroyed socket.
+ * The HTTP handlers of the emulator's two listeners: the API (/api/...) and the control plane
+ * (/__emulator/..., on a listener of its own so that taking the API "down" never takes control
+ * with it). Both refuse, before anything else, requests a browser page could have sent
+ * (request-guard.ts); control also needs its secret. Then: body limits, JSON parsing, the
+ * AccessToken cookie, injected faults, and the mapping of every failure to a JSON body with a
+ * `message`. Nothing a client sends may crash the process: every path ends in an answer or a
+ * destroyed socket.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from './api-error'
@@ -11,6 +14,7 @@ import type { Auth } from './auth'
 import type { ControlAnswer, createControlRoutes } from './control-http'
 import type { Faults } from './faults'
 import { FieldError, isObject, type Body } from './fields'
+import { declaresBody, refuseRequest, refuseWithoutSecret } from './request-guard'
 import type { Scheduler } from './scheduler'
 
 export const API_PREFIX = '/api'
@@ -18,13 +22,26 @@ export const CONTROL_PREFIX = '/__emulator'
 /** Bodies over 1 MiB are refused before they are buffered. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-export interface HandlerDeps {
+type Handler = (request: IncomingMessage, response: ServerResponse) => void
+
+export interface ApiHandlerDeps {
   auth: Auth
   api: ReturnType<typeof createApiRoutes>
-  control: ReturnType<typeof createControlRoutes>
   faults: Faults
   scheduler: Scheduler
   counter: { requests: number }
+  /** This listener's `127.0.0.1:<port>`, once it listens. */
+  ownHost: () => string
+  /** Where the control plane answers, for a client that looks for it here. */
+  controlUrl: () => string
+  log: (line: string) => void
+}
+
+export interface ControlHandlerDeps {
+  routes: ReturnType<typeof createControlRoutes>
+  /** `Authorization: Bearer <secret>` must carry this. */
+  secret: string
+  ownHost: () => string
   log: (line: string) => void
 }
 
@@ -37,21 +54,48 @@ class BodyError extends Error {
   }
 }
 
-export function createRequestHandler(deps: HandlerDeps): (request: IncomingMessage, response: ServerResponse) => void {
+export function createApiHandler(deps: ApiHandlerDeps): Handler {
+  return guarded(deps, (request, response) => handle(deps, request, response))
+}
+
+export function createControlHandler(deps: ControlHandlerDeps): Handler {
+  return guarded(deps, (request, response) => handleControl(deps, request, response))
+}
+
+/** The checks both listeners make first (request-guard.ts), and a 500 for anything unexpected. */
+function guarded(
+  deps: { ownHost: () => string; log: (line: string) => void },
+  inner: (request: IncomingMessage, response: ServerResponse) => Promise<void>
+): Handler {
   return (request, response) => {
-    handle(deps, request, response).catch((error: unknown) => {
+    const refusal = refuseRequest(
+      {
+        host: request.headers.host,
+        origin: request.headers.origin,
+        contentType: request.headers['content-type'],
+        hasBody: declaresBody(request.headers)
+      },
+      deps.ownHost()
+    )
+    if (refusal) return refuse(request, response, refusal)
+    inner(request, response).catch((error: unknown) => {
       deps.log(`internal error on ${request.method} ${request.url}: ${(error as Error)?.stack ?? String(error)}`)
       send(response, 500, { message: 'The emulator hit an internal error; its log says more. Try again.' })
     })
   }
 }
 
-async function handle(deps: HandlerDeps, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const url = new URL(request.url ?? '/', 'http://127.0.0.1')
-  const path = url.pathname
+/** Answers a refused request without reading its body, and closes the connection after. */
+function refuse(request: IncomingMessage, response: ServerResponse, refusal: { status: number; message: string }, headers: Record<string, string> = {}): void {
+  request.resume()
+  send(response, refusal.status, { message: refusal.message }, { connection: 'close', ...headers })
+}
 
-  if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
-    return handleControl(deps, request, response, path.slice(CONTROL_PREFIX.length) || '/', url.searchParams)
+async function handle(deps: ApiHandlerDeps, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname
+
+  if (isControlPath(path)) {
+    return send(response, 404, { message: `The control routes are served at ${deps.controlUrl()}/, with the control secret.` })
   }
   if (!path.startsWith(`${API_PREFIX}/`)) {
     return send(response, 404, { message: `Nothing is served at ${clip(path)}. The API is under ${API_PREFIX}/.` })
@@ -97,22 +141,26 @@ async function handle(deps: HandlerDeps, request: IncomingMessage, response: Ser
   }
 }
 
-async function handleControl(
-  deps: HandlerDeps,
-  request: IncomingMessage,
-  response: ServerResponse,
-  route: string,
-  query: URLSearchParams
-): Promise<void> {
+async function handleControl(deps: ControlHandlerDeps, request: IncomingMessage, response: ServerResponse): Promise<void> {
   // The listener is bound to 127.0.0.1, so this holds already; checked again because control
   // can rewrite any account's state and must never become reachable by a config slip.
   const remote = request.socket.remoteAddress ?? ''
   if (!['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(remote)) {
     return send(response, 403, { message: 'The control surface answers loopback clients only.' })
   }
-  const handler = deps.control.get(`${request.method} ${route}`)
+  // Every control route, even the index, needs the secret: control registers SSH keys, and an
+  // SSH key is a shell as the user running the emulator.
+  const unauthorized = refuseWithoutSecret(request.headers.authorization, deps.secret)
+  if (unauthorized) return refuse(request, response, unauthorized, { 'www-authenticate': 'Bearer realm="cloud emulator control"' })
+  const url = new URL(request.url ?? '/', 'http://127.0.0.1')
+  if (!isControlPath(url.pathname)) {
+    return send(response, 404, { message: `Only the control routes are served here, under ${CONTROL_PREFIX}/.` })
+  }
+  const route = url.pathname.slice(CONTROL_PREFIX.length) || '/'
+  const query = url.searchParams
+  const handler = deps.routes.get(`${request.method} ${route}`)
   if (!handler) {
-    const other = deps.control.has(`${request.method === 'GET' ? 'POST' : 'GET'} ${route}`)
+    const other = deps.routes.has(`${request.method === 'GET' ? 'POST' : 'GET'} ${route}`)
     return other
       ? send(response, 405, { message: `${CONTROL_PREFIX}${clip(route)} does not answer ${request.method}.` })
       : send(response, 404, { message: `Unknown control route ${CONTROL_PREFIX}${clip(route)}.` })
@@ -128,7 +176,11 @@ async function handleControl(
   }
 }
 
-function sendError(deps: HandlerDeps, request: IncomingMessage, response: ServerResponse, error: unknown): void {
+function isControlPath(path: string): boolean {
+  return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)
+}
+
+function sendError(deps: { log: (line: string) => void }, request: IncomingMessage, response: ServerResponse, error: unknown): void {
   if (error instanceof ApiError) return send(response, error.status, error.body)
   if (error instanceof FieldError) return send(response, 400, { message: error.message })
   if (error instanceof BodyError) {

@@ -24,7 +24,8 @@ describe('--state', () => {
     await post(first.baseUrl, '/storage/volume/create', { name: 'data', sizeGB: 10, region: REGION_ID, volumeType: 'filesystem' }, token)
     const before = (await post(first.baseUrl, '/instance/list', pager(1, 10), token)).body
     await first.close()
-    expect(readdirSync(dir)).toEqual(['state.json'])
+    // No temporary file left behind; the control secret of the run sits beside the state (#12 item 1).
+    expect(readdirSync(dir)).toEqual(['control-secret', 'state.json'])
     expect(readFileSync(statePath, 'utf8')).not.toContain(token)
 
     const second = await startEmulator({ statePath, clock, bootMs: 1000 })

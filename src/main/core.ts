@@ -294,7 +294,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
             ]
           : []
     }),
-    profiles: () => profilesState(profiles.get(), sandboxUrl()),
+    profiles: () => profilesState(profiles.get(), sandboxUrl(), sandbox?.access),
     async saveProfile(input) {
       await profiles.set(saveProfile(profiles.get(), input))
       return internals.profiles()

@@ -7,7 +7,8 @@
  * Rules that hold for every command:
  * - It answers a Result: `{ok: true, value}` or `{ok: false, error: ErrorInfo}`; it never throws
  *   across the boundary.
- * - No result or event ever carries the access token, a password or a passphrase.
+ * - No result or event ever carries the access token, a password or a passphrase. The one
+ *   exception is the Sandbox's own password (ProfilesState), which main made for the user to see.
  * - A command that meets `not-logged-in` is kept by main: the `session.expired` event fires, and
  *   once the user logs in again the command is retried once and its invoke resolves with that
  *   outcome. So a form awaiting `instances.create` simply continues after re-login. If the user
@@ -42,8 +43,26 @@ export interface ProfilesState {
   selectedId: string
   /** The user name last used with the selected profile (prefilled; the Sandbox's is `demo`). */
   lastUsername: string
-  /** Prefilled password: only ever the Sandbox's public demo password, never a stored one. */
+  /**
+   * Prefilled password: only ever the Sandbox's own password (random per install, kept with its
+   * state), while the Sandbox is selected and running; never a password the user typed.
+   */
   demoPassword?: string
+  /** Set while the Sandbox runs: how to reach it by hand, shown in Settings. */
+  sandbox?: SandboxAccess
+}
+
+/** The running Sandbox, for curl and scripts (its control secret stays in its file). */
+export interface SandboxAccess {
+  /** http://127.0.0.1:N/api */
+  apiUrl: string
+  username: string
+  /** The Sandbox account's password, random per install. */
+  password: string
+  /** http://127.0.0.1:M/__emulator: test controls, which need the secret in `controlSecretFile`. */
+  controlUrl: string
+  /** The file (mode 0600) holding this run's control secret. */
+  controlSecretFile?: string
 }
 
 export interface ProfileInput {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -81,10 +81,16 @@ describe('web shell', () => {
       expect(info.ok && info.value.shell).toBe('web')
       expect(info.ok && info.value.replaced.length).toBeGreaterThan(0)
       const profiles = await bridge.invoke('profiles.get')
-      // First run: the Sandbox is preselected with its demo account.
+      // First run: the Sandbox is preselected with its demo account and its own password (#12 item 1).
       expect(profiles.ok && profiles.value.selectedId).toBe('sandbox')
-      expect(profiles.ok && profiles.value.demoPassword).toBe('demo')
-      const login = await bridge.invoke('session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: false })
+      const { password } = shell.sandbox()
+      expect(password).not.toBe('demo')
+      expect(profiles.ok && profiles.value.demoPassword).toBe(password)
+      // This run's control secret, for tests and curl run by the same user only.
+      const secretFile = join(shell.dataDir, 'sandbox', 'control-secret')
+      expect(shell.sandbox().controlSecretFile).toBe(secretFile)
+      expect(statSync(secretFile).mode & 0o777).toBe(0o600)
+      const login = await bridge.invoke('session.login', { profileId: 'sandbox', username: 'demo', password, rememberMe: false })
       expect(login.ok && login.value.status).toBe('signed-in')
       await shell.emulator().seedInstances('demo', 3)
       const list = await bridge.invoke('instances.refresh')

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Clock } from '../shared/clock'
+import type { SandboxAccess } from '../shared/contract'
 import { createMemoryKeychain, createOsKeychain } from '../main/account/keychain'
 import type { EmulatorStartOptions, StartEmulator } from '../main/account/sandbox'
 import { createAppCore } from '../main/core'
@@ -32,7 +33,7 @@ export interface WebShellOptions {
   dataDir?: string
   /** `os`: the system keychain (the CLI); `memory` (default for tests): nothing leaves the process. */
   keychain?: 'os' | 'memory' | Keychain
-  /** Sandbox emulator timings (tests use a fast boot). */
+  /** Sandbox emulator timings (tests use a fast boot); `users` replaces the Sandbox's own account. */
   emulator?: Pick<EmulatorOptions, 'bootMs' | 'stopMs' | 'tokenTtlSeconds' | 'lockoutMs' | 'volumeReadyMs' | 'users'>
   /** Real SSH / notebook / port forwarders for Sandbox instances (src/emulator/reach). Default: off. */
   reach?: ReachFactory
@@ -53,6 +54,8 @@ export interface WebShell {
   dataDir: string
   /** The Sandbox's emulator controls; throws until the Sandbox has started. */
   emulator(): EmulatorControl
+  /** The Sandbox's address, account and control plane, as Settings shows them; throws until it has started. */
+  sandbox(): SandboxAccess
   close(): Promise<void>
 }
 
@@ -78,12 +81,23 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
   const rendererDir = options.rendererDir ?? (await ensureRendererBuild(REPO_ROOT, log)).dir
 
   let control: EmulatorControl | undefined
+  let access: SandboxAccess | undefined
   const startEmulator: StartEmulator = async (sandbox: EmulatorStartOptions) => {
     const { startEmulator: start } = await import('../emulator/index')
-    const emulator = await start({ ...options.emulator, ...sandbox, ...(options.clock ? { clock: options.clock } : {}) })
+    const emulatorOptions = { ...sandbox, ...options.emulator, ...(options.clock ? { clock: options.clock } : {}) }
+    const emulator = await start(emulatorOptions)
     control = emulator.control
+    const [user] = emulatorOptions.users
+    access = {
+      apiUrl: emulator.baseUrl,
+      username: user!.username,
+      password: user!.password,
+      controlUrl: emulator.controlUrl,
+      ...(emulator.controlSecretPath ? { controlSecretFile: emulator.controlSecretPath } : {})
+    }
     return emulator
   }
+  const notStarted = (): Error => new Error('The Sandbox emulator has not started (another profile is selected, or --base-url is set).')
 
   let closing: Promise<void> | undefined
   const keychain =
@@ -147,8 +161,12 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
     core,
     dataDir,
     emulator() {
-      if (!control) throw new Error('The Sandbox emulator has not started (another profile is selected, or --base-url is set).')
+      if (!control) throw notStarted()
       return control
+    },
+    sandbox() {
+      if (!access) throw notStarted()
+      return access
     },
     close
   }

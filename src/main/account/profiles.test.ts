@@ -2,11 +2,16 @@ import { describe, expect, it } from 'vitest'
 import { defaultProfilesFile, normaliseBaseUrl, profilesState, removeProfile, saveProfile, selectProfile } from './profiles'
 
 describe('profiles', () => {
-  it('first run: Sandbox preselected with the demo account', () => {
-    const state = profilesState(defaultProfilesFile(), 'http://127.0.0.1:4000/api')
+  const sandbox = { apiUrl: 'http://127.0.0.1:4000/api', username: 'demo', password: 'Per-install-1', controlUrl: 'http://127.0.0.1:4001/__emulator' }
+
+  it('first run: Sandbox preselected with the demo account and its per-install password (#12 item 1)', () => {
+    const state = profilesState(defaultProfilesFile(), 'http://127.0.0.1:4000/api', sandbox)
     expect(state.selectedId).toBe('sandbox')
     expect(state.lastUsername).toBe('demo')
-    expect(state.demoPassword).toBe('demo')
+    expect(state.demoPassword).toBe('Per-install-1')
+    expect(state.sandbox).toEqual(sandbox)
+    // Before the Sandbox runs (or with another API in its place) there is no password to offer.
+    expect(profilesState(defaultProfilesFile(), 'http://127.0.0.1:4000/api').demoPassword).toBeUndefined()
     expect(state.profiles.map((p) => [p.name, p.baseUrl])).toEqual([
       ['HPC-AI', 'https://hpc-ai.com/api'],
       ['Sandbox', 'http://127.0.0.1:4000/api']
@@ -18,9 +23,10 @@ describe('profiles', () => {
     expect(file.userProfiles).toEqual([{ id: 'user-x', name: 'Lab', baseUrl: 'https://lab.example.com/api' }])
     file = saveProfile(file, { id: 'user-x', name: 'Lab 2', baseUrl: 'https://lab2.example.com' })
     file = selectProfile(file, 'user-x')
-    const state = profilesState(file, '')
+    const state = profilesState(file, '', sandbox)
     expect(state.selectedId).toBe('user-x')
     expect(state.demoPassword).toBeUndefined()
+    expect(state.sandbox).toEqual(sandbox)
     expect(state.lastUsername).toBe('')
     file = removeProfile(file, 'user-x')
     expect(file.userProfiles).toEqual([])

@@ -8,15 +8,13 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import type { Profile, ProfileInput, ProfilesState } from '../../shared/contract'
+import type { Profile, ProfileInput, ProfilesState, SandboxAccess } from '../../shared/contract'
 import { AppError } from '../app-error'
 import { writeFileAtomic } from '../util/atomic-write'
 
 export const HPC_AI_PROFILE_ID = 'hpc-ai'
 export const SANDBOX_PROFILE_ID = 'sandbox'
 export const SANDBOX_USERNAME = 'demo'
-/** The Sandbox's public demo password: it guards nothing but a local emulator. */
-export const SANDBOX_PASSWORD = 'demo'
 
 export const BUILT_IN_PROFILES: readonly Profile[] = [
   { id: HPC_AI_PROFILE_ID, name: 'HPC-AI', baseUrl: 'https://hpc-ai.com/api', builtIn: 'hpc-ai' },
@@ -49,7 +47,8 @@ export function allProfiles(file: ProfilesFile, sandboxUrl: string): Profile[] {
   ]
 }
 
-export function profilesState(file: ProfilesFile, sandboxUrl: string): ProfilesState {
+/** `sandbox`: the running Sandbox (its password is prefilled while it is selected). */
+export function profilesState(file: ProfilesFile, sandboxUrl: string, sandbox?: SandboxAccess): ProfilesState {
   const profiles = allProfiles(file, sandboxUrl)
   const selectedId = profiles.some((p) => p.id === file.selectedId) ? file.selectedId : SANDBOX_PROFILE_ID
   const isSandbox = selectedId === SANDBOX_PROFILE_ID
@@ -58,7 +57,8 @@ export function profilesState(file: ProfilesFile, sandboxUrl: string): ProfilesS
     profiles,
     selectedId,
     lastUsername,
-    ...(isSandbox ? { demoPassword: SANDBOX_PASSWORD } : {})
+    ...(isSandbox && sandbox ? { demoPassword: sandbox.password } : {}),
+    ...(sandbox ? { sandbox } : {})
   }
 }
 

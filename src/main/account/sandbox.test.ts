@@ -7,6 +7,7 @@ import { createReach } from '../../emulator/reach/index'
 import { startSandbox } from './sandbox'
 import { startEmulator } from '../../emulator/index'
 import { mkdtemp, rm } from 'node:fs/promises'
+import { post } from '../../emulator/test-support'
 import { tmpdir } from 'node:os'
 
 let rig: CoreRig | undefined
@@ -30,6 +31,17 @@ describe('Sandbox', () => {
     const publicKey = await readFile(`${keyPath}.pub`, 'utf8')
     expect(publicKey).toMatch(/^ssh-ed25519 /)
 
+    // The sign-in form is given the Sandbox's own password, and Settings how to reach it (#12 item 1).
+    const password = (await readFile(join(rig.dataDir, 'sandbox', 'password'), 'utf8')).trim()
+    expect(profiles.value.demoPassword).toBe(password)
+    expect(profiles.value.sandbox).toEqual({
+      apiUrl: sandbox.baseUrl,
+      username: 'demo',
+      password,
+      controlUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/__emulator$/),
+      controlSecretFile: join(rig.dataDir, 'sandbox', 'control-secret')
+    })
+
     await rig.login(true)
     const created = await rig.call('instances.create', { request: createRequest(rig.emulator, 'kept') })
     expect(created.ok).toBe(true)
@@ -40,6 +52,49 @@ describe('Sandbox', () => {
     expect(session).toMatchObject({ ok: true, value: { status: 'signed-in' } })
     const snapshot = await rig.call('instances.refresh')
     expect(snapshot.ok && snapshot.value.instances.map((i) => i.instanceSpecInfo.name)).toEqual(['kept'])
+  })
+
+  it('#12 item 1: a random password per install, kept 0600; a control secret per run, in a 0600 file', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'cloud-tray-sandbox-'))
+    const otherDir = await mkdtemp(join(tmpdir(), 'cloud-tray-sandbox-'))
+    const dir = join(dataDir, 'sandbox')
+    let first = await startSandbox({ dataDir, start: startEmulator })
+    try {
+      const passwordPath = join(dir, 'password')
+      const password = (await readFile(passwordPath, 'utf8')).trim()
+      expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/)
+      expect((await stat(passwordPath)).mode & 0o777).toBe(0o600)
+      expect(first.access.password).toBe(password)
+      // The public demo password no longer opens the Sandbox; its own does.
+      expect((await post(first.baseUrl, '/user/login', { username: 'demo', password: 'demo' })).status).toBe(401)
+      expect((await post(first.baseUrl, '/user/login', { username: 'demo', password })).status).toBe(200)
+
+      const secretPath = join(dir, 'control-secret')
+      expect(first.access.controlSecretFile).toBe(secretPath)
+      expect((await stat(secretPath)).mode & 0o777).toBe(0o600)
+      const firstSecret = (await readFile(secretPath, 'utf8')).trim()
+      const now = (url: string, secret: string) => fetch(`${url}/now`, { headers: { authorization: `Bearer ${secret}` } })
+      expect((await now(first.access.controlUrl, firstSecret)).status).toBe(200)
+      expect((await fetch(`${first.access.controlUrl}/now`)).status).toBe(401)
+
+      // A restart keeps the password and makes a new secret; the old one opens nothing.
+      await first.close()
+      first = await startSandbox({ dataDir, start: startEmulator })
+      expect(first.access.password).toBe(password)
+      const secondSecret = (await readFile(secretPath, 'utf8')).trim()
+      expect(secondSecret).not.toBe(firstSecret)
+      expect((await now(first.access.controlUrl, firstSecret)).status).toBe(401)
+      expect((await now(first.access.controlUrl, secondSecret)).status).toBe(200)
+
+      // Another install gets another password.
+      const other = await startSandbox({ dataDir: otherDir, start: startEmulator })
+      expect(other.access.password).not.toBe(password)
+      await other.close()
+    } finally {
+      await first.close()
+      await rm(dataDir, { recursive: true, force: true })
+      await rm(otherDir, { recursive: true, force: true })
+    }
   })
 
   it('with reach: SandboxInfo carries the notebook certificate fingerprint to pin', async () => {

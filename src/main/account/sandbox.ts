@@ -1,20 +1,30 @@
 /**
- * The Sandbox profile: the emulator (src/emulator) running inside the main process on a free
- * loopback port, with its state in `<dataDir>/sandbox/state.json`. On first use it generates
- * an ed25519 key pair for the demo account (private key mode 0600 in `<dataDir>/sandbox/`) and
- * registers the public key, so the terminal works against the Sandbox with no setup.
+ * The Sandbox profile: the emulator (src/emulator) running inside the main process on free
+ * loopback ports, with its state in `<dataDir>/sandbox/state.json`. On first use it makes, in
+ * `<dataDir>/sandbox/` (a 0700 folder, files 0600):
+ * - a random password for the demo account (`password`): the Sandbox runs real shells as this
+ *   user, so its password must not be a public one (issue #12 item 1);
+ * - an ed25519 key pair for the demo account, registered with the Sandbox's SSH servers, so the
+ *   terminal works with no setup.
+ * Each run the emulator writes its control secret to `control-secret` there (src/emulator).
  */
+import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { SandboxAccess } from '../../shared/contract'
 import type { SandboxInfo } from '../core-types'
 import type { ReachFactory } from '../../emulator/reach-types'
 import { generateEd25519KeyPair } from '../../emulator/reach/host-key'
+import { writeFileAtomic } from '../util/atomic-write'
 import { SANDBOX_USERNAME } from './profiles'
 
 /** What the Sandbox needs of the emulator: `startEmulator` from src/emulator/index.ts. */
 export interface EmulatorStartOptions {
   port: number
+  /** The control secret is written beside it, to `control-secret`. */
   statePath: string
+  /** The Sandbox's one account, with its per-install password. */
+  users: { username: string; password: string }[]
   /** OpenSSH public key lines per user name. */
   sshKeys: Record<string, string[]>
   reach?: ReachFactory
@@ -22,6 +32,9 @@ export interface EmulatorStartOptions {
 
 export interface EmulatorHandle {
   baseUrl: string
+  /** The control plane (`/__emulator/`), which needs the secret in `controlSecretPath`. */
+  controlUrl: string
+  controlSecretPath?: string
   close(): Promise<void>
   /** Set when the emulator runs with reach (E1): SHA-256 of its notebook certificate, hex. */
   notebookCertSha256?: string
@@ -39,6 +52,8 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   baseUrl: string
   info: SandboxInfo
+  /** How to reach it by hand (Settings shows it; the sign-in form fills in the password). */
+  access: SandboxAccess
   close(): Promise<void>
 }
 
@@ -46,6 +61,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const dir = join(options.dataDir, 'sandbox')
   await mkdir(dir, { recursive: true, mode: 0o700 })
   const key = await ensureSandboxKey(dir)
+  const password = await ensureSandboxPassword(dir)
   // The reach the emulator builds carries the notebook certificate's fingerprint (createReach's
   // EmulatorReach); it is kept here for SandboxInfo, so notebook windows can pin it.
   let certSha256: string | undefined
@@ -61,14 +77,47 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const handle = await options.start({
     port: 0,
     statePath: join(dir, 'state.json'),
+    users: [{ username: SANDBOX_USERNAME, password }],
     sshKeys: { [SANDBOX_USERNAME]: [key.publicKey] },
     ...(capturingReach ? { reach: capturingReach } : {})
   })
   return {
     baseUrl: handle.baseUrl,
     info: { sshPrivateKeyPath: key.privateKeyPath, notebookCertSha256: certSha256 ?? handle.notebookCertSha256 ?? '' },
+    access: {
+      apiUrl: handle.baseUrl,
+      username: SANDBOX_USERNAME,
+      password,
+      controlUrl: handle.controlUrl,
+      ...(handle.controlSecretPath ? { controlSecretFile: handle.controlSecretPath } : {})
+    },
     close: () => handle.close()
   }
+}
+
+/** A password nobody can guess, typed by nobody: the sign-in form fills it in, Settings copies it. */
+function newSandboxPassword(): string {
+  return randomBytes(15).toString('base64url')
+}
+
+/**
+ * The Sandbox's password, made at its first start and kept (0600) with its state, so a remembered
+ * session, curl scripts and the user's memory of it survive restarts.
+ */
+export async function ensureSandboxPassword(dir: string): Promise<string> {
+  const path = join(dir, 'password')
+  try {
+    const kept = (await readFile(path, 'utf8')).trim()
+    if (kept !== '') {
+      await chmod(path, 0o600)
+      return kept
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const password = newSandboxPassword()
+  await writeFileAtomic(path, `${password}\n`, 0o600)
+  return password
 }
 
 export interface SandboxKey {

@@ -314,7 +314,8 @@ async function startCountingProxy(targetPort: number): Promise<{
       }
     })
     const upstream = httpRequest(
-      { host: '127.0.0.1', port: targetPort, method: incoming.method, path: incoming.url, headers: incoming.headers },
+      // As any reverse proxy must: the emulator answers only requests addressed to itself (#12 item 1).
+      { host: '127.0.0.1', port: targetPort, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: `127.0.0.1:${targetPort}` } },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
         answer.pipe(outgoing)

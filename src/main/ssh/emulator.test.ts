@@ -56,7 +56,10 @@ describe('SSH against the emulator’s SSH server', () => {
   }
 
   it('opens a shell on a Running Sandbox instance with the Sandbox key and echoes', async () => {
-    const login = await core.handle('session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: false }, client)
+    // The Sandbox's password is made per install; the sign-in form is given it the same way.
+    const profiles = await core.handle('profiles.get', undefined, client)
+    const password = (profiles.ok && profiles.value.demoPassword) || ''
+    const login = await core.handle('session.login', { profileId: 'sandbox', username: 'demo', password, rememberMe: false }, client)
     expect(login.ok).toBe(true)
     const created = await core.handle('instances.create', { request: createRequest(emulator!, 'ssh-emu') }, client)
     if (!created.ok) throw new Error(created.error.message)

@@ -103,7 +103,10 @@ export async function createCoreRig(
     of: <E extends EventName>(event: E) => events.filter((e) => e.event === event).map((e) => e.payload as Events[E]),
     call: (command, input) => rig.core.handle(command, input, { clientId: 'test' }),
     async login(rememberMe = false) {
-      const result = await rig.call('session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe })
+      // The core's own Sandbox (no baseUrlOverride) has a per-install password; the rig's emulator has demo / demo.
+      const profiles = await rig.call('profiles.get')
+      const password = (profiles.ok && profiles.value.demoPassword) || 'demo'
+      const result = await rig.call('session.login', { profileId: 'sandbox', username: 'demo', password, rememberMe })
       if (!result.ok) throw new Error(`login failed: ${result.error.message}`)
     },
     async restart() {
