@@ -22,46 +22,7 @@ export function isChargeMode(value: unknown): value is ChargeMode {
 
 // ---------------------------------------------------------------- statuses
 
-/** Status values of the spec, plus `Stopping`, which the real service reports though the spec omits it. */
-export const INSTANCE_STATUSES = [
-  'Running',
-  'Stopped',
-  'Starting',
-  'StartingFailed',
-  'Initializing',
-  'InitializationFailed',
-  'Archived',
-  'Released',
-  'PullingImage',
-  'Restarting',
-  'Stopping'
-] as const
-export type KnownInstanceStatus = (typeof INSTANCE_STATUSES)[number]
-
-export type StatusGroup = 'usable' | 'transitioning' | 'failed' | 'ended' | 'unknown'
-
-const STATUS_GROUPS: Record<KnownInstanceStatus, StatusGroup> = {
-  Running: 'usable',
-  Initializing: 'transitioning',
-  PullingImage: 'transitioning',
-  Starting: 'transitioning',
-  Restarting: 'transitioning',
-  Stopping: 'transitioning',
-  StartingFailed: 'failed',
-  InitializationFailed: 'failed',
-  Stopped: 'ended',
-  Archived: 'ended',
-  Released: 'ended'
-}
-
-export function isKnownStatus(status: string): status is KnownInstanceStatus {
-  return Object.hasOwn(STATUS_GROUPS, status)
-}
-
-/** Groups a status; values the app does not know yet are `unknown`, never an error. */
-export function statusGroup(status: string): StatusGroup {
-  return isKnownStatus(status) ? STATUS_GROUPS[status] : 'unknown'
-}
+// Status values, their classes and what each allows: src/shared/instance-rules.ts.
 
 // ---------------------------------------------------------------- pager
 

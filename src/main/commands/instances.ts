@@ -6,7 +6,7 @@
 import type { CommandGroup, CoreServices } from '../core-types'
 import type { CoreInternals } from '../core-internals'
 import { AppError } from '../app-error'
-import { canStop } from '../tray/tray-model'
+import { canStop, canTerminate } from '../../shared/instance-rules'
 import { createInstanceOnce } from './create-once'
 
 export function instanceCommands(services: CoreServices, core: CoreInternals): CommandGroup {
@@ -26,7 +26,7 @@ export function instanceCommands(services: CoreServices, core: CoreInternals): C
       },
       'instances.stop': async ({ instanceId }) => {
         const known = services.findInstance(instanceId)
-        if (known && !canStop(known.instanceRuntimeInfo.status)) {
+        if (known && !canStop(known)) {
           throw new AppError(
             'not-allowed',
             `«${known.instanceSpecInfo.name}» is ${known.instanceRuntimeInfo.status}; there is nothing to stop.`
@@ -45,6 +45,10 @@ export function instanceCommands(services: CoreServices, core: CoreInternals): C
         }
       },
       'instances.terminate': async ({ instanceId }) => {
+        const known = services.findInstance(instanceId)
+        if (known && !canTerminate(known)) {
+          throw new AppError('not-allowed', `«${known.instanceSpecInfo.name}» is already released; there is nothing to delete.`)
+        }
         const cloud = services.cloud()
         core.noteAction('terminate', instanceId)
         try {

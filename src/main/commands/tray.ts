@@ -7,7 +7,8 @@ import type { TrayMenuItem } from '../../shared/contract'
 import type { CommandGroup, CoreServices } from '../core-types'
 import type { CoreInternals } from '../core-internals'
 import { AppError } from '../app-error'
-import { parseTrayItemId, portAddress } from '../tray/tray-model'
+import { portUrlOf } from '../../shared/instance-rules'
+import { parseTrayItemId } from '../tray/tray-model'
 
 export function trayCommands(services: CoreServices, core: CoreInternals): CommandGroup {
   const navigate = (target: Parameters<typeof services.emit<'navigate'>>[1]): void => {
@@ -62,9 +63,9 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
           }
           case 'open-port': {
             const instance = services.findInstance(action.instanceId)
-            const url = instance ? portAddress(instance, action.nodePort) : undefined
+            const url = instance ? portUrlOf(instance, action.nodePort) : undefined
             if (!url) throw new AppError('not-allowed', 'That port is no longer forwarded. Refresh and try again.')
-            // why: portAddress builds http://address:nodePort from the instance; the platform checks it again.
+            // why: portUrlOf builds http://address:nodePort from the instance; the platform checks it again.
             await services.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
             return
           }

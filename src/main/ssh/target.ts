@@ -1,9 +1,10 @@
 /**
- * Where an instance's SSH server is: the nodePorts entry for port 22 gives the address and the
- * public port; the region's sshAddress stands in when the entry has no address. The login name
- * is the instance's `instanceUsername`.
+ * The SSH target of an instance, in main's words: where it is comes from the spec's rule in
+ * src/shared/instance-rules.ts (sshEndpoint: the port-22 entry, the region's sshAddress when
+ * the entry has none, the instance's `instanceUsername`); this file says why when there is none.
  */
-import { statusGroup, type Instance } from '../../shared/api'
+import type { Instance } from '../../shared/api'
+import { hostForUrl, isRunning, sshEndpoint } from '../../shared/instance-rules'
 import { AppError } from '../app-error'
 
 export interface SshTarget {
@@ -14,21 +15,20 @@ export interface SshTarget {
 
 export function sshTarget(instance: Instance): SshTarget {
   const name = instance.instanceSpecInfo.name
-  const entry = instance.instanceSpecInfo.nodePorts.find((nodePort) => nodePort.port === 22)
-  if (!entry) {
+  const endpoint = sshEndpoint(instance)
+  if (!endpoint.ok && endpoint.reason === 'no-ssh-port') {
     throw new AppError('not-allowed', `“${name}” has no SSH port. Create the instance with port 22 open to reach it by SSH.`)
   }
-  const host = entry.address || instance.instanceSpecInfo.regionInfo.sshAddress
-  if (!host) {
+  if (!endpoint.ok) {
     throw new AppError('not-allowed', `The cloud did not say where “${name}” answers SSH yet. Wait a moment and try again.`)
   }
-  return { host, port: entry.nodePort, username: instance.instanceMetadata.instanceUsername }
+  return { host: endpoint.host, port: endpoint.port, username: endpoint.username }
 }
 
 /** Only a running instance has an SSH server to reach. */
 export function requireRunning(instance: Instance): void {
   const status = instance.instanceRuntimeInfo.status
-  if (statusGroup(status) !== 'usable') {
+  if (!isRunning(instance)) {
     throw new AppError(
       'not-allowed',
       `“${instance.instanceSpecInfo.name}” is ${status}, not running. Open a terminal once it is Running.`
@@ -38,10 +38,5 @@ export function requireRunning(instance: Instance): void {
 
 /** The command a user can paste into their own terminal. */
 export function sshCommand(target: SshTarget): string {
-  return `ssh -p ${target.port} ${target.username}@${formatHost(target.host)}`
-}
-
-/** IPv6 literals need brackets after the `@`. */
-function formatHost(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+  return `ssh -p ${target.port} ${target.username}@${hostForUrl(target.host)}`
 }

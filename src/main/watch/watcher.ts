@@ -5,7 +5,7 @@
  * (schedule.ts) on an injected Clock, so tests run hours of polling without sleeping.
  */
 import type { Instance } from '../../shared/api'
-import { statusGroup } from '../../shared/api'
+import { statusGroup } from '../../shared/instance-rules'
 import type { Clock, TimerHandle } from '../../shared/clock'
 import type { ErrorInfo, InstancesSnapshot, PollMode, Transition, WatchHealth } from '../../shared/contract'
 import { diffSnapshots } from './diff'
