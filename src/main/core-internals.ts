@@ -19,7 +19,7 @@ import type {
   TrayModel,
   Warning
 } from '../shared/contract'
-import type { CreateInstanceRequest } from '../shared/api'
+import type { CreateInstanceRequest } from '../shared/create-request'
 
 export interface CoreInternals {
   appInfo(): AppInfo

@@ -4,7 +4,7 @@
  * (src/main/commands). Both shells use it: Electron through ipc.ts, `npm run web` through the
  * WebSocket transport. It never imports electron; what only Electron can do is the Platform.
  */
-import type { CreateInstanceRequest } from '../shared/api'
+import type { CreateInstanceRequest } from '../shared/create-request'
 import { systemClock } from '../shared/clock'
 import type {
   AppNotification,

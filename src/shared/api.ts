@@ -166,31 +166,7 @@ export const ListInstancesResponseSchema = z.object({
 })
 export type ListInstancesResponse = z.infer<typeof ListInstancesResponseSchema>
 
-export interface RemoteStorageRequest {
-  mountPath: string
-  remoteStorageName: string
-  remoteStorageId: string
-  type: string
-}
-
-export interface CreateInstanceRequest {
-  name: string
-  imageId: string
-  instanceTypeId: string
-  region: string
-  billing: { chargeMode: ChargeMode; duration: number }
-  remoteStorages: RemoteStorageRequest[]
-  instanceConfiguration: {
-    /** Extra data disk in GB. The field name is the provider's, typo included. */
-    extraDataDiskSizeDB?: number
-    enableCommonData: boolean
-    enableDocker: boolean
-    dockerStorageSize?: number
-    initScript: string
-  }
-  isSpotInstance?: boolean
-  nodePorts: number[]
-}
+// The create request (POST /instance/create's body): src/shared/create-request.ts.
 
 export const InstanceIdResponseSchema = z.object({ instanceId: z.string().min(1) })
 export type InstanceIdResponse = z.infer<typeof InstanceIdResponseSchema>

@@ -14,13 +14,13 @@
  *   signs out instead, it resolves with the `not-logged-in` error.
  */
 import type {
-  CreateInstanceRequest,
   CreateVolumeRequest,
   Instance,
   ListInstancesResponse,
   PagerRequest,
   Volume
 } from './api'
+import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
 import type { SshCommands, SshEvents } from './contract-ssh'
 
