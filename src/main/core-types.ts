@@ -9,7 +9,7 @@
 import type { Instance } from '../shared/api'
 import type { CloudClient, CloudClientOptions } from './cloud/types'
 import type { ReachFactory } from '../emulator/reach-types'
-import type { StartEmulator } from './account/sandbox'
+import type { SandboxInfo, StartEmulator } from './account/sandbox'
 import type {
   AppNotification,
   CommandInput,
@@ -156,13 +156,6 @@ export interface CoreServices {
   sessionState(): SessionState
   /** Adds a warning for the user (shown as a banner; `warnings.get` lists them). */
   warn(id: string, message: string): void
-}
-
-export interface SandboxInfo {
-  /** SHA-256 of the emulator's notebook certificate (DER), lowercase hex without colons. */
-  notebookCertSha256: string
-  /** Private key the app generated and registered with the Sandbox's SSH servers. */
-  sshPrivateKeyPath: string
 }
 
 /** A group's handlers: plain async functions that return the value or throw CloudError/AppError. */

@@ -33,8 +33,7 @@ import type {
   CommandGroup,
   CommandHandlers,
   CoreServices,
-  EventSink,
-  SandboxInfo
+  EventSink
 } from './core-types'
 import type { CoreInternals } from './core-internals'
 import { COMMAND_GROUPS } from './commands/index'
@@ -51,7 +50,7 @@ import {
 } from './account/profiles'
 import { Session } from './account/session'
 import { ReloginGate } from './account/relogin-gate'
-import { startSandbox, type RunningSandbox, type StartEmulator } from './account/sandbox'
+import { startSandbox, type RunningSandbox, type SandboxInfo, type StartEmulator } from './account/sandbox'
 import { Watcher } from './watch/watcher'
 import { expiringNotification, notificationsFor } from './notify/policy'
 import { trayModel } from './tray/tray-model'

@@ -6,7 +6,6 @@
  */
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { SandboxInfo } from '../core-types'
 import type { ReachFactory } from '../../emulator/reach-types'
 import { generateEd25519KeyPair } from '../../emulator/reach/host-key'
 import { SANDBOX_USERNAME } from './profiles'
@@ -28,6 +27,14 @@ export interface EmulatorHandle {
 }
 
 export type StartEmulator = (options: EmulatorStartOptions) => Promise<EmulatorHandle>
+
+/** What the rest of main needs to know of a running Sandbox. */
+export interface SandboxInfo {
+  /** SHA-256 of the emulator's notebook certificate (DER), lowercase hex without colons. */
+  notebookCertSha256: string
+  /** Private key the app generated and registered with the Sandbox's SSH servers. */
+  sshPrivateKeyPath: string
+}
 
 export interface SandboxOptions {
   dataDir: string
