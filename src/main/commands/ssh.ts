@@ -8,8 +8,12 @@ import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Instance } from '../../shared/api'
+import type { Clock } from '../../shared/clock'
+import type { Profile, Settings } from '../../shared/contract'
+import type { SandboxInfo } from '../account/sandbox'
 import { AppError } from '../app-error'
-import type { CommandGroup, CoreServices } from '../core-types'
+import type { EventSink } from '../core-types'
+import type { CommandGroup } from './dispatcher'
 import { agentPath } from '../ssh/agent-path'
 import { KnownHostsStore } from '../ssh/known-hosts-store'
 import { hostBlock, sshConfigPath, writeHostBlock } from '../ssh/ssh-config'
@@ -29,11 +33,38 @@ export function defaultSshEnvironment(): SshEnvironment {
   return { homeDir: homedir(), agent: agentPath(process.platform, process.env, existsSync) }
 }
 
-export function sshCommands(services: CoreServices): CommandGroup {
+/** What the ssh commands use of the app. */
+export interface SshServices {
+  /** known_hosts of the app's own lives here. */
+  dataDir: string
+  clock: Clock
+  emit: EventSink
+  /** The instance as the watcher last saw it. */
+  findInstance(instanceId: string): Instance | undefined
+  currentProfile(): Profile
+  settings(): Settings
+  /** Set while the Sandbox profile's embedded emulator runs (its SSH key). */
+  sandbox(): SandboxInfo | undefined
+}
+
+type SshCommand =
+  | 'ssh.open'
+  | 'ssh.input'
+  | 'ssh.resize'
+  | 'ssh.ack'
+  | 'ssh.close'
+  | 'ssh.reconnect'
+  | 'ssh.answer'
+  | 'ssh.forgetHostKey'
+  | 'ssh.command'
+  | 'ssh.configPreview'
+  | 'ssh.configWrite'
+
+export function sshCommands(services: SshServices): CommandGroup<SshCommand> {
   return createSshCommands(services, defaultSshEnvironment())
 }
 
-export function createSshCommands(services: CoreServices, environment: SshEnvironment): CommandGroup {
+export function createSshCommands(services: SshServices, environment: SshEnvironment): CommandGroup<SshCommand> {
   const sandboxKey = (): string | undefined =>
     services.currentProfile().builtIn === 'sandbox' ? services.sandbox()?.sshPrivateKeyPath : undefined
   const identityFile = (): string | undefined => services.settings().sshKeyFile ?? sandboxKey()
