@@ -15,6 +15,7 @@ import type {
   CommandResult,
   EventName,
   Events,
+  NoticeName,
   RecordedEffect,
   Result,
   TrayModel
@@ -111,6 +112,8 @@ export interface AppCore {
   stop(): Promise<void>
   /** Answers one contract command. Validates input; never rejects. */
   handle<C extends CommandName>(command: C, input: unknown, context: ClientContext): Promise<Result<CommandResult<C>>>
+  /** Takes one notice (a keystroke, an ack): validated, never answered; an invalid one is dropped and logged. */
+  notice<N extends NoticeName>(notice: N, input: unknown, context: ClientContext): void
   /** Events for renderers; `target` set means only that client (terminal bytes). */
   subscribe(sink: EventSink): () => void
   /** A renderer went away: release what it owned (terminal sessions). */

@@ -135,6 +135,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       await account.close()
     },
     handle: (command, input, context) => dispatcher.handle(command, input, context),
+    notice: (notice, input, context) => dispatcher.notice(notice, input, context),
     subscribe: (sink) => events.subscribe(sink),
     clientGone: (clientId) => dispatcher.clientGone(clientId),
     openInstance(instanceId) {

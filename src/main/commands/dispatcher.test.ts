@@ -1,25 +1,39 @@
 import { describe, expect, it } from 'vitest'
-import { COMMAND_NAMES, type CommandName } from '../../shared/contract'
+import { COMMAND_NAMES, NOTICE_NAMES, type CommandName, type NoticeName } from '../../shared/contract'
 import { AppError } from '../app-error'
-import type { ClientContext } from '../core-types'
+import type { ClientContext, CoreLog } from '../core-types'
 import {
-  commandTable,
   createDispatcher,
+  handlerTables,
   type AnyCommandGroup,
   type CommandGroup,
   type CommandHandlers,
-  type DispatcherOptions
+  type DispatcherOptions,
+  type NoticeHandlers
 } from './dispatcher'
 
-/** A group answering every command with its own name, the way a test needs them. */
-function everything(): CommandGroup<CommandName> {
+type Everything = CommandGroup<CommandName, NoticeName>
+
+/** A group answering every command with its own name and taking every notice, as a test needs them. */
+function everything(): Everything {
   const handlers = Object.fromEntries(COMMAND_NAMES.map((name) => [name, async () => name]))
-  return { handlers: handlers as unknown as CommandGroup<CommandName>['handlers'] }
+  const notices = Object.fromEntries(NOTICE_NAMES.map((name) => [name, () => {}]))
+  return { handlers, notices } as unknown as Everything
 }
 
-function withoutAppInfo(): CommandGroup<Exclude<CommandName, 'app.info'>> {
+function withoutAppInfo(): CommandGroup<Exclude<CommandName, 'app.info'>, NoticeName> {
   const { 'app.info': _gone, ...handlers } = everything().handlers
-  return { handlers }
+  return { handlers, notices: everything().notices }
+}
+
+function withoutAck(): CommandGroup<CommandName, Exclude<NoticeName, 'ssh.ack'>> {
+  const { 'ssh.ack': _gone, ...notices } = everything().notices
+  return { handlers: everything().handlers, notices }
+}
+
+function recordingLog(lines: string[]): CoreLog {
+  const add = (level: string) => (message: string) => void lines.push(`${level} ${message}`)
+  return { info: add('info'), warn: add('warn'), error: add('error'), secrets: { add: () => {}, delete: () => {} } }
 }
 
 const appInfo: CommandGroup<'app.info'> = {
@@ -34,25 +48,33 @@ describe('the handler table', () => {
     // @ts-expect-error 'app.info' has no handler, so this is not a CommandHandlers table
     const incomplete: CommandHandlers = { ...withoutAppInfo().handlers }
     // @ts-expect-error the groups leave 'app.info' without a handler
-    expect(() => commandTable([withoutAppInfo()])).not.toThrow()
+    expect(() => handlerTables([withoutAppInfo()])).not.toThrow()
     // @ts-expect-error the same for a dispatcher built from them
     createDispatcher([withoutAppInfo()], passThrough)
-    expect(Object.keys(commandTable([withoutAppInfo(), appInfo])).sort()).toEqual([...COMMAND_NAMES].sort())
+    expect(Object.keys(handlerTables([withoutAppInfo(), appInfo]).commands).sort()).toEqual([...COMMAND_NAMES].sort())
+    expect(incomplete).toBeDefined()
+  })
+
+  it('is complete by type for notices too', () => {
+    // @ts-expect-error 'ssh.ack' has no handler
+    const incomplete: NoticeHandlers = { ...withoutAck().notices }
+    // @ts-expect-error the groups take no 'ssh.ack'
+    createDispatcher([withoutAck()], passThrough)
     expect(incomplete).toBeDefined()
   })
 
   it('refuses two groups answering the same command', () => {
-    expect(() => commandTable([everything(), appInfo])).toThrow(/Two command groups handle app.info/)
+    expect(() => handlerTables([everything(), appInfo])).toThrow(/Two command groups handle app.info/)
   })
 })
 
 describe('the dispatcher', () => {
   it('checks the input by its schema before any handler runs', async () => {
     const calls: unknown[] = []
-    const group: AnyCommandGroup = { handlers: { ...everything().handlers, 'instances.stop': async (input) => void calls.push(input) as never } }
-    const dispatcher = createDispatcher([group as CommandGroup<CommandName>], passThrough)
+    const group = { ...everything(), handlers: { ...everything().handlers, 'instances.stop': async (input: { instanceId: string }) => (calls.push(input), input) } }
+    const dispatcher = createDispatcher([group], passThrough)
     expect(await dispatcher.handle('instances.stop', { instanceId: 3 }, context)).toMatchObject({ ok: false, error: { kind: 'bad-input', field: 'instanceId' } })
-    expect(await dispatcher.handle('instances.stop', { instanceId: 'i-1' }, context)).toEqual({ ok: true, value: undefined })
+    expect(await dispatcher.handle('instances.stop', { instanceId: 'i-1' }, context)).toEqual({ ok: true, value: { instanceId: 'i-1' } })
     expect(calls).toEqual([{ instanceId: 'i-1' }])
   })
 
@@ -64,7 +86,8 @@ describe('the dispatcher', () => {
   it('runs each command through the gate it is given, and turns throws into error results', async () => {
     const ran: string[] = []
     const errors: string[] = []
-    const failing: AnyCommandGroup = {
+    const failing = {
+      ...everything(),
       handlers: {
         ...everything().handlers,
         'session.get': async () => {
@@ -75,7 +98,7 @@ describe('the dispatcher', () => {
         }
       }
     }
-    const dispatcher = createDispatcher([failing as CommandGroup<CommandName>], {
+    const dispatcher = createDispatcher([failing], {
       run: (command, attempt) => {
         ran.push(command)
         return attempt()
@@ -87,6 +110,44 @@ describe('the dispatcher', () => {
     expect(ran).toEqual(['session.get', 'app.info'])
     // Only the unexpected failure is logged as an error; a refusal is the user's answer.
     expect(errors).toEqual(['app.info failed'])
+  })
+
+  it('hands a valid notice to its handler, and answers nothing', () => {
+    const taken: unknown[] = []
+    const group = { ...everything(), notices: { ...everything().notices, 'ssh.ack': (input: unknown, ctx: ClientContext) => void taken.push([input, ctx]) } }
+    const dispatcher = createDispatcher([group], passThrough)
+    expect(dispatcher.notice('ssh.ack', { terminalId: 't', bytes: 10 }, context)).toBeUndefined()
+    expect(taken).toEqual([[{ terminalId: 't', bytes: 10 }, context]])
+  })
+
+  it('drops and logs an invalid, unknown or failing notice; an internal failure is an error', async () => {
+    const lines: string[] = []
+    const taken: unknown[] = []
+    const group = {
+      ...everything(),
+      notices: {
+        'ssh.ack': (input: unknown) => void taken.push(input),
+        'ssh.input': () => {
+          throw new AppError('not-allowed', 'This terminal is closed.')
+        },
+        'ssh.resize': async () => {
+          throw new TypeError('boom')
+        }
+      }
+    }
+    const dispatcher = createDispatcher([group], { ...passThrough, log: recordingLog(lines) })
+    dispatcher.notice('ssh.ack', { terminalId: 't', bytes: -5 }, context)
+    dispatcher.notice('__proto__' as NoticeName, {}, context)
+    dispatcher.notice('ssh.input', { terminalId: 't', data: 'x' }, context)
+    dispatcher.notice('ssh.resize', { terminalId: 't', cols: 80, rows: 24 }, context)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(taken).toEqual([])
+    expect(lines).toEqual([
+      expect.stringMatching(/^warn ssh.ack dropped: bytes: /),
+      'warn unknown notice dropped',
+      'info ssh.input dropped: This terminal is closed.',
+      'error ssh.resize failed'
+    ])
   })
 
   it('passes client departures, system hints and disposal to every group', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CommandName } from '../../shared/contract'
-import { COMMAND_NAMES } from '../../shared/contract'
-import { INPUT_SCHEMAS, describeInputError } from './input-schemas'
+import { COMMAND_NAMES, NOTICE_NAMES } from '../../shared/contract'
+import { INPUT_SCHEMAS, NOTICE_SCHEMAS, describeInputError } from './input-schemas'
 
 const request = {
   name: 'job',
@@ -15,8 +15,18 @@ const request = {
 }
 
 describe('input schemas', () => {
-  it('there is one for every command', () => {
+  it('there is one for every command and every notice', () => {
     for (const name of COMMAND_NAMES) expect(INPUT_SCHEMAS[name], name).toBeDefined()
+    for (const name of NOTICE_NAMES) expect(NOTICE_SCHEMAS[name], name).toBeDefined()
+  })
+
+  it.each([
+    ['an ack', 'ssh.ack', { terminalId: 't', bytes: 4096 }, true],
+    ['a negative ack', 'ssh.ack', { terminalId: 't', bytes: -1 }, false],
+    ['keystrokes', 'ssh.input', { terminalId: 't', data: 'ls\r' }, true],
+    ['bytes instead of text', 'ssh.input', { terminalId: 't', data: [1, 2] }, false]
+  ] as const)('notice: %s', (_name, notice, input, valid) => {
+    expect(NOTICE_SCHEMAS[notice].safeParse(input).success).toBe(valid)
   })
 
   it.each<[string, CommandName, unknown, boolean]>([
@@ -38,8 +48,6 @@ describe('input schemas', () => {
     ['a huge page', 'volumes.list', { currentPage: 1, pageSize: 100_000 }, false],
     ['a settings patch', 'settings.update', { notifications: { ready: false } }, true],
     ['an unknown setting', 'settings.update', { telemetry: true }, false],
-    ['a terminal resize', 'ssh.resize', { terminalId: 't', cols: 80, rows: 24 }, true],
-    ['a zero-size terminal', 'ssh.resize', { terminalId: 't', cols: 0, rows: 24 }, false],
     ['a prompt answer', 'ssh.answer', { promptId: 'p', answer: { kind: 'host-key', decision: 'accept-once' } }, true],
     ['a made-up answer', 'ssh.answer', { promptId: 'p', answer: { kind: 'yolo' } }, false]
   ])('%s', (_name, command, input, valid) => {

@@ -1,10 +1,10 @@
 /**
- * One zod schema per contract command: what `handle()` accepts from a renderer before any
- * handler runs. A renderer is untrusted input (a compromised page could send anything), so
+ * One zod schema per contract command and notice: what the dispatcher accepts from a renderer
+ * before any handler runs. A renderer is untrusted input (a compromised page could send anything), so
  * objects are strict, strings bounded, numbers finite. `z.void()` commands take no input.
  */
 import { z } from 'zod'
-import type { CommandInput, CommandName } from '../../shared/contract'
+import type { CommandInput, CommandName, NoticeInput, NoticeName } from '../../shared/contract'
 import { CreateInstanceRequestSchema } from '../../shared/create-request'
 import { SettingsPatchSchema } from '../settings/settings-schema'
 
@@ -66,9 +66,6 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'warnings.get': none,
   'recorded.get': none,
   'ssh.open': z.object({ instanceId: id, ...dimensions }).strict(),
-  'ssh.input': z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
-  'ssh.resize': z.object({ terminalId: id, ...dimensions }).strict(),
-  'ssh.ack': z.object({ terminalId: id, bytes: z.number().int().min(0).max(1 << 30) }).strict(),
   'ssh.close': terminalRef,
   'ssh.reconnect': terminalRef,
   'ssh.answer': z.object({ promptId: id, answer: promptAnswer }).strict(),
@@ -76,6 +73,12 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'ssh.configPreview': instanceRef,
   'ssh.configWrite': instanceRef,
   'ssh.forgetHostKey': z.object({ host: z.string().min(1).max(300), port: z.number().int().min(1).max(65_535) }).strict()
+}
+
+export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unknown> } = {
+  'ssh.ack': z.object({ terminalId: id, bytes: z.number().int().min(0).max(1 << 30) }).strict(),
+  'ssh.input': z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
+  'ssh.resize': z.object({ terminalId: id, ...dimensions }).strict()
 }
 
 /** The first problem with an input, as a sentence and the dotted field path. */

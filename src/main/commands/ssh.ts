@@ -1,6 +1,6 @@
 /**
- * The `ssh.*` commands: terminals (open, input, resize, ack, close, reconnect, prompt answers)
- * served by one SshManager, and the copy/config helpers. Terminal bytes go only to the client
+ * The `ssh.*` commands and notices: terminals (open, close, reconnect, prompt answers; input,
+ * resize and acks as notices) served by one SshManager, and the copy/config helpers. Terminal bytes go only to the client
  * that opened the terminal; a client that goes away has its terminals closed and its prompts
  * cancelled.
  */
@@ -49,9 +49,6 @@ export interface SshServices {
 
 type SshCommand =
   | 'ssh.open'
-  | 'ssh.input'
-  | 'ssh.resize'
-  | 'ssh.ack'
   | 'ssh.close'
   | 'ssh.reconnect'
   | 'ssh.answer'
@@ -60,11 +57,13 @@ type SshCommand =
   | 'ssh.configPreview'
   | 'ssh.configWrite'
 
-export function sshCommands(services: SshServices): CommandGroup<SshCommand> {
+type SshNotice = 'ssh.ack' | 'ssh.input' | 'ssh.resize'
+
+export function sshCommands(services: SshServices): CommandGroup<SshCommand, SshNotice> {
   return createSshCommands(services, defaultSshEnvironment())
 }
 
-export function createSshCommands(services: SshServices, environment: SshEnvironment): CommandGroup<SshCommand> {
+export function createSshCommands(services: SshServices, environment: SshEnvironment): CommandGroup<SshCommand, SshNotice> {
   const sandboxKey = (): string | undefined =>
     services.currentProfile().builtIn === 'sandbox' ? services.sandbox()?.sshPrivateKeyPath : undefined
   const identityFile = (): string | undefined => services.settings().sshKeyFile ?? sandboxKey()
@@ -99,9 +98,6 @@ export function createSshCommands(services: SshServices, environment: SshEnviron
   return {
     handlers: {
       'ssh.open': async ({ instanceId, cols, rows }, { clientId }) => manager.open(instanceId, cols, rows, clientId),
-      'ssh.input': async ({ terminalId, data }, { clientId }) => manager.input(terminalId, data, clientId),
-      'ssh.resize': async ({ terminalId, cols, rows }, { clientId }) => manager.resize(terminalId, cols, rows, clientId),
-      'ssh.ack': async ({ terminalId, bytes }, { clientId }) => manager.ack(terminalId, bytes, clientId),
       'ssh.close': async ({ terminalId }, { clientId }) => manager.close(terminalId, clientId),
       'ssh.reconnect': async ({ terminalId }, { clientId }) => manager.reconnect(terminalId, clientId),
       'ssh.answer': async ({ promptId, answer }, { clientId }) => manager.answer(promptId, answer, clientId),
@@ -122,6 +118,11 @@ export function createSshCommands(services: SshServices, environment: SshEnviron
           throw new AppError('io', `Could not write ${sshConfigPath(environment.homeDir)}: ${(error as Error).message}. Nothing was changed; check the file's permissions.`, { cause: error })
         }
       }
+    },
+    notices: {
+      'ssh.input': ({ terminalId, data }, { clientId }) => manager.input(terminalId, data, clientId),
+      'ssh.resize': ({ terminalId, cols, rows }, { clientId }) => manager.resize(terminalId, cols, rows, clientId),
+      'ssh.ack': ({ terminalId, bytes }, { clientId }) => manager.ack(terminalId, bytes, clientId)
     },
     clientGone: (clientId) => manager.clientGone(clientId),
     // Back from sleep or back online: a connection waiting out its backoff tries at once.
