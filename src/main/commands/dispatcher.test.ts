@@ -40,6 +40,18 @@ const appInfo: CommandGroup<'app.info'> = {
   handlers: { 'app.info': async () => ({ version: '1', shell: 'electron', replaced: [] }) }
 }
 
+/** A handler the user gets a refusal from, and one that fails inside the app. */
+const refuse = (message: string) => async (): Promise<never> => {
+  throw new AppError('not-allowed', message)
+}
+/** As the SSH manager refuses: at once, not in a promise. */
+const refuseAtOnce = (message: string) => (): never => {
+  throw new AppError('not-allowed', message)
+}
+const crash = async (): Promise<never> => {
+  throw new TypeError('boom')
+}
+
 const passThrough: DispatcherOptions = { run: (_command, attempt) => attempt() }
 const context: ClientContext = { clientId: 'c1' }
 
@@ -85,31 +97,18 @@ describe('the dispatcher', () => {
 
   it('runs each command through the gate it is given, and turns throws into error results', async () => {
     const ran: string[] = []
-    const errors: string[] = []
-    const failing = {
-      ...everything(),
-      handlers: {
-        ...everything().handlers,
-        'session.get': async () => {
-          throw new AppError('not-allowed', 'No.')
-        },
-        'app.info': async () => {
-          throw new TypeError('boom')
-        }
-      }
+    const lines: string[] = []
+    const failing = { ...everything(), handlers: { ...everything().handlers, 'session.get': refuse('No.'), 'app.info': crash } }
+    const run: DispatcherOptions['run'] = (command, attempt) => {
+      ran.push(command)
+      return attempt()
     }
-    const dispatcher = createDispatcher([failing], {
-      run: (command, attempt) => {
-        ran.push(command)
-        return attempt()
-      },
-      log: { info: () => {}, warn: () => {}, error: (message) => void errors.push(message), secrets: { add: () => {}, delete: () => {} } }
-    })
+    const dispatcher = createDispatcher([failing], { run, log: recordingLog(lines) })
     expect(await dispatcher.handle('session.get', undefined, context)).toEqual({ ok: false, error: { kind: 'not-allowed', message: 'No.' } })
     expect(await dispatcher.handle('app.info', undefined, context)).toMatchObject({ ok: false, error: { kind: 'internal', message: expect.stringContaining('boom') } })
     expect(ran).toEqual(['session.get', 'app.info'])
     // Only the unexpected failure is logged as an error; a refusal is the user's answer.
-    expect(errors).toEqual(['app.info failed'])
+    expect(lines).toEqual(['error app.info failed'])
   })
 
   it('hands a valid notice to its handler, and answers nothing', () => {
@@ -125,15 +124,7 @@ describe('the dispatcher', () => {
     const taken: unknown[] = []
     const group = {
       ...everything(),
-      notices: {
-        'ssh.ack': (input: unknown) => void taken.push(input),
-        'ssh.input': () => {
-          throw new AppError('not-allowed', 'This terminal is closed.')
-        },
-        'ssh.resize': async () => {
-          throw new TypeError('boom')
-        }
-      }
+      notices: { 'ssh.ack': (input: unknown) => void taken.push(input), 'ssh.input': refuseAtOnce('This terminal is closed.'), 'ssh.resize': crash }
     }
     const dispatcher = createDispatcher([group], { ...passThrough, log: recordingLog(lines) })
     dispatcher.notice('ssh.ack', { terminalId: 't', bytes: -5 }, context)
