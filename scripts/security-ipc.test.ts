@@ -12,20 +12,14 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { COMMAND_NAMES, NOTICE_NAMES, commandChannel, noticeChannel } from '../src/shared/contract'
 import type { AppCore } from '../src/main/core-types'
-import { bindIpc, type InvokeEventLike, type IpcMainLike, type WebContentsLike } from '../src/main/ipc'
+import { bindIpc, type WebContentsLike } from '../src/main/ipc'
+import { fakeIpcMain } from '../src/main/test-support/ipc-main'
 
 const PAGE = 'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/index.html'
 const MAIN_WINDOW_ID = 1
 
 function rig() {
-  const handlers = new Map<string, (event: InvokeEventLike, input: unknown) => Promise<unknown>>()
-  const listeners = new Map<string, (event: InvokeEventLike, input: unknown) => void>()
-  const ipcMain: IpcMainLike = {
-    handle: (channel, listener) => void handlers.set(channel, listener),
-    removeHandler: (channel) => void handlers.delete(channel),
-    on: (channel, listener) => void listeners.set(channel, listener),
-    removeListener: (channel) => void listeners.delete(channel)
-  }
+  const { ipcMain, handlers, listeners } = fakeIpcMain()
   const reached: string[] = []
   const core = {
     handle: async (command: string) => {

@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { commandChannel, eventChannel, noticeChannel } from '../shared/contract'
 import type { AppCore, EventSink } from './core-types'
-import { bindIpc, type InvokeEventLike, type IpcMainLike, type WebContentsLike } from './ipc'
+import { bindIpc, type WebContentsLike } from './ipc'
+import { fakeIpcMain } from './test-support/ipc-main'
 
 function fakes() {
-  const handlers = new Map<string, (event: InvokeEventLike, input: unknown) => Promise<unknown>>()
-  const listeners = new Map<string, (event: InvokeEventLike, input: unknown) => void>()
-  const ipcMain: IpcMainLike = {
-    handle: (channel, listener) => void handlers.set(channel, listener),
-    removeHandler: (channel) => void handlers.delete(channel),
-    on: (channel, listener) => void listeners.set(channel, listener),
-    removeListener: (channel, listener) => void (listeners.get(channel) === listener && listeners.delete(channel))
-  }
+  const { ipcMain, handlers, listeners } = fakeIpcMain()
   const sinks = new Set<EventSink>()
   const calls: unknown[][] = []
   const core = {
