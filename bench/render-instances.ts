@@ -107,6 +107,7 @@ function snapshotCore() {
       const answer = answers[command]
       return (answer ? { ok: true, value: answer() } : { ok: false, error: { kind: 'not-allowed', message: `bench: no ${command}` } }) as never
     },
+    notice() {},
     subscribe(sink) {
       sinks.add(sink)
       return () => sinks.delete(sink)

@@ -25,7 +25,7 @@ import { createRequire } from 'node:module'
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { chromiumArgs, chromiumExecutable } from '../e2e/chromium'
 import { createReach } from '../src/emulator/reach/index'
-import type { CommandName, EventName, Events } from '../src/shared/contract'
+import type { EventName, Events, NoticeName } from '../src/shared/contract'
 import type { ClientContext } from '../src/main/core-types'
 import { startWebShell, type WebShell } from '../src/web/server'
 import { HIGH_WATERMARK } from '../src/main/ssh/flow-control'
@@ -56,16 +56,16 @@ class CoreMeter {
 
   constructor(shell: WebShell) {
     const core = shell.core
-    const handle = core.handle.bind(core)
-    // Wrap the core's entry point (the transport calls core.handle per message): a bench-only tap.
-    core.handle = ((command: CommandName, input: unknown, context: ClientContext) => {
-      if (command === 'ssh.ack') {
+    const notice = core.notice.bind(core)
+    // Wrap the core's entry point for notices (the transport calls core.notice per ack): a bench-only tap.
+    core.notice = ((name: NoticeName, input: unknown, context: ClientContext) => {
+      if (name === 'ssh.ack') {
         const ack = input as { terminalId: string; bytes: number }
         this.acked += ack.bytes
         this.page = { terminalId: ack.terminalId, context }
       }
-      return handle(command, input, context)
-    }) as typeof core.handle
+      notice(name, input, context)
+    }) as typeof core.notice
     core.subscribe(<E extends EventName>(event: E, payload: Events[E]) => {
       if (event !== 'ssh.data') return
       const data = (payload as Events['ssh.data']).data
@@ -131,7 +131,7 @@ async function nodeReference(shell: WebShell, instanceId: string): Promise<numbe
       const bytes = (payload as Events['ssh.data']).data.length
       firstAt ??= performance.now()
       received += bytes
-      void shell.core.handle('ssh.ack', { terminalId, bytes }, client)
+      shell.core.notice('ssh.ack', { terminalId, bytes }, client)
     }
   })
   try {
@@ -141,7 +141,7 @@ async function nodeReference(shell: WebShell, instanceId: string): Promise<numbe
     await new Promise((resolve) => setTimeout(resolve, 1_500))
     received = 0
     firstAt = undefined
-    await shell.core.handle('ssh.input', { terminalId, data: `${FLOOD}\n` }, client)
+    shell.core.notice('ssh.input', { terminalId, data: `${FLOOD}\n` }, client)
     await until(() => received >= BYTES, 'the Node reference flood', 600_000)
     const mbps = received / 1e6 / ((performance.now() - (firstAt ?? 0)) / 1000)
     await shell.core.handle('ssh.close', { terminalId }, client)
@@ -165,8 +165,7 @@ async function undrawnReference(page: Page, shell: WebShell, meter: CoreMeter): 
     await new Promise((resolve) => setTimeout(resolve, 300))
     meter.reset()
     // Typed through the core: a hidden terminal cannot take the keyboard.
-    const typed = await shell.core.handle('ssh.input', { terminalId: target.terminalId, data: `${PROFILE_FLOOD}\n` }, target.context)
-    if (!typed.ok) throw new Error(typed.error.message)
+    shell.core.notice('ssh.input', { terminalId: target.terminalId, data: `${PROFILE_FLOOD}\n` }, target.context)
     await until(() => meter.acked >= PROFILE_BYTES, 'the undrawn flood', 600_000)
     return meter.acked / 1e6 / ((performance.now() - (meter.firstSentAt ?? 0)) / 1000)
   } finally {

@@ -6,22 +6,18 @@
  * - `npm run web` (src/web): a Platform that records and forwards to the page, and the
  *   WebSocket transport.
  */
-import type { Instance } from '../shared/api'
 import type { CloudClient, CloudClientOptions } from './cloud/types'
 import type { ReachFactory } from '../emulator/reach-types'
 import type { StartEmulator } from './account/sandbox'
 import type {
   AppNotification,
-  CommandInput,
   CommandName,
   CommandResult,
   EventName,
   Events,
-  Profile,
+  NoticeName,
   RecordedEffect,
   Result,
-  SessionState,
-  Settings,
   TrayModel
 } from '../shared/contract'
 import type { Clock } from '../shared/clock'
@@ -116,6 +112,8 @@ export interface AppCore {
   stop(): Promise<void>
   /** Answers one contract command. Validates input; never rejects. */
   handle<C extends CommandName>(command: C, input: unknown, context: ClientContext): Promise<Result<CommandResult<C>>>
+  /** Takes one notice (a keystroke, an ack): validated, never answered; an invalid one is dropped and logged. */
+  notice<N extends NoticeName>(notice: N, input: unknown, context: ClientContext): void
   /** Events for renderers; `target` set means only that client (terminal bytes). */
   subscribe(sink: EventSink): () => void
   /** A renderer went away: release what it owned (terminal sessions). */
@@ -124,59 +122,6 @@ export interface AppCore {
   openInstance(instanceId?: string): void
   /** Power and network hints from the shell. */
   onSystemEvent(event: SystemEvent): void
-}
-
-/**
- * What a command group (src/main/commands/*.ts) may use of the core. Groups are plain
- * functions of these services, so each is testable in Node with fakes or the emulator.
- */
-export interface CoreServices {
-  dataDir: string
-  clock: Clock
-  emit: EventSink
-  platform: Platform
-  /** The instance as the watcher last saw it. */
-  findInstance(instanceId: string): Instance | undefined
-  currentProfile(): Profile
-  /** The current access token. Main-only: never put it in a result, event, log or error. */
-  accessToken(): string | undefined
-  settings(): Settings
-  /** Set while the Sandbox profile's embedded emulator runs. */
-  sandbox(): SandboxInfo | undefined
-  /** Called on login, logout and expiry. Returns an unsubscribe function. */
-  onSessionChange(listener: (state: SessionState) => void): () => void
-  /** Ask the watcher to look again soon (after create, stop, terminate). */
-  pollSoon(reason: 'create' | 'stop' | 'terminate' | 'user'): void
-  /**
-   * The cloud client of the session's profile; the token is read at each request. Throws
-   * AppError `no-session` when signed out. A `not-logged-in` rejection from it may be rethrown
-   * as is: core expires the session and retries the command once after re-login.
-   */
-  cloud(): CloudClient
-  sessionState(): SessionState
-  /** Adds a warning for the user (shown as a banner; `warnings.get` lists them). */
-  warn(id: string, message: string): void
-}
-
-export interface SandboxInfo {
-  /** SHA-256 of the emulator's notebook certificate (DER), lowercase hex without colons. */
-  notebookCertSha256: string
-  /** Private key the app generated and registered with the Sandbox's SSH servers. */
-  sshPrivateKeyPath: string
-}
-
-/** A group's handlers: plain async functions that return the value or throw CloudError/AppError. */
-export type CommandHandlers = {
-  [C in CommandName]?: (input: CommandInput<C>, context: ClientContext) => Promise<CommandResult<C>>
-}
-
-export interface CommandGroup {
-  handlers: CommandHandlers
-  /** A renderer went away. */
-  clientGone?(clientId: ClientId): void
-  /** Power and network hints (wake, back online), e.g. to reconnect now instead of after a backoff. */
-  onSystemEvent?(event: SystemEvent): void
-  dispose?(): Promise<void> | void
 }
 
 export type SystemEvent = 'suspend' | 'resume' | 'online' | 'offline' | 'focus'

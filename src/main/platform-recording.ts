@@ -4,7 +4,30 @@
  * shell's Platform passes through untouched.
  */
 import type { RecordedEffect } from '../shared/contract'
-import type { Platform } from './core-types'
+import type { EventSink, Platform } from './core-types'
+
+/** How many recorded effects `recorded.get` lists: the page shows the latest ones. */
+const MAX_RECORDED = 200
+
+/**
+ * The platform every module uses, recording in the web shell, and the log `recorded.get`
+ * answers from; each recorded effect is also announced as a `recorded` event.
+ */
+export function withEffectLog(
+  platform: Platform,
+  now: () => number,
+  emit: EventSink
+): { platform: Platform; recorded(): RecordedEffect[] } {
+  const recorded: RecordedEffect[] = []
+  return {
+    platform: recordingEffects(platform, now, (effect) => {
+      recorded.push(effect)
+      if (recorded.length > MAX_RECORDED) recorded.shift()
+      emit('recorded', effect)
+    }),
+    recorded: () => [...recorded]
+  }
+}
 
 export function recordingEffects(platform: Platform, now: () => number, record: (effect: RecordedEffect) => void): Platform {
   if (platform.shell !== 'web') return platform

@@ -3,7 +3,7 @@
  * and re-login path) never puts the access token in a result or an event.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { COMMAND_NAMES, type CommandName } from '../shared/contract'
+import { COMMAND_NAMES, NOTICE_NAMES, type CommandName, type NoticeName } from '../shared/contract'
 import { createMemoryKeychain } from './account/keychain'
 import { createCoreRig, createRequest, type CoreRig } from './test-support/core-harness'
 
@@ -44,9 +44,6 @@ describe('token containment', () => {
       'notebook.open': { instanceId: first },
       'external.open': { url: 'https://example.com/' },
       'ssh.open': { instanceId: first, cols: 80, rows: 24 },
-      'ssh.input': { terminalId: 't', data: 'ls\n' },
-      'ssh.resize': { terminalId: 't', cols: 100, rows: 30 },
-      'ssh.ack': { terminalId: 't', bytes: 10 },
       'ssh.close': { terminalId: 't' },
       'ssh.reconnect': { terminalId: 't' },
       'ssh.answer': { promptId: 'p', answer: { kind: 'cancel' } },
@@ -57,6 +54,13 @@ describe('token containment', () => {
     }
     const skip = new Set<CommandName>(['session.login', 'session.logout', 'ssh.configWrite'])
     for (const command of COMMAND_NAMES) if (!skip.has(command)) await call(command, inputs[command])
+    // Notices answer nothing, but what they set off must not carry the token either.
+    const notices: Record<NoticeName, unknown> = {
+      'ssh.input': { terminalId: 't', data: 'ls\n' },
+      'ssh.resize': { terminalId: 't', cols: 100, rows: 30 },
+      'ssh.ack': { terminalId: 't', bytes: 10 }
+    }
+    for (const notice of NOTICE_NAMES) rig.core.notice(notice, notices[notice], { clientId: 'test' })
 
     // Expiry mid-command and re-login.
     rig.emulator.control.expireTokens('demo')

@@ -22,46 +22,7 @@ export function isChargeMode(value: unknown): value is ChargeMode {
 
 // ---------------------------------------------------------------- statuses
 
-/** Status values of the spec, plus `Stopping`, which the real service reports though the spec omits it. */
-export const INSTANCE_STATUSES = [
-  'Running',
-  'Stopped',
-  'Starting',
-  'StartingFailed',
-  'Initializing',
-  'InitializationFailed',
-  'Archived',
-  'Released',
-  'PullingImage',
-  'Restarting',
-  'Stopping'
-] as const
-export type KnownInstanceStatus = (typeof INSTANCE_STATUSES)[number]
-
-export type StatusGroup = 'usable' | 'transitioning' | 'failed' | 'ended' | 'unknown'
-
-const STATUS_GROUPS: Record<KnownInstanceStatus, StatusGroup> = {
-  Running: 'usable',
-  Initializing: 'transitioning',
-  PullingImage: 'transitioning',
-  Starting: 'transitioning',
-  Restarting: 'transitioning',
-  Stopping: 'transitioning',
-  StartingFailed: 'failed',
-  InitializationFailed: 'failed',
-  Stopped: 'ended',
-  Archived: 'ended',
-  Released: 'ended'
-}
-
-export function isKnownStatus(status: string): status is KnownInstanceStatus {
-  return Object.hasOwn(STATUS_GROUPS, status)
-}
-
-/** Groups a status; values the app does not know yet are `unknown`, never an error. */
-export function statusGroup(status: string): StatusGroup {
-  return isKnownStatus(status) ? STATUS_GROUPS[status] : 'unknown'
-}
+// Status values, their classes and what each allows: src/shared/instance-rules.ts.
 
 // ---------------------------------------------------------------- pager
 
@@ -205,31 +166,7 @@ export const ListInstancesResponseSchema = z.object({
 })
 export type ListInstancesResponse = z.infer<typeof ListInstancesResponseSchema>
 
-export interface RemoteStorageRequest {
-  mountPath: string
-  remoteStorageName: string
-  remoteStorageId: string
-  type: string
-}
-
-export interface CreateInstanceRequest {
-  name: string
-  imageId: string
-  instanceTypeId: string
-  region: string
-  billing: { chargeMode: ChargeMode; duration: number }
-  remoteStorages: RemoteStorageRequest[]
-  instanceConfiguration: {
-    /** Extra data disk in GB. The field name is the provider's, typo included. */
-    extraDataDiskSizeDB?: number
-    enableCommonData: boolean
-    enableDocker: boolean
-    dockerStorageSize?: number
-    initScript: string
-  }
-  isSpotInstance?: boolean
-  nodePorts: number[]
-}
+// The create request (POST /instance/create's body): src/shared/create-request.ts.
 
 export const InstanceIdResponseSchema = z.object({ instanceId: z.string().min(1) })
 export type InstanceIdResponse = z.infer<typeof InstanceIdResponseSchema>

@@ -3,6 +3,8 @@
  * name → input → result) and what main may tell it (events: name → payload).
  * Everything that crosses the process boundary is named here and nowhere else. Both transports
  * (Electron IPC, and the WebSocket used by `npm run web` and the tests) carry exactly this.
+ * Besides commands, the renderer sends notices (name → input): one-way messages such as a
+ * terminal's keystrokes, which main checks like a command's input but never answers.
  *
  * Rules that hold for every command:
  * - It answers a Result: `{ok: true, value}` or `{ok: false, error: ErrorInfo}`; it never throws
@@ -15,15 +17,15 @@
  *   signs out instead, it resolves with the `not-logged-in` error.
  */
 import type {
-  CreateInstanceRequest,
   CreateVolumeRequest,
   Instance,
   ListInstancesResponse,
   PagerRequest,
   Volume
 } from './api'
+import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
-import type { SshCommands, SshEvents } from './contract-ssh'
+import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
 
 export type { ErrorInfo, Result } from './errors'
 
@@ -276,11 +278,15 @@ export interface CoreEvents {
 
 export type Commands = CoreCommands & SshCommands
 export type Events = CoreEvents & SshEvents
+/** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
+export type Notices = SshNotices
 
 export type CommandName = keyof Commands
 export type EventName = keyof Events
 export type CommandInput<C extends CommandName> = Commands[C]['input']
 export type CommandResult<C extends CommandName> = Commands[C]['result']
+export type NoticeName = keyof Notices
+export type NoticeInput<N extends NoticeName> = Notices[N]
 
 /** What the preload exposes as `window.cloud`, and the web transport's client implements. */
 export interface CloudBridge {
@@ -288,6 +294,8 @@ export interface CloudBridge {
     command: C,
     ...input: CommandInput<C> extends void ? [] : [CommandInput<C>]
   ): Promise<Result<CommandResult<C>>>
+  /** Sends a notice; nothing comes back. */
+  send<N extends NoticeName>(notice: N, input: NoticeInput<N>): void
   /** Returns a function that removes the listener. */
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void
 }
@@ -320,9 +328,6 @@ export const COMMAND_NAMES = [
   'warnings.get',
   'recorded.get',
   'ssh.open',
-  'ssh.input',
-  'ssh.resize',
-  'ssh.ack',
   'ssh.close',
   'ssh.reconnect',
   'ssh.answer',
@@ -331,6 +336,8 @@ export const COMMAND_NAMES = [
   'ssh.configWrite',
   'ssh.forgetHostKey'
 ] as const satisfies readonly CommandName[]
+
+export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize'] as const satisfies readonly NoticeName[]
 
 export const EVENT_NAMES = [
   'session',
@@ -350,11 +357,13 @@ export const EVENT_NAMES = [
   'ssh.prompt'
 ] as const satisfies readonly EventName[]
 
-/** IPC channel names: one per command (invoke) and one per event (send). */
+/** IPC channel names: one per command (invoke), one per notice (send) and one per event. */
 export const commandChannel = (name: CommandName): string => `cmd:${name}`
+export const noticeChannel = (name: NoticeName): string => `notice:${name}`
 export const eventChannel = (name: EventName): string => `evt:${name}`
 
 // Compile-time check that the runtime lists above name every command and event.
 type Exhaustive<Missing extends never> = Missing
 export type _AllCommandsListed = Exhaustive<Exclude<CommandName, (typeof COMMAND_NAMES)[number]>>
 export type _AllEventsListed = Exhaustive<Exclude<EventName, (typeof EVENT_NAMES)[number]>>
+export type _AllNoticesListed = Exhaustive<Exclude<NoticeName, (typeof NOTICE_NAMES)[number]>>

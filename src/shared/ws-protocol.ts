@@ -34,16 +34,18 @@ export interface InvokeMessage {
   id: number
   command: string
   input?: unknown
-  /**
-   * The client wants no result frame back (a one-way notice such as `ssh.ack`). During a
-   * terminal flood the page sends an ack per parsed batch; each result frame would be one more
-   * WebSocket message for the busy renderer thread to receive and decode, for an answer nobody reads.
-   */
-  noReply?: true
 }
 
-/** Commands a page may send one way (see InvokeMessage.noReply): their results carry nothing it needs. */
-export const ONE_WAY_COMMANDS: ReadonlySet<string> = new Set(['ssh.ack'])
+/**
+ * A contract notice (`ssh.ack`, `ssh.input`, `ssh.resize`): no frame comes back. During a
+ * terminal flood the page sends an ack per parsed batch; each result frame would be one more
+ * WebSocket message for the busy renderer thread to receive and decode, for an answer nobody reads.
+ */
+export interface NoticeMessage {
+  t: 'notice'
+  notice: string
+  input?: unknown
+}
 
 /**
  * The page could not open the downlink its `hello` offered (a proxy or browser refusing a
@@ -53,7 +55,7 @@ export interface NoDownlinkMessage {
   t: 'no-downlink'
 }
 
-export type ClientMessage = InvokeMessage | NoDownlinkMessage
+export type ClientMessage = InvokeMessage | NoticeMessage | NoDownlinkMessage
 
 export interface HelloMessage {
   t: 'hello'
@@ -191,13 +193,9 @@ function revive(value: unknown, chunks: Uint8Array[]): unknown {
 export function isClientMessage(value: unknown): value is ClientMessage {
   if (typeof value !== 'object' || value === null) return false
   if ((value as { t?: unknown }).t === 'no-downlink') return true
+  if ((value as { t?: unknown }).t === 'notice') return typeof (value as Partial<NoticeMessage>).notice === 'string'
   const message = value as Partial<InvokeMessage>
-  return (
-    message.t === 'invoke' &&
-    Number.isSafeInteger(message.id) &&
-    typeof message.command === 'string' &&
-    (message.noReply === undefined || message.noReply === true)
-  )
+  return message.t === 'invoke' && Number.isSafeInteger(message.id) && typeof message.command === 'string'
 }
 
 export function isServerMessage(value: unknown): value is ServerMessage {

@@ -12,7 +12,6 @@ import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SandboxAccess } from '../../shared/contract'
-import type { SandboxInfo } from '../core-types'
 import type { ReachFactory } from '../../emulator/reach-types'
 import { generateEd25519KeyPair } from '../../emulator/reach/host-key'
 import { writeFileAtomic } from '../util/atomic-write'
@@ -41,6 +40,14 @@ export interface EmulatorHandle {
 }
 
 export type StartEmulator = (options: EmulatorStartOptions) => Promise<EmulatorHandle>
+
+/** What the rest of main needs to know of a running Sandbox. */
+export interface SandboxInfo {
+  /** SHA-256 of the emulator's notebook certificate (DER), lowercase hex without colons. */
+  notebookCertSha256: string
+  /** Private key the app generated and registered with the Sandbox's SSH servers. */
+  sshPrivateKeyPath: string
+}
 
 export interface SandboxOptions {
   dataDir: string

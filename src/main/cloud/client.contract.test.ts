@@ -6,7 +6,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { CreateInstanceRequest } from '../../shared/api'
+import type { CreateInstanceRequest } from '../../shared/create-request'
 import { startEmulator, type Emulator } from '../../emulator'
 import { createRequest as createRequestFor } from '../test-support/core-harness'
 import { createCloudClient } from './client'

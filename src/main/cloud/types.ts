@@ -3,7 +3,6 @@
  * client.ts (undici); every method rejects only with CloudError (errors.ts).
  */
 import type {
-  CreateInstanceRequest,
   CreateVolumeRequest,
   Instance,
   InstanceIdResponse,
@@ -13,6 +12,7 @@ import type {
   PagerRequest,
   Volume
 } from '../../shared/api'
+import type { CreateInstanceRequest } from '../../shared/create-request'
 
 export interface CloudClientOptions {
   /** e.g. https://hpc-ai.com/api or http://127.0.0.1:4000/api (no trailing slash needed). */

@@ -1,19 +1,43 @@
 /** App-wide commands: version and shell, warnings, recorded effects, opening links. */
-import type { CommandGroup, CoreServices } from '../core-types'
-import type { CoreInternals } from '../core-internals'
+import type { AppInfo, RecordedEffect, Warning } from '../../shared/contract'
 import { AppError } from '../app-error'
+import type { Platform } from '../core-types'
+import type { CommandGroup } from './dispatcher'
 
-export function appCommands(services: CoreServices, core: CoreInternals): CommandGroup {
+export interface AppServices {
+  version: string
+  platform: Pick<Platform, 'shell' | 'openExternal'>
+  warnings(): Warning[]
+  recorded(): RecordedEffect[]
+}
+
+export function appCommands(services: AppServices): CommandGroup<'app.info' | 'warnings.get' | 'recorded.get' | 'external.open'> {
   return {
     handlers: {
-      'app.info': async () => core.appInfo(),
-      'warnings.get': async () => core.warnings(),
-      'recorded.get': async () => core.recorded(),
+      'app.info': async () => appInfo(services.version, services.platform.shell),
+      'warnings.get': async () => services.warnings(),
+      'recorded.get': async () => services.recorded(),
       'external.open': async ({ url }) => {
         // why: the URL is checked right here (http/https only), and the platform checks again.
         await services.platform.openExternal(checkExternalUrl(url)) // eng-disable OPEN_EXTERNAL_JS_CHECK
       }
     }
+  }
+}
+
+/** The version, and in the web shell what stands in for Electron, in the user's words. */
+export function appInfo(version: string, shell: AppInfo['shell']): AppInfo {
+  return {
+    version,
+    shell,
+    replaced:
+      shell === 'web'
+        ? [
+            'Desktop notifications appear as messages on this page.',
+            'The tray menu is shown as a panel on this page.',
+            'Notebook windows and links are recorded and listed instead of opened.'
+          ]
+        : []
   }
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
-import type { CreateInstanceRequest, Instance } from '../../shared/api'
+import type { Instance } from '../../shared/api'
+import type { CreateInstanceRequest } from '../../shared/create-request'
 import { CloudError } from '../cloud/errors'
 import type { CloudClient } from '../cloud/types'
 import { createCoreRig, createRequest, type CoreRig } from '../test-support/core-harness'

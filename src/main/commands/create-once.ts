@@ -5,7 +5,8 @@
  * outcome is unknown, and again before the user's retry goes out, we look the instance up by
  * name: an instance with that name that we had not seen before the first attempt is ours.
  */
-import type { CreateInstanceRequest, Instance } from '../../shared/api'
+import type { Instance } from '../../shared/api'
+import type { CreateInstanceRequest } from '../../shared/create-request'
 import type { Clock } from '../../shared/clock'
 import type { CloudClient } from '../cloud/types'
 import { TLS_CODES, errorCode } from '../cloud/classify'

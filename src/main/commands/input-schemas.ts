@@ -1,11 +1,11 @@
 /**
- * One zod schema per contract command: what `handle()` accepts from a renderer before any
- * handler runs. A renderer is untrusted input (a compromised page could send anything), so
+ * One zod schema per contract command and notice: what the dispatcher accepts from a renderer
+ * before any handler runs. A renderer is untrusted input (a compromised page could send anything), so
  * objects are strict, strings bounded, numbers finite. `z.void()` commands take no input.
  */
 import { z } from 'zod'
-import { CHARGE_MODES } from '../../shared/api'
-import type { CommandInput, CommandName } from '../../shared/contract'
+import type { CommandInput, CommandName, NoticeInput, NoticeName } from '../../shared/contract'
+import { CreateInstanceRequestSchema } from '../../shared/create-request'
 import { SettingsPatchSchema } from '../settings/settings-schema'
 
 const id = z.string().min(1).max(200)
@@ -13,39 +13,6 @@ const name = z.string().max(200)
 const none = z.undefined().or(z.null()).transform(() => undefined)
 
 const pager = z.object({ currentPage: z.number().int().min(1).max(100_000), pageSize: z.number().int().min(1).max(500) }).strict()
-
-const createInstance = z
-  .object({
-    name: z.string().min(1).max(200),
-    imageId: id,
-    instanceTypeId: id,
-    region: id,
-    billing: z.object({ chargeMode: z.enum(CHARGE_MODES), duration: z.number().int().min(1).max(1000) }).strict(),
-    remoteStorages: z
-      .array(
-        z
-          .object({
-            mountPath: z.string().min(1).max(500),
-            remoteStorageName: z.string().min(1).max(200),
-            remoteStorageId: id,
-            type: z.string().min(1).max(100)
-          })
-          .strict()
-      )
-      .max(50),
-    instanceConfiguration: z
-      .object({
-        extraDataDiskSizeDB: z.number().min(0).max(1_000_000).optional(),
-        enableCommonData: z.boolean(),
-        enableDocker: z.boolean(),
-        dockerStorageSize: z.number().min(0).max(1_000_000).optional(),
-        initScript: z.string().max(100_000)
-      })
-      .strict(),
-    isSpotInstance: z.boolean().optional(),
-    nodePorts: z.array(z.number().int().min(1).max(65_535)).max(50)
-  })
-  .strict()
 
 const dimensions = { cols: z.number().int().min(1).max(2000), rows: z.number().int().min(1).max(1000) }
 
@@ -77,7 +44,7 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'instances.get': none,
   'instances.refresh': none,
   'instances.page': pager,
-  'instances.create': z.object({ request: createInstance }).strict(),
+  'instances.create': z.object({ request: CreateInstanceRequestSchema }).strict(),
   'instances.stop': instanceRef,
   'instances.terminate': instanceRef,
   'volumes.list': pager,
@@ -99,9 +66,6 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'warnings.get': none,
   'recorded.get': none,
   'ssh.open': z.object({ instanceId: id, ...dimensions }).strict(),
-  'ssh.input': z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
-  'ssh.resize': z.object({ terminalId: id, ...dimensions }).strict(),
-  'ssh.ack': z.object({ terminalId: id, bytes: z.number().int().min(0).max(1 << 30) }).strict(),
   'ssh.close': terminalRef,
   'ssh.reconnect': terminalRef,
   'ssh.answer': z.object({ promptId: id, answer: promptAnswer }).strict(),
@@ -109,6 +73,12 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'ssh.configPreview': instanceRef,
   'ssh.configWrite': z.object({ instanceId: id, block: z.string().min(1).max(20_000) }).strict(),
   'ssh.forgetHostKey': z.object({ host: z.string().min(1).max(300), port: z.number().int().min(1).max(65_535) }).strict()
+}
+
+export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unknown> } = {
+  'ssh.ack': z.object({ terminalId: id, bytes: z.number().int().min(0).max(1 << 30) }).strict(),
+  'ssh.input': z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
+  'ssh.resize': z.object({ terminalId: id, ...dimensions }).strict()
 }
 
 /** The first problem with an input, as a sentence and the dotted field path. */

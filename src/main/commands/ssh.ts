@@ -1,6 +1,6 @@
 /**
- * The `ssh.*` commands: terminals (open, input, resize, ack, close, reconnect, prompt answers)
- * served by one SshManager, and the copy/config helpers. Terminal bytes go only to the client
+ * The `ssh.*` commands and notices: terminals (open, close, reconnect, prompt answers; input,
+ * resize and acks as notices) served by one SshManager, and the copy/config helpers. Terminal bytes go only to the client
  * that opened the terminal; a client that goes away has its terminals closed and its prompts
  * cancelled.
  */
@@ -8,8 +8,12 @@ import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Instance } from '../../shared/api'
+import type { Clock } from '../../shared/clock'
+import type { Profile, Settings } from '../../shared/contract'
+import type { SandboxInfo } from '../account/sandbox'
 import { AppError } from '../app-error'
-import type { CommandGroup, CoreServices } from '../core-types'
+import type { EventSink } from '../core-types'
+import type { CommandGroup } from './dispatcher'
 import { agentPath } from '../ssh/agent-path'
 import { KnownHostsStore } from '../ssh/known-hosts-store'
 import { planHostBlock, readSshConfig, sshConfigPath, writeHostBlock, type HostBlockInput } from '../ssh/ssh-config'
@@ -29,11 +33,37 @@ export function defaultSshEnvironment(): SshEnvironment {
   return { homeDir: homedir(), agent: agentPath(process.platform, process.env, existsSync) }
 }
 
-export function sshCommands(services: CoreServices): CommandGroup {
+/** What the ssh commands use of the app. */
+export interface SshServices {
+  /** known_hosts of the app's own lives here. */
+  dataDir: string
+  clock: Clock
+  emit: EventSink
+  /** The instance as the watcher last saw it. */
+  findInstance(instanceId: string): Instance | undefined
+  currentProfile(): Profile
+  settings(): Settings
+  /** Set while the Sandbox profile's embedded emulator runs (its SSH key). */
+  sandbox(): SandboxInfo | undefined
+}
+
+type SshCommand =
+  | 'ssh.open'
+  | 'ssh.close'
+  | 'ssh.reconnect'
+  | 'ssh.answer'
+  | 'ssh.forgetHostKey'
+  | 'ssh.command'
+  | 'ssh.configPreview'
+  | 'ssh.configWrite'
+
+type SshNotice = 'ssh.ack' | 'ssh.input' | 'ssh.resize'
+
+export function sshCommands(services: SshServices): CommandGroup<SshCommand, SshNotice> {
   return createSshCommands(services, defaultSshEnvironment())
 }
 
-export function createSshCommands(services: CoreServices, environment: SshEnvironment): CommandGroup {
+export function createSshCommands(services: SshServices, environment: SshEnvironment): CommandGroup<SshCommand, SshNotice> {
   const sandboxKey = (): string | undefined =>
     services.currentProfile().builtIn === 'sandbox' ? services.sandbox()?.sshPrivateKeyPath : undefined
   const identityFile = (): string | undefined => services.settings().sshKeyFile ?? sandboxKey()
@@ -68,9 +98,6 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
   return {
     handlers: {
       'ssh.open': async ({ instanceId, cols, rows }, { clientId }) => manager.open(instanceId, cols, rows, clientId),
-      'ssh.input': async ({ terminalId, data }, { clientId }) => manager.input(terminalId, data, clientId),
-      'ssh.resize': async ({ terminalId, cols, rows }, { clientId }) => manager.resize(terminalId, cols, rows, clientId),
-      'ssh.ack': async ({ terminalId, bytes }, { clientId }) => manager.ack(terminalId, bytes, clientId),
       'ssh.close': async ({ terminalId }, { clientId }) => manager.close(terminalId, clientId),
       'ssh.reconnect': async ({ terminalId }, { clientId }) => manager.reconnect(terminalId, clientId),
       'ssh.answer': async ({ promptId, answer }, { clientId }) => manager.answer(promptId, answer, clientId),
@@ -108,6 +135,11 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
         }
         return { path: outcome.path, backupPath: outcome.backupPath }
       }
+    },
+    notices: {
+      'ssh.input': ({ terminalId, data }, { clientId }) => manager.input(terminalId, data, clientId),
+      'ssh.resize': ({ terminalId, cols, rows }, { clientId }) => manager.resize(terminalId, cols, rows, clientId),
+      'ssh.ack': ({ terminalId, bytes }, { clientId }) => manager.ack(terminalId, bytes, clientId)
     },
     clientGone: (clientId) => manager.clientGone(clientId),
     // Back from sleep or back online: a connection waiting out its backoff tries at once.

@@ -1,25 +1,45 @@
 /**
  * The tray menu: its model, and running an item by id. The Electron tray calls `tray.activate`
  * in main; the web shell's tray panel sends it from the page. An item runs only if the current
- * model shows it enabled, so a stale menu cannot stop an instance that is already gone.
+ * model shows it enabled, so a stale menu cannot stop an instance that is already gone. Items
+ * that open a notebook or copy the SSH command call those functions directly, so a failure
+ * keeps its own kind and words.
  */
-import type { TrayMenuItem } from '../../shared/contract'
-import type { CommandGroup, CoreServices } from '../core-types'
-import type { CoreInternals } from '../core-internals'
+import type { Instance } from '../../shared/api'
+import type { NavigateTarget, TrayMenuItem, TrayModel } from '../../shared/contract'
+import { portUrlOf } from '../../shared/instance-rules'
 import { AppError } from '../app-error'
-import { parseTrayItemId, portAddress } from '../tray/tray-model'
+import type { EventSink, Platform } from '../core-types'
+import { parseTrayItemId } from '../tray/tray-model'
+import type { CommandGroup } from './dispatcher'
 
-export function trayCommands(services: CoreServices, core: CoreInternals): CommandGroup {
-  const navigate = (target: Parameters<typeof services.emit<'navigate'>>[1]): void => {
+export interface TrayServices {
+  /** The menu as it stands (tray/tray-presenter.ts). */
+  tray(): TrayModel
+  platform: Pick<Platform, 'showWindow' | 'quit' | 'openExternal' | 'writeClipboard'>
+  emit: EventSink
+  /** "Refresh now". */
+  refresh(): void
+  signOut(): Promise<unknown>
+  /** The instance as the watcher last saw it. */
+  findInstance(instanceId: string): Instance | undefined
+  /** Opens the instance's notebook window (commands/notebook.ts). */
+  openNotebook(instanceId: string): Promise<unknown>
+  /** The command to paste into a terminal (the ssh commands' `ssh.command`). */
+  sshCommand(instanceId: string): Promise<string>
+}
+
+export function trayCommands(services: TrayServices): CommandGroup<'tray.get' | 'tray.activate'> {
+  const navigate = (target: NavigateTarget): void => {
     services.platform.showWindow()
     services.emit('navigate', target)
   }
   return {
     handlers: {
-      'tray.get': async () => core.tray(),
+      'tray.get': async () => services.tray(),
       'tray.activate': async ({ itemId }) => {
         const action = parseTrayItemId(itemId)
-        const item = findItem(core.tray().items, itemId)
+        const item = findItem(services.tray().items, itemId)
         if (!action || !item) throw new AppError('not-allowed', 'That menu item is no longer there. Open the menu again.')
         if (!item.enabled) throw new AppError('not-allowed', `“${item.label}” is not available right now.`)
         switch (action.kind) {
@@ -33,12 +53,12 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
           case 'new-volume':
             return navigate({ view: 'create-volume' })
           case 'refresh':
-            services.pollSoon('user')
+            services.refresh()
             return
           case 'sign-in':
             return navigate({ view: 'login' })
           case 'sign-out':
-            await core.logout()
+            await services.signOut()
             return
           case 'quit':
             services.platform.quit()
@@ -48,23 +68,20 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
           case 'stop':
             // Stopping ends billing and work in progress: the window asks first.
             return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'stop' })
-          case 'notebook': {
-            const result = await core.invoke('notebook.open', { instanceId: action.instanceId })
-            if (!result.ok) throw new AppError(asAppKind(result.error.kind), result.error.message)
+          case 'notebook':
+            await services.openNotebook(action.instanceId)
             return
-          }
           case 'copy-ssh': {
-            const result = await core.invoke('ssh.command', { instanceId: action.instanceId })
-            if (!result.ok) throw new AppError(asAppKind(result.error.kind), result.error.message)
+            const command = await services.sshCommand(action.instanceId)
             if (!services.platform.writeClipboard) throw new AppError('not-allowed', 'This shell has no clipboard.')
-            services.platform.writeClipboard(result.value.command)
+            services.platform.writeClipboard(command)
             return
           }
           case 'open-port': {
             const instance = services.findInstance(action.instanceId)
-            const url = instance ? portAddress(instance, action.nodePort) : undefined
+            const url = instance ? portUrlOf(instance, action.nodePort) : undefined
             if (!url) throw new AppError('not-allowed', 'That port is no longer forwarded. Refresh and try again.')
-            // why: portAddress builds http://address:nodePort from the instance; the platform checks it again.
+            // why: portUrlOf builds http://address:nodePort from the instance; the platform checks it again.
             await services.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
             return
           }
@@ -81,10 +98,4 @@ function findItem(items: readonly TrayMenuItem[], id: string): TrayMenuItem | un
     if (inner) return inner
   }
   return undefined
-}
-
-/** Errors of nested commands keep their message; cloud kinds are reported as `internal`-free app kinds. */
-function asAppKind(kind: string): 'not-allowed' | 'no-session' | 'ssh' | 'internal' {
-  if (kind === 'no-session' || kind === 'ssh' || kind === 'internal') return kind
-  return 'not-allowed'
 }

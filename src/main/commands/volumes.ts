@@ -1,7 +1,13 @@
 /** Storage volumes: list and create, straight through the cloud client. */
-import type { CommandGroup, CoreServices } from '../core-types'
+import type { CloudClient } from '../cloud/types'
+import type { CommandGroup } from './dispatcher'
 
-export function volumeCommands(services: CoreServices): CommandGroup {
+export interface VolumeServices {
+  /** The session's cloud client; throws AppError `no-session` when signed out. */
+  cloud(): CloudClient
+}
+
+export function volumeCommands(services: VolumeServices): CommandGroup<'volumes.list' | 'volumes.create'> {
   return {
     handlers: {
       'volumes.list': (pager) => services.cloud().listVolumes(pager),

@@ -3,6 +3,7 @@
  * what this app asked for itself (a stop the user clicked is not news) and the settings.
  */
 import type { AppNotification, NotificationKind, Settings, Transition } from '../../shared/contract'
+import { knownStatus, statusGroup } from '../../shared/instance-rules'
 
 /** More notifications than this at once become one summary. */
 export const SUMMARY_THRESHOLD = 3
@@ -37,25 +38,26 @@ export function notificationsFor(
   }
   for (const t of transitions) {
     const name = `«${t.name}»`
-    if (t.to === 'Running') {
+    const to = t.to === null ? null : knownStatus(t.to)
+    if (to === 'Running') {
       const created = actions.created.has(t.instanceId)
       if (created) settled.created.push(t.instanceId)
       if (t.from !== null || created) add('ready', t, `${name} is ready`, 'Open its notebook or a terminal from Cloud Tray.')
-    } else if (t.to === 'StartingFailed' || t.to === 'InitializationFailed') {
+    } else if (t.to !== null && statusGroup(t.to) === 'failed') {
       if (actions.created.has(t.instanceId)) settled.created.push(t.instanceId)
       const reason = t.diagnosisMessage || t.message || 'The cloud gave no reason.'
       add('failed', t, `${name} failed to start`, reason)
-    } else if (t.to === 'Stopped') {
+    } else if (to === 'Stopped') {
       if (actions.stopping.has(t.instanceId)) {
         settled.stopping.push(t.instanceId)
       } else if (t.from !== null) {
         const why = t.message || 'It was stopped outside Cloud Tray; spot instances can be reclaimed by the provider.'
         add('stopped', t, `${name} stopped`, why)
       }
-    } else if (t.to === 'Released' || t.to === null) {
+    } else if (to === 'Released' || t.to === null) {
       if (actions.terminating.has(t.instanceId)) {
         settled.terminating.push(t.instanceId)
-      } else if (t.from !== null && t.from !== 'Released') {
+      } else if (t.from !== null && knownStatus(t.from) !== 'Released') {
         const body = t.to === null ? 'It is no longer in your instance list.' : t.message || 'Its resources were returned to the provider.'
         add('released', t, `${name} was released`, body)
       }

@@ -8,7 +8,7 @@ import type { WebSocketLike } from '../../renderer/src/lib/transport-ws'
 import { createSecret } from './secret'
 import { attachWsTransport, type TransportCore, type WsTransport, type WsTransportOptions } from './ws-server'
 
-/** A core that echoes, records clientGone, and lets the test emit events. */
+/** A core that echoes, records notices and clientGone, and lets the test emit events. */
 export function fakeCore() {
   const sinks = new Set<EventSink>()
   const gone: string[] = []
@@ -19,8 +19,11 @@ export function fakeCore() {
       if (command === 'app.info') {
         return { ok: true, value: { version: '1', shell: 'web', replaced: [] } } as never
       }
-      if (command === 'ssh.input') return { ok: true, value: undefined } as never
+      if (command === 'external.open') return { ok: true, value: undefined } as never
       return { ok: false, error: { kind: 'not-allowed', message: `no ${command}` } } as never
+    },
+    notice(notice, input, context) {
+      calls.push({ command: notice, input, clientId: context.clientId })
     },
     subscribe(sink) {
       sinks.add(sink)

@@ -89,13 +89,13 @@ describe('ws transport', () => {
     const r = await start(core)
     const bridge = bridgeFor(r)
     // No command takes bytes today; the codec must still round-trip them if one does.
-    await bridge.invoke('ssh.input', { terminalId: 't', data: new Uint8Array([7, 8]) as never })
-    const sent = (calls[0]!.input as { data: Uint8Array }).data
+    await bridge.invoke('external.open', { url: new Uint8Array([7, 8]) as never })
+    const sent = (calls[0]!.input as { url: Uint8Array }).url
     expect(sent).toBeInstanceOf(Uint8Array)
     expect(Array.from(sent)).toEqual([7, 8])
   })
 
-  it('sends no result back for a one-way ack, and still answers a command that is not one-way', async () => {
+  it('answers no notice, and hands on any notice name for the core to judge', async () => {
     const { core, calls } = fakeCore()
     const r = await start(core)
     const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`], { origin: r.httpOrigin })
@@ -105,23 +105,23 @@ describe('ws transport', () => {
       if (message.t === 'result') results.push(message.id as number)
     })
     await new Promise((resolve) => socket.on('open', resolve))
-    socket.send(JSON.stringify({ t: 'invoke', id: 1, command: 'ssh.ack', input: { terminalId: 't', bytes: 5 }, noReply: true }))
-    socket.send(JSON.stringify({ t: 'invoke', id: 2, command: 'app.info', noReply: true }))
+    socket.send(JSON.stringify({ t: 'notice', notice: 'ssh.ack', input: { terminalId: 't', bytes: 5 } }))
+    socket.send(JSON.stringify({ t: 'notice', notice: 'app.info' }))
     socket.send(JSON.stringify({ t: 'invoke', id: 3, command: 'app.info' }))
     await until(() => results.includes(3))
     socket.close()
-    expect(results).toEqual([2, 3])
+    expect(results).toEqual([3])
     expect(calls.map((call) => call.command)).toEqual(['ssh.ack', 'app.info', 'app.info'])
     expect(calls[0]!.input).toEqual({ terminalId: 't', bytes: 5 })
   })
 
-  it('notify sends one way while connected and drops what it would send while the socket is down', async () => {
+  it('send is one way while connected and drops what it would send while the socket is down', async () => {
     const { core, calls } = fakeCore()
     const r = await start(core)
     const bridge = bridgeFor(r)
-    bridge.notify('ssh.ack', { terminalId: 't', bytes: 1 })
+    bridge.send('ssh.ack', { terminalId: 't', bytes: 1 })
     await bridge.invoke('app.info')
-    bridge.notify('ssh.ack', { terminalId: 't', bytes: 2 })
+    bridge.send('ssh.ack', { terminalId: 't', bytes: 2 })
     await bridge.invoke('app.info')
     expect(calls.map((call) => [call.command, call.input])).toEqual([
       ['app.info', undefined],

@@ -10,14 +10,13 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket, type RawData } from 'ws'
-import { COMMAND_NAMES, type CommandName } from '../../shared/contract'
+import { COMMAND_NAMES, type CommandName, type NoticeName } from '../../shared/contract'
 import type { AppCore, ClientId } from '../core-types'
 import { DOWNLINK_OFFER } from '../../shared/downlink'
 import { Downlinks, TOO_SLOW } from './downlink-server'
 import { secretsMatch } from './secret'
 import {
   BYTE_CARRYING_EVENTS,
-  ONE_WAY_COMMANDS,
   WS_MAX_CLIENT_MESSAGE_BYTES,
   WS_PATH,
   WS_PROTOCOL,
@@ -28,7 +27,7 @@ import {
   type ServerMessage
 } from '../../shared/ws-protocol'
 
-export type TransportCore = Pick<AppCore, 'handle' | 'subscribe' | 'clientGone'>
+export type TransportCore = Pick<AppCore, 'handle' | 'notice' | 'subscribe' | 'clientGone'>
 
 export interface WsTransportOptions {
   core: TransportCore
@@ -162,12 +161,12 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
         for (const frame of downlinks.decline(clientId)) socket.send(frame)
         return
       }
-      const { id, command, input } = message
-      if (message.noReply && ONE_WAY_COMMANDS.has(command)) {
-        // Nobody waits for this answer (handle() never rejects by contract).
-        void options.core.handle(command as CommandName, input, { clientId })
+      if (message.t === 'notice') {
+        // Never answered; the core checks the name and input, and drops and logs what it cannot take.
+        options.core.notice(message.notice as NoticeName, message.input, { clientId })
         return
       }
+      const { id, command, input } = message
       if (!commandNames.has(command)) {
         send(clientId, {
           t: 'result',

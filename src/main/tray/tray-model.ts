@@ -4,7 +4,17 @@
  * Linux AppIndicator ignores clicks on the icon.
  */
 import type { Instance } from '../../shared/api'
-import { statusGroup } from '../../shared/api'
+import {
+  canOpenNotebook,
+  canOpenTerminal,
+  canStop,
+  forwardedPorts,
+  isRunning,
+  isStopping,
+  knownStatus,
+  portUrl,
+  statusGroup
+} from '../../shared/instance-rules'
 import type { InstancesSnapshot, SessionState, Settings, TrayIcon, TrayMenuItem, TrayModel, WatchHealth } from '../../shared/contract'
 
 export interface TrayContext {
@@ -37,24 +47,6 @@ export function parseTrayItemId(itemId: string): TrayAction | undefined {
   const instanceId = match[1]!
   if (match[3] !== undefined) return { kind: 'open-port', instanceId, nodePort: Number(match[3]) }
   return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop', instanceId }
-}
-
-/** Where a forwarded port is reached: the entry's address, else the region's SSH address. */
-export function portAddress(instance: Instance, nodePort: number): string | undefined {
-  const entry = instance.instanceSpecInfo.nodePorts.find((p) => p.nodePort === nodePort)
-  if (!entry) return undefined
-  const host = entry.address || instance.instanceSpecInfo.regionInfo.sshAddress
-  return host ? `http://${host.includes(':') ? `[${host}]` : host}:${entry.nodePort}` : undefined
-}
-
-export function hasSsh(instance: Instance): boolean {
-  return instance.instanceSpecInfo.nodePorts.some((p) => p.port === 22)
-}
-
-/** Stop makes sense while the instance runs or is on its way (or failed, to end its billing). */
-export function canStop(status: string): boolean {
-  const group = statusGroup(status)
-  return status !== 'Stopping' && (group === 'usable' || group === 'transitioning' || group === 'failed')
 }
 
 export function trayModel(
@@ -111,23 +103,23 @@ export function instancesForMenu(instances: readonly Instance[]): Instance[] {
 function instanceSubmenu(instance: Instance, signedIn: boolean): TrayMenuItem {
   const id = instance.instanceMetadata.instanceId
   const status = instance.instanceRuntimeInfo.status
-  const running = signedIn && status === 'Running'
-  const ssh = hasSsh(instance)
-  const ports = instance.instanceSpecInfo.nodePorts.filter((p) => p.port !== 22)
+  const running = signedIn && isRunning(instance)
+  const terminal = signedIn && canOpenTerminal(instance)
+  const ports = forwardedPorts(instance)
   const submenu: TrayMenuItem[] = [
-    item(`instance:${id}:notebook`, 'Open notebook', running && instance.instanceRuntimeInfo.subUrl !== ''),
-    item(`instance:${id}:terminal`, 'Open terminal', running && ssh),
-    item(`instance:${id}:copy-ssh`, 'Copy SSH command', running && ssh)
+    item(`instance:${id}:notebook`, 'Open notebook', signedIn && canOpenNotebook(instance)),
+    item(`instance:${id}:terminal`, 'Open terminal', terminal),
+    item(`instance:${id}:copy-ssh`, 'Copy SSH command', terminal)
   ]
   if (ports.length > 0) {
     submenu.push(separator(`instance:${id}:sep-ports`))
     for (const port of ports) {
-      const url = portAddress(instance, port.nodePort)
+      const url = portUrl(instance, port)
       submenu.push(item(`instance:${id}:port:${port.nodePort}`, url ? `Open ${url}` : `Port ${port.port}`, running && url !== undefined))
     }
   }
   submenu.push(separator(`instance:${id}:sep-stop`))
-  submenu.push(item(`instance:${id}:stop`, 'Stop…', signedIn && canStop(status)))
+  submenu.push(item(`instance:${id}:stop`, 'Stop…', signedIn && canStop(instance)))
   return { id: `instance:${id}`, label: `${instance.instanceSpecInfo.name} — ${status}`, enabled: true, type: 'submenu', submenu }
 }
 
@@ -139,11 +131,11 @@ function statusLine(session: SessionState, context: TrayContext): string {
 }
 
 const TOOLTIP_GROUPS: { label: string; test: (status: string) => boolean }[] = [
-  { label: 'running', test: (s) => s === 'Running' },
-  { label: 'starting', test: (s) => statusGroup(s) === 'transitioning' && s !== 'Stopping' },
-  { label: 'stopping', test: (s) => s === 'Stopping' },
+  { label: 'running', test: (s) => statusGroup(s) === 'usable' },
+  { label: 'starting', test: (s) => statusGroup(s) === 'transitioning' && !isStopping(s) },
+  { label: 'stopping', test: (s) => isStopping(s) },
   { label: 'failed', test: (s) => statusGroup(s) === 'failed' },
-  { label: 'stopped', test: (s) => s === 'Stopped' }
+  { label: 'stopped', test: (s) => knownStatus(s) === 'Stopped' }
 ]
 
 export function tooltip(session: SessionState, instances: readonly Instance[]): string {

@@ -5,9 +5,10 @@
  * (schedule.ts) on an injected Clock, so tests run hours of polling without sleeping.
  */
 import type { Instance } from '../../shared/api'
-import { statusGroup } from '../../shared/api'
+import { statusGroup } from '../../shared/instance-rules'
 import type { Clock, TimerHandle } from '../../shared/clock'
 import type { ErrorInfo, InstancesSnapshot, PollMode, Transition, WatchHealth } from '../../shared/contract'
+import type { SystemEvent } from '../core-types'
 import { diffSnapshots } from './diff'
 import { nextPoll } from './schedule'
 
@@ -131,6 +132,14 @@ export class Watcher {
   actionHappened(): void {
     this.lastActionAt = this.options.clock.now()
     void this.pollNow()
+  }
+
+  /** The shell's power and network hints: asleep pauses, waking and coming online look again. */
+  onSystemEvent(event: SystemEvent): void {
+    if (event === 'suspend') this.pause('asleep')
+    else if (event === 'resume') this.resume('asleep')
+    else if (event === 'online') this.online()
+    else if (event === 'focus') this.focus()
   }
 
   stop(): void {

@@ -3,8 +3,18 @@
  * otherwise the web shell's WebSocket transport. Views call `call()` and `on()` and never know
  * which one they got.
  */
-import type { CloudBridge, CommandInput, CommandName, CommandResult, EventName, Events, Result } from '../../../shared/contract'
-import { createWsBridge, fetchDownlink, type ConnectionState, type WsBridge } from './transport-ws'
+import type {
+  CloudBridge,
+  CommandInput,
+  CommandName,
+  CommandResult,
+  EventName,
+  Events,
+  NoticeInput,
+  NoticeName,
+  Result
+} from '../../../shared/contract'
+import { createWsBridge, fetchDownlink, type ConnectionState } from './transport-ws'
 
 const SECRET_KEY = 'cloud-tray.web-secret'
 
@@ -65,12 +75,9 @@ export function on<E extends EventName>(event: E, listener: (payload: Events[E])
 }
 
 /**
- * A command whose answer nobody reads (`ssh.ack`): over the web shell's WebSocket it goes one
- * way, so a terminal flood does not bring one result message back per acknowledged batch.
- * Electron's IPC has no such mode; there it is an ordinary invoke whose result is ignored.
+ * A notice (a keystroke, a resize, an ack): one way over either transport, so a terminal flood
+ * brings no answer back per message. Main checks it and drops what it cannot take.
  */
-export function notify<C extends CommandName>(command: C, ...input: CommandInput<C> extends void ? [] : [CommandInput<C>]): void {
-  const current = getBridge() as Partial<WsBridge> & CloudBridge
-  if (current.notify) current.notify(command, ...input)
-  else void current.invoke(command, ...input)
+export function send<N extends NoticeName>(notice: N, input: NoticeInput<N>): void {
+  getBridge().send(notice, input)
 }

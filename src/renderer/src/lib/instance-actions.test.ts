@@ -1,4 +1,12 @@
 import { describe, expect, it } from 'vitest'
+import {
+  INSTANCE_STATUSES,
+  canOpenNotebook,
+  canOpenPorts,
+  canOpenTerminal,
+  canStop,
+  canTerminate
+} from '../../../shared/instance-rules'
 import { actionState, displayStatus, reconcilePending } from './instance-actions'
 import { filterInstances, isFiltering } from './instance-filter'
 import { virtualWindow } from './virtual-window'
@@ -34,6 +42,28 @@ describe('row actions', () => {
     expect(actionState(makeInstance(), 'stop', 'stopping').enabled).toBe(false)
     expect(actionState(makeInstance({ status: 'Released' }), 'delete').enabled).toBe(false)
     expect(actionState(makeInstance({ status: 'Stopped' }), 'delete').enabled).toBe(true)
+  })
+
+  it.each([...INSTANCE_STATUSES, 'Hibernating'])('offers exactly what main allows while %s', (status) => {
+    const instance = makeInstance({ status })
+    expect({
+      notebook: actionState(instance, 'notebook').enabled,
+      terminal: actionState(instance, 'terminal').enabled,
+      ports: actionState(instance, 'ports').enabled,
+      stop: actionState(instance, 'stop').enabled,
+      delete: actionState(instance, 'delete').enabled
+    }).toEqual({
+      notebook: canOpenNotebook(instance),
+      terminal: canOpenTerminal(instance),
+      ports: canOpenPorts(instance),
+      stop: canStop(instance),
+      delete: canTerminate(instance)
+    })
+  })
+
+  it('explains a Running instance the cloud gave no SSH address', () => {
+    const instance = makeInstance({ sshAddress: '', nodePorts: [{ port: 22, nodePort: 30022 }] })
+    expect(actionState(instance, 'terminal')).toEqual({ enabled: false, reason: 'The cloud has not said where this instance answers SSH yet.' })
   })
 
   it('shows Stopping… at once, until the watcher says Stopped', () => {

@@ -2,7 +2,8 @@
  * The instance list as the watcher in main last saw it, plus what the user just asked for
  * (a stop or delete in flight shows on the row at once, before the watcher confirms).
  */
-import { statusGroup, type Instance } from '../../../shared/api'
+import type { Instance } from '../../../shared/api'
+import { statusGroup } from '../../../shared/instance-rules'
 import type { ErrorInfo, InstancesSnapshot, Result, Transition, WatchHealth } from '../../../shared/contract'
 import { call, on } from './bridge'
 import { reconcilePending, type PendingAction } from './instance-actions'

@@ -9,7 +9,7 @@
  * calls in flight when it dropped resolve with a `network` error that says what to do, and
  * calls made while it is down wait for the connection instead of failing at once.
  */
-import type { CloudBridge, CommandInput, CommandName, EventName, Result } from '../../../shared/contract'
+import type { CloudBridge, CommandName, EventName, NoticeName, Result } from '../../../shared/contract'
 import {
   WS_PATH,
   WS_PROTOCOL,
@@ -79,11 +79,6 @@ export function fetchDownlink(
 export interface WsBridge extends CloudBridge {
   readonly clientId: string | null
   readonly state: ConnectionState
-  /**
-   * Sends a one-way command (ONE_WAY_COMMANDS): no result frame comes back. Dropped while the
-   * socket is down, because what it acknowledges belonged to the connection that was lost.
-   */
-  notify<C extends CommandName>(command: C, ...input: CommandInput<C> extends void ? [] : [CommandInput<C>]): void
   close(): void
 }
 
@@ -252,11 +247,14 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
         else queued.push(frame)
       })
     },
-    notify(command: CommandName, ...input: unknown[]) {
+    /**
+     * A notice goes as a frame nothing answers. Dropped while the socket is down: the terminal
+     * it types into or acknowledges belonged to the connection that was lost (main closed it).
+     */
+    send(notice: NoticeName, input: unknown) {
       if (closed || !socket || socket.readyState !== OPEN) return
-      const id = nextId++
-      // Plain JSON: a command's input never carries bytes.
-      socket.send(encodeFrame({ t: 'invoke', id, command, noReply: true, ...(input.length > 0 ? { input: input[0] } : {}) }, false))
+      // Plain JSON: a notice's input never carries bytes.
+      socket.send(encodeFrame({ t: 'notice', notice, input }, false))
     },
     on(event: EventName, listener: (payload: never) => void) {
       let set = listeners.get(event)

@@ -17,7 +17,7 @@ import { WebLinksAddon } from '@xterm/addon-web-links'
 import { WebglAddon } from '@xterm/addon-webgl'
 import '@xterm/xterm/css/xterm.css'
 import type { TerminalState, TerminalStatus } from '../../../shared/contract-ssh'
-import { call, notify } from '../lib/bridge'
+import { call, send } from '../lib/bridge'
 import { copyText } from '../lib/clipboard'
 import { ParsedAcks } from './parsed-acks'
 import { planPaste, type PastePlan } from './paste'
@@ -63,10 +63,10 @@ export class TerminalTab {
   private opened = false
   private disposed = false
   private readonly acks = new ParsedAcks((bytes) => {
-    if (this.terminalId && !this.disposed) notify('ssh.ack', { terminalId: this.terminalId, bytes })
+    if (this.terminalId && !this.disposed) send('ssh.ack', { terminalId: this.terminalId, bytes })
   })
   private readonly sendResize = throttle((cols: number, rows: number) => {
-    if (this.terminalId) void call('ssh.resize', { terminalId: this.terminalId, cols, rows })
+    if (this.terminalId) send('ssh.resize', { terminalId: this.terminalId, cols, rows })
   }, 100)
 
   constructor(instanceId: string, title: string, options: { fontSize: number; theme: 'light' | 'dark' }) {
@@ -267,7 +267,7 @@ export class TerminalTab {
   private onInput(data: string): void {
     if (!this.terminalId) return
     if (this.state === 'connected') {
-      void call('ssh.input', { terminalId: this.terminalId, data })
+      send('ssh.input', { terminalId: this.terminalId, data })
     } else if ((this.state === 'closed' || this.state === 'failed') && data === '\r') {
       // "press Enter to reconnect", as the status line says.
       void this.reconnect()

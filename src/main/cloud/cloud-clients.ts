@@ -1,0 +1,53 @@
+/**
+ * One cloud client per API address, shared by every profile that points there, each reading the
+ * session's token at every request (so a re-login needs no new client). The undici client is
+ * loaded on first need, keeping it off the start-up path of a shell that never signs in.
+ */
+import type { Profile } from '../../shared/contract'
+import { AppError } from '../app-error'
+import type { CloudClient, CloudClientOptions } from './types'
+
+export type CloudClientFactory = (options: CloudClientOptions) => CloudClient
+
+export interface CloudClientsOptions {
+  /** The session's token, read at each request (main only). */
+  token: () => string | undefined
+  /** Default: createCloudClient from ./client, loaded by load(). */
+  factory?: CloudClientFactory
+}
+
+export class CloudClients {
+  private readonly clients = new Map<string, CloudClient>()
+  private factory: CloudClientFactory | undefined
+
+  constructor(private readonly options: CloudClientsOptions) {
+    this.factory = options.factory
+  }
+
+  /** Loads the default client's code, once. */
+  async load(): Promise<void> {
+    if (this.factory) return
+    const module = await import('./client')
+    this.factory = module.createCloudClient
+  }
+
+  /** The client for a profile's API. Throws AppError `internal` while that address is not known yet. */
+  for(profile: Profile): CloudClient {
+    if (!profile.baseUrl) {
+      throw new AppError('internal', 'The Sandbox is still starting. Try again in a moment.')
+    }
+    let client = this.clients.get(profile.baseUrl)
+    if (!client) {
+      if (!this.factory) throw new AppError('internal', 'The cloud client is not loaded yet. Try again in a moment.')
+      client = this.factory({ baseUrl: profile.baseUrl, token: this.options.token })
+      this.clients.set(profile.baseUrl, client)
+    }
+    return client
+  }
+
+  /** Closes every client's connections (quitting). */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.clients.values()].map((client) => client.close().catch(() => undefined)))
+    this.clients.clear()
+  }
+}

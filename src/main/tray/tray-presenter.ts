@@ -1,0 +1,56 @@
+/**
+ * Keeps the tray menu in step with the app: after anything it shows may have changed (the
+ * session, a snapshot, the watcher's health, a setting) it recomputes the model (tray-model.ts)
+ * and, only when it differs, announces it (`tray` event) and hands it to the platform's tray.
+ */
+import type { InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
+import type { EventSink, Platform } from '../core-types'
+import { trayModel } from './tray-model'
+
+export interface TrayPresenterOptions {
+  /** The account: the session, and its profile's name for the status line. */
+  session: { state(): SessionState; profileName(): string }
+  /** The watcher's snapshot. */
+  instances: { snapshot(): InstancesSnapshot }
+  settings: { get(): Settings }
+  emit: EventSink
+  platform: Pick<Platform, 'setTray'>
+}
+
+export class TrayPresenter {
+  private health: WatchHealth = { state: 'ok' }
+  private last = ''
+  private current: TrayModel | undefined
+
+  constructor(private readonly options: TrayPresenterOptions) {}
+
+  /** The watcher's health changed: the menu says so while polling fails. */
+  setHealth(health: WatchHealth): void {
+    this.health = health
+    this.update()
+  }
+
+  update(): void {
+    const { options } = this
+    const model = trayModel(options.session.state(), options.instances.snapshot(), options.settings.get(), {
+      health: this.health,
+      profileName: options.session.profileName()
+    })
+    const json = JSON.stringify(model)
+    this.current = model
+    if (json === this.last) return
+    this.last = json
+    options.emit('tray', model)
+    try {
+      options.platform.setTray(model)
+    } catch {
+      // The tray is a convenience; the window keeps working without it.
+    }
+  }
+
+  /** The menu as it stands (`tray.get`, and what `tray.activate` checks an item against). */
+  model(): TrayModel {
+    if (!this.current) this.update()
+    return this.current!
+  }
+}
