@@ -7,7 +7,7 @@
  */
 import { join as shellJoin } from 'shlex'
 import type { Instance } from '../../shared/api'
-import { isRunning, sshEndpoint } from '../../shared/instance-rules'
+import { isRunning, sshEndpoint, sshEntry } from '../../shared/instance-rules'
 import { AppError } from '../app-error'
 import { shownValue, sshHost, sshPort, sshUser, type SshValue } from './ssh-values'
 
@@ -24,6 +24,9 @@ export function sshTarget(instance: Instance): SshTarget {
     throw new AppError('not-allowed', `“${name}” has no SSH port. Create the instance with port 22 open to reach it by SSH.`)
   }
   if (!endpoint.ok) {
+    // Port 0 means "not assigned yet"; any other port the rules refuse is bad data, said as such.
+    const nodePort = sshEntry(instance)?.nodePort ?? 0
+    if (nodePort !== 0) checked(name, 'SSH port', String(nodePort), sshPort(nodePort))
     throw new AppError('not-allowed', `The cloud did not say where “${name}” answers SSH yet. Wait a moment and try again.`)
   }
   return {
