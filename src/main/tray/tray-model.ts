@@ -6,6 +6,8 @@
 import type { Instance } from '../../shared/api'
 import { statusGroup } from '../../shared/api'
 import type { InstancesSnapshot, SessionState, Settings, TrayIcon, TrayMenuItem, TrayModel, WatchHealth } from '../../shared/contract'
+import { portUrl } from '../../shared/port-url'
+import { uniqueBy } from '../../shared/unique-by'
 
 export interface TrayContext {
   health?: WatchHealth
@@ -43,8 +45,7 @@ export function parseTrayItemId(itemId: string): TrayAction | undefined {
 export function portAddress(instance: Instance, nodePort: number): string | undefined {
   const entry = instance.instanceSpecInfo.nodePorts.find((p) => p.nodePort === nodePort)
   if (!entry) return undefined
-  const host = entry.address || instance.instanceSpecInfo.regionInfo.sshAddress
-  return host ? `http://${host.includes(':') ? `[${host}]` : host}:${entry.nodePort}` : undefined
+  return portUrl(entry.address || instance.instanceSpecInfo.regionInfo.sshAddress, entry.nodePort)
 }
 
 export function hasSsh(instance: Instance): boolean {
@@ -64,7 +65,8 @@ export function trayModel(
   context: TrayContext = {}
 ): TrayModel {
   const signedIn = session.status === 'signed-in'
-  const instances = session.status === 'signed-out' ? [] : snapshot.instances
+  // Submenu ids carry the instance id: an instance listed twice gets one submenu (the first).
+  const instances = session.status === 'signed-out' ? [] : uniqueBy(snapshot.instances, (i) => i.instanceMetadata.instanceId).items
   const items: TrayMenuItem[] = []
 
   items.push(label('status', statusLine(session, context)))
@@ -113,7 +115,8 @@ function instanceSubmenu(instance: Instance, signedIn: boolean): TrayMenuItem {
   const status = instance.instanceRuntimeInfo.status
   const running = signedIn && status === 'Running'
   const ssh = hasSsh(instance)
-  const ports = instance.instanceSpecInfo.nodePorts.filter((p) => p.port !== 22)
+  // Item ids carry the node port: a port the server lists twice gets one item (the first).
+  const ports = uniqueBy(instance.instanceSpecInfo.nodePorts.filter((p) => p.port !== 22), (p) => p.nodePort).items
   const submenu: TrayMenuItem[] = [
     item(`instance:${id}:notebook`, 'Open notebook', running && instance.instanceRuntimeInfo.subUrl !== ''),
     item(`instance:${id}:terminal`, 'Open terminal', running && ssh),
