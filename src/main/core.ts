@@ -58,6 +58,7 @@ import { trayModel } from './tray/tray-model'
 import { suggestionsFrom } from './catalog/suggestions'
 import { RecentLaunchesStore } from './catalog/recent-launches-store'
 import { recordingEffects } from './platform-recording'
+import { osSafePlatform } from './os-text'
 
 /** Commands whose group is written elsewhere and may not be in COMMAND_GROUPS yet. */
 const NOT_YET_MESSAGE = 'This part of Cloud Tray is not available in this build yet.'
@@ -88,11 +89,12 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   }
 
   const recorded: RecordedEffect[] = []
-  const platform = recordingEffects(options.platform, () => clock.now(), (effect) => {
+  // Outermost: what the web shell records is exactly what would reach the OS (os-text.ts).
+  const platform = osSafePlatform(recordingEffects(options.platform, () => clock.now(), (effect) => {
     recorded.push(effect)
     if (recorded.length > 200) recorded.shift()
     emit('recorded', effect)
-  })
+  }))
 
   const settingsStore = new SettingsStore(options.dataDir, clock)
   const profiles = new ProfilesStore(options.dataDir)
