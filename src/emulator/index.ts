@@ -17,7 +17,7 @@ import { allocateLoopbackPort } from './ports'
 import type { EmuInstanceView, Reach, ReachContext, ReachFactory } from './reach-types'
 import { Scheduler } from './scheduler'
 import { createRequestHandler } from './server'
-import { StateWriter, loadState } from './state-store'
+import { StateWriter, answerAfterPersisted, loadState } from './state-store'
 import { VolumeStore } from './volumes'
 
 export type { Catalog } from './catalog'
@@ -131,6 +131,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new Faults()
   const counter = { requests: 0 }
   const api = createApiRoutes({ auth, instances, volumes, catalog: () => catalog, reach: reachAddresses, lockoutMs })
+  // Nothing is acknowledged before it is on disk (state-store.ts): each answer waits for the write.
+  const persisted = (): Promise<void> => writer?.persisted() ?? Promise.resolve()
+  for (const [route, handler] of api.authed) api.authed.set(route, answerAfterPersisted(persisted, handler))
   // The handler needs control and control needs the listener: the holder breaks the cycle.
   const handlerHolder: { handle?: ReturnType<typeof createRequestHandler> } = {}
   const listener = new Listener((request, response) => handlerHolder.handle!(request, response))
@@ -138,7 +141,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   handlerHolder.handle = createRequestHandler({
     auth,
     api,
-    control: createControlRoutes(control, log),
+    control: durableControl(createControlRoutes(control, log), persisted),
     faults,
     scheduler,
     counter,
@@ -183,7 +186,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port = await listener.listen(options.port ?? 0)
   } catch (error) {
     scheduler.close()
-    writer?.close()
+    await writer?.close()
     await reach?.close()
     const code = (error as NodeJS.ErrnoException).code
     throw code === 'EADDRINUSE'
@@ -201,13 +204,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     close() {
       closed ??= (async () => {
         scheduler.close()
-        writer?.close()
+        await writer?.close()
         await listener.close()
         await reach?.close()
       })()
       return closed
     }
   }
+}
+
+/** The control routes, each answering only once what it changed is on disk. */
+function durableControl<A extends unknown[], R>(
+  routes: Map<string, (...args: A) => R | Promise<R>>,
+  persisted: () => Promise<void>
+): Map<string, (...args: A) => Promise<R>> {
+  return new Map([...routes].map(([route, handler]) => [route, answerAfterPersisted(persisted, handler)]))
 }
 
 function viewOf(record: EmuInstance, reach: Reach | undefined): EmuInstanceView {
