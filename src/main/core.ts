@@ -50,6 +50,7 @@ import {
   selectProfile
 } from './account/profiles'
 import { Session } from './account/session'
+import { ADDRESS_CHANGED_WARNING_ID, addressChangedMessage, editEndsSession, sessionOrigin } from './account/session-origin'
 import { ReloginGate } from './account/relogin-gate'
 import { startSandbox, type RunningSandbox, type StartEmulator } from './account/sandbox'
 import { Watcher } from './watch/watcher'
@@ -103,6 +104,9 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   let sandbox: RunningSandbox | undefined
   let sandboxStarting: Promise<RunningSandbox> | undefined
   const sandboxUrl = (): string => options.baseUrlOverride ?? sandbox?.baseUrl ?? ''
+  const embeddedSandbox = options.baseUrlOverride === undefined
+  /** Where a session on this profile sends its token (session-origin.ts). */
+  const originOf = (profileId: string): string | undefined => sessionOrigin(findProfile(profileId), embeddedSandbox)
 
   const session = new Session({
     clock,
@@ -121,7 +125,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         deliver(expiringNotification(notificationId('expiring'), minutes))
       },
       warning: warn
-    }
+    },
+    originOf
   })
 
   // ------------------------------------------------------------ cloud clients
@@ -298,7 +303,14 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     }),
     profiles: () => profilesState(profiles.get(), sandboxUrl()),
     async saveProfile(input) {
-      await profiles.set(saveProfile(profiles.get(), input))
+      const before = profiles.get()
+      const after = saveProfile(before, input)
+      // A new address for the profile you are signed in to: sign out before anything can poll it.
+      if (editEndsSession({ session: session.state(), before, after, sandboxUrl: sandboxUrl(), embeddedSandbox })) {
+        await internals.logout()
+        warn(ADDRESS_CHANGED_WARNING_ID, addressChangedMessage(input.name.trim()))
+      }
+      await profiles.set({ ...after, remembered: profiles.get().remembered })
       return internals.profiles()
     },
     async removeProfile(id) {
@@ -321,6 +333,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       if (profile.builtIn === 'sandbox') await ensureSandbox()
       await loadClientFactory()
       const before = session.state()
+      const origin = originOf(input.profileId)
       const result = await clientFor(findProfile(input.profileId)!).login({
         username: input.username,
         password: input.password,
@@ -330,7 +343,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       const continued = before.status === 'expired' && before.profileId === input.profileId && before.username === input.username
       // From here on every log line scrubs this token, whatever carries it.
       log?.secrets.add(result.accessToken)
-      const state = await session.loggedIn(input, result)
+      const state = await session.loggedIn(input, result, origin)
       watcher.sessionStarted(continued)
       if (continued) {
         void platform.refreshNotebookCookies(input.profileId, result.accessToken).catch(() => undefined)
