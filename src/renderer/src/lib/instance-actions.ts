@@ -3,6 +3,7 @@
  * work is disabled (with the reason as its description), never offered and then refused.
  */
 import { statusGroup, type Instance } from '../../../shared/api'
+import { uniqueBy } from '../../../shared/unique-by'
 
 export type InstanceAction = 'notebook' | 'terminal' | 'ports' | 'stop' | 'delete'
 
@@ -19,9 +20,17 @@ export function sshEntry(instance: Instance) {
   return instance.instanceSpecInfo.nodePorts.find((entry) => entry.port === 22)
 }
 
+/**
+ * The port entries as listed, each inside port once (views key rows by it): a port the service
+ * lists twice is shown with its first entry, the one `sshEntry` and the tray use too.
+ */
+export function listedPorts(instance: Instance) {
+  return uniqueBy(instance.instanceSpecInfo.nodePorts, (entry) => entry.port)
+}
+
 /** Forwarded ports other than SSH: what the Ports panel lists. */
 export function forwardedPorts(instance: Instance) {
-  return instance.instanceSpecInfo.nodePorts.filter((entry) => entry.port !== 22)
+  return listedPorts(instance).items.filter((entry) => entry.port !== 22)
 }
 
 export function actionState(instance: Instance, action: InstanceAction, pending?: PendingAction): ActionState {
