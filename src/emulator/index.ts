@@ -132,11 +132,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const counter = { requests: 0 }
   const api = createApiRoutes({ auth, instances, volumes, catalog: () => catalog, reach: reachAddresses, lockoutMs })
   // Nothing is acknowledged before it is on disk (state-store.ts): each answer waits for the write.
+  // A route's answer may be rewritten to play a hostile service (faults.rewriteAnswers).
   const persisted = (): Promise<void> => writer?.persisted() ?? Promise.resolve()
-  for (const [route, handler] of api.authed) api.authed.set(route, answerAfterPersisted(persisted, handler))
+  for (const [route, handler] of api.authed) {
+    const durable = answerAfterPersisted(persisted, handler)
+    api.authed.set(route, async (body, username) => faults.rewrite(route, await durable(body, username)))
+  }
   // The handler needs control and control needs the listener: the holder breaks the cycle.
   const handlerHolder: { handle?: ReturnType<typeof createRequestHandler> } = {}
-  const listener = new Listener((request, response) => handlerHolder.handle!(request, response))
+  const listener = new Listener((request, response) => {
+    // The Date header tells clients the server's time (create-once reads the clock offset from
+    // it); it comes from the same clock as createAtUnixMs, as on a real service.
+    response.setHeader('date', new Date(scheduler.now()).toUTCString())
+    handlerHolder.handle!(request, response)
+  })
   const control = createControl({ auth, instances, volumes, scheduler, faults, listener, catalog, reach: reachAddresses, sshKeys, counter })
   handlerHolder.handle = createRequestHandler({
     auth,
