@@ -140,7 +140,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     let client = clients.get(profile.baseUrl)
     if (!client) {
       if (!createClient) throw new AppError('internal', 'The cloud client is not loaded yet. Try again in a moment.')
-      client = createClient({ baseUrl: profile.baseUrl, token: () => session.accessToken() })
+      client = createClient({ baseUrl: profile.baseUrl, token: () => session.accessToken(), now: () => clock.now() })
       clients.set(profile.baseUrl, client)
     }
     return client

@@ -17,8 +17,8 @@ export function instanceCommands(services: CoreServices, core: CoreInternals): C
       'instances.refresh': () => core.refresh(),
       'instances.page': (pager) => services.cloud().listInstances(pager),
       'catalog.suggestions': async () => core.suggestions(),
-      'instances.create': async ({ request }) => {
-        const created = await creator.create(services.cloud(), request, core.snapshot().instances)
+      'instances.create': async ({ request, notMine }) => {
+        const created = await creator.create(services.cloud(), request, core.snapshot().instances, notMine ? { notMine } : {})
         core.noteAction('create', created.instanceId)
         services.pollSoon('create')
         void core.rememberLaunch(request)
