@@ -24,6 +24,7 @@ import { resolve } from 'node:path'
 import autocannon from 'autocannon'
 import { ListInstancesResponseSchema, LoginResultSchema } from '../src/shared/api'
 import { startEmulator } from '../src/emulator/index'
+import { validCreate } from '../src/emulator/test-support'
 import { createCloudClient } from '../src/main/cloud/client'
 
 const INSTANCES = 200
@@ -84,18 +85,7 @@ async function createBurst(statePath: string | undefined): Promise<number> {
       body: JSON.stringify({ username: 'demo', password: 'demo' })
     })
     const cookie = `AccessToken=${LoginResultSchema.parse(await login.json()).accessToken}`
-    const catalog = emulator.control.catalog()
-    const body = (n: number): string =>
-      JSON.stringify({
-        name: `burst-${n}`,
-        imageId: catalog.images[0]!.imageId,
-        instanceTypeId: catalog.instanceTypes[0]!.instanceTypeId,
-        region: catalog.regions[0]!.regionId,
-        billing: { chargeMode: 'perHour', duration: 1 },
-        remoteStorages: [],
-        instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' },
-        nodePorts: []
-      })
+    const body = (n: number): string => JSON.stringify(validCreate({ name: `burst-${n}` }))
     const started = performance.now()
     const answers = await Promise.all(
       Array.from({ length: CREATE_BURST }, (_, n) =>

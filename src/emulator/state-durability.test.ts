@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { startEmulator } from './index'
+import { startEmulator, type Emulator } from './index'
 import { REGION_ID, login, pager, post, validCreate } from './test-support'
 
 const steps: string[] = []
@@ -42,16 +42,20 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
+/** An emulator on a state file in `dir`, signed in, its start-up write landed: what follows is the test's alone. */
+async function durableEmulator(): Promise<{ emulator: Emulator; token: string; statePath: string }> {
+  const statePath = join(dir, 'state.json')
+  const emulator = await startEmulator({ statePath, bootMs: 600_000 })
+  const token = await login(emulator.baseUrl)
+  await post(emulator.baseUrl, '/instance/list', pager(1, 1), token)
+  steps.length = 0
+  return { emulator, token, statePath }
+}
+
 describe('state written before the answer', () => {
   it('#12 item 10: a create and a volume create are answered only after fsync, rename and a directory fsync', async () => {
-    const statePath = join(dir, 'state.json')
-    const emulator = await startEmulator({ statePath, bootMs: 600_000 })
+    const { emulator, token, statePath } = await durableEmulator()
     try {
-      const token = await login(emulator.baseUrl)
-      // Let the start-up write land, so what follows belongs to the create alone.
-      await post(emulator.baseUrl, '/instance/list', pager(1, 1), token)
-      steps.length = 0
-
       const created = await post(emulator.baseUrl, '/instance/create', validCreate({ name: 'durable' }), token)
       steps.push('answer')
       expect(created.status).toBe(200)
@@ -71,12 +75,8 @@ describe('state written before the answer', () => {
   })
 
   it('#12 item 10: concurrent creates share writes, and a request that changed nothing waits for none', async () => {
-    const statePath = join(dir, 'state.json')
-    const emulator = await startEmulator({ statePath, bootMs: 600_000 })
+    const { emulator, token, statePath } = await durableEmulator()
     try {
-      const token = await login(emulator.baseUrl)
-      await post(emulator.baseUrl, '/instance/list', pager(1, 1), token)
-      steps.length = 0
       const answers = await Promise.all(
         Array.from({ length: 20 }, (_, n) => post(emulator.baseUrl, '/instance/create', validCreate({ name: `burst-${n}` }), token))
       )
