@@ -12,7 +12,7 @@ import type { Page } from '@playwright/test'
 import { startEmulator, type Emulator } from '../src/emulator/index'
 import { ManualClock } from '../src/shared/clock'
 import { startLossyProxy, type LossyProxy } from './faults-proxy'
-import { expect, test as base } from './web-fixture'
+import { captureScreen, expect, test as base } from './web-fixture'
 
 const IMAGE = 'img-pytorch-2.5-cuda12.4'
 const TYPE = 'gpu-a100-80g-1x'
@@ -127,6 +127,7 @@ test('#12 item 7: instances, ports and volumes listed twice: every view still op
   await mainNav(page).getByRole('button', { name: 'Volumes' }).click()
   await expect(page.getByRole('row', { name: /shared/ })).toHaveCount(1)
   await expect(page.getByRole('status').filter({ hasText: 'The service listed one volume more than once; it is shown once.' })).toBeVisible()
+  await captureScreen(page, 'volumes-repeated')
 })
 
 test('#12 item 11: an IPv6 port address, bare or bracketed, opens as http://[::1]:N', async ({ page, shell, upstream }) => {
@@ -205,6 +206,7 @@ test("#12 item 9: our create never arrived and another client made a look-alike:
   const question = page.getByRole('alert').filter({ hasText: 'cannot tell whether your create made it' })
   await expect(question).toBeVisible()
   await expect(question).toContainText('“twin”')
+  await captureScreen(page, 'create-maybe-created')
   await expect(details(page)).toHaveCount(0)
   // Asking again sends nothing behind the user's back.
   await create.click()
