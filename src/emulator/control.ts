@@ -5,7 +5,7 @@
 import type { Instance, Volume } from '../shared/api'
 import type { Auth } from './auth'
 import type { Catalog } from './catalog'
-import type { Faults } from './faults'
+import type { AnswerRewrite, Faults } from './faults'
 import { toApiInstance, type ReachAddresses } from './instance-record'
 import type { InstanceStore, SeedOverrides, StatusExtra } from './instances'
 import type { Listener } from './listener'
@@ -21,6 +21,11 @@ export interface FaultControl {
   dropNext(count: number): void
   /** The next `count` /api requests are carried out, then their socket is destroyed: the answer is lost. */
   loseNextAnswers(count: number): void
+  /**
+   * In-process only: every success answer of an /api route (e.g. `/instance/list`) becomes what
+   * `rewrite` returns, to play a hostile or broken service; `null` stops. Reset clears it.
+   */
+  rewriteAnswers(route: string, rewrite: AnswerRewrite | null): void
   /** true: close the listener (connections refused); false: listen again on the same port. */
   setDown(down: boolean): Promise<void>
   /** No latency, no pending failures or drops, listener up. */
@@ -93,6 +98,7 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       failNext: (count, status) => faults.failNext(count, status),
       dropNext: (count) => faults.dropNext(count),
       loseNextAnswers: (count) => faults.loseNextAnswers(count),
+      rewriteAnswers: (route, rewrite) => faults.rewriteAnswers(route, rewrite),
       setDown: (down) => (down ? listener.down() : listener.up()),
       async reset() {
         faults.reset()

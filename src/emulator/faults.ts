@@ -10,8 +10,12 @@ export type FaultAction =
   | { kind: 'lose-answer' }
   | { kind: 'fail'; status: number }
 
+/** Turns a success body of one /api route into what a hostile or broken service would answer. */
+export type AnswerRewrite = (answer: any) => unknown
+
 export class Faults {
   latencyMs = 0
+  private readonly rewrites = new Map<string, AnswerRewrite>()
   private failCount = 0
   private failStatus = 503
   private dropCount = 0
@@ -43,7 +47,25 @@ export class Faults {
     this.loseCount = count
   }
 
+  /**
+   * In-process only (a function cannot travel over HTTP): every success answer of `route` (e.g.
+   * `/instance/list`) becomes what `rewrite` returns, as a hostile or broken service would
+   * answer: lying totals, repeated ids, odd strings. `null` stops rewriting that route.
+   */
+  rewriteAnswers(route: string, rewrite: AnswerRewrite | null): void {
+    if (rewrite === null) this.rewrites.delete(route)
+    else if (typeof rewrite === 'function') this.rewrites.set(route, rewrite)
+    else throw new TypeError('rewriteAnswers needs a function, or null to stop')
+  }
+
+  /** The answer as the (possibly hostile) service sends it. */
+  rewrite(route: string, answer: unknown): unknown {
+    const rewrite = this.rewrites.get(route)
+    return rewrite ? rewrite(structuredClone(answer)) : answer
+  }
+
   reset(): void {
+    this.rewrites.clear()
     this.latencyMs = 0
     this.failCount = 0
     this.dropCount = 0

@@ -19,7 +19,7 @@ import { Scheduler } from './scheduler'
 import { createApiHandler, createControlHandler } from './server'
 import { createSecret } from '../main/transport/secret'
 import { writeFileAtomic } from '../main/util/atomic-write'
-import { StateWriter, loadState } from './state-store'
+import { StateWriter, answerAfterPersisted, loadState } from './state-store'
 import { VolumeStore } from './volumes'
 
 export type { Catalog } from './catalog'
@@ -144,24 +144,40 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const faults = new Faults()
   const counter = { requests: 0 }
   const api = createApiRoutes({ auth, instances, volumes, catalog: () => catalog, reach: reachAddresses, lockoutMs })
+  // Nothing is acknowledged before it is on disk (state-store.ts): each answer waits for the write.
+  // A route's answer may be rewritten to play a hostile service (faults.rewriteAnswers).
+  const persisted = (): Promise<void> => writer?.persisted() ?? Promise.resolve()
+  for (const [route, handler] of api.authed) {
+    const durable = answerAfterPersisted(persisted, handler)
+    api.authed.set(route, async (body, username) => faults.rewrite(route, await durable(body, username)))
+  }
   // Control lives on its own listener, so taking the API down (faults/down) leaves it up.
   const controlSecret = createSecret()
   const controlHost = (): string => `127.0.0.1:${controlListener.boundPort}`
-  const listener: Listener = new Listener(
-    createApiHandler({
-      auth,
-      api,
-      faults,
-      scheduler,
-      counter,
-      ownHost: (): string => `127.0.0.1:${listener.boundPort}`,
-      controlUrl: () => `http://${controlHost()}/__emulator`,
-      log
-    })
-  )
+  const apiHandler = createApiHandler({
+    auth,
+    api,
+    faults,
+    scheduler,
+    counter,
+    ownHost: (): string => `127.0.0.1:${listener.boundPort}`,
+    controlUrl: () => `http://${controlHost()}/__emulator`,
+    log
+  })
+  const listener: Listener = new Listener((request, response) => {
+    // The Date header tells clients the server's time (create-once reads the clock offset from
+    // it); it comes from the same clock as createAtUnixMs, as on a real service.
+    response.setHeader('date', new Date(scheduler.now()).toUTCString())
+    apiHandler(request, response)
+  })
   const control = createControl({ auth, instances, volumes, scheduler, faults, listener, catalog, reach: reachAddresses, sshKeys, counter })
   const controlListener: Listener = new Listener(
-    createControlHandler({ routes: createControlRoutes(control, log), secret: controlSecret, ownHost: controlHost, log })
+    createControlHandler({
+      routes: durableControl(createControlRoutes(control, log), persisted),
+      secret: controlSecret,
+      ownHost: controlHost,
+      log
+    })
   )
 
   if (options.statePath) {
@@ -207,7 +223,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (controlSecretPath) await writeFileAtomic(controlSecretPath, `${controlSecret}\n`, 0o600)
   } catch (error) {
     scheduler.close()
-    writer?.close()
+    await writer?.close()
     await listener.close()
     await controlListener.close()
     await reach?.close()
@@ -226,7 +242,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     close() {
       closed ??= (async () => {
         scheduler.close()
-        writer?.close()
+        await writer?.close()
         await listener.close()
         await controlListener.close()
         await reach?.close()
@@ -244,6 +260,14 @@ async function listenOn(listener: Listener, port: number | undefined, flag: stri
       ? new Error(`port ${port} on 127.0.0.1 is already in use; pick another with ${flag}, or 0 for a free one`)
       : error
   }
+}
+
+/** The control routes, each answering only once what it changed is on disk. */
+function durableControl<A extends unknown[], R>(
+  routes: Map<string, (...args: A) => R | Promise<R>>,
+  persisted: () => Promise<void>
+): Map<string, (...args: A) => Promise<R>> {
+  return new Map([...routes].map(([route, handler]) => [route, answerAfterPersisted(persisted, handler)]))
 }
 
 function viewOf(record: EmuInstance, reach: Reach | undefined): EmuInstanceView {

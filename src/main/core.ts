@@ -29,6 +29,7 @@ import type { AppCore, AppCoreOptions } from './core-types'
 import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
 import { Notifier } from './notify/notifier'
+import { osSafePlatform } from './os-text'
 import { withEffectLog } from './platform-recording'
 import { SettingsStore } from './settings/settings-store'
 import { TrayPresenter } from './tray/tray-presenter'
@@ -41,7 +42,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const events = new EventHub()
   const emit = events.emit
   const warnings = new Warnings(emit, log)
-  const { platform, recorded } = withEffectLog(options.platform, () => clock.now(), emit)
+  const effects = withEffectLog(options.platform, () => clock.now(), emit)
+  // Outermost: what the web shell records is exactly what would reach the OS (os-text.ts).
+  const platform = osSafePlatform(effects.platform)
+  const recorded = effects.recorded
   const settings = new SettingsStore(dataDir, clock)
   const recent = new RecentLaunchesStore(dataDir)
 

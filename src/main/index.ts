@@ -16,6 +16,7 @@ import { createNotebookWindows } from './notebook/notebook-window-adapter'
 import { createTrayAdapter } from './tray/tray-adapter'
 import { createMainWindowController, openInBrowser } from './windows/main-window-adapter'
 import { setLinuxAutostart } from './windows/autostart'
+import { osSafeNotification } from './os-text'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
 const ONLINE_CHECK_MS = 5_000
@@ -46,7 +47,8 @@ async function start(): Promise<void> {
   const tray = createTrayAdapter((itemId) => {
     void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
       // The tray has no place for errors: say it as a notification.
-      if (!result.ok) notifier.show({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message })
+      // Not through the core's Platform, so neutralised here by the same rule (os-text.ts).
+      if (!result.ok) notifier.show(osSafeNotification({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message }))
     })
   })
   const notebooks = createNotebookWindows((line) => log.info(line))

@@ -241,7 +241,11 @@ export interface CoreCommands {
   'instances.refresh': { input: void; result: InstancesSnapshot }
   /** One server page, for the list's pager. */
   'instances.page': { input: PagerRequest; result: ListInstancesResponse }
-  'instances.create': { input: { request: CreateInstanceRequest }; result: { instanceId: string } }
+  /**
+   * `notMine`: after a `maybe-created` error, the user chose "Create anyway": those instances are
+   * not taken as this attempt's.
+   */
+  'instances.create': { input: { request: CreateInstanceRequest; notMine?: string[] }; result: { instanceId: string } }
   'instances.stop': { input: { instanceId: string }; result: { instanceId: string } }
   'instances.terminate': { input: { instanceId: string }; result: { instanceId: string } }
   'volumes.list': { input: PagerRequest; result: Volume[] }

@@ -9,6 +9,7 @@
  * the app does not know is `unknown`, never an error.
  */
 import type { Instance, NodePort } from './api'
+import { uniqueBy, type Unique } from './unique-by'
 
 // ---------------------------------------------------------------- statuses
 
@@ -109,9 +110,17 @@ export function sshEntry(instance: Instance): NodePort | undefined {
   return instance.instanceSpecInfo.nodePorts.find((entry) => entry.port === SSH_PORT)
 }
 
-/** Every node port but SSH's: what the Ports panel and the tray list. */
+/**
+ * The port entries as listed, each inside port once (views key rows by it): a port the service
+ * lists twice is shown with its first entry, the one `sshEntry` finds too.
+ */
+export function listedPorts(instance: Instance): Unique<NodePort> {
+  return uniqueBy(instance.instanceSpecInfo.nodePorts, (entry) => entry.port)
+}
+
+/** Every node port but SSH's, each once: what the Ports panel and the tray list. */
 export function forwardedPorts(instance: Instance): NodePort[] {
-  return instance.instanceSpecInfo.nodePorts.filter((entry) => entry.port !== SSH_PORT)
+  return listedPorts(instance).items.filter((entry) => entry.port !== SSH_PORT)
 }
 
 /**
@@ -150,22 +159,32 @@ export function sshEndpoint(instance: Instance): SshEndpoint {
 
 /**
  * The spec's rule for a forwarded port: `http://<address>:<nodePort>`. Undefined when the API
- * gave no address or port yet, or an address that would change the URL's meaning (a path, a
- * user name): server text never becomes a link it was not meant to be.
+ * gave no address or port yet (see linkForHostPort for what else gives no link).
  */
 export function portUrl(instance: Instance, entry: NodePort): string | undefined {
-  const host = entryHost(instance, entry)
-  if (host === undefined || !isReachablePort(entry.nodePort)) return undefined
-  const text = `http://${hostForUrl(host)}:${entry.nodePort}`
+  return linkForHostPort(entryHost(instance, entry), entry.nodePort)
+}
+
+/**
+ * The browser address of a host and port, both server text: `http://HOST:PORT`. An IPv6 literal
+ * is bracketed exactly once whether or not the server already bracketed it (`::1` and `[::1]`
+ * both give `http://[::1]:N`), and anything that is not a plain host name, IPv4 or IPv6 literal
+ * gives no address at all rather than a URL with a path, credentials or another host smuggled in.
+ */
+export function linkForHostPort(host: string | undefined, port: number): string | undefined {
+  if (!isReachablePort(port)) return undefined
+  const bare = (host ?? '').trim().replace(/^\[(.*)\]$/, '$1')
+  if (bare === '') return undefined
+  const ipv6 = bare.includes(':')
+  if (ipv6 ? !/^[0-9A-Fa-f:.]+$/.test(bare) : !/^[A-Za-z0-9._-]+$/.test(bare)) return undefined
   let url: URL
   try {
-    url = new URL(text)
+    url = new URL(`http://${hostForUrl(bare)}:${port}/`)
   } catch {
     return undefined
   }
-  const onlyHostAndPort =
-    (url.port || '80') === String(entry.nodePort) && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash
-  return onlyHostAndPort ? text : undefined
+  // URL drops the default port 80; keep it visible so the address reads as the node port it is.
+  return `http://${url.hostname}:${port}`
 }
 
 /** The URL of the forwarded port with this nodePort (a tray item's id names it). */

@@ -25,6 +25,7 @@ import {
   selectProfile
 } from './profiles'
 import { ReloginGate } from './relogin-gate'
+import { ADDRESS_CHANGED_WARNING_ID, addressChangedMessage, editEndsSession, sessionOrigin } from './session-origin'
 import { startSandbox, type RunningSandbox, type SandboxInfo, type StartEmulator } from './sandbox'
 import { Session } from './session'
 
@@ -85,9 +86,14 @@ export class Account {
           this.tell((listener) => listener.expiring?.(expiresAt))
         },
         warning: options.warn
-      }
+      },
+      originOf: (profileId) => this.originOf(profileId)
     })
-    this.clients = new CloudClients({ token: () => this.session.accessToken(), factory: options.cloudClientFactory })
+    this.clients = new CloudClients({
+      token: () => this.session.accessToken(),
+      now: () => clock.now(),
+      factory: options.cloudClientFactory
+    })
     this.gate = new ReloginGate({
       session: this.session,
       isNotLoggedIn: (error) => toErrorInfo(error).kind === 'not-logged-in',
@@ -154,6 +160,7 @@ export class Account {
     if (profile.builtIn === 'sandbox') await this.ensureSandbox()
     await this.clients.load()
     const before = this.session.state()
+    const origin = this.originOf(input.profileId)
     const result = await this.clients.for(this.findProfile(input.profileId)!).login({
       username: input.username,
       password: input.password,
@@ -164,7 +171,7 @@ export class Account {
     const continued = before.status === 'expired' && before.profileId === input.profileId && before.username === input.username
     // From here on every log line scrubs this token, whatever carries it.
     this.options.log?.secrets.add(result.accessToken)
-    const state = await this.session.loggedIn(input, result)
+    const state = await this.session.loggedIn(input, result, origin)
     this.tell((listener) => listener.started?.(continued))
     if (continued) {
       void this.options.refreshNotebookCookies(input.profileId, result.accessToken).catch(() => undefined)
@@ -220,7 +227,15 @@ export class Account {
   }
 
   async saveProfile(input: ProfileInput): Promise<ProfilesState> {
-    await this.profilesStore.set(saveProfile(this.profilesStore.get(), input))
+    const before = this.profilesStore.get()
+    const after = saveProfile(before, input)
+    // A new address for the profile you are signed in to: sign out before anything can poll it.
+    const embeddedSandbox = this.options.baseUrlOverride === undefined
+    if (editEndsSession({ session: this.session.state(), before, after, sandboxUrl: this.sandboxUrl(), embeddedSandbox })) {
+      await this.logout()
+      this.options.warn(ADDRESS_CHANGED_WARNING_ID, addressChangedMessage(input.name.trim()))
+    }
+    await this.profilesStore.set({ ...after, remembered: this.profilesStore.get().remembered })
     return this.profiles()
   }
 
@@ -276,6 +291,11 @@ export class Account {
       this.sandboxStarting = undefined
       throw new AppError('internal', `The Sandbox could not start: ${(error as Error).message}`, { cause: error })
     }
+  }
+
+  /** Where a session on this profile sends its token (session-origin.ts). */
+  private originOf(profileId: string): string | undefined {
+    return sessionOrigin(this.findProfile(profileId), this.options.baseUrlOverride === undefined)
   }
 
   private findProfile(id: string): Profile | undefined {

@@ -27,9 +27,12 @@ const ProfilesFileSchema = z.object({
   selectedId: z.string().default(SANDBOX_PROFILE_ID),
   /** Last user name per profile, to prefill the login form. */
   lastUsernames: z.record(z.string(), z.string()).default({}),
-  /** The remembered session to resume at start: where to look in the keychain. */
+  /**
+   * The remembered session to resume at start: where to look in the keychain, and the origin
+   * the token was issued by (session-origin.ts); it is resumed only against that origin.
+   */
   remembered: z
-    .object({ profileId: z.string(), username: z.string(), expiresAt: z.number().optional() })
+    .object({ profileId: z.string(), username: z.string(), expiresAt: z.number().optional(), origin: z.string().optional() })
     .nullable()
     .default(null)
 })

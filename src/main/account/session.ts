@@ -23,15 +23,23 @@ export interface SessionOptions {
   keychain: Keychain
   profiles: ProfilesStore
   events: SessionEvents
+  /**
+   * Where a session on this profile sends its token now (session-origin.ts). The token is handed
+   * out only while this is still the origin it was issued by, and resumed only against it.
+   */
+  originOf: (profileId: string) => string | undefined
 }
 
 export const KEYCHAIN_WARNING_ID = 'keychain-unavailable'
+export const RESUME_ORIGIN_WARNING_ID = 'resume-origin-changed'
 
 export class Session {
   private status: SessionState['status'] = 'signed-out'
   private profileId: string
   private username: string | undefined
   private token: string | undefined
+  /** The origin the token was issued by. */
+  private origin: string | undefined
   private expires: number | undefined
   private remembered = false
   private keychainState: SessionState['keychain'] = 'available'
@@ -58,9 +66,10 @@ export class Session {
     }
   }
 
-  /** Main-only. */
+  /** Main-only. Never while the profile's address points to another origin than the token's. */
   accessToken(): string | undefined {
-    return this.status === 'signed-in' ? this.token : undefined
+    if (this.status !== 'signed-in' || this.origin === undefined) return undefined
+    return this.options.originOf(this.profileId) === this.origin ? this.token : undefined
   }
 
   /** The profile the session belongs to (or would, when signed out: the selected one). */
@@ -88,6 +97,20 @@ export class Session {
     const pointer = this.options.profiles.get().remembered
     if (!pointer || this.keychainState === 'unavailable') return false
     const account = keychainAccount(pointer.profileId, pointer.username)
+    const origin = this.options.originOf(pointer.profileId)
+    if (origin === undefined || pointer.origin !== origin) {
+      // Issued by another origin than the profile names now (or by a version that did not
+      // record it): never sent there. Forgotten, so it cannot come back either.
+      await this.deleteStored(account)
+      await this.forgetPointer()
+      this.options.events.warning(
+        RESUME_ORIGIN_WARNING_ID,
+        pointer.origin === undefined
+          ? 'Please sign in again: Cloud Tray now remembers which address each sign-in belongs to.'
+          : 'You were signed out because your profile now points to another address than the one you signed in to. Sign in again to continue.'
+      )
+      return false
+    }
     let token: string | null
     try {
       token = await this.options.keychain.get(account)
@@ -106,12 +129,16 @@ export class Session {
       await this.forgetPointer()
       return false
     }
-    this.signIn(pointer.profileId, pointer.username, token, expires, true)
+    this.signIn(pointer.profileId, pointer.username, token, expires, true, origin)
     return true
   }
 
-  /** After a successful login call: keep the token (keychain when remembered), update state. */
-  async loggedIn(input: LoginInput, result: LoginResult): Promise<SessionState> {
+  /**
+   * After a successful login call: keep the token (keychain when remembered), update state.
+   * `origin`: where the login was sent (taken before sending, so an address edited meanwhile
+   * cannot receive this token); by default the profile's origin now.
+   */
+  async loggedIn(input: LoginInput, result: LoginResult, origin = this.options.originOf(input.profileId)): Promise<SessionState> {
     const now = this.options.clock.now()
     const expires = computeExpiresAt(result.accessToken, now, result.accessExpire)
     const account = keychainAccount(input.profileId, input.username)
@@ -132,9 +159,12 @@ export class Session {
     await this.options.profiles.set({
       ...file,
       lastUsernames: { ...file.lastUsernames, [input.profileId]: input.username },
-      remembered: remembered ? { profileId: input.profileId, username: input.username, expiresAt: expires } : null
+      remembered:
+        remembered && origin !== undefined
+          ? { profileId: input.profileId, username: input.username, expiresAt: expires, origin }
+          : null
     })
-    this.signIn(input.profileId, input.username, result.accessToken, expires, remembered)
+    this.signIn(input.profileId, input.username, result.accessToken, expires, remembered, origin)
     return this.state()
   }
 
@@ -146,6 +176,7 @@ export class Session {
     this.generationCounter++
     this.status = 'signed-out'
     this.token = undefined
+    this.origin = undefined
     this.expires = undefined
     this.remembered = false
     this.profileId = this.options.profiles.get().selectedId
@@ -166,6 +197,7 @@ export class Session {
     this.generationCounter++
     this.status = 'expired'
     this.token = undefined
+    this.origin = undefined
     this.options.events.changed(this.state())
     if (account !== undefined && this.remembered) {
       await this.deleteStored(account)
@@ -178,13 +210,21 @@ export class Session {
     this.clearTimers()
   }
 
-  private signIn(profileId: string, username: string, token: string, expires: number, remembered: boolean): void {
+  private signIn(
+    profileId: string,
+    username: string,
+    token: string,
+    expires: number,
+    remembered: boolean,
+    origin: string | undefined
+  ): void {
     this.clearTimers()
     this.generationCounter++
     this.status = 'signed-in'
     this.profileId = profileId
     this.username = username
     this.token = token
+    this.origin = origin
     this.expires = expires
     this.remembered = remembered
     const warnAt = warningAt(expires, this.options.clock.now())

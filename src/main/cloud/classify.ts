@@ -43,6 +43,8 @@ export interface CallContext {
 export interface HttpAnswer {
   status: number
   text: string
+  /** The Date header, when the answer had one. */
+  date?: string
 }
 
 const WHAT: Record<CloudOperation, string> = {

@@ -26,6 +26,7 @@ import { CloudError, isCloudError } from './errors'
 import { walkPages } from './paging'
 import { acquirePool } from './pool'
 import { redactError } from './redact'
+import { offsetFromDate, type ServerClockOffset } from './server-clock'
 import type { CloudClient, CloudClientOptions } from './types'
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
@@ -92,6 +93,9 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
   let closed = false
   /** The instance total of the last listAllInstances: lets the next walk skip waiting for page 1. */
   let knownTotal: number | undefined
+  const now = options.now ?? Date.now
+  /** The latest answer's proof of the service's clock; the latest, as clocks drift and jump. */
+  let serverClock: ServerClockOffset | undefined
 
   async function call<T>(
     operation: CloudOperation,
@@ -108,7 +112,9 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       token = options.token()
       if (authenticated && token !== undefined && !isCookieSafe(token)) throw damagedToken()
       const sent = authenticated ? token : undefined
+      const sentAt = now()
       const answer = await exchange(lease.pool, address.pathPrefix + path, body, sent, context)
+      serverClock = offsetFromDate(answer.date, sentAt, now()) ?? serverClock
       return interpretAnswer(answer, schema, context)
     } catch (error) {
       const typed = isCloudError(error) ? error : exchangeFailure(error, context)
@@ -165,6 +171,8 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       return answer.volumeList
     },
 
+    serverClock: () => serverClock,
+
     async close() {
       if (closed) return
       closed = true
@@ -195,7 +203,12 @@ async function exchange(
     if (size > MAX_ANSWER_BYTES) throw answerTooLarge(context, response.statusCode, MAX_ANSWER_BYTES)
     chunks.push(chunk)
   }
-  return { status: response.statusCode, text: Buffer.concat(chunks).toString('utf8') }
+  const date = response.headers['date']
+  return {
+    status: response.statusCode,
+    text: Buffer.concat(chunks).toString('utf8'),
+    ...(typeof date === 'string' ? { date } : {})
+  }
 }
 
 function clientClosed(context: CallContext): CloudError {

@@ -11,6 +11,7 @@ function rig() {
   const closed: string[] = []
   const clients = new CloudClients({
     token: () => 'the-token',
+    now: () => 0,
     factory: (options) => {
       made.push(options)
       return { baseUrl: options.baseUrl, close: async () => void closed.push(options.baseUrl) } as CloudClient
@@ -45,7 +46,7 @@ describe('CloudClients', () => {
   })
 
   it('loads the real client on first need', async () => {
-    const clients = new CloudClients({ token: () => undefined })
+    const clients = new CloudClients({ token: () => undefined, now: () => 0 })
     expect(() => clients.for(profile('a', 'https://one.example/api'))).toThrow(/not loaded yet/)
     await clients.load()
     expect(clients.for(profile('a', 'https://one.example/api')).baseUrl).toBe('https://one.example/api')

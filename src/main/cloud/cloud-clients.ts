@@ -12,6 +12,8 @@ export type CloudClientFactory = (options: CloudClientOptions) => CloudClient
 export interface CloudClientsOptions {
   /** The session's token, read at each request (main only). */
   token: () => string | undefined
+  /** The app's clock: the client measures the server's clock offset against it (create-once). */
+  now: () => number
   /** Default: createCloudClient from ./client, loaded by load(). */
   factory?: CloudClientFactory
 }
@@ -39,7 +41,7 @@ export class CloudClients {
     let client = this.clients.get(profile.baseUrl)
     if (!client) {
       if (!this.factory) throw new AppError('internal', 'The cloud client is not loaded yet. Try again in a moment.')
-      client = this.factory({ baseUrl: profile.baseUrl, token: this.options.token })
+      client = this.factory({ baseUrl: profile.baseUrl, token: this.options.token, now: this.options.now })
       this.clients.set(profile.baseUrl, client)
     }
     return client

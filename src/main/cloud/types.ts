@@ -2,6 +2,7 @@
  * What the rest of main sees of the cloud: one client per base URL. The implementation is
  * client.ts (undici); every method rejects only with CloudError (errors.ts).
  */
+import type { ServerClockOffset } from './server-clock'
 import type {
   CreateVolumeRequest,
   Instance,
@@ -24,6 +25,8 @@ export interface CloudClientOptions {
   bodyTimeoutMs?: number
   /** Extra TLS trust for the Sandbox's self-signed certificate, pinned by the caller. */
   ca?: string
+  /** The app's clock (default Date.now), against which the service's clock is measured. */
+  now?: () => number
 }
 
 export interface CloudClient {
@@ -38,6 +41,11 @@ export interface CloudClient {
   terminateInstance(instanceId: string): Promise<InstanceIdResponse>
   createVolume(request: CreateVolumeRequest): Promise<Volume>
   listVolumes(pager: PagerRequest): Promise<Volume[]>
+  /**
+   * How far the service's clock is from the app's, as the latest answer with a Date header
+   * proved it (server-clock.ts); undefined until one came.
+   */
+  serverClock?(): ServerClockOffset | undefined
   /** Closes the keep-alive pool. */
   close(): Promise<void>
 }

@@ -44,7 +44,7 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'instances.get': none,
   'instances.refresh': none,
   'instances.page': pager,
-  'instances.create': z.object({ request: CreateInstanceRequestSchema }).strict(),
+  'instances.create': z.object({ request: CreateInstanceRequestSchema, notMine: z.array(id).max(100).optional() }).strict(),
   'instances.stop': instanceRef,
   'instances.terminate': instanceRef,
   'volumes.list': pager,

@@ -79,8 +79,8 @@ export function instanceCommands(services: InstanceServices): CommandGroup<Insta
       },
       'instances.page': (pager) => account.cloud().listInstances(pager),
       'catalog.suggestions': async () => suggestionsFrom(watch.snapshot().instances, services.recent.get()),
-      'instances.create': async ({ request }) => {
-        const created = await creator.create(account.cloud(), request, watch.snapshot().instances)
+      'instances.create': async ({ request, notMine }) => {
+        const created = await creator.create(account.cloud(), request, watch.snapshot().instances, notMine ? { notMine } : {})
         own.noteOwnAction('create', created.instanceId)
         watch.actionHappened()
         const { imageId, instanceTypeId, region } = request

@@ -1,6 +1,7 @@
-/** Storage volumes: list and create, straight through the cloud client. */
+/** Storage volumes: list, and create exactly once even when an answer is lost (volume-create-once.ts). */
 import type { CloudClient } from '../cloud/types'
 import type { CommandGroup } from './dispatcher'
+import { createVolumeOnce } from './volume-create-once'
 
 export interface VolumeServices {
   /** The session's cloud client; throws AppError `no-session` when signed out. */
@@ -8,10 +9,11 @@ export interface VolumeServices {
 }
 
 export function volumeCommands(services: VolumeServices): CommandGroup<'volumes.list' | 'volumes.create'> {
+  const creator = createVolumeOnce()
   return {
     handlers: {
       'volumes.list': (pager) => services.cloud().listVolumes(pager),
-      'volumes.create': (request) => services.cloud().createVolume(request)
+      'volumes.create': async (request) => (await creator.create(services.cloud(), request)).volume
     }
   }
 }

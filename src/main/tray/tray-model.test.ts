@@ -3,6 +3,7 @@ import type { Instance } from '../../shared/api'
 import type { InstancesSnapshot, SessionState, TrayMenuItem } from '../../shared/contract'
 import { DEFAULT_SETTINGS } from '../settings/settings-schema'
 import { fakeInstance } from '../test-support/fake-instance'
+import { portUrlOf } from '../../shared/instance-rules'
 import { MAX_TRAY_INSTANCES, icon, parseTrayItemId, tooltip, trayModel } from './tray-model'
 
 const signedIn: SessionState = { status: 'signed-in', profileId: 'sandbox', username: 'demo', remembered: false, keychain: 'available' }
@@ -111,5 +112,24 @@ describe('tray model', () => {
     expect(byId(model.items, 'more-instances')).toMatchObject({ label: `${43 - MAX_TRAY_INSTANCES} more in Cloud Tray…`, enabled: true })
     const ids = model.items.map((i) => i.id)
     expect(new Set(ids).size).toBe(ids.length)
+  })
+
+  it('#12 item 11: an IPv6 port address is bracketed exactly once, bare or bracketed', () => {
+    for (const address of ['::1', '[::1]']) {
+      const v6 = fakeInstance('v6', 'six', 'Running', {}, [{ port: 8888, address, nodePort: 30888 }])
+      const item = byId(trayModel(signedIn, snap([v6]), DEFAULT_SETTINGS).items, 'instance:v6:port:30888')
+      expect(item?.label).toBe('Open http://[::1]:30888')
+      expect(portUrlOf(v6, 30888)).toBe('http://[::1]:30888')
+    }
+  })
+
+  it('#12 item 7: a port listed twice gets one menu item, so every item id is unique', () => {
+    const twice = fakeInstance('d1', 'dup', 'Running', {}, [...ports, { port: 8888, address: '10.0.0.6', nodePort: 30888 }])
+    const model = trayModel(signedIn, snap([twice, twice]), DEFAULT_SETTINGS)
+    const ids: string[] = []
+    const collect = (items: TrayMenuItem[]): void => items.forEach((i) => (ids.push(i.id), i.submenu && collect(i.submenu)))
+    collect(model.items)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(byId(model.items, 'instance:d1:port:30888')?.label).toBe('Open http://10.0.0.5:30888')
   })
 })

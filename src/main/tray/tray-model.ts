@@ -16,6 +16,7 @@ import {
   statusGroup
 } from '../../shared/instance-rules'
 import type { InstancesSnapshot, SessionState, Settings, TrayIcon, TrayMenuItem, TrayModel, WatchHealth } from '../../shared/contract'
+import { uniqueBy } from '../../shared/unique-by'
 
 export interface TrayContext {
   health?: WatchHealth
@@ -56,7 +57,8 @@ export function trayModel(
   context: TrayContext = {}
 ): TrayModel {
   const signedIn = session.status === 'signed-in'
-  const instances = session.status === 'signed-out' ? [] : snapshot.instances
+  // Submenu ids carry the instance id: an instance listed twice gets one submenu (the first).
+  const instances = session.status === 'signed-out' ? [] : uniqueBy(snapshot.instances, (i) => i.instanceMetadata.instanceId).items
   const items: TrayMenuItem[] = []
 
   items.push(label('status', statusLine(session, context)))
@@ -105,7 +107,8 @@ function instanceSubmenu(instance: Instance, signedIn: boolean): TrayMenuItem {
   const status = instance.instanceRuntimeInfo.status
   const running = signedIn && isRunning(instance)
   const terminal = signedIn && canOpenTerminal(instance)
-  const ports = forwardedPorts(instance)
+  // Item ids carry the node port: a port the server lists twice gets one item (the first).
+  const ports = uniqueBy(forwardedPorts(instance), (p) => p.nodePort).items
   const submenu: TrayMenuItem[] = [
     item(`instance:${id}:notebook`, 'Open notebook', signedIn && canOpenNotebook(instance)),
     item(`instance:${id}:terminal`, 'Open terminal', terminal),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatAge, formatBilling, formatInstanceType, formatTime } from './format'
+import { chargeModeUnit, formatAge, formatBilling, formatInstanceType, formatTime } from './format'
 import { makeInstance } from './test-instances'
 
 describe('format', () => {
@@ -31,4 +31,14 @@ describe('format', () => {
   it('shows the spec\'s 0 timestamps as a dash', () => {
     expect(formatTime(0)).toBe('—')
   })
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    '#12 item 11: a chargeMode of %s prints as itself, never JavaScript internals',
+    (mode) => {
+      const odd = makeInstance()
+      odd.instanceSpecInfo.instanceBillingInfo.chargeMode = mode
+      expect(chargeModeUnit(mode)).toBe(mode)
+      expect(formatBilling(odd)).toBe(`$1.20 / ${mode} · On-Demand`)
+    }
+  )
 })

@@ -3,13 +3,14 @@
  */
 import type { Instance } from '../../../shared/api'
 
-const CHARGE_MODE_UNITS: Record<string, string> = {
-  perHour: 'hour',
-  tidePerHour: 'hour (tide)',
-  perDay: 'day',
-  perWeek: 'week',
-  perMonth: 'month'
-}
+/** A Map, not a plain object: a server's chargeMode such as `constructor` must not find Object's own members. */
+const CHARGE_MODE_UNITS: ReadonlyMap<string, string> = new Map([
+  ['perHour', 'hour'],
+  ['tidePerHour', 'hour (tide)'],
+  ['perDay', 'day'],
+  ['perWeek', 'week'],
+  ['perMonth', 'month']
+])
 
 /** "2 × A100 · 16 CPU · 128 GB", leaving out the GPU part for CPU-only types. */
 export function formatInstanceType(instance: Instance): string {
@@ -24,7 +25,7 @@ export function formatInstanceType(instance: Instance): string {
 /** "$1.20 / hour · On-Demand", or "$8 / week × 3 · On-Demand" for subscriptions. */
 export function formatBilling(instance: Instance): string {
   const billing = instance.instanceSpecInfo.instanceBillingInfo
-  const unit = CHARGE_MODE_UNITS[billing.chargeMode] ?? billing.chargeMode
+  const unit = chargeModeUnit(billing.chargeMode)
   const price = `${billing.unit}${formatNumber(billing.price)}`
   const duration = billing.duration > 1 ? ` × ${billing.duration}` : ''
   return `${price} / ${unit}${duration} · ${billing.type}`
@@ -48,7 +49,7 @@ export function chargeModeLabel(mode: string): string {
 }
 
 export function chargeModeUnit(mode: string): string {
-  return CHARGE_MODE_UNITS[mode] ?? mode
+  return CHARGE_MODE_UNITS.get(mode) ?? mode
 }
 
 export function formatNumber(value: number): string {

@@ -5,7 +5,10 @@ import {
   canOpenPorts,
   canOpenTerminal,
   canStop,
-  canTerminate
+  canTerminate,
+  forwardedPorts,
+  listedPorts,
+  sshEntry
 } from '../../../shared/instance-rules'
 import { actionState, displayStatus, reconcilePending } from './instance-actions'
 import { filterInstances, isFiltering } from './instance-filter'
@@ -120,5 +123,19 @@ describe('pending marks', () => {
     expect(reconcilePending({ b: 'deleting' }, [other])).toEqual({ b: 'deleting' })
     expect(reconcilePending({ b: 'deleting' }, [running])).toEqual({})
     expect(reconcilePending({ b: 'deleting' }, [makeInstance({ id: 'b', status: 'Released' })])).toEqual({})
+  })
+})
+
+describe('ports listed twice', () => {
+  it('#12 item 7: each inside port once, with its first entry, for the detail table, the Ports panel and SSH', () => {
+    const instance = makeInstance()
+    const first = [
+      { port: 22, address: '10.0.0.1', nodePort: 30022 },
+      { port: 8888, address: '10.0.0.1', nodePort: 30888 }
+    ]
+    instance.instanceSpecInfo.nodePorts = [...first, { port: 8888, address: '10.9.9.9', nodePort: 31888 }, { port: 22, address: '10.9.9.9', nodePort: 31022 }]
+    expect(listedPorts(instance)).toEqual({ items: first, repeated: 2 })
+    expect(forwardedPorts(instance)).toEqual([first[1]])
+    expect(sshEntry(instance)).toEqual(first[0])
   })
 })
