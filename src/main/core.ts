@@ -397,6 +397,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     input: unknown,
     context: ClientContext
   ): Promise<Result<CommandResult<C>>> {
+    // The window opens while start() still runs: its first questions wait for the saved state only.
+    await localStateRead
     const schema = INPUT_SCHEMAS[command] as (typeof INPUT_SCHEMAS)[C] | undefined
     if (!schema) return fail({ kind: 'bad-input', message: `Unknown command ${String(command)}.` })
     const parsed = schema.safeParse(input)
@@ -424,18 +426,26 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   // ------------------------------------------------------------ lifecycle
 
   let started = false
+  /** Settings, profiles and recent launches read from disk (set by start(); never rejects). */
+  let localStateRead: Promise<void> = Promise.resolve()
+  const readLocalState = async (): Promise<void> => {
+    const loaded = await settingsStore.load()
+    if (loaded.warning) warn('settings-invalid', loaded.warning)
+    const profilesWarning = await profiles.load()
+    if (profilesWarning) warn('profiles-invalid', profilesWarning)
+    session.followSelection(profiles.get().selectedId)
+    await recent.load()
+  }
 
   return {
     async start() {
       if (started) return
       started = true
-      const loaded = await settingsStore.load()
-      if (loaded.warning) warn('settings-invalid', loaded.warning)
-      const profilesWarning = await profiles.load()
-      if (profilesWarning) warn('profiles-invalid', profilesWarning)
-      session.followSelection(profiles.get().selectedId)
-      await recent.load()
-      await session.probeKeychain()
+      const reading = readLocalState()
+      localStateRead = reading.catch(() => undefined)
+      await reading
+      // The tray's menu at once, before the Sandbox starts or the keychain is asked.
+      updateTray()
       await loadClientFactory()
       const pointer = profiles.get().remembered
       const needsSandbox = (pointer?.profileId ?? profiles.get().selectedId) === SANDBOX_PROFILE_ID

@@ -4,7 +4,7 @@
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { app, clipboard, ipcMain, net, powerMonitor } from 'electron'
+import { app, clipboard, dialog, ipcMain, net, powerMonitor } from 'electron'
 import { createAppCore } from './core'
 import type { AppCore, Platform } from './core-types'
 import { createOsKeychain } from './account/keychain'
@@ -16,6 +16,7 @@ import { createNotebookWindows } from './notebook/notebook-window-adapter'
 import { createTrayAdapter } from './tray/tray-adapter'
 import { createMainWindowController, openInBrowser } from './windows/main-window-adapter'
 import { setLinuxAutostart } from './windows/autostart'
+import { startupFailure } from './startup-failure'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
 const ONLINE_CHECK_MS = 5_000
@@ -24,7 +25,14 @@ if (!app.requestSingleInstanceLock()) {
   // A second launch: the first instance is told (second-instance) and shows its window.
   app.quit()
 } else {
-  void app.whenReady().then(start)
+  void app.whenReady().then(start).catch(startupFailed)
+}
+
+/** Anything that stops the start: say so in the user's words, then quit (no window would come). */
+function startupFailed(error: unknown): void {
+  const { title, content } = startupFailure(error, app.getPath('userData'))
+  dialog.showErrorBox(title, content)
+  app.exit(1)
 }
 
 async function start(): Promise<void> {
@@ -120,16 +128,21 @@ async function start(): Promise<void> {
     online = now
   }, ONLINE_CHECK_MS).unref()
 
-  await core.start()
-  const settings = await core.handle('settings.get', undefined, { clientId: 'main' })
-  if (settings.ok) {
-    // The OS setting follows ours, so a change made while the app was not running is applied.
-    platform.setStartAtLogin(settings.value.startAtLogin)
-    // Started at login (`--hidden`, or macOS's flag): the window opens only if the user asked
-    // for it; a launch by hand always shows it, so the app never seems not to start.
-    const atLogin = process.argv.includes('--hidden') || app.getLoginItemSettings().wasOpenedAtLogin === true
-    if (!atLogin || settings.value.openWindowAtStart) window.show()
-  } else {
-    window.show()
+  // The window and the tray come first: the Sandbox and a remembered session's keychain read
+  // (which a locked keyring can hold up) follow while they are on screen.
+  const openWindow = async (): Promise<void> => {
+    // Waits only for the saved settings to be read.
+    const settings = await core.handle('settings.get', undefined, { clientId: 'main' })
+    if (settings.ok) {
+      // The OS setting follows ours, so a change made while the app was not running is applied.
+      platform.setStartAtLogin(settings.value.startAtLogin)
+      // Started at login (`--hidden`, or macOS's flag): the window opens only if the user asked
+      // for it; a launch by hand always shows it, so the app never seems not to start.
+      const atLogin = process.argv.includes('--hidden') || app.getLoginItemSettings().wasOpenedAtLogin === true
+      if (!atLogin || settings.value.openWindowAtStart) window.show()
+    } else {
+      window.show()
+    }
   }
+  await Promise.all([core.start(), openWindow()])
 }

@@ -1,0 +1,145 @@
+/**
+ * [electron-stand-in] The first launch on a desktop (issue #14), against the BUILT main process
+ * (out/electron-stand-in/<hash>/main/index.js, the same electron-vite build as `npm run build`)
+ * with a recording stand-in in place of the `electron` module (scripts/electron-stand-in). It is a
+ * stand-in, not Electron: what it proves and what only a real Electron run can is in
+ * src/main/README.md; the specs in e2e/electron/ run the same app in Electron where it exists.
+ * The Sandbox, its SSH servers and notebook pages, sockets and files are all real.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from '@playwright/test'
+import { ensureStandInBuild } from '../../scripts/electron-stand-in/build'
+import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
+import type { MenuItemView, WindowView } from '../../scripts/electron-stand-in/protocol'
+import { openRendererPage, type RendererPage } from '../../scripts/electron-stand-in/renderer-page'
+import type { CreateInstanceRequest } from '../shared/api'
+import type { TerminalStatus } from '../shared/contract-ssh'
+
+let buildDir = ''
+let app: StandInApp | undefined
+let rendererPage: RendererPage | undefined
+
+beforeAll(async () => {
+  const build = await ensureStandInBuild(undefined, (line) => console.log(line))
+  buildDir = build.dir
+  console.log(`${LABEL} these scenarios run the built main process (${join(buildDir, 'main', 'index.js')}) with a recording stand-in for Electron; Electron itself does not run here.`)
+}, 240_000)
+
+afterEach(async () => {
+  await rendererPage?.close()
+  rendererPage = undefined
+  await app?.stop()
+  app = undefined
+})
+
+async function launch(options: Omit<LaunchOptions, 'buildDir'> = {}): Promise<{ app: StandInApp; main: WindowView }> {
+  app = await launchStandIn({ buildDir, ...options })
+  const main = await app.mainWindow()
+  return { app, main }
+}
+
+async function signIn(app: StandInApp, main: WindowView): Promise<void> {
+  const result = await app.invoke(main.webContentsId, 'session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: false })
+  expect(result, JSON.stringify(result)).toMatchObject({ ok: true, value: { status: 'signed-in' } })
+}
+
+const CREATE: CreateInstanceRequest = {
+  name: 'stand-in',
+  imageId: 'img-pytorch-2.5-cuda12.4',
+  instanceTypeId: 'gpu-rtx4090-1x',
+  region: '6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f',
+  billing: { chargeMode: 'perHour', duration: 1 },
+  remoteStorages: [],
+  nodePorts: [8888],
+  instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' }
+}
+
+/** Creates an instance in the Sandbox and waits for it to run (the Sandbox boots in 6 s). */
+async function createRunning(app: StandInApp, main: WindowView, name: string): Promise<string> {
+  const created = await app.invoke(main.webContentsId, 'instances.create', { request: { ...CREATE, name } })
+  if (!created.ok) throw new Error(JSON.stringify(created))
+  const instanceId = created.value.instanceId
+  await app.until(
+    `${name} Running`,
+    async () => {
+      const snapshot = await app.invoke(main.webContentsId, 'instances.refresh')
+      return snapshot.ok && snapshot.value.instances.some((i) => i.instanceMetadata.instanceId === instanceId && i.instanceRuntimeInfo.status === 'Running') ? true : undefined
+    },
+    30_000
+  )
+  return instanceId
+}
+
+async function openNotebook(app: StandInApp, main: WindowView, instanceId: string): Promise<WindowView> {
+  const opened = await app.invoke(main.webContentsId, 'notebook.open', { instanceId })
+  expect(opened, JSON.stringify(opened)).toMatchObject({ ok: true })
+  return app.until('notebook window with its page loaded', async () => (await app.windows()).find((w) => w.partition !== '' && w.status !== undefined))
+}
+
+const roles = (items: readonly MenuItemView[] | null): string[] =>
+  (items ?? []).flatMap((item) => [...(item.role ? [item.role.toLowerCase()] : []), ...roles(item.submenu ?? null)])
+
+const PROFILES_REMEMBERING_DEMO = JSON.stringify({
+  userProfiles: [],
+  selectedId: 'sandbox',
+  lastUsernames: { sandbox: 'demo' },
+  remembered: { profileId: 'sandbox', username: 'demo', expiresAt: Date.now() + 86_400_000 }
+})
+
+const AUTOSTART = 'autostart/cloud-tray.desktop'
+const AUTOSTART_ENTRY = '[Desktop Entry]\nType=Application\nName=Cloud Tray\nExec="/opt/Cloud Tray/cloud-tray" --hidden\n'
+
+describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
+  it('a keychain that never answers: the window and tray menu come within 2 s, then the keychain warning', async () => {
+    const { app, main } = await launch({ keychain: 'never-answers', dataFiles: { 'profiles.json': PROFILES_REMEMBERING_DEMO } })
+    const ready = await app.waitForCall((c) => c.api === 'event:ready', 'ready')
+    const shown = await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
+    const menu = await app.waitForCall((c) => c.api === 'Tray.setContextMenu', 'a tray menu', 15_000)
+    expect(shown.at - ready.at).toBeLessThan(2_000)
+    expect(menu.at - ready.at).toBeLessThan(2_000)
+    // The remembered session sends the app to the keychain, which never answers: the app says so.
+    await app.waitForCall((c) => c.api === 'keyring.getPassword', 'a keychain read for the remembered session')
+    const warning = await app.until(
+      'the keychain warning',
+      async () => {
+        const warnings = await app.invoke(main.webContentsId, 'warnings.get')
+        return warnings.ok ? warnings.value.find((w) => w.id === 'keychain-unavailable') : undefined
+      },
+      20_000
+    )
+    expect(warning.message).toMatch(/keychain/i)
+    expect(app.events(main.webContentsId, 'warning').map((w) => w.id)).toContain('keychain-unavailable')
+    // The window still works: signing in needs no keychain.
+    await signIn(app, main)
+  })
+
+  it('a start-up failure shows an error dialog and quits, instead of nothing', async () => {
+    // The data folder cannot be created: a file is in its place.
+    app = await launchStandIn({ buildDir, userDataIsFile: true })
+    const box = await app.waitForCall((c) => c.api === 'dialog.showErrorBox' && c.args[0] !== 'A JavaScript error occurred in the main process', "the app's own error dialog", 15_000)
+    expect(box.args[0]).toBe('Cloud Tray could not start')
+    expect(String(box.args[1])).toContain(app.dataDir)
+    expect(String(box.args[1])).toMatch(/could not use that folder: a file is where the folder should be/)
+    expect(await app.exited).not.toBe(0)
+  })
+})
+
+/** Resolves once `text` is in the terminal's scrollback (the find bar counts it; xterm draws no text). */
+async function expectInScrollback(page: Page, text: string): Promise<void> {
+  const find = page.getByRole('search', { name: 'Find in terminal' })
+  if (!(await find.isVisible())) await page.getByRole('button', { name: 'Find' }).click()
+  const field = find.getByRole('searchbox', { name: 'Find text' })
+  const deadline = Date.now() + 15_000
+  let summary = ''
+  while (Date.now() < deadline) {
+    await field.fill(text)
+    await field.press('Enter')
+    summary = (await find.getByRole('status').textContent()) ?? ''
+    if (Number(/of (\d+)/.exec(summary)?.[1] ?? 0) > 0) return
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`"${text}" is not in the terminal's scrollback (find says "${summary}")`)
+}
+
