@@ -337,6 +337,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       return state
     },
     async logout() {
+      // Notebook windows end with the session; one with unsaved work may keep the user signed in.
+      if (platform.endNotebookSession && !(await platform.endNotebookSession(session.currentProfileId))) return session.state()
       watcher.sessionEnded()
       actions.stopping.clear()
       actions.terminating.clear()

@@ -124,6 +124,58 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     expect(String(box.args[1])).toMatch(/could not use that folder: a file is where the folder should be/)
     expect(await app.exited).not.toBe(0)
   })
+
+  it('sign in → create → notebook with a pop-up → sign out: no notebook window and no AccessToken cookie remain', async () => {
+    const { app, main } = await launch()
+    await signIn(app, main)
+    const instanceId = await createRunning(app, main, 'stand-in-notebook')
+    const notebook = await openNotebook(app, main, instanceId)
+    expect(notebook.status, 'the notebook page answers the window signed in').toBe(200)
+    // The notebook opens another view of itself in a pop-up (JupyterLab's "Open in New Browser Tab").
+    const popup = await app.request<{ action: string; windowId?: number }>('pageOpensWindow', notebook.webContentsId, `${notebook.url}?view=console`)
+    expect(popup.action).toBe('allow')
+    await app.until('the pop-up loaded', async () => ((await app.windows()).find((w) => w.id === popup.windowId)?.status === 200 ? true : undefined))
+    expect((await app.cookies()).filter((c) => c.name === 'AccessToken').map((c) => c.partition)).toEqual([notebook.partition])
+
+    const out = await app.invoke(main.webContentsId, 'session.logout')
+    expect(out).toMatchObject({ ok: true, value: { status: 'signed-out' } })
+    await app.until('every notebook window closed', async () => ((await app.windows()).every((w) => w.partition === '') ? true : undefined))
+    expect((await app.windows()).map((w) => w.id)).toEqual([main.id])
+    expect(await app.cookies(), 'no AccessToken cookie in any partition').toEqual([])
+    expect(app.calls.some((c) => c.api === 'session.clearStorageData' && c.target === `session:${notebook.partition}`), "the partition's storage is cleared").toBe(true)
+  })
+
+  it('a notebook whose page refuses to unload: Quit asks, "Stay" keeps everything, the window still hides on close; Quit again leaves', async () => {
+    const { app, main } = await launch()
+    await signIn(app, main)
+    const instanceId = await createRunning(app, main, 'stand-in-unsaved')
+    const notebook = await openNotebook(app, main, instanceId)
+    await app.request('pageRefusesUnload', notebook.webContentsId, true)
+
+    await app.clickTrayItem('Quit')
+    const ask = await app.dialog(/unsaved|not be saved/i)
+    expect(ask.buttons).toContain('Stay')
+    await app.answerDialog(ask, 'Stay')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(app.alive).toBe(true)
+    expect(app.calls.some((c) => c.api === 'event:will-quit')).toBe(false)
+    expect((await app.windows()).map((w) => w.id).sort()).toEqual([main.id, notebook.id].sort())
+    expect(await app.invoke(main.webContentsId, 'session.get')).toMatchObject({ ok: true, value: { status: 'signed-in' } })
+
+    // The quit is over: closing the app window hides it to the tray again.
+    const mark = app.calls.at(-1)!.seq
+    await app.closeWindow(main.id)
+    await app.waitForCall((c) => c.seq > mark && c.api === 'BrowserWindow.hide' && c.target === `window#${main.id}`, 'the app window hidden')
+    expect((await app.windows()).find((w) => w.id === main.id)).toMatchObject({ visible: false })
+
+    // Quit once more and leave: the notebook goes, then the app quits in Electron's order.
+    await app.clickTrayItem('Quit')
+    const again = await app.dialog(/unsaved|not be saved/i)
+    await app.answerDialog(again, again.buttons.find((b) => b !== 'Stay')!)
+    expect(await app.exited).toBe(0)
+    const order = app.calls.filter((c) => c.seq > mark && ['event:before-quit', 'event:will-quit', 'event:quit'].includes(c.api)).map((c) => c.api)
+    expect(order.slice(-2)).toEqual(['event:will-quit', 'event:quit'])
+  })
 })
 
 /** Resolves once `text` is in the terminal's scrollback (the find bar counts it; xterm draws no text). */

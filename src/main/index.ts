@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { app, clipboard, dialog, ipcMain, net, powerMonitor } from 'electron'
 import { createAppCore } from './core'
 import type { AppCore, Platform } from './core-types'
+import type { Events } from '../shared/contract'
 import { createOsKeychain } from './account/keychain'
 import { createLogger, logDirFor } from './log'
 import { createReach } from '../emulator/reach/index'
@@ -15,6 +16,9 @@ import { createNotificationAdapter } from './notify/notification-adapter'
 import { createNotebookWindows } from './notebook/notebook-window-adapter'
 import { createTrayAdapter } from './tray/tray-adapter'
 import { createMainWindowController, openInBrowser } from './windows/main-window-adapter'
+import { handleQuit } from './windows/quit-adapter'
+import { askToLeave } from './windows/leave-dialog-adapter'
+import { notebookAccessAfter, type NotebookOwner } from './notebook/notebook-access'
 import { setLinuxAutostart } from './windows/autostart'
 import { startupFailure } from './startup-failure'
 
@@ -36,16 +40,18 @@ function startupFailed(error: unknown): void {
 }
 
 async function start(): Promise<void> {
-  let quitting = false
   let core: AppCore | undefined
   const outDir = join(import.meta.dirname, '..')
   const dataDir = app.getPath('userData')
   const log = createLogger({ dir: logDirFor(dataDir) })
+  const notebooks = createNotebookWindows((line) => log.info(line))
+  // Quit closes the notebook windows first and asks if a page has unsaved work (leave-policy.ts).
+  const quit = handleQuit(notebooks, (line) => log.info(line))
 
   const window = createMainWindowController({
     outDir,
     ...(process.env['ELECTRON_RENDERER_URL'] ? { devUrl: process.env['ELECTRON_RENDERER_URL'] } : {}),
-    isQuitting: () => quitting,
+    isQuitting: () => quit.isQuitting(),
     openExternal: (url) => void core?.handle('external.open', { url }, { clientId: 'main' }),
     onFocus: () => core?.onSystemEvent('focus'),
     onGone: (id) => core?.clientGone(String(id))
@@ -57,14 +63,18 @@ async function start(): Promise<void> {
       if (!result.ok) notifier.show({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message })
     })
   })
-  const notebooks = createNotebookWindows((line) => log.info(line))
-
   const platform: Platform = {
     shell: 'electron',
     showNotification: (n) => notifier.show(n),
     setTray: (model) => tray.set(model),
     openNotebook: (request) => notebooks.open(request),
     refreshNotebookCookies: (profileId, token) => notebooks.refreshCookies(profileId, token),
+    async endNotebookSession(profileId) {
+      const refused = await notebooks.closeAll(profileId)
+      if ((await askToLeave('sign-out', refused)) === 'stay') return false
+      await notebooks.endAccess(profileId)
+      return true
+    },
     openExternal: (url) => openInBrowser(url),
     setStartAtLogin: (enabled) => setStartAtLogin(enabled),
     showWindow: () => window.show(),
@@ -90,9 +100,14 @@ async function start(): Promise<void> {
     // The Sandbox's instances are reachable for real: SSH, the notebook page, forwarded ports.
     reach: createReach()
   })
-  // Signing out ends access to the instances too: no notebook page stays open on the old login.
+  // A notebook window belongs to one sign-in: when another account signs in (after an expiry),
+  // or the session ends by any path, that account's windows and partition sign-in go too.
+  let notebookOwner: NotebookOwner | undefined
   core.subscribe((event, payload) => {
-    if (event === 'session' && (payload as { status: string }).status === 'signed-out') notebooks.closeAll()
+    if (event !== 'session') return
+    const access = notebookAccessAfter(notebookOwner, payload as Events['session'])
+    notebookOwner = access.owner
+    if (access.end !== undefined) void notebooks.endAccess(access.end)
   })
   bindIpc(core, ipcMain as unknown as IpcMainLike, () => window.contents(), () => ({
     webContentsIds: new Set(window.contents().map((c) => c.id)),
@@ -104,15 +119,12 @@ async function start(): Promise<void> {
   app.on('activate', () => window.show())
   // Closing the window hides it; the app lives in the tray until Quit.
   app.on('window-all-closed', () => undefined)
-  app.on('before-quit', () => {
-    quitting = true
-  })
   let stopped = false
   app.on('will-quit', (event) => {
     if (stopped || !core) return
     event.preventDefault()
     stopped = true
-    notebooks.closeAll()
+    notebooks.destroyAll()
     void core.stop().finally(() => {
       log.close()
       app.quit()

@@ -25,6 +25,7 @@ export function recordingEffects(platform: Platform, now: () => number, record: 
       await platform.openNotebook(request)
     },
     refreshNotebookCookies: (profileId, value) => platform.refreshNotebookCookies(profileId, value),
+    ...(platform.endNotebookSession ? { endNotebookSession: (profileId: string) => platform.endNotebookSession!(profileId) } : {}),
     async openExternal(url) {
       note('external-url', url)
       // why: this is our Platform interface, not Electron's shell; the Electron platform checks every URL (openInBrowser).

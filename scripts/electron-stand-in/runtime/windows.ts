@@ -43,6 +43,7 @@ export const windowEvents = new EventEmitter()
 type OpenHandler = (details: { url: string; frameName: string; features: string; disposition: string; referrer: { url: string; policy: string } }) => {
   action: 'allow' | 'deny'
   overrideBrowserWindowOptions?: Record<string, unknown>
+  outlivesOpener?: boolean
 }
 
 export class StandInWebContents extends EventEmitter implements Recordable {
@@ -174,6 +175,8 @@ export class StandInWebContents extends EventEmitter implements Recordable {
     const prefs = (options['webPreferences'] ?? {}) as { session?: StandInSession }
     const child = new StandInBrowserWindow({ ...options, show: true, webPreferences: { ...prefs, session: prefs.session ?? this.session } })
     child.webContents.openerId = this.id
+    // Electron destroys a pop-up with its opener unless it outlives it (lib/browser/guest-window-manager.ts).
+    if (!answer.outlivesOpener) this.once('destroyed', () => child.destroy())
     // Emitted from Electron's JS side without an event object: (window, details).
     record('event:did-create-window', this.label, [child])
     this.emit('did-create-window', child, { url, frameName: '', options, disposition: 'new-window' })
