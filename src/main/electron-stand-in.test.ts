@@ -176,6 +176,31 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     const order = app.calls.filter((c) => c.seq > mark && ['event:before-quit', 'event:will-quit', 'event:quit'].includes(c.api)).map((c) => c.api)
     expect(order.slice(-2)).toEqual(['event:will-quit', 'event:quit'])
   })
+
+  it('the Sandbox terminal with a shell that cannot start shows why and does not reconnect', async () => {
+    const { app, main } = await launch({ ptySpawnFails: true })
+    await signIn(app, main)
+    const instanceId = await createRunning(app, main, 'stand-in-no-shell')
+    const opened = await app.invoke(main.webContentsId, 'ssh.open', { instanceId, cols: 80, rows: 24 })
+    if (!opened.ok) throw new Error(JSON.stringify(opened))
+    const { terminalId } = opened.value
+    const prompt = await app.until('the host-key question', () => app.events(main.webContentsId, 'ssh.prompt')[0], 20_000)
+    await app.invoke(main.webContentsId, 'ssh.answer', { promptId: prompt.promptId, answer: { kind: 'host-key', decision: 'accept-once' } })
+    const statuses = (): TerminalStatus[] => app.events(main.webContentsId, 'ssh.status').filter((s) => s.terminalId === terminalId)
+    const ended = await app.until('the terminal to end', () => statuses().find((s) => s.state === 'closed' || s.state === 'failed'), 20_000)
+    const decoder = new TextDecoder()
+    const shown = app
+      .events(main.webContentsId, 'ssh.data')
+      .filter((d) => d.terminalId === terminalId)
+      .map((d) => decoder.decode(d.data, { stream: true }))
+      .join('')
+    expect(`${shown}\n${ended.message}`).toMatch(/could not start/i)
+    expect(ended.message).toMatch(/exit 127/)
+    // Nothing retries by itself: no reconnecting, no second connection.
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    expect(statuses().filter((s) => s.state === 'reconnecting')).toEqual([])
+    expect(statuses().filter((s) => s.state === 'connecting').length).toBeLessThanOrEqual(1)
+  })
 })
 
 /** Resolves once `text` is in the terminal's scrollback (the find bar counts it; xterm draws no text). */
