@@ -92,7 +92,7 @@ const AUTOSTART = 'autostart/cloud-tray.desktop'
 const AUTOSTART_ENTRY = '[Desktop Entry]\nType=Application\nName=Cloud Tray\nExec="/opt/Cloud Tray/cloud-tray" --hidden\n'
 
 describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
-  it('a keychain that never answers: the window and tray menu come within 2 s, then the keychain warning', async () => {
+  it('a keychain that never answers: the window and tray menu come within 2 s, then the keychain warning; a tray click shows the window', async () => {
     const { app, main } = await launch({ keychain: 'never-answers', dataFiles: { 'profiles.json': PROFILES_REMEMBERING_DEMO } })
     const ready = await app.waitForCall((c) => c.api === 'event:ready', 'ready')
     const shown = await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
@@ -113,6 +113,13 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     expect(app.events(main.webContentsId, 'warning').map((w) => w.id)).toContain('keychain-unavailable')
     // The window still works: signing in needs no keychain.
     await signIn(app, main)
+
+    // Linux: a left click on the tray icon (StatusNotifierItem activation) brings the window back.
+    await app.closeWindow(main.id)
+    await app.until('the window hidden', async () => ((await app.windows()).find((w) => w.id === main.id)?.visible === false ? true : undefined))
+    const before = app.calls.length
+    await app.request('clickTray')
+    await app.waitForCall((c) => c.seq > app.calls[before - 1]!.seq && c.api === 'BrowserWindow.show' && c.target === `window#${main.id}`, 'the window shown by a tray click')
   })
 
   it('a start-up failure shows an error dialog and quits, instead of nothing', async () => {
@@ -126,7 +133,7 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
   })
 
   it('sign in → create → notebook with a pop-up → sign out: no notebook window and no AccessToken cookie remain', async () => {
-    const { app, main } = await launch()
+    const { app, main } = await launch({ configFiles: { [AUTOSTART]: AUTOSTART_ENTRY } })
     await signIn(app, main)
     const instanceId = await createRunning(app, main, 'stand-in-notebook')
     const notebook = await openNotebook(app, main, instanceId)
@@ -143,6 +150,9 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     expect((await app.windows()).map((w) => w.id)).toEqual([main.id])
     expect(await app.cookies(), 'no AccessToken cookie in any partition').toEqual([])
     expect(app.calls.some((c) => c.api === 'session.clearStorageData' && c.target === `session:${notebook.partition}`), "the partition's storage is cleared").toBe(true)
+
+    // An unpackaged run (npm start, the e2e specs) leaves the installed app's autostart entry alone.
+    expect(readFileSync(join(app.configHome, AUTOSTART), 'utf8')).toBe(AUTOSTART_ENTRY)
   })
 
   it('a notebook whose page refuses to unload: Quit asks, "Stay" keeps everything, the window still hides on close; Quit again leaves', async () => {
@@ -200,6 +210,15 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     await new Promise((resolve) => setTimeout(resolve, 3_000))
     expect(statuses().filter((s) => s.state === 'reconnecting')).toEqual([])
     expect(statuses().filter((s) => s.state === 'connecting').length).toBeLessThanOrEqual(1)
+  })
+
+  it('a packaged run: an app menu without Reload or DevTools', async () => {
+    const { app, main } = await launch({ isPackaged: true })
+    await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
+    const menu = await app.applicationMenu()
+    expect(app.calls.some((c) => c.api === 'Menu.setApplicationMenu'), 'the app sets its own menu').toBe(true)
+    expect(roles(menu)).not.toEqual(expect.arrayContaining(['reload']))
+    for (const role of ['reload', 'forcereload', 'toggledevtools']) expect(roles(menu)).not.toContain(role)
   })
 })
 

@@ -4,7 +4,7 @@
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { app, clipboard, dialog, ipcMain, net, powerMonitor } from 'electron'
+import { app, clipboard, dialog, ipcMain, Menu, net, powerMonitor, type MenuItemConstructorOptions } from 'electron'
 import { createAppCore } from './core'
 import type { AppCore, Platform } from './core-types'
 import type { Events } from '../shared/contract'
@@ -21,9 +21,14 @@ import { askToLeave } from './windows/leave-dialog-adapter'
 import { notebookAccessAfter, type NotebookOwner } from './notebook/notebook-access'
 import { setLinuxAutostart } from './windows/autostart'
 import { startupFailure } from './startup-failure'
+import { appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
 const ONLINE_CHECK_MS = 5_000
+
+// Windows shows toasts only for an AppUserModelID it knows (the installer's shortcut carries it).
+const modelId = appUserModelId(process.platform, app.isPackaged, process.execPath)
+if (modelId) app.setAppUserModelId(modelId)
 
 if (!app.requestSingleInstanceLock()) {
   // A second launch: the first instance is told (second-instance) and shows its window.
@@ -40,6 +45,9 @@ function startupFailed(error: unknown): void {
 }
 
 async function start(): Promise<void> {
+  // Our own menu, not Electron's default (Reload, Developer Tools) in the installed app.
+  const menu = applicationMenuTemplate(process.platform, app.isPackaged)
+  Menu.setApplicationMenu(menu ? Menu.buildFromTemplate(menu as MenuItemConstructorOptions[]) : null)
   let core: AppCore | undefined
   const outDir = join(import.meta.dirname, '..')
   const dataDir = app.getPath('userData')
@@ -83,6 +91,11 @@ async function start(): Promise<void> {
   }
 
   const setStartAtLogin = (enabled: boolean): void => {
+    // npm start and the e2e specs run Electron's own binary: the OS entry belongs to the installed app.
+    if (!managesLoginItem(app.isPackaged)) {
+      log.info(`start at login ${enabled ? 'on' : 'off'}: left to the installed app (this is not a packaged build)`)
+      return
+    }
     if (process.platform === 'linux') {
       const configHome = process.env['XDG_CONFIG_HOME'] || join(homedir(), '.config')
       void setLinuxAutostart(enabled, configHome, process.env['APPIMAGE'] || process.execPath).catch(() => undefined)
