@@ -14,7 +14,8 @@ import { chromiumArgs, chromiumExecutable } from '../../e2e/chromium'
 import type { StandInApp } from './harness'
 import type { WindowView } from './protocol'
 
-const ORIGIN = 'http://cloud-tray.stand-in'
+// A secure origin, as the app's file:// page is to Chromium: clipboard permissions exist only there.
+const ORIGIN = 'https://cloud-tray.stand-in'
 
 export interface RendererPage {
   page: Page

@@ -78,6 +78,8 @@ export interface Platform {
   quit(): void
   /** Puts text on the clipboard (tray "Copy SSH command"). */
   writeClipboard?(text: string): void
+  /** The clipboard's text (the terminal's Paste). Absent where the page reads its own (web shell). */
+  readClipboard?(): Promise<string>
   /**
    * Web shell: the core records each Electron-only effect it asks for (notebook window,
    * external URL, OS notification, clipboard) and passes it here too, e.g. to show on the page.

@@ -212,13 +212,39 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     expect(statuses().filter((s) => s.state === 'connecting').length).toBeLessThanOrEqual(1)
   })
 
-  it('a packaged run: an app menu without Reload or DevTools', async () => {
+  it('a packaged run: an app menu without Reload or DevTools, and Paste in the terminal reaches the shell', async () => {
     const { app, main } = await launch({ isPackaged: true })
     await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
     const menu = await app.applicationMenu()
     expect(app.calls.some((c) => c.api === 'Menu.setApplicationMenu'), 'the app sets its own menu').toBe(true)
     expect(roles(menu)).not.toEqual(expect.arrayContaining(['reload']))
     for (const role of ['reload', 'forcereload', 'toggledevtools']) expect(roles(menu)).not.toContain(role)
+
+    rendererPage = await openRendererPage(app, buildDir, main)
+    const page = rendererPage.page
+    await page.getByLabel('User name').fill('demo')
+    await page.getByLabel('Password', { exact: true }).fill('demo')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Instances', exact: true }).waitFor({ timeout: 15_000 })
+    await createRunning(app, main, 'stand-in-paste')
+    const row = page.getByRole('row', { name: /stand-in-paste/ })
+    await row.getByRole('button', { name: /terminal/i }).click()
+    const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
+    await hostKey.getByRole('button', { name: 'Accept and remember' }).click({ timeout: 20_000 })
+    await page.getByRole('status').filter({ hasText: /^Connected$/ }).waitFor({ timeout: 20_000 })
+
+    await app.request('setClipboard', 'echo pasted-$((6*7))')
+    await page.getByRole('button', { name: 'Paste', exact: true }).click()
+    await page.locator('.xterm-helper-textarea').first().focus()
+    await page.keyboard.press('Enter')
+    await expectInScrollback(page, 'pasted-42')
+    expect(app.calls.some((c) => c.api === 'clipboard.readText')).toBe(true)
+
+    // The page's renderer process dies: main releases its SSH sessions.
+    const terminalId = app.events(main.webContentsId, 'ssh.status').at(-1)!.terminalId
+    await app.request('rendererGone', main.webContentsId, 'crashed')
+    const input = await app.invoke(main.webContentsId, 'ssh.input', { terminalId, data: 'x' })
+    expect(input).toMatchObject({ ok: false, error: { kind: 'not-allowed' } })
   })
 })
 

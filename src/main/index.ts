@@ -87,7 +87,9 @@ async function start(): Promise<void> {
     setStartAtLogin: (enabled) => setStartAtLogin(enabled),
     showWindow: () => window.show(),
     quit: () => app.quit(),
-    writeClipboard: (text) => clipboard.writeText(text)
+    // Promise.resolve: Electron 45's types make these async; older builds answer at once.
+    writeClipboard: (text) => void Promise.resolve(clipboard.writeText(text)).catch((error: Error) => log.warn(`clipboard: ${error.message}`)),
+    readClipboard: async () => await clipboard.readText()
   }
 
   const setStartAtLogin = (enabled: boolean): void => {

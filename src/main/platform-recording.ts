@@ -37,6 +37,7 @@ export function recordingEffects(platform: Platform, now: () => number, record: 
     writeClipboard(text) {
       note('clipboard', text)
       platform.writeClipboard?.(text)
-    }
+    },
+    ...(platform.readClipboard ? { readClipboard: () => platform.readClipboard!() } : {})
   }
 }

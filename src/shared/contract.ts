@@ -234,6 +234,12 @@ export interface CoreCommands {
   'notebook.open': { input: { instanceId: string }; result: { url: string } }
   /** Opens an http(s) URL in the system browser, after a check. */
   'external.open': { input: { url: string }; result: void }
+  /**
+   * The clipboard's text, read by main for the terminal's Paste: the app's page may not read the
+   * clipboard itself (its permission policy denies `clipboard-read`). Fails with `not-allowed`
+   * where the shell has no clipboard of its own (`npm run web`: the page asks the browser).
+   */
+  'clipboard.read': { input: void; result: { text: string } }
   'warnings.get': { input: void; result: Warning[] }
   'recorded.get': { input: void; result: RecordedEffect[] }
 }
@@ -298,6 +304,7 @@ export const COMMAND_NAMES = [
   'tray.activate',
   'notebook.open',
   'external.open',
+  'clipboard.read',
   'warnings.get',
   'recorded.get',
   'ssh.open',

@@ -62,13 +62,14 @@ const ipcMain = {
   }
 }
 
+/** As Electron 45's types have it: the clipboard answers asynchronously. */
 let clipboardText = ''
 const clipboard = {
-  readText(): string {
+  async readText(): Promise<string> {
     record('clipboard.readText', undefined, [])
     return clipboardText
   },
-  writeText(text: string): void {
+  async writeText(text: string): Promise<void> {
     record('clipboard.writeText', undefined, [text])
     clipboardText = text
   }

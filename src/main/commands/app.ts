@@ -1,4 +1,4 @@
-/** App-wide commands: version and shell, warnings, recorded effects, opening links. */
+/** App-wide commands: version and shell, warnings, recorded effects, opening links, reading the clipboard. */
 import type { CommandGroup, CoreServices } from '../core-types'
 import type { CoreInternals } from '../core-internals'
 import { AppError } from '../app-error'
@@ -12,6 +12,11 @@ export function appCommands(services: CoreServices, core: CoreInternals): Comman
       'external.open': async ({ url }) => {
         // why: the URL is checked right here (http/https only), and the platform checks again.
         await services.platform.openExternal(checkExternalUrl(url)) // eng-disable OPEN_EXTERNAL_JS_CHECK
+      },
+      'clipboard.read': async () => {
+        const read = services.platform.readClipboard
+        if (!read) throw new AppError('not-allowed', 'Cloud Tray cannot read the clipboard here. Use your system paste shortcut (Ctrl+V or ⌘V) inside the terminal.')
+        return { text: await read() }
       }
     }
   }
