@@ -64,7 +64,11 @@ export async function launchApp(executablePath: string): Promise<LaunchedApp> {
   const app = await electron.launch({
     executablePath,
     args: [MAIN_ENTRY, `--user-data-dir=${userData}`],
-    env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' }
+    env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' },
+    // With Chromium's sandbox, as users run it: Playwright otherwise adds --no-sandbox on Linux,
+    // and CI's setuid chrome-sandbox step would have no effect. On a Linux machine, give
+    // node_modules/electron/dist/chrome-sandbox to root with mode 4755 first (see ci.yml).
+    chromiumSandbox: true
   })
   const window = await app.firstWindow()
   return {
