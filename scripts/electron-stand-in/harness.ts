@@ -217,7 +217,8 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
     keychain: options.keychain ?? 'memory',
     ...(options.ptySpawnFails ? { ptySpawnFails: true } : {})
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, [OPTIONS_VARIABLE]: JSON.stringify(standIn), HOME: home, XDG_CONFIG_HOME: configHome }
+  // A home of its own (HOME; USERPROFILE on Windows): the app reads ~/.ssh and must not see the real one.
+  const env: NodeJS.ProcessEnv = { ...process.env, [OPTIONS_VARIABLE]: JSON.stringify(standIn), HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: configHome }
   delete env['ELECTRON_RENDERER_URL']
   delete env['SSH_AUTH_SOCK']
   delete env['NODE_OPTIONS']
