@@ -163,7 +163,7 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     expect(readFileSync(join(app.configHome, AUTOSTART), 'utf8')).toBe(AUTOSTART_ENTRY)
   })
 
-  it('a notebook whose page refuses to unload: Quit asks, "Stay" keeps everything, the window still hides on close; Quit again leaves', async () => {
+  it('a notebook whose page refuses to unload: Quit and sign-out ask, "Stay" keeps everything, the window still hides on close; Quit again leaves', async () => {
     const { app, main } = await launch()
     await signIn(app, main)
     const instanceId = await createRunning(app, main, 'stand-in-unsaved')
@@ -179,6 +179,13 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     expect(app.calls.some((c) => c.api === 'event:will-quit')).toBe(false)
     expect((await app.windows()).map((w) => w.id).sort()).toEqual([main.id, notebook.id].sort())
     expect(await app.invoke(main.webContentsId, 'session.get')).toMatchObject({ ok: true, value: { status: 'signed-in' } })
+
+    // Signing out asks too, once; "Stay" keeps the user signed in and the notebook open.
+    const signingOut = app.invoke(main.webContentsId, 'session.logout')
+    const askOut = await app.dialog(/Sign out of Cloud Tray/)
+    await app.answerDialog(askOut, 'Stay')
+    expect(await signingOut).toMatchObject({ ok: true, value: { status: 'signed-in' } })
+    expect((await app.windows()).some((w) => w.id === notebook.id)).toBe(true)
 
     // The quit is over: closing the app window hides it to the tray again.
     const mark = app.calls.at(-1)!.seq
