@@ -92,6 +92,19 @@ export async function signInToSandbox(window: Page): Promise<void> {
   await expect(window.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
 }
 
+/** Signs in, creates an instance, waits for it to run and opens its notebook window. */
+export async function openNotebookOfNewInstance(launched: LaunchedApp, name: string): Promise<Page> {
+  const { app, window } = launched
+  await signInToSandbox(window)
+  await createInstance(window, name)
+  await expect(window.getByRole('row', { name: new RegExp(name) })).toContainText('Running', { timeout: 30_000 })
+  const opened = app.waitForEvent('window')
+  await window.getByRole('complementary', { name: 'Instance details' }).getByRole('button', { name: 'Open notebook' }).click()
+  const notebook = await opened
+  await notebook.waitForLoadState('domcontentloaded')
+  return notebook
+}
+
 /** The create form, filled for the Sandbox's default catalogue, submitted. */
 export async function createInstance(window: Page, name: string): Promise<void> {
   await window.keyboard.press(process.platform === 'darwin' ? 'Meta+N' : 'Control+N')

@@ -5,7 +5,7 @@
  * its partition. Checked in the main process through each window's session.
  */
 import { expect, test } from '@playwright/test'
-import { createInstance, launchApp, requireElectron, signInToSandbox } from './electron-app'
+import { launchApp, openNotebookOfNewInstance, requireElectron } from './electron-app'
 
 interface CookieView {
   name: string
@@ -20,14 +20,7 @@ test('a notebook window carries the cookie, and only there', async () => {
   const launched = await launchApp(executable)
   const { app, window: page } = launched
   try {
-    await signInToSandbox(page)
-    await createInstance(page, 'electron-notebook')
-    await expect(page.getByRole('row', { name: /electron-notebook/ })).toContainText('Running', { timeout: 30_000 })
-
-    const opened = app.waitForEvent('window')
-    await page.getByRole('complementary', { name: 'Instance details' }).getByRole('button', { name: 'Open notebook' }).click()
-    const notebook = await opened
-    await notebook.waitForLoadState('domcontentloaded')
+    const notebook = await openNotebookOfNewInstance(launched, 'electron-notebook')
     const notebookUrl = new URL(notebook.url())
     expect(notebookUrl.protocol).toBe('https:')
 

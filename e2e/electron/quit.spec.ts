@@ -5,20 +5,14 @@
  * dialog.showMessageBox in the main process (Playwright cannot click native dialogs).
  */
 import { expect, test } from '@playwright/test'
-import { createInstance, launchApp, requireElectron, signInToSandbox } from './electron-app'
+import { launchApp, openNotebookOfNewInstance, requireElectron } from './electron-app'
 
 test('Quit asks about a notebook with unsaved work; Stay keeps everything', async () => {
   const executable = requireElectron()
   const launched = await launchApp(executable)
   const { app, window: page } = launched
   try {
-    await signInToSandbox(page)
-    await createInstance(page, 'electron-unsaved')
-    await expect(page.getByRole('row', { name: /electron-unsaved/ })).toContainText('Running', { timeout: 30_000 })
-    const opened = app.waitForEvent('window')
-    await page.getByRole('complementary', { name: 'Instance details' }).getByRole('button', { name: 'Open notebook' }).click()
-    const notebook = await opened
-    await notebook.waitForLoadState('domcontentloaded')
+    const notebook = await openNotebookOfNewInstance(launched, 'electron-unsaved')
     // Unsaved work: a beforeunload that refuses; a click gives the page the user activation Chromium requires.
     await notebook.evaluate(() =>
       window.addEventListener('beforeunload', (event) => {

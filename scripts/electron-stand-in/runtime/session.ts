@@ -16,17 +16,7 @@ import { fileURLToPath } from 'node:url'
 import type { CookieView } from '../protocol'
 import { record, type Recordable } from './channel'
 
-interface Cookie {
-  name: string
-  value: string
-  domain: string
-  hostOnly: boolean
-  path: string
-  secure: boolean
-  httpOnly: boolean
-  session: boolean
-  sameSite: string
-}
+type Cookie = Omit<CookieView, 'partition'>
 
 type VerifyProc = (
   request: { hostname: string; certificate: { fingerprint: string; data: string }; verificationResult: string; errorCode: number },
