@@ -108,7 +108,7 @@ export class StandInApp {
       }
       const timer = setTimeout(() => {
         this.waiters.delete(waiter)
-        reject(new Error(`${LABEL} no ${what} within ${timeoutMs} ms\n${this.tail()}`))
+        reject(new Error(`${LABEL} ${what}: not within ${timeoutMs} ms\n${this.tail()}`))
       }, timeoutMs)
       this.waiters.add(waiter)
     })
@@ -120,7 +120,7 @@ export class StandInApp {
     for (;;) {
       const value = await probe()
       if (value !== undefined) return value
-      if (Date.now() > deadline) throw new Error(`${LABEL} no ${what} within ${timeoutMs} ms\n${this.tail()}`)
+      if (Date.now() > deadline) throw new Error(`${LABEL} ${what}: not within ${timeoutMs} ms\n${this.tail()}`)
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }
