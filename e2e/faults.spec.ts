@@ -216,18 +216,23 @@ const noKeychain = base.extend({
   }
 })
 
-noKeychain('a missing keychain gives a memory-only session with a warning', async ({ page, shell }) => {
+noKeychain('a missing keychain: "Remember me" signs in from memory and says so, then stops offering it', async ({ page, shell }) => {
   await shell.emulator().seedInstances('demo', 1, { name: 'memory' })
   await page.goto(shell.url)
-  // Said before signing in, where the choice is made: nothing will be remembered.
+  // Nothing asks the keychain before the user chooses to be remembered (a locked keyring would
+  // prompt for its password before the app had shown anything): the choice is offered.
   const remember = page.getByRole('checkbox', { name: 'Remember me on this computer' })
-  await expect(remember).toBeDisabled()
-  await expect(page.getByText('No system keychain is available here')).toBeVisible()
+  await remember.check()
   await page.getByRole('button', { name: 'Sign in' }).click()
-  // The session itself works, from memory.
+  // The session itself works, from memory, and the app says it ends when Cloud Tray quits.
   await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
   await expect(page.getByRole('row', { name: /memory-1/ })).toBeVisible()
-  // And nothing was written anywhere: a restart would ask again.
+  await expect(page.getByText(/The system keychain could not be reached/).first()).toBeVisible()
   const session = await shell.core.handle('session.get', undefined, { clientId: 'test' })
-  expect(session.ok && session.value.status).toBe('signed-in')
+  expect(session.ok && session.value).toMatchObject({ status: 'signed-in', remembered: false, keychain: 'unavailable' })
+  // Back at the sign-in form, it no longer offers what it cannot do.
+  // The window's own Sign out (the page also shows the tray panel's).
+  await page.getByRole('button', { name: 'Sign out' }).first().click()
+  await expect(remember).toBeDisabled()
+  await expect(page.getByText('No system keychain is available here')).toBeVisible()
 })

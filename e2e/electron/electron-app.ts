@@ -64,7 +64,11 @@ export async function launchApp(executablePath: string): Promise<LaunchedApp> {
   const app = await electron.launch({
     executablePath,
     args: [MAIN_ENTRY, `--user-data-dir=${userData}`],
-    env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' }
+    env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' },
+    // With Chromium's sandbox, as users run it: Playwright otherwise adds --no-sandbox on Linux,
+    // and CI's setuid chrome-sandbox step would have no effect. On a Linux machine, give
+    // node_modules/electron/dist/chrome-sandbox to root with mode 4755 first (see ci.yml).
+    chromiumSandbox: true
   })
   const window = await app.firstWindow()
   return {
@@ -86,6 +90,19 @@ export async function signInToSandbox(window: Page): Promise<void> {
   await expect(window.getByLabel('Password', { exact: true })).not.toHaveValue('')
   await window.getByRole('button', { name: 'Sign in' }).click()
   await expect(window.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
+}
+
+/** Signs in, creates an instance, waits for it to run and opens its notebook window. */
+export async function openNotebookOfNewInstance(launched: LaunchedApp, name: string): Promise<Page> {
+  const { app, window } = launched
+  await signInToSandbox(window)
+  await createInstance(window, name)
+  await expect(window.getByRole('row', { name: new RegExp(name) })).toContainText('Running', { timeout: 30_000 })
+  const opened = app.waitForEvent('window')
+  await window.getByRole('complementary', { name: 'Instance details' }).getByRole('button', { name: 'Open notebook' }).click()
+  const notebook = await opened
+  await notebook.waitForLoadState('domcontentloaded')
+  return notebook
 }
 
 /** The create form, filled for the Sandbox's default catalogue, submitted. */

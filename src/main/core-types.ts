@@ -61,6 +61,12 @@ export interface Platform {
   openNotebook(request: NotebookWindowRequest): Promise<void>
   /** After a re-login: refresh the cookie in open notebook windows. */
   refreshNotebookCookies(profileId: string, cookieValue: string): Promise<void>
+  /**
+   * Before a sign-out: closes the profile's notebook windows (pop-ups too), asking once if a page
+   * has unsaved work, and clears the profile's notebook sign-in (cookie and storage). Resolves
+   * false when the user chose to stay signed in. Absent where there are no notebook windows.
+   */
+  endNotebookSession?(profileId: string): Promise<boolean>
   openExternal(url: string): Promise<void>
   setStartAtLogin(enabled: boolean): void
   /** Shows and focuses the main window (tray "Open Cloud Tray", a notification click). */
@@ -68,6 +74,8 @@ export interface Platform {
   quit(): void
   /** Puts text on the clipboard (tray "Copy SSH command"). */
   writeClipboard?(text: string): void
+  /** The clipboard's text (the terminal's Paste). Absent where the page reads its own (web shell). */
+  readClipboard?(): Promise<string>
   /**
    * Web shell: the core records each Electron-only effect it asks for (notebook window,
    * external URL, OS notification, clipboard) and passes it here too, e.g. to show on the page.

@@ -54,7 +54,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     clock,
     emit,
     warn: warnings.warn,
-    refreshNotebookCookies: (profileId, token) => platform.refreshNotebookCookies(profileId, token)
+    refreshNotebookCookies: (profileId, token) => platform.refreshNotebookCookies(profileId, token),
+    endNotebookSession: platform.endNotebookSession ? (profileId) => platform.endNotebookSession!(profileId) : undefined
   })
   const notifier = new Notifier({ platform, emit, settings, clock })
   const watcher = new Watcher({
@@ -121,13 +122,23 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   )
 
   let started = false
+  /** Settings, profiles and recent launches read from disk (set by start(); never rejects). */
+  let localStateRead: Promise<void> = Promise.resolve()
+  const readLocalState = async (): Promise<void> => {
+    const loaded = await settings.load()
+    if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
+    await account.loadProfiles()
+    await recent.load()
+  }
   return {
     async start() {
       if (started) return
       started = true
-      const loaded = await settings.load()
-      if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
-      await recent.load()
+      const reading = readLocalState()
+      localStateRead = reading.catch(() => undefined)
+      await reading
+      // The tray's menu at once, before the Sandbox starts or the keychain is asked.
+      tray.update()
       await account.start()
       tray.update()
     },
@@ -138,7 +149,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       await recent.flushed()
       await account.close()
     },
-    handle: (command, input, context) => dispatcher.handle(command, input, context),
+    // The window opens while start() still runs: its first questions wait for the saved state only.
+    handle: async (command, input, context) => {
+      await localStateRead
+      return dispatcher.handle(command, input, context)
+    },
     notice: (notice, input, context) => dispatcher.notice(notice, input, context),
     subscribe: (sink) => events.subscribe(sink),
     clientGone: (clientId) => dispatcher.clientGone(clientId),

@@ -10,7 +10,7 @@
  * line breaks in notification bodies, which the app itself uses. ZWJ and ZWNJ (U+200C, U+200D)
  * are kept: scripts and emoji need them, and they cannot reorder text.
  */
-import type { AppNotification, RecordedEffect, TrayMenuItem, TrayModel } from '../shared/contract'
+import type { AppNotification, TrayMenuItem, TrayModel } from '../shared/contract'
 import type { NotebookWindowRequest, Platform } from './core-types'
 
 const INVISIBLE_FORMAT = /(?![\u200C\u200D])\p{Cf}/gu
@@ -41,18 +41,11 @@ export function osSafeTrayModel(model: TrayModel): TrayModel {
 
 /** The Platform with every text it hands to the OS neutralised: the one place this happens. */
 export function osSafePlatform(platform: Platform): Platform {
+  // Everything else passes through as it is (a spread, so a new Platform member is never dropped).
   return {
-    shell: platform.shell,
+    ...platform,
     showNotification: (notification) => platform.showNotification(osSafeNotification(notification)),
     setTray: (model) => platform.setTray(osSafeTrayModel(model)),
-    openNotebook: (request: NotebookWindowRequest) => platform.openNotebook({ ...request, instanceName: osText(request.instanceName) }),
-    refreshNotebookCookies: (profileId, value) => platform.refreshNotebookCookies(profileId, value),
-    // why: this is our Platform interface, not Electron's shell; the Electron platform checks every URL (openInBrowser).
-    openExternal: (url) => platform.openExternal(url), // eng-disable OPEN_EXTERNAL_JS_CHECK
-    setStartAtLogin: (enabled) => platform.setStartAtLogin(enabled),
-    showWindow: () => platform.showWindow(),
-    quit: () => platform.quit(),
-    ...(platform.writeClipboard ? { writeClipboard: (text: string) => platform.writeClipboard?.(text) } : {}),
-    ...(platform.record ? { record: (effect: RecordedEffect) => platform.record?.(effect) } : {})
+    openNotebook: (request: NotebookWindowRequest) => platform.openNotebook({ ...request, instanceName: osText(request.instanceName) })
   }
 }

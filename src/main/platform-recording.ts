@@ -48,6 +48,7 @@ export function recordingEffects(platform: Platform, now: () => number, record: 
       await platform.openNotebook(request)
     },
     refreshNotebookCookies: (profileId, value) => platform.refreshNotebookCookies(profileId, value),
+    ...(platform.endNotebookSession ? { endNotebookSession: (profileId: string) => platform.endNotebookSession!(profileId) } : {}),
     async openExternal(url) {
       note('external-url', url)
       // why: this is our Platform interface, not Electron's shell; the Electron platform checks every URL (openInBrowser).
@@ -59,6 +60,7 @@ export function recordingEffects(platform: Platform, now: () => number, record: 
     writeClipboard(text) {
       note('clipboard', text)
       platform.writeClipboard?.(text)
-    }
+    },
+    ...(platform.readClipboard ? { readClipboard: () => platform.readClipboard!() } : {})
   }
 }

@@ -259,12 +259,23 @@ export interface CoreCommands {
   'notebook.open': { input: { instanceId: string }; result: { url: string } }
   /** Opens an http(s) URL in the system browser, after a check. */
   'external.open': { input: { url: string }; result: void }
+  /**
+   * The clipboard's text, read by main for the terminal's Paste: the app's page may not read the
+   * clipboard itself (its permission policy denies `clipboard-read`). Fails with `not-allowed`
+   * where the shell has no clipboard of its own (`npm run web`: the page asks the browser).
+   */
+  'clipboard.read': { input: void; result: { text: string } }
   'warnings.get': { input: void; result: Warning[] }
   'recorded.get': { input: void; result: RecordedEffect[] }
 }
 
 export interface CoreEvents {
   session: SessionState
+  /**
+   * The profiles changed under the window: the Sandbox finished starting (its address and its
+   * password are known from then on; the window may open before), or a profile was edited.
+   */
+  profiles: ProfilesState
   /** Fires once, 10 minutes before expiry. */
   'session.expiring': { expiresAt: number }
   /** The session ended under a command; `pending` names the command waiting for re-login. */
@@ -329,6 +340,7 @@ export const COMMAND_NAMES = [
   'tray.activate',
   'notebook.open',
   'external.open',
+  'clipboard.read',
   'warnings.get',
   'recorded.get',
   'ssh.open',
@@ -345,6 +357,7 @@ export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize'] as const sati
 
 export const EVENT_NAMES = [
   'session',
+  'profiles',
   'session.expiring',
   'session.expired',
   'instances',

@@ -52,6 +52,11 @@ export interface AccountOptions {
   log?: CoreLog | undefined
   /** After the same user signs in again: open notebook windows get the new cookie. */
   refreshNotebookCookies(profileId: string, token: string): Promise<void>
+  /**
+   * Before a sign-out: the profile's notebook windows close and their sign-in is cleared; false
+   * when a page with unsaved work made the user choose to stay signed in. Absent: no notebooks.
+   */
+  endNotebookSession?: ((profileId: string) => Promise<boolean>) | undefined
   /** `npm run web --base-url`: this API instead of the embedded Sandbox. */
   baseUrlOverride?: string | undefined
   cloudClientFactory?: CloudClientFactory | undefined
@@ -107,13 +112,19 @@ export class Account {
     return () => this.listeners.delete(listener)
   }
 
-  /** At start: profiles, the keychain, the Sandbox if selected, and a remembered session. */
+  /** First at start, quickly: the saved profiles (the window's first questions wait for them). */
+  async loadProfiles(): Promise<void> {
+    const profilesWarning = await this.profilesStore.load()
+    if (profilesWarning) this.options.warn('profiles-invalid', profilesWarning)
+    this.session.followSelection(this.profilesStore.get().selectedId)
+  }
+
+  /**
+   * Then: the Sandbox if selected, and a remembered session. The keychain is asked only when a
+   * session was remembered (a locked keyring must not hold up a first launch).
+   */
   async start(): Promise<void> {
     const { warn, log } = this.options
-    const profilesWarning = await this.profilesStore.load()
-    if (profilesWarning) warn('profiles-invalid', profilesWarning)
-    this.session.followSelection(this.profilesStore.get().selectedId)
-    await this.session.probeKeychain()
     await this.clients.load()
     const pointer = this.profilesStore.get().remembered
     if ((pointer?.profileId ?? this.profilesStore.get().selectedId) === SANDBOX_PROFILE_ID) {
@@ -181,6 +192,9 @@ export class Account {
   }
 
   async logout(): Promise<SessionState> {
+    // Notebook windows end with the session; one with unsaved work may keep the user signed in.
+    const endNotebooks = this.options.endNotebookSession
+    if (endNotebooks && !(await endNotebooks(this.session.currentProfileId))) return this.session.state()
     this.tell((listener) => listener.ending?.())
     const state = await this.session.logout()
     this.gate.release(state)
@@ -287,6 +301,7 @@ export class Account {
     })()
     try {
       this.sandboxRunning = await this.sandboxStarting
+      this.options.emit('profiles', this.profiles())
     } catch (error) {
       this.sandboxStarting = undefined
       throw new AppError('internal', `The Sandbox could not start: ${(error as Error).message}`, { cause: error })

@@ -44,6 +44,8 @@ export class Session {
   private remembered = false
   private keychainState: SessionState['keychain'] = 'available'
   private warningTimer: TimerHandle | undefined
+  /** Keychain calls run one after another: a delete can never land after the next sign-in's write. */
+  private keychainQueue: Promise<unknown> = Promise.resolve()
   /** Bumped on every login/logout/expiry, so stale async work can tell it is stale. */
   private generationCounter = 0
 
@@ -85,14 +87,11 @@ export class Session {
     }
   }
 
-  /** Checks whether a keychain is reachable, once at start; warns when not. */
-  async probeKeychain(): Promise<void> {
-    const probe = this.options.keychain.probe
-    const available = probe ? await probe.call(this.options.keychain) : true
-    if (!available) this.keychainUnavailable()
-  }
-
-  /** At start: a remembered, unexpired token resumes the session without asking. */
+  /**
+   * At start: a remembered, unexpired token resumes the session without asking. This is the only
+   * time a start touches the keychain, and only when a session was remembered: a launch without
+   * one never makes a locked keyring ask for its password.
+   */
   async resume(): Promise<boolean> {
     const pointer = this.options.profiles.get().remembered
     if (!pointer || this.keychainState === 'unavailable') return false
@@ -111,13 +110,16 @@ export class Session {
       )
       return false
     }
+    const generation = this.generationCounter
     let token: string | null
     try {
-      token = await this.options.keychain.get(account)
+      token = await this.inOrder(() => this.options.keychain.get(account))
     } catch (error) {
-      if (error instanceof KeychainUnavailableError) this.keychainUnavailable()
+      if (error instanceof KeychainUnavailableError) this.keychainUnavailable(error.reason)
       return false
     }
+    // The user signed in (or out) while the keychain was being asked: theirs is the session now.
+    if (this.generationCounter !== generation) return false
     if (!token) {
       await this.forgetPointer()
       return false
@@ -143,17 +145,24 @@ export class Session {
     const expires = computeExpiresAt(result.accessToken, now, result.accessExpire)
     const account = keychainAccount(input.profileId, input.username)
     let remembered = false
-    if (input.rememberMe && this.keychainState === 'available') {
-      try {
-        await this.options.keychain.set(account, result.accessToken)
-        remembered = true
-      } catch (error) {
-        if (!(error instanceof KeychainUnavailableError)) throw error
-        this.keychainUnavailable()
-      }
-    } else {
+    if (input.rememberMe) {
+      remembered = await this.inOrder(async () => {
+        if (this.keychainState !== 'available') return false
+        try {
+          await this.options.keychain.set(account, result.accessToken)
+          return true
+        } catch (error) {
+          if (!(error instanceof KeychainUnavailableError)) throw error
+          this.keychainUnavailable(error.reason)
+          return false
+        }
+      })
+    } else if (this.isRememberedPointer(input.profileId, input.username)) {
       // Not remembering now: a token remembered earlier for this account must not resume later.
-      await this.deleteStored(account)
+      // The pointer to it goes below, so it never can; taking it out of the keychain need not hold
+      // up the sign-in (a locked keychain would). Only then is the keychain touched at a sign-in
+      // without "Remember me".
+      void this.deleteStored(account).catch(() => undefined)
     }
     const file = this.options.profiles.get()
     await this.options.profiles.set({
@@ -168,9 +177,11 @@ export class Session {
     return this.state()
   }
 
-  /** Signs out: forgets the token here and in the keychain. */
+  /** Signs out: forgets the token here and, when it was remembered, in the keychain. */
   async logout(): Promise<SessionState> {
-    if (this.username !== undefined) await this.deleteStored(keychainAccount(this.profileId, this.username))
+    if (this.username !== undefined && (this.remembered || this.isRememberedPointer(this.profileId, this.username))) {
+      await this.deleteStored(keychainAccount(this.profileId, this.username))
+    }
     if (this.options.profiles.get().remembered) await this.forgetPointer()
     this.clearTimers()
     this.generationCounter++
@@ -242,29 +253,48 @@ export class Session {
     this.warningTimer = undefined
   }
 
-  private keychainUnavailable(): void {
+  private isRememberedPointer(profileId: string, username: string): boolean {
+    const pointer = this.options.profiles.get().remembered
+    return pointer?.profileId === profileId && pointer.username === username
+  }
+
+  private keychainUnavailable(reason: KeychainUnavailableError['reason'] = 'unreachable'): void {
     if (this.keychainState === 'unavailable') return
     this.keychainState = 'unavailable'
-    this.options.events.warning(
-      KEYCHAIN_WARNING_ID,
-      'The system keychain could not be reached, so “Remember me” keeps you signed in only until Cloud Tray quits. ' +
-        'On Linux, install and unlock a Secret Service keyring (for example GNOME Keyring) and restart Cloud Tray.'
-    )
+    this.options.events.warning(KEYCHAIN_WARNING_ID, keychainWarning(reason))
     if (this.status !== 'signed-out') this.options.events.changed(this.state())
   }
 
-  private async deleteStored(account: string): Promise<void> {
-    if (this.keychainState === 'unavailable') return
-    try {
-      await this.options.keychain.delete(account)
-    } catch (error) {
-      if (error instanceof KeychainUnavailableError) this.keychainUnavailable()
-      else throw error
-    }
+  private deleteStored(account: string): Promise<void> {
+    return this.inOrder(async () => {
+      if (this.keychainState === 'unavailable') return
+      try {
+        await this.options.keychain.delete(account)
+      } catch (error) {
+        if (error instanceof KeychainUnavailableError) this.keychainUnavailable(error.reason)
+        else throw error
+      }
+    })
+  }
+
+  private inOrder<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.keychainQueue.then(run, run)
+    this.keychainQueue = next.catch(() => undefined)
+    return next
   }
 
   private async forgetPointer(): Promise<void> {
     const file = this.options.profiles.get()
     if (file.remembered) await this.options.profiles.set({ ...file, remembered: null })
   }
+}
+
+/** The banner when the keychain cannot be used: what happened, what it means, what to do. */
+export function keychainWarning(reason: KeychainUnavailableError['reason']): string {
+  return reason === 'timeout'
+    ? 'The system keychain did not answer (it may be locked, waiting for its password), so Cloud Tray did not sign you in ' +
+        'automatically and “Remember me” keeps you signed in only until Cloud Tray quits. Sign in below; to be remembered ' +
+        'again, unlock your keychain (on Linux, your login keyring) and restart Cloud Tray.'
+    : 'The system keychain could not be reached, so “Remember me” keeps you signed in only until Cloud Tray quits. ' +
+        'On Linux, install and unlock a Secret Service keyring (for example GNOME Keyring) and restart Cloud Tray.'
 }

@@ -1,4 +1,4 @@
-/** App-wide commands: version and shell, warnings, recorded effects, opening links. */
+/** App-wide commands: version and shell, warnings, recorded effects, opening links, reading the clipboard. */
 import type { AppInfo, RecordedEffect, Warning } from '../../shared/contract'
 import { AppError } from '../app-error'
 import type { Platform } from '../core-types'
@@ -6,12 +6,12 @@ import type { CommandGroup } from './dispatcher'
 
 export interface AppServices {
   version: string
-  platform: Pick<Platform, 'shell' | 'openExternal'>
+  platform: Pick<Platform, 'shell' | 'openExternal' | 'readClipboard'>
   warnings(): Warning[]
   recorded(): RecordedEffect[]
 }
 
-export function appCommands(services: AppServices): CommandGroup<'app.info' | 'warnings.get' | 'recorded.get' | 'external.open'> {
+export function appCommands(services: AppServices): CommandGroup<'app.info' | 'warnings.get' | 'recorded.get' | 'external.open' | 'clipboard.read'> {
   return {
     handlers: {
       'app.info': async () => appInfo(services.version, services.platform.shell),
@@ -20,6 +20,11 @@ export function appCommands(services: AppServices): CommandGroup<'app.info' | 'w
       'external.open': async ({ url }) => {
         // why: the URL is checked right here (http/https only), and the platform checks again.
         await services.platform.openExternal(checkExternalUrl(url)) // eng-disable OPEN_EXTERNAL_JS_CHECK
+      },
+      'clipboard.read': async () => {
+        const read = services.platform.readClipboard
+        if (!read) throw new AppError('not-allowed', 'Cloud Tray cannot read the clipboard here. Use your system paste shortcut (Ctrl+V or ⌘V) inside the terminal.')
+        return { text: await read() }
       }
     }
   }

@@ -63,6 +63,7 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'tray.activate': z.object({ itemId: z.string().min(1).max(300) }).strict(),
   'notebook.open': instanceRef,
   'external.open': z.object({ url: z.string().min(1).max(4000) }).strict(),
+  'clipboard.read': none,
   'warnings.get': none,
   'recorded.get': none,
   'ssh.open': z.object({ instanceId: id, ...dimensions }).strict(),

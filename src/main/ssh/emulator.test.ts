@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { posixShellMissing, skipBecause } from '../test-support/platform-support'
 import type { EventName, Events } from '../../shared/contract'
 import type { SshPrompt, TerminalStatus } from '../../shared/contract-ssh'
 import { startEmulator, type Emulator } from '../../emulator/index'
@@ -16,7 +17,7 @@ import { createAppCore } from '../core'
 import type { AppCore, ClientId } from '../core-types'
 import { createRequest, recordingPlatform } from '../test-support/core-harness'
 
-describe('SSH against the emulator’s SSH server', () => {
+describe.skipIf(skipBecause(posixShellMissing(), 'SSH against the emulator’s shell'))('SSH against the emulator’s SSH server', () => {
   let core: AppCore
   let emulator: Emulator | undefined
   let dataDir: string

@@ -29,6 +29,7 @@ class SessionStore {
   listen(): () => void {
     const offs = [
       on('session', (state) => this.apply(state)),
+      on('profiles', (profiles) => (this.profiles = profiles)),
       on('session.expired', ({ pending }) => {
         this.expired = { pending }
         this.dialogDismissed = false

@@ -219,7 +219,14 @@ export class TerminalTab {
     return text ? copyText(text) : false
   }
 
+  /**
+   * Paste button and Ctrl/⌘+Shift+V. The desktop app reads the clipboard in main (its page may
+   * not: the permission policy denies clipboard-read); in a browser (`npm run web`) the page
+   * asks the browser.
+   */
   async pasteFromClipboard(): Promise<void> {
+    const fromMain = await call('clipboard.read')
+    if (fromMain.ok) return this.requestPaste(fromMain.value.text)
     try {
       this.requestPaste(await navigator.clipboard.readText())
     } catch {
