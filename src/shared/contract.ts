@@ -26,6 +26,7 @@ import type {
 import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
 import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
+import type { CostCommands, CostEvents, CostGuardSettings } from './contract-cost'
 
 export type { ErrorInfo, Result } from './errors'
 
@@ -144,7 +145,28 @@ export interface Suggestions {
 
 // ---------------------------------------------------------------- notifications, tray, navigation
 
-export type NotificationKind = 'ready' | 'failed' | 'stopped' | 'released' | 'summary' | 'expiring'
+export type NotificationKind =
+  | 'ready'
+  | 'failed'
+  | 'stopped'
+  | 'released'
+  | 'summary'
+  | 'expiring'
+  /** The cost guard (src/main/cost): a reminder, a countdown before a stop, the stop, a plan ending. */
+  | 'reminder'
+  | 'countdown'
+  | 'auto-stop'
+  | 'plan-ending'
+
+/**
+ * A button on a notification. Real buttons exist only on some desktops (Electron's `actions` are
+ * macOS-only); everywhere else a click opens the window at the instance, where the same choices
+ * are shown, and the web shell's toast carries them as buttons.
+ */
+export interface NotificationAction {
+  id: 'keep-running' | 'stop-now'
+  label: string
+}
 
 export interface AppNotification {
   id: string
@@ -153,6 +175,8 @@ export interface AppNotification {
   body: string
   /** Clicking the notification opens the app at this instance. */
   instanceId?: string
+  /** Choices offered with it (the cost guard's "Keep running", "Stop now"); they act on `instanceId`. */
+  actions?: NotificationAction[]
 }
 
 export type TrayIcon = 'idle' | 'running' | 'busy' | 'attention'
@@ -170,6 +194,8 @@ export interface TrayModel {
   tooltip: string
   icon: TrayIcon
   items: TrayMenuItem[]
+  /** macOS: text beside the icon in the menu bar (the burn rate, when the user asks for it). */
+  title?: string
 }
 
 export type NavigateTarget =
@@ -196,6 +222,7 @@ export interface Settings {
   openWindowAtStart: boolean
   theme: Theme
   terminalFontSize: number
+  costGuard: CostGuardSettings
 }
 
 export type SettingsPatch = {
@@ -291,8 +318,8 @@ export interface CoreEvents {
   recorded: RecordedEffect
 }
 
-export type Commands = CoreCommands & SshCommands
-export type Events = CoreEvents & SshEvents
+export type Commands = CoreCommands & SshCommands & CostCommands
+export type Events = CoreEvents & SshEvents & CostEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices
 
@@ -350,7 +377,12 @@ export const COMMAND_NAMES = [
   'ssh.command',
   'ssh.configPreview',
   'ssh.configWrite',
-  'ssh.forgetHostKey'
+  'ssh.forgetHostKey',
+  'cost.get',
+  'cost.setRules',
+  'cost.keepRunning',
+  'cost.quitOffer',
+  'cost.stopAll'
 ] as const satisfies readonly CommandName[]
 
 export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize'] as const satisfies readonly NoticeName[]
@@ -371,7 +403,8 @@ export const EVENT_NAMES = [
   'recorded',
   'ssh.data',
   'ssh.status',
-  'ssh.prompt'
+  'ssh.prompt',
+  'cost'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel names: one per command (invoke), one per notice (send) and one per event. */

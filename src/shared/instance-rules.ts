@@ -72,6 +72,15 @@ export function isStopping(status: string): boolean {
   return knownStatus(status) === 'Stopping'
 }
 
+/**
+ * Whether the instance is costing money: everything but Stopped, Archived and Released (a start
+ * that failed may still hold its machine; the service bills until stop or terminate), including
+ * a status the app does not know.
+ */
+export function isBilled(instance: Instance): boolean {
+  return statusGroup(statusOf(instance)) !== 'ended'
+}
+
 // ---------------------------------------------------------------- actions
 
 /**

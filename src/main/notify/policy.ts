@@ -33,7 +33,7 @@ export function notificationsFor(
 ): PolicyResult {
   const settled: PolicyResult['settled'] = { stopping: [], terminating: [], created: [] }
   const single: AppNotification[] = []
-  const add = (kind: Exclude<NotificationKind, 'summary' | 'expiring'>, t: Transition, title: string, body: string): void => {
+  const add = (kind: keyof Prefs & NotificationKind, t: Transition, title: string, body: string): void => {
     if (prefs[kind]) single.push({ id: makeId(kind, t.instanceId), kind, title, body, instanceId: t.instanceId })
   }
   for (const t of transitions) {
