@@ -83,7 +83,7 @@ export interface PlanTerm {
   endsAt: number | null
 }
 
-/** What one instance costs, as far as the app can tell at `CostSnapshot.at`. */
+/** What one billed instance (not stopped, released or gone) costs, as far as the app can tell at `CostSnapshot.at`. */
 export interface InstanceMeter {
   /** instanceBillingInfo as listed. */
   price: number
@@ -91,13 +91,11 @@ export interface InstanceMeter {
   chargeMode: string
   /** Dollars per hour; a plan's price spread over its period's hours. 0 for a mode the app does not know. */
   hourlyRate: number
-  /** Costing money now: not stopped, released or gone. */
-  billed: boolean
   /** When this run began: when the app saw it start, else `createAtUnixMs`. */
   runStartedAt: number
   runStartSource: 'seen' | 'created'
-  /** How long it has run (while billed), ms. */
-  uptimeMs: number | null
+  /** How long this run has lasted, ms. */
+  uptimeMs: number
   /** Estimated dollars for this run so far: hourly rate × time since the run began. */
   costSoFar: number
   plan?: PlanTerm

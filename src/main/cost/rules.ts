@@ -108,7 +108,7 @@ function dueTimes(state: RuleState, facts: RuleFacts): Partial<Record<StopRule, 
   const due: Partial<Record<StopRule, number>> = {}
   if (rules.stopAfterHours !== null) due['stop-after'] = facts.runStartedAt + rules.stopAfterHours * HOUR_MS
   if (rules.stopAtTime !== null) due['stop-at'] = nextTimeOfDay(state.stopAtFrom, rules.stopAtTime)
-  if (rules.idle !== null && facts.idle && idleLongEnough(facts.idle, rules.idle.forMinutes)) due.idle = facts.idle.latestAt
+  if (rules.idle !== null && facts.idle?.idle && idleLongEnough(facts.idle, rules.idle.forMinutes)) due.idle = facts.idle.latestAt
   return due
 }
 
