@@ -53,7 +53,8 @@ export type RuleEffect =
   | { kind: 'remind'; runningMs: number }
   | { kind: 'countdown'; countdown: Countdown }
   | { kind: 'countdown-cancelled'; rule: StopRule; why: string }
-  | { kind: 'stop'; rule: StopRule; reason: string }
+  /** `retry`: a stop the cloud refused before, tried again (the user was told already). */
+  | { kind: 'stop'; rule: StopRule; reason: string; retry?: boolean }
   | { kind: 'plan-ending'; endsAt: number }
 
 export interface RuleStep {
@@ -138,7 +139,7 @@ export function evaluate(current: RuleState, facts: RuleFacts): RuleStep {
       while (next <= now) next += remindMs
       state.nextReminderAt = next
     }
-    wakes.push(Math.max(state.nextReminderAt, state.keepRunningUntil ?? 0))
+    if (state.stopAskedAt === undefined) wakes.push(Math.max(state.nextReminderAt, state.keepRunningUntil ?? 0))
   }
 
   // The plan warning, once per plan end, only while there is still time to act.
@@ -154,7 +155,7 @@ export function evaluate(current: RuleState, facts: RuleFacts): RuleStep {
   // Stop rules: nothing while a stop is under way or the instance cannot be stopped.
   if (!facts.stoppable || state.stopAskedAt !== undefined) {
     if (state.countdown && !facts.stoppable) delete state.countdown
-    return finish(state, effects, wakes)
+    return finish(state, effects, wakes, now)
   }
   const due = dueTimes(state, facts)
   const countdown = state.countdown
@@ -169,9 +170,9 @@ export function evaluate(current: RuleState, facts: RuleFacts): RuleStep {
     } else if (now >= countdown.endsAt) {
       delete state.countdown
       state.stopAskedAt = now
-      effects.push({ kind: 'stop', rule: countdown.rule, reason: countdown.reason })
+      effects.push({ kind: 'stop', rule: countdown.rule, reason: countdown.reason, ...(countdown.retry ? { retry: true } : {}) })
     } else wakes.push(countdown.endsAt)
-    if (state.countdown || state.stopAskedAt !== undefined) return finish(state, effects, wakes)
+    if (state.countdown || state.stopAskedAt !== undefined) return finish(state, effects, wakes, now)
   }
 
   // The earliest rule due (after "Keep running") starts a countdown; the others wait for their time.
@@ -187,11 +188,13 @@ export function evaluate(current: RuleState, facts: RuleFacts): RuleStep {
     effects.push({ kind: 'countdown', countdown: started })
     wakes.push(started.endsAt)
   }
-  return finish(state, effects, wakes)
+  return finish(state, effects, wakes, now)
 }
 
-function finish(state: RuleState, effects: RuleEffect[], wakes: number[]): RuleStep {
-  const wakeAt = wakes.length > 0 ? Math.min(...wakes) : undefined
+function finish(state: RuleState, effects: RuleEffect[], wakes: number[], now: number): RuleStep {
+  // Only what lies ahead: a time already past was dealt with in this look (or waits on a stop).
+  const ahead = wakes.filter((at) => at > now)
+  const wakeAt = ahead.length > 0 ? Math.min(...ahead) : undefined
   return { state, effects, ...(wakeAt !== undefined ? { wakeAt } : {}) }
 }
 
