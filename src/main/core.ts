@@ -10,12 +10,15 @@
  *   the account           account/account.ts: profiles, session, Sandbox, cloud clients, re-login gate
  *   the watcher           watch/watcher.ts: polls the instance list while signed in
  *   notifications, tray   notify/notifier.ts, tray/tray-presenter.ts
+ *   the cost guard        cost/cost-guard.ts: meter, GPU probes, rules that remind and stop
  *   the commands          commands/*.ts, one group per area, answered by commands/dispatcher.ts
  */
 import { systemClock } from '../shared/clock'
+import type { Result } from '../shared/contract'
 import { Account } from './account/account'
 import { RecentLaunchesStore } from './catalog/recent-launches-store'
 import { appCommands } from './commands/app'
+import { costCommands } from './commands/cost'
 import { createDispatcher } from './commands/dispatcher'
 import { instanceCommands } from './commands/instances'
 import { notebookCommands, openNotebook, type NotebookServices } from './commands/notebook'
@@ -26,6 +29,8 @@ import { sshCommands } from './commands/ssh'
 import { trayCommands } from './commands/tray'
 import { volumeCommands } from './commands/volumes'
 import type { AppCore, AppCoreOptions } from './core-types'
+import { CostGuard } from './cost/cost-guard'
+import { GuardStore } from './cost/guard-store'
 import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
 import { Notifier } from './notify/notifier'
@@ -66,6 +71,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     toErrorInfo,
     onSnapshot(snapshot) {
       emit('instances', snapshot)
+      guard.snapshotChanged()
       tray.update()
     },
     onTransitions(transitions) {
@@ -80,9 +86,30 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     },
     onNotLoggedIn: () => void account.expire(null)
   })
-  const tray = new TrayPresenter({ session: account, instances: watcher, settings, emit, platform })
-  account.listen({
+  const guard = new CostGuard({
+    clock,
+    settings,
+    store: new GuardStore(dataDir, () => clock.now(), (error) => log?.warn('cost guard: could not save its rules', { error: String(error) })),
+    scope() {
+      const session = account.state()
+      return session.status === 'signed-out' ? undefined : `${session.profileId}/${session.username ?? ''}`
+    },
+    instances: watcher,
+    // GPU activity needs the shared SSH link's exec (the ssh-tools branch); until then it says why.
+    runner: undefined,
+    // The Stop button's own command: checked, recorded as this app's action, through the re-login gate.
+    stop: (instanceId): Promise<Result<{ instanceId: string }>> => dispatcher.handle('instances.stop', { instanceId }, { clientId: 'main' }),
+    notify: notifier,
+    emit,
     changed: () => tray.update(),
+    ...(log ? { log } : {})
+  })
+  const tray = new TrayPresenter({ session: account, instances: watcher, settings, cost: guard, emit, platform })
+  account.listen({
+    changed() {
+      guard.snapshotChanged()
+      tray.update()
+    },
     expiring: (expiresAt) => notifier.sessionExpiring(expiresAt),
     started: (continued) => watcher.sessionStarted(continued),
     ending() {
@@ -113,10 +140,12 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         signOut: () => account.logout(),
         findInstance,
         openNotebook: (instanceId) => openNotebook(notebooks, instanceId),
-        sshCommand: async (instanceId) => (await ssh.handlers['ssh.command']({ instanceId }, { clientId: 'main' })).command
+        sshCommand: async (instanceId) => (await ssh.handlers['ssh.command']({ instanceId }, { clientId: 'main' })).command,
+        keepRunning: (instanceId) => void guard.keepRunning(instanceId)
       }),
       notebookCommands(notebooks),
-      ssh
+      ssh,
+      costCommands({ guard })
     ],
     { run: (command, attempt) => account.run(command, attempt), log }
   )
@@ -129,6 +158,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
     await recent.load()
+    const rules = await guard.load()
+    if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
   }
   return {
     async start() {
@@ -144,9 +175,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     },
     async stop() {
       watcher.stop()
+      guard.dispose()
       account.stop()
       await dispatcher.dispose()
       await recent.flushed()
+      await guard.flushed()
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.

@@ -65,7 +65,15 @@ async function start(): Promise<void> {
     onFocus: () => core?.onSystemEvent('focus'),
     onGone: (id) => core?.clientGone(String(id))
   })
-  const notifier = createNotificationAdapter((n) => core?.openInstance(n.instanceId))
+  const notifier = createNotificationAdapter(
+    (n) => core?.openInstance(n.instanceId),
+    // macOS buttons: the cost guard's choices, answered as the window's buttons would be.
+    (n, action) => {
+      if (!n.instanceId) return
+      const command = action === 'stop-now' ? 'instances.stop' : 'cost.keepRunning'
+      void core?.handle(command, { instanceId: n.instanceId }, { clientId: 'main' })
+    }
+  )
   const tray = createTrayAdapter((itemId) => {
     void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
       // The tray has no place for errors: say it as a notification.

@@ -38,6 +38,18 @@ export function runwayWords(runway: { hours: number }, perHour: number): string 
   return `≈ ${left} left at ${formatRate(perHour)}`
 }
 
+const PLAN_PERIODS: ReadonlyMap<string, string> = new Map([
+  ['perDay', 'day'],
+  ['perWeek', 'week'],
+  ['perMonth', 'month']
+])
+
+/** "1-day plan", "3-week plan"; the mode as given for one the app does not know. */
+export function planWords(chargeMode: string, periods: number): string {
+  const period = PLAN_PERIODS.get(chargeMode)
+  return period ? `${periods}-${period} plan` : `${chargeMode} plan`
+}
+
 /** MiB → "40 GiB" (whole), "512 MiB" below 1 GiB. */
 export function formatMiB(mib: number): string {
   return mib >= 1024 ? `${Math.round(mib / 1024)} GiB` : `${Math.round(mib)} MiB`
@@ -62,7 +74,9 @@ export function gpuSummary(gpus: readonly GpuReading[]): string {
   const total = gpus.map((gpu) => gpu.memoryTotalMiB)
   if (used.every((value) => value !== null) && total.every((value) => value !== null)) {
     const sum = (values: (number | null)[]): number => values.reduce<number>((a, b) => a + (b ?? 0), 0)
-    parts.push(`${formatMiB(sum(used))} of ${formatMiB(sum(total))}`)
+    const [usedMiB, totalMiB] = [sum(used), sum(total)]
+    // "40 of 80 GiB" reads better than repeating the unit, when both are in GiB.
+    parts.push(usedMiB >= 1024 ? `${Math.round(usedMiB / 1024)} of ${formatMiB(totalMiB)}` : `${formatMiB(usedMiB)} of ${formatMiB(totalMiB)}`)
   }
   return parts.join(' · ')
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import type { CommandInput, CommandName, NoticeInput, NoticeName } from '../../shared/contract'
 import { CreateInstanceRequestSchema } from '../../shared/create-request'
+import { GuardRulesSchema } from '../../shared/guard-rules'
 import { SettingsPatchSchema } from '../settings/settings-schema'
 
 const id = z.string().min(1).max(200)
@@ -73,7 +74,12 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'ssh.command': instanceRef,
   'ssh.configPreview': instanceRef,
   'ssh.configWrite': z.object({ instanceId: id, block: z.string().min(1).max(20_000) }).strict(),
-  'ssh.forgetHostKey': z.object({ host: z.string().min(1).max(300), port: z.number().int().min(1).max(65_535) }).strict()
+  'ssh.forgetHostKey': z.object({ host: z.string().min(1).max(300), port: z.number().int().min(1).max(65_535) }).strict(),
+  'cost.get': none,
+  'cost.setRules': z.object({ instanceId: id, rules: GuardRulesSchema }).strict(),
+  'cost.keepRunning': instanceRef,
+  'cost.quitOffer': none,
+  'cost.stopAll': none
 }
 
 export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unknown> } = {

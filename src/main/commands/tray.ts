@@ -27,6 +27,8 @@ export interface TrayServices {
   openNotebook(instanceId: string): Promise<unknown>
   /** The command to paste into a terminal (the ssh commands' `ssh.command`). */
   sshCommand(instanceId: string): Promise<string>
+  /** The cost guard's "Keep running" (a countdown's item). */
+  keepRunning(instanceId: string): void
 }
 
 export function trayCommands(services: TrayServices): CommandGroup<'tray.get' | 'tray.activate'> {
@@ -68,6 +70,9 @@ export function trayCommands(services: TrayServices): CommandGroup<'tray.get' | 
           case 'stop':
             // Stopping ends billing and work in progress: the window asks first.
             return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'stop' })
+          case 'keep-running':
+            services.keepRunning(action.instanceId)
+            return
           case 'notebook':
             await services.openNotebook(action.instanceId)
             return

@@ -294,7 +294,7 @@ export class CostGuard {
       case 'countdown-cancelled':
         return notify.deliver(cancelledNotice(id, subject, effect.why))
       case 'plan-ending':
-        return notify.deliver(planEndingNotice(id, subject, effect.endsAt, clock.now()))
+        return notify.deliver(planEndingNotice(id, subject, planTerm(instance) ?? { chargeMode: '', periods: 1 }, effect.endsAt, clock.now()))
       case 'stop':
         void this.stop(scope, subject, effect.rule, effect.reason, effect.retry === true)
     }

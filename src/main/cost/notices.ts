@@ -6,7 +6,7 @@
  */
 import type { AppNotification, NotificationAction, NotificationKind } from '../../shared/contract'
 import type { Countdown } from '../../shared/contract-cost'
-import { formatClockTime, formatDuration, formatEstimate, formatRate } from '../../shared/cost-words'
+import { formatClockTime, formatDuration, formatEstimate, formatRate, planWords } from '../../shared/cost-words'
 import { KEEP_RUNNING_MS } from '../../shared/guard-rules'
 
 type MakeId = (kind: NotificationKind, instanceId?: string) => string
@@ -83,12 +83,12 @@ export function stopFailedNotice(id: MakeId, subject: NoticeSubject, message: st
   }
 }
 
-export function planEndingNotice(id: MakeId, subject: NoticeSubject, endsAt: number, now: number): AppNotification {
+export function planEndingNotice(id: MakeId, subject: NoticeSubject, plan: { chargeMode: string; periods: number }, endsAt: number, now: number): AppNotification {
   return {
     id: id('plan-ending', subject.instanceId),
     kind: 'plan-ending',
     title: `${quoted(subject.name)}'s plan ends in ${formatDuration(endsAt - now)}`,
-    body: `Its plan ends at ${formatClockTime(endsAt)} and the instance stops then. Save your work before that.`,
+    body: `Its ${planWords(plan.chargeMode, plan.periods)} ends at ${formatClockTime(endsAt)} and the instance stops then. Save your work before that.`,
     instanceId: subject.instanceId
   }
 }

@@ -16,11 +16,15 @@ import {
   statusGroup
 } from '../../shared/instance-rules'
 import type { InstancesSnapshot, SessionState, Settings, TrayIcon, TrayMenuItem, TrayModel, WatchHealth } from '../../shared/contract'
+import type { CostSnapshot, GuardInstance } from '../../shared/contract-cost'
 import { uniqueBy } from '../../shared/unique-by'
+import { burnLine, burnTitle, burnTooltip, countdownItems, instanceCostLines } from './tray-cost'
 
 export interface TrayContext {
   health?: WatchHealth
   profileName?: string
+  /** The cost guard's snapshot (cost/cost-guard.ts). */
+  cost?: CostSnapshot
 }
 
 export type TrayAction =
@@ -37,38 +41,45 @@ export type TrayAction =
   | { kind: 'copy-ssh'; instanceId: string }
   | { kind: 'open-port'; instanceId: string; nodePort: number }
   | { kind: 'stop'; instanceId: string }
+  | { kind: 'keep-running'; instanceId: string }
 
 const GLOBAL = ['open-window', 'more-instances', 'new-instance', 'new-volume', 'refresh', 'sign-in', 'sign-out', 'quit'] as const
 
 /** Item id → action; undefined for ids the model never produces. */
 export function parseTrayItemId(itemId: string): TrayAction | undefined {
   if ((GLOBAL as readonly string[]).includes(itemId)) return { kind: itemId as (typeof GLOBAL)[number] }
-  const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|port:(\d{1,5}))$/.exec(itemId)
+  const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|keep-running|port:(\d{1,5}))$/.exec(itemId)
   if (!match) return undefined
   const instanceId = match[1]!
   if (match[3] !== undefined) return { kind: 'open-port', instanceId, nodePort: Number(match[3]) }
-  return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop', instanceId }
+  return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop' | 'keep-running', instanceId }
 }
 
 export function trayModel(
   session: SessionState,
   snapshot: InstancesSnapshot,
-  _settings: Settings,
+  settings: Settings,
   context: TrayContext = {}
 ): TrayModel {
   const signedIn = session.status === 'signed-in'
   // Submenu ids carry the instance id: an instance listed twice gets one submenu (the first).
   const instances = session.status === 'signed-out' ? [] : uniqueBy(snapshot.instances, (i) => i.instanceMetadata.instanceId).items
   const items: TrayMenuItem[] = []
+  const cost = session.status === 'signed-out' ? undefined : context.cost
+  const guarded = new Map((cost?.instances ?? []).map((entry) => [entry.instanceId, entry]))
 
+  // What everything running costs comes first: it is what this menu is for.
+  const burn = burnLine(cost)
+  if (burn) items.push(label('burn', burn))
   items.push(label('status', statusLine(session, context)))
   if (context.health?.state === 'failing') items.push(label('health', 'Cannot reach the cloud — retrying'))
+  items.push(...countdownItems(cost, signedIn))
   items.push(separator('sep-status'))
 
   if (session.status !== 'signed-out') {
     if (instances.length === 0) items.push(label('no-instances', snapshot.fetchedAt === null ? 'Loading instances…' : 'No instances'))
     const shown = instancesForMenu(instances)
-    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn))
+    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn, guarded.get(instance.instanceMetadata.instanceId)))
     if (shown.length < instances.length) {
       items.push(item('more-instances', `${instances.length - shown.length} more in Cloud Tray…`, true))
     }
@@ -84,7 +95,14 @@ export function trayModel(
   else items.push(item('sign-in', session.status === 'expired' ? 'Sign in again…' : 'Sign in…', true))
   items.push(item('quit', 'Quit', true))
 
-  return { tooltip: tooltip(session, instances), icon: icon(session, instances, context.health), items }
+  const costTip = burnTooltip(cost)
+  const title = burnTitle(cost, settings.costGuard.trayTitle)
+  return {
+    tooltip: costTip ? `${tooltip(session, instances)} · ${costTip}` : tooltip(session, instances),
+    icon: icon(session, instances, context.health),
+    items,
+    ...(title ? { title } : {})
+  }
 }
 
 /** A menu is not a list view: beyond this many instances the rest are one "more" item. */
@@ -102,7 +120,7 @@ export function instancesForMenu(instances: readonly Instance[]): Instance[] {
     .map(({ instance }) => instance)
 }
 
-function instanceSubmenu(instance: Instance, signedIn: boolean): TrayMenuItem {
+function instanceSubmenu(instance: Instance, signedIn: boolean, cost: GuardInstance | undefined): TrayMenuItem {
   const id = instance.instanceMetadata.instanceId
   const status = instance.instanceRuntimeInfo.status
   const running = signedIn && isRunning(instance)
@@ -110,6 +128,7 @@ function instanceSubmenu(instance: Instance, signedIn: boolean): TrayMenuItem {
   // Item ids carry the node port: a port the server lists twice gets one item (the first).
   const ports = uniqueBy(forwardedPorts(instance), (p) => p.nodePort).items
   const submenu: TrayMenuItem[] = [
+    ...instanceCostLines(cost),
     item(`instance:${id}:notebook`, 'Open notebook', signedIn && canOpenNotebook(instance)),
     item(`instance:${id}:terminal`, 'Open terminal', terminal),
     item(`instance:${id}:copy-ssh`, 'Copy SSH command', terminal)

@@ -1,9 +1,10 @@
 /**
  * Keeps the tray menu in step with the app: after anything it shows may have changed (the
- * session, a snapshot, the watcher's health, a setting) it recomputes the model (tray-model.ts)
+ * session, a snapshot, the watcher's health, the cost guard, a setting) it recomputes the model (tray-model.ts)
  * and, only when it differs, announces it (`tray` event) and hands it to the platform's tray.
  */
 import type { InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
+import type { CostSnapshot } from '../../shared/contract-cost'
 import type { EventSink, Platform } from '../core-types'
 import { trayModel } from './tray-model'
 
@@ -13,6 +14,8 @@ export interface TrayPresenterOptions {
   /** The watcher's snapshot. */
   instances: { snapshot(): InstancesSnapshot }
   settings: { get(): Settings }
+  /** The cost guard: burn rate, GPU activity, rules and countdowns. */
+  cost?: { snapshot(): CostSnapshot }
   emit: EventSink
   platform: Pick<Platform, 'setTray'>
 }
@@ -34,7 +37,8 @@ export class TrayPresenter {
     const { options } = this
     const model = trayModel(options.session.state(), options.instances.snapshot(), options.settings.get(), {
       health: this.health,
-      profileName: options.session.profileName()
+      profileName: options.session.profileName(),
+      ...(options.cost ? { cost: options.cost.snapshot() } : {})
     })
     const json = JSON.stringify(model)
     this.current = model
