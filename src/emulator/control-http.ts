@@ -152,6 +152,14 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
       }
     ],
     [
+      'POST /gpu',
+      async (body) => {
+        const { instanceId: _id, ...setting } = body
+        await control.setGpu(requireString(body, 'instanceId'), setting as never)
+        return done({ gpus: control.gpus(requireString(body, 'instanceId')) })
+      }
+    ],
+    [
       'POST /ssh-keys',
       (body) => {
         control.registerSshKey(requireString(body, 'username'), requireString(body, 'publicKey'))

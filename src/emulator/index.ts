@@ -10,6 +10,7 @@ import { DEFAULT_CATALOG, type Catalog } from './catalog'
 import { createControl, type EmulatorControl } from './control'
 import { createControlRoutes } from './control-http'
 import { Faults } from './faults'
+import { GpuBoard } from './gpus'
 import type { EmuInstance, ReachAddresses } from './instance-record'
 import { InstanceStore } from './instances'
 import { Listener } from './listener'
@@ -117,6 +118,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     reach ? { notebookHost: reach.notebookHost, sshAddress: reach.sshAddress } : undefined
   const reachFailed = (what: string) => (error: unknown) => log(`reach: ${what} failed: ${(error as Error)?.message ?? error}`)
 
+  const gpus = new GpuBoard()
   const takenPorts = new Set<number>()
   const instances = new InstanceStore(
     scheduler,
@@ -127,6 +129,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         reach.instanceRunning(viewOf(record, reach)).catch(reachFailed(`starting ${record.instanceId}`))
       },
       leftRunning: (instanceId) => {
+        // What ran on its GPUs ended with it: back to idle when it runs again.
+        gpus.clear(instanceId)
         reach?.instanceStopped(instanceId).catch(reachFailed(`stopping ${instanceId}`))
       },
       changed: () => writer?.changed()
@@ -170,7 +174,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     response.setHeader('date', new Date(scheduler.now()).toUTCString())
     apiHandler(request, response)
   })
-  const control = createControl({ auth, instances, volumes, scheduler, faults, listener, catalog, reach: reachAddresses, sshKeys, counter })
+  const control = createControl({
+    auth,
+    instances,
+    volumes,
+    scheduler,
+    faults,
+    listener,
+    catalog,
+    reach: reachAddresses,
+    sshKeys,
+    counter,
+    gpus,
+    gpusChanged: async (instanceId) => {
+      await reach?.gpusChanged?.(instanceId)
+    }
+  })
   const controlListener: Listener = new Listener(
     createControlHandler({
       routes: durableControl(createControlRoutes(control, log), persisted),
@@ -199,6 +218,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return record ? viewOf(record, reach) : undefined
       },
       sshKeysFor: (username) => [...(sshKeys.get(username) ?? [])],
+      gpus: (instanceId) => {
+        const record = instances.get(instanceId)
+        return record ? gpus.gpusOf(instanceId, record.instanceType) : []
+      },
       log
     }
     try {

@@ -5,6 +5,7 @@
  * the API run and be tested with no SSH at all.
  */
 import type { Clock } from '../shared/clock'
+import type { EmuGpu } from './gpus'
 
 export interface ReachContext {
   clock: Clock
@@ -15,6 +16,8 @@ export interface ReachContext {
   instance(instanceId: string): EmuInstanceView | undefined
   /** OpenSSH public key lines registered for the user. */
   sshKeysFor(username: string): string[]
+  /** The instance's GPUs as its `nvidia-smi` reports them (gpus.ts); absent: none. */
+  gpus?(instanceId: string): EmuGpu[]
   log(line: string): void
 }
 
@@ -37,6 +40,8 @@ export interface Reach {
   instanceRunning(instance: EmuInstanceView): Promise<void>
   /** The instance left Running: stopped, failed, terminated. */
   instanceStopped(instanceId: string): Promise<void>
+  /** The instance's GPU readings changed: its `nvidia-smi` answers the new ones. */
+  gpusChanged?(instanceId: string): Promise<void>
   close(): Promise<void>
 }
 

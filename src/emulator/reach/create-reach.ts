@@ -13,6 +13,7 @@ import { loadOrCreateNotebookCertificate, NOTEBOOK_CERT_FILE, type NotebookCerti
 import { startNotebookServer } from './notebook-server'
 import { startInstanceSshServer } from './ssh-server'
 import { startTcpForwarder, type ForwardTarget } from './tcp-forwarder'
+import { writeGpuFiles } from './gpu-files'
 
 export interface ReachOptions {
   /** Point every instance's SSH node port at this existing SSH server instead of the built-in one. */
@@ -47,6 +48,12 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
     const temporaryRoot = context.stateDir === undefined ? await mkdtemp(join(tmpdir(), 'cloud-tray-emulator-')) : undefined
     const reachDir = context.stateDir === undefined ? temporaryRoot! : join(context.stateDir, REACH_FOLDER)
     const homesRoot = join(reachDir, 'homes')
+    // Per instance, first on its sessions' PATH: the emulated nvidia-smi and its data (gpu-files.ts).
+    const binDirOf = (instanceId: string): string => join(reachDir, 'bin', safeFolderName(instanceId))
+    const writeGpus = async (instanceId: string): Promise<void> => {
+      if (options.sshBackend || !context.gpus) return
+      await writeGpuFiles(binDirOf(instanceId), context.gpus(instanceId))
+    }
     const certificate: NotebookCertificate = await loadOrCreateNotebookCertificate(reachDir, new Date(context.clock.now()))
     const hostKey: HostKey | undefined = options.sshBackend ? undefined : await loadOrCreateHostKey(reachDir)
     const notebook = await startNotebookServer(
@@ -102,6 +109,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       if (options.sshBackend) return startTcpForwarder(entry.nodePort, options.sshBackend, context.log)
       const home = join(homesRoot, safeFolderName(instance.instanceId))
       await mkdir(home, { recursive: true, mode: 0o700 })
+      await writeGpus(instance.instanceId)
       return startInstanceSshServer({
         port: entry.nodePort,
         hostKey: hostKey!.privateKey,
@@ -110,6 +118,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         // Read at each login: the owner's keys as the account has them now.
         authorizedKeys: () => context.sshKeysFor(context.instance(instance.instanceId)?.owner ?? instance.owner),
         home,
+        ...(context.gpus ? { binDir: binDirOf(instance.instanceId) } : {}),
         log: context.log
       })
     }
@@ -132,6 +141,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         notebook.remove(instanceId)
         return serially(instanceId, () => closeEndpoints(instanceId))
       },
+      gpusChanged: (instanceId) => (closed || !endpoints.has(instanceId) ? Promise.resolve() : serially(instanceId, () => writeGpus(instanceId))),
       async close() {
         closed = true
         // Starts still binding finish first, so nothing is left listening after close.

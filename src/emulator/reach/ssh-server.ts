@@ -19,6 +19,8 @@ export interface InstanceSshServerOptions {
   /** The owner's registered public keys, read at each login so a key added later works at once. */
   authorizedKeys(): string[]
   home: string
+  /** Put first on the sessions' PATH: the instance's own commands (the emulated nvidia-smi). */
+  binDir?: string
   log(line: string): void
 }
 
@@ -44,7 +46,7 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
     })
     client.on('ready', () => {
       client.on('session', (accept) => {
-        const served = serveSession(accept(), { home: options.home, username: options.username, log })
+        const served = serveSession(accept(), { home: options.home, username: options.username, ...(options.binDir ? { binDir: options.binDir } : {}), log })
         sessions.add(served)
         client.once('close', () => {
           served.close()

@@ -17,6 +17,8 @@ import { keepTailOnExit } from './pty-tail'
 export interface SessionOptions {
   home: string
   username: string
+  /** First on PATH (the instance's own commands). */
+  binDir?: string
   log(line: string): void
   /** node-pty's spawn; tests pass one that fails as it does on a broken install. */
   spawnPty?: typeof pty.spawn
@@ -57,7 +59,7 @@ export function serveSession(session: Session, options: SessionOptions): { close
     accept?.()
   })
   const start = (channel: ServerChannel, command: string | undefined): void => {
-    const env = shellEnvironment({ home: options.home, username: options.username, term: ptyInfo?.term, clientEnv })
+    const env = shellEnvironment({ home: options.home, username: options.username, term: ptyInfo?.term, clientEnv, ...(options.binDir ? { binDir: options.binDir } : {}) })
     const shell = loginShell()
     const args = shellArguments(shell, command)
     running = ptyInfo ? runInPty(channel, shell, args, env, ptyInfo, options) : runInPipes(channel, shell, args, env, options)
