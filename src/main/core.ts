@@ -197,6 +197,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onSystemEvent(event) {
       watcher.onSystemEvent(event)
       dispatcher.onSystemEvent(event)
-    }
+    },
+    quitOffer: () => guard.quitOffer()
   }
 }

@@ -17,6 +17,7 @@ import { createNotebookWindows } from './notebook/notebook-window-adapter'
 import { createTrayAdapter } from './tray/tray-adapter'
 import { createMainWindowController, openInBrowser } from './windows/main-window-adapter'
 import { handleQuit } from './windows/quit-adapter'
+import { askBeforeQuit } from './windows/quit-offer-adapter'
 import { askToLeave } from './windows/leave-dialog-adapter'
 import { notebookAccessAfter, type NotebookOwner } from './notebook/notebook-access'
 import { setLinuxAutostart } from './windows/autostart'
@@ -55,7 +56,11 @@ async function start(): Promise<void> {
   const log = createLogger({ dir: logDirFor(dataDir) })
   const notebooks = createNotebookWindows((line) => log.info(line))
   // Quit closes the notebook windows first and asks if a page has unsaved work (leave-policy.ts).
-  const quit = handleQuit(notebooks, (line) => log.info(line))
+  // With the setting on, Quit first offers to stop running instances (cost/quit-question.ts).
+  const quit = handleQuit(notebooks, (line) => log.info(line), () => {
+    const offer = core?.quitOffer() ?? null
+    return core && offer ? askBeforeQuit(core, offer) : undefined
+  })
 
   const window = createMainWindowController({
     outDir,
