@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { DOWNLINK_HEADER, DOWNLINK_PATH, encodeRecord } from '../../shared/downlink'
 import type { ClientId } from '../core-types'
-import { secretsMatch } from './secret'
+import { secretsMatch } from '../../shared/node/secret'
 
 interface Downlink {
   token: string | undefined

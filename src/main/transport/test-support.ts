@@ -5,7 +5,7 @@ import { expect } from 'vitest'
 import WebSocket from 'ws'
 import type { EventSink } from '../core-types'
 import type { WebSocketLike } from '../../renderer/src/lib/transport-ws'
-import { createSecret } from './secret'
+import { createSecret } from '../../shared/node/secret'
 import { attachWsTransport, type TransportCore, type WsTransport, type WsTransportOptions } from './ws-server'
 
 /** A core that echoes, records notices and clientGone, and lets the test emit events. */

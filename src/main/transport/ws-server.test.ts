@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { secretsMatch } from './secret'
+import { secretsMatch } from '../../shared/node/secret'
 import type { TransportCore } from './ws-server'
 import { createWsBridge, type WsBridge } from '../../renderer/src/lib/transport-ws'
 import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from './test-support'

@@ -14,7 +14,7 @@ import { COMMAND_NAMES, type CommandName, type NoticeName } from '../../shared/c
 import type { AppCore, ClientId } from '../core-types'
 import { DOWNLINK_OFFER } from '../../shared/downlink'
 import { Downlinks, TOO_SLOW } from './downlink-server'
-import { secretsMatch } from './secret'
+import { secretsMatch } from '../../shared/node/secret'
 import {
   BYTE_CARRYING_EVENTS,
   WS_MAX_CLIENT_MESSAGE_BYTES,
