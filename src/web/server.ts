@@ -17,7 +17,7 @@ import type { EmulatorStartOptions, StartEmulator } from '../main/account/sandbo
 import { createAppCore } from '../main/core'
 import { createLogger, logDirFor } from '../main/log'
 import type { AppCore, Keychain } from '../main/core-types'
-import { attachWsTransport } from '../main/transport/ws-server'
+import { attachWsTransport } from './transport/ws-server'
 import { createSecret } from '../shared/node/secret'
 import type { EmulatorControl, EmulatorOptions, ReachFactory } from '../emulator/index'
 import { REPO_ROOT, ensureRendererBuild } from './renderer-build'

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { DOWNLINK_HEADER, DOWNLINK_PATH, encodeRecord } from '../../shared/downlink'
-import type { ClientId } from '../core-types'
+import type { ClientId } from '../../main/core-types'
 import { secretsMatch } from '../../shared/node/secret'
 
 interface Downlink {

@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect } from 'vitest'
 import WebSocket from 'ws'
-import type { EventSink } from '../core-types'
+import type { EventSink } from '../../main/core-types'
 import type { WebSocketLike } from '../../renderer/src/lib/transport-ws'
 import { createSecret } from '../../shared/node/secret'
-import { attachWsTransport, type TransportCore, type WsTransport, type WsTransportOptions } from './ws-server'
+import { attachWsTransport, type TransportCore, type WsTransport, type WsTransportOptions } from '../transport/ws-server'
 
 /** A core that echoes, records notices and clientGone, and lets the test emit events. */
 export function fakeCore() {
