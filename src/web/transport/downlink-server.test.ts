@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../shared/downlink'
-import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/ws-protocol'
+import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../shared/web/downlink'
+import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/web/ws-protocol'
 import { createWsBridge, fetchDownlink, type WsBridge } from '../../renderer/src/lib/transport-ws'
 import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from '../testing/transport-server'
 

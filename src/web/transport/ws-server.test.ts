@@ -4,7 +4,7 @@ import { secretsMatch } from '../../shared/node/secret'
 import type { TransportCore } from './ws-server'
 import { createWsBridge, type WsBridge } from '../../renderer/src/lib/transport-ws'
 import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from '../testing/transport-server'
-import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/ws-protocol'
+import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/web/ws-protocol'
 
 const bridges: WsBridge[] = []
 

@@ -12,7 +12,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket, type RawData } from 'ws'
 import { COMMAND_NAMES, type CommandName, type NoticeName } from '../../shared/contract'
 import type { AppCore, ClientId } from '../../main/core-types'
-import { DOWNLINK_OFFER } from '../../shared/downlink'
+import { DOWNLINK_OFFER } from '../../shared/web/downlink'
 import { Downlinks, TOO_SLOW } from './downlink-server'
 import { secretsMatch } from '../../shared/node/secret'
 import {
@@ -25,7 +25,7 @@ import {
   encodeFrame,
   isClientMessage,
   type ServerMessage
-} from '../../shared/ws-protocol'
+} from '../../shared/web/ws-protocol'
 
 export type TransportCore = Pick<AppCore, 'handle' | 'notice' | 'subscribe' | 'clientGone'>
 
@@ -40,7 +40,7 @@ export interface WsTransportOptions {
   /** A client whose unsent data exceeds this is too slow to keep up; it is disconnected. */
   maxBufferedBytes?: number
   /**
-   * Gives pages that ask for it a downlink (src/shared/downlink.ts). Only for an HTTP server that
+   * Gives pages that ask for it a downlink (src/shared/web/downlink.ts). Only for an HTTP server that
    * routes its requests through `handleRequest`; otherwise pages keep everything on the socket.
    */
   downlink?: boolean
@@ -50,7 +50,7 @@ export interface WsTransportOptions {
 
 export interface WsTransport {
   readonly clientCount: number
-  /** Serves a page's downlink request (src/shared/downlink.ts); false for any other request. */
+  /** Serves a page's downlink request (src/shared/web/downlink.ts); false for any other request. */
   handleRequest(request: IncomingMessage, response: ServerResponse): boolean
   close(): Promise<void>
 }

@@ -1,8 +1,8 @@
 /**
- * The page side of the WebSocket transport (see src/shared/ws-protocol.ts): a CloudBridge, so
+ * The page side of the WebSocket transport (see src/shared/web/ws-protocol.ts): a CloudBridge, so
  * views cannot tell it from Electron's `window.cloud`.
  *
- * Given `openDownlink`, it asks for main's messages on a streamed response (src/shared/downlink.ts)
+ * Given `openDownlink`, it asks for main's messages on a streamed response (src/shared/web/downlink.ts)
  * and sends on the socket only; the two live and die together.
  *
  * If the socket drops (the web shell restarted, the laptop slept) it reconnects with backoff;
@@ -18,8 +18,8 @@ import {
   encodeFrame,
   isServerMessage,
   type ServerMessage
-} from '../../../shared/ws-protocol'
-import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../../shared/downlink'
+} from '../../../shared/web/ws-protocol'
+import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../../shared/web/downlink'
 
 /** The subset of the browser's WebSocket this uses (the `ws` package's client fits, for tests). */
 export interface WebSocketLike {
