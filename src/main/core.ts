@@ -56,7 +56,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     warn: warnings.warn,
     refreshNotebookCookies: (profileId, token) => platform.refreshNotebookCookies(profileId, token)
   })
-  const notifier = new Notifier({ platform, emit, settings, clock })
+  const notifier = new Notifier({ platform, settings, clock })
   const watcher = new Watcher({
     clock,
     random: options.random ?? Math.random,

@@ -272,7 +272,6 @@ export interface CoreEvents {
   instances: InstancesSnapshot
   transitions: Transition[]
   'watch.health': WatchHealth
-  notification: AppNotification
   tray: TrayModel
   navigate: NavigateTarget
   settings: Settings
@@ -350,7 +349,6 @@ export const EVENT_NAMES = [
   'instances',
   'transitions',
   'watch.health',
-  'notification',
   'tray',
   'navigate',
   'settings',

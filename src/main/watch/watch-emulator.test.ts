@@ -56,8 +56,6 @@ describe('watcher against the emulator', () => {
     await refresh(rig)
     expect(statuses(rig).at(-1)).toMatch(/^job: .* → Stopped$/)
     expect(rig.platform.notifications.map((n) => n.title)).toEqual(['«job» is ready'])
-    // The in-app toasts carry the same notifications as the desktop.
-    expect(rig.of('notification').map((n) => n.title)).toEqual(['«job» is ready'])
   })
 
   it('preemption and failure are announced', async () => {
