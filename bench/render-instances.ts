@@ -88,7 +88,7 @@ function snapshotCore() {
   const sinks = new Set<EventSink>()
   let snapshot: InstancesSnapshot = { instances: [], fetchedAt: Date.now(), mode: 'steady' }
   const answers: Record<string, () => unknown> = {
-    'app.info': () => ({ version: 'bench', shell: 'web', replaced: [] }),
+    'app.info': () => ({ version: 'bench' }),
     'profiles.get': () => ({
       profiles: [{ id: 'bench', name: 'Bench', baseUrl: 'http://127.0.0.1:1/api' }],
       selectedId: 'bench',
@@ -97,8 +97,6 @@ function snapshotCore() {
     'session.get': () => ({ status: 'signed-in', profileId: 'bench', username: 'bench', remembered: false, keychain: 'available' }),
     'settings.get': () => DEFAULT_SETTINGS,
     'warnings.get': () => [],
-    'tray.get': () => ({ tooltip: 'Cloud Tray', icon: 'idle', items: [] }),
-    'recorded.get': () => [],
     'instances.get': () => snapshot,
     'instances.refresh': () => snapshot
   }

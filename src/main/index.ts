@@ -54,7 +54,6 @@ async function start(): Promise<void> {
   const notebooks = createNotebookWindows((line) => log.info(line))
 
   const platform: Platform = {
-    shell: 'electron',
     showNotification: (n) => notifier.show(n),
     setTray: (model) => tray.set(model),
     openNotebook: (request) => notebooks.open(request),

@@ -10,7 +10,7 @@
  * line breaks in notification bodies, which the app itself uses. ZWJ and ZWNJ (U+200C, U+200D)
  * are kept: scripts and emoji need them, and they cannot reorder text.
  */
-import type { AppNotification, RecordedEffect, TrayMenuItem, TrayModel } from '../shared/contract'
+import type { AppNotification, TrayMenuItem, TrayModel } from '../shared/contract'
 import type { NotebookWindowRequest, Platform } from './core-types'
 
 const INVISIBLE_FORMAT = /(?![\u200C\u200D])\p{Cf}/gu
@@ -42,7 +42,6 @@ export function osSafeTrayModel(model: TrayModel): TrayModel {
 /** The Platform with every text it hands to the OS neutralised: the one place this happens. */
 export function osSafePlatform(platform: Platform): Platform {
   return {
-    shell: platform.shell,
     showNotification: (notification) => platform.showNotification(osSafeNotification(notification)),
     setTray: (model) => platform.setTray(osSafeTrayModel(model)),
     openNotebook: (request: NotebookWindowRequest) => platform.openNotebook({ ...request, instanceName: osText(request.instanceName) }),
@@ -52,7 +51,6 @@ export function osSafePlatform(platform: Platform): Platform {
     setStartAtLogin: (enabled) => platform.setStartAtLogin(enabled),
     showWindow: () => platform.showWindow(),
     quit: () => platform.quit(),
-    ...(platform.writeClipboard ? { writeClipboard: (text: string) => platform.writeClipboard?.(text) } : {}),
-    ...(platform.record ? { record: (effect: RecordedEffect) => platform.record?.(effect) } : {})
+    ...(platform.writeClipboard ? { writeClipboard: (text: string) => platform.writeClipboard?.(text) } : {})
   }
 }

@@ -1,55 +1,53 @@
 /**
  * In the web shell every Electron-only effect (a notification, a notebook window, an external
- * link, the clipboard) is recorded and shown on the page instead of being lost; the Electron
- * shell's Platform passes through untouched.
+ * link, the clipboard) is recorded and shown on the page instead of being lost. The web shell
+ * wraps its own Platform with this before handing it to the core, so what it records is what
+ * the core asked of the OS, made safe for it (os-text.ts) like every such text.
  */
-import type { RecordedEffect } from '../shared/contract'
-import type { EventSink, Platform } from './core-types'
+import type { RecordedEffect } from '../shared/web/web-shell-events'
+import type { Platform } from './core-types'
 
-/** How many recorded effects `recorded.get` lists: the page shows the latest ones. */
-const MAX_RECORDED = 200
+/** How many recorded effects are kept: a page lists the latest ones, and is sent them when it connects. */
+const MAX_RECORDED = 50
 
-/**
- * The platform every module uses, recording in the web shell, and the log `recorded.get`
- * answers from; each recorded effect is also announced as a `recorded` event.
- */
-export function withEffectLog(
-  platform: Platform,
-  now: () => number,
-  emit: EventSink
-): { platform: Platform; recorded(): RecordedEffect[] } {
-  const recorded: RecordedEffect[] = []
-  return {
-    platform: recordingEffects(platform, now, (effect) => {
-      recorded.push(effect)
-      if (recorded.length > MAX_RECORDED) recorded.shift()
-      emit('recorded', effect)
-    }),
-    recorded: () => [...recorded]
+/** The latest recorded effects, each with an id that counts up; `added` hears of each new one. */
+export class EffectLog {
+  private readonly effects: RecordedEffect[] = []
+  private nextId = 1
+
+  constructor(
+    private readonly now: () => number,
+    private readonly added: (effect: RecordedEffect) => void
+  ) {}
+
+  add(kind: RecordedEffect['kind'], detail: string): void {
+    const effect: RecordedEffect = { id: this.nextId++, at: this.now(), kind, detail }
+    this.effects.push(effect)
+    if (this.effects.length > MAX_RECORDED) this.effects.shift()
+    this.added(effect)
+  }
+
+  /** Oldest first. */
+  all(): RecordedEffect[] {
+    return [...this.effects]
   }
 }
 
-export function recordingEffects(platform: Platform, now: () => number, record: (effect: RecordedEffect) => void): Platform {
-  if (platform.shell !== 'web') return platform
-  const note = (kind: RecordedEffect['kind'], detail: string): void => {
-    const effect = { at: now(), kind, detail }
-    record(effect)
-    platform.record?.(effect)
-  }
+/** `platform`, with each Electron-only effect noted in `log` before it is passed on. */
+export function recordingEffects(platform: Platform, log: EffectLog): Platform {
   return {
-    shell: platform.shell,
     showNotification(n) {
-      note('os-notification', `${n.title} — ${n.body}`)
+      log.add('os-notification', `${n.title} — ${n.body}`)
       platform.showNotification(n)
     },
     setTray: (model) => platform.setTray(model),
     async openNotebook(request) {
-      note('notebook-window', request.url)
+      log.add('notebook-window', request.url)
       await platform.openNotebook(request)
     },
     refreshNotebookCookies: (profileId, value) => platform.refreshNotebookCookies(profileId, value),
     async openExternal(url) {
-      note('external-url', url)
+      log.add('external-url', url)
       // why: this is our Platform interface, not Electron's shell; the Electron platform checks every URL (openInBrowser).
       await platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
     },
@@ -57,7 +55,7 @@ export function recordingEffects(platform: Platform, now: () => number, record: 
     showWindow: () => platform.showWindow(),
     quit: () => platform.quit(),
     writeClipboard(text) {
-      note('clipboard', text)
+      log.add('clipboard', text)
       platform.writeClipboard?.(text)
     }
   }

@@ -52,7 +52,7 @@ export interface AccountOptions {
   log?: CoreLog | undefined
   /** After the same user signs in again: open notebook windows get the new cookie. */
   refreshNotebookCookies(profileId: string, token: string): Promise<void>
-  /** `npm run web --base-url`: this API instead of the embedded Sandbox. */
+  /** A shell's `--base-url`, or a test's emulator: this API instead of the embedded Sandbox. */
   baseUrlOverride?: string | undefined
   cloudClientFactory?: CloudClientFactory | undefined
   startEmulator?: StartEmulator | undefined

@@ -11,7 +11,6 @@ const TOKEN = 'header.payload.signature'
 function services(options: { token?: string; instance?: Instance; sandbox?: SandboxInfo } = {}): { services: NotebookServices; opened: NotebookWindowRequest[] } {
   const opened: NotebookWindowRequest[] = []
   const platform = {
-    shell: 'web',
     openNotebook: async (request: NotebookWindowRequest) => {
       opened.push(request)
     }

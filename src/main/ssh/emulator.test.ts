@@ -27,7 +27,7 @@ describe('SSH against the emulator’s SSH server', () => {
     dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-ssh-emu-'))
     core = createAppCore({
       dataDir,
-      platform: recordingPlatform('web'),
+      platform: recordingPlatform(),
       keychain: createMemoryKeychain(),
       version: '0.0.0-test',
       reach: createReach(),

@@ -71,7 +71,7 @@ describe('watcher against the emulator', () => {
     const titles = rig.platform.notifications.map((n) => [n.kind, n.body])
     expect(titles).toContainEqual(['failed', 'No GPU capacity left in this region.'])
     expect(titles.some(([kind]) => kind === 'stopped')).toBe(true)
-    expect(rig.of('tray').at(-1)!.icon).toBe('attention')
+    expect(rig.platform.trays.at(-1)!.icon).toBe('attention')
   })
 
   it('backs off while the emulator is down, reports it once, and recovers', async () => {

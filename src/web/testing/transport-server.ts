@@ -17,7 +17,7 @@ export function fakeCore() {
     async handle(command, input, context) {
       calls.push({ command, input, clientId: context.clientId })
       if (command === 'app.info') {
-        return { ok: true, value: { version: '1', shell: 'web', replaced: [] } } as never
+        return { ok: true, value: { version: '1' } } as never
       }
       if (command === 'external.open') return { ok: true, value: undefined } as never
       return { ok: false, error: { kind: 'not-allowed', message: `no ${command}` } } as never

@@ -65,7 +65,7 @@ describe('downlink', () => {
     const seen: string[] = []
     bridge.on('ssh.data', ({ data }) => seen.push(`data:${Array.from(data).join(',')}`))
     bridge.on('ssh.status', ({ state }) => seen.push(`status:${state}`))
-    expect(await bridge.invoke('app.info')).toEqual({ ok: true, value: { version: '1', shell: 'web', replaced: [] } })
+    expect(await bridge.invoke('app.info')).toEqual({ ok: true, value: { version: '1' } })
     const clientId = bridge.clientId as string
     emit('ssh.data', { terminalId: 't', data: new Uint8Array([1, 2, 0xe2]) }, clientId)
     emit('ssh.data', { terminalId: 't', data: new Uint8Array([0x82, 0xac]) }, clientId)
@@ -89,7 +89,7 @@ describe('downlink', () => {
       }
     })
     bridges.push(bridge)
-    expect(await bridge.invoke('app.info')).toEqual({ ok: true, value: { version: '1', shell: 'web', replaced: [] } })
+    expect(await bridge.invoke('app.info')).toEqual({ ok: true, value: { version: '1' } })
     const warnings: unknown[] = []
     bridge.on('warning', (warning) => warnings.push(warning))
     emit('warning', { id: 'w', message: 'after the fallback' })

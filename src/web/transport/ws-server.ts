@@ -10,7 +10,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket, type RawData } from 'ws'
-import { COMMAND_NAMES, type CommandName, type NoticeName } from '../../shared/contract'
+import { COMMAND_NAMES, type CommandName, type Events, type NoticeName } from '../../shared/contract'
+import type { WebShellEvents } from '../../shared/web/web-shell-events'
 import type { AppCore, ClientId } from '../../main/core-types'
 import { DOWNLINK_OFFER } from '../../shared/web/downlink'
 import { Downlinks, TOO_SLOW } from './downlink-server'
@@ -27,7 +28,16 @@ import {
   type ServerMessage
 } from '../../shared/web/ws-protocol'
 
-export type TransportCore = Pick<AppCore, 'handle' | 'notice' | 'subscribe' | 'clientGone'>
+/**
+ * Where a page's events come in: main's, and the web shell's own (src/shared/web/web-shell-events.ts).
+ * The transport only frames them, so any payload will do; both kinds of sink accept this one.
+ */
+export type PageEventSink = (event: keyof Events | keyof WebShellEvents, payload: unknown, target?: ClientId) => void
+
+/** The core as the transport uses it, with the web shell's events among those it subscribes to. */
+export type TransportCore = Pick<AppCore, 'handle' | 'notice' | 'clientGone'> & {
+  subscribe(sink: PageEventSink): () => void
+}
 
 export interface WsTransportOptions {
   core: TransportCore
@@ -46,6 +56,8 @@ export interface WsTransportOptions {
   downlink?: boolean
   /** A page that offered a downlink but has not opened it by then is disconnected. */
   downlinkOpenTimeoutMs?: number
+  /** A page connected (after its `hello`): e.g. send it what it missed, addressed to `clientId`. */
+  welcome?(clientId: ClientId): void
 }
 
 export interface WsTransport {
@@ -143,6 +155,7 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
     } else {
       send(clientId, { t: 'hello', clientId })
     }
+    options.welcome?.(clientId)
 
     socket.on('message', (data: RawData, isBinary: boolean) => {
       let message: unknown

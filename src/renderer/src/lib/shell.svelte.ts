@@ -3,15 +3,24 @@
  * the theme they pick), warnings, and in the web shell the stand-ins for Electron-only parts
  * (tray model, recorded effects, the connection to `npm run web`).
  */
-import type { AppInfo, ErrorInfo, RecordedEffect, Result, Settings, SettingsPatch, TrayModel, Warning } from '../../../shared/contract'
-import { call, on, onConnectionState } from './bridge'
+import type { ErrorInfo, Result, Settings, SettingsPatch, TrayModel, Warning } from '../../../shared/contract'
+import type { RecordedEffect } from '../../../shared/web/web-shell-events'
+import { call, inWebShell, on, onConnectionState, onWebShell } from './bridge'
 import type { ConnectionState } from './transport-ws'
 import { toasts } from './toasts.svelte'
 
 const MAX_RECORDED = 50
 
+/** In the web shell, what stands in for the parts only Electron has, in the user's words. */
+const WEB_STAND_INS = [
+  'Desktop notifications appear as messages on this page.',
+  'The tray menu is shown as a panel on this page.',
+  'Notebook windows and links are recorded and listed instead of opened.'
+]
+
 class ShellStore {
-  info = $state<AppInfo | null>(null)
+  readonly isWeb = inWebShell()
+  readonly standIns = this.isWeb ? WEB_STAND_INS : []
   settings = $state<Settings | null>(null)
   warnings = $state<Warning[]>([])
   tray = $state<TrayModel | null>(null)
@@ -20,10 +29,6 @@ class ShellStore {
   loadError = $state<ErrorInfo | null>(null)
   /** The OS colour scheme, for theme "system". */
   prefersDark = $state(false)
-
-  get isWeb(): boolean {
-    return this.info?.shell === 'web'
-  }
 
   theme = $derived.by(() => {
     const chosen = this.settings?.theme ?? 'system'
@@ -44,10 +49,12 @@ class ShellStore {
       on('warning', (warning) => {
         this.warnings = [...this.warnings.filter((w) => w.id !== warning.id), warning]
       }),
-      on('tray', (tray) => {
+      // The web shell sends both when the page connects, and again after a reconnect.
+      onWebShell('tray', (tray) => {
         this.tray = tray
       }),
-      on('recorded', (effect) => {
+      onWebShell('recorded', (effect) => {
+        if (this.recorded.some((seen) => seen.id === effect.id)) return
         this.recorded = [effect, ...this.recorded].slice(0, MAX_RECORDED)
       }),
       // In Electron the OS shows `notification`s. The web shell has no OS notifications: each is
@@ -64,16 +71,10 @@ class ShellStore {
   }
 
   async load(): Promise<void> {
-    const [info, settings, warnings] = await Promise.all([call('app.info'), call('settings.get'), call('warnings.get')])
-    if (info.ok) this.info = info.value
-    else this.loadError = info.error
+    const [settings, warnings] = await Promise.all([call('settings.get'), call('warnings.get')])
     if (settings.ok) this.settings = settings.value
+    else this.loadError = settings.error
     if (warnings.ok) this.warnings = warnings.value
-    if (this.isWeb) {
-      const [tray, recorded] = await Promise.all([call('tray.get'), call('recorded.get')])
-      if (tray.ok) this.tray = tray.value
-      if (recorded.ok) this.recorded = [...recorded.value].reverse().slice(0, MAX_RECORDED)
-    }
   }
 
   async updateSettings(patch: SettingsPatch): Promise<Result<Settings>> {
