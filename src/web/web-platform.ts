@@ -1,6 +1,6 @@
 /**
  * The Platform of `npm run web`: what Electron would do, done in the page instead. Each
- * Electron-only effect the core asks for is recorded (platform-recording.ts) and told to the
+ * Electron-only effect the core asks for is recorded (recording-platform.ts) and told to the
  * pages as a `recorded` event, and the tray menu as a `tray` event (src/shared/web/web-shell-events.ts);
  * a page that connects is sent the current tray and the latest effects. What is left for each
  * method is what a browser-hosted app can do itself, or a line in the terminal running the shell.
@@ -8,7 +8,7 @@
 import type { TrayModel } from '../shared/contract'
 import type { RecordedEffect, WebShellEventName, WebShellEvents } from '../shared/web/web-shell-events'
 import type { ClientId, Platform } from '../main/core-types'
-import { EffectLog, recordingEffects } from '../main/platform-recording'
+import { EffectLog, recordingEffects } from './recording-platform'
 
 export type WebShellEventSink = <E extends WebShellEventName>(event: E, payload: WebShellEvents[E], target?: ClientId) => void
 

@@ -5,7 +5,7 @@
  * the core asked of the OS, made safe for it (os-text.ts) like every such text.
  */
 import type { RecordedEffect } from '../shared/web/web-shell-events'
-import type { Platform } from './core-types'
+import type { Platform } from '../main/core-types'
 
 /** How many recorded effects are kept: a page lists the latest ones, and is sent them when it connects. */
 const MAX_RECORDED = 50
