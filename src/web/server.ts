@@ -15,12 +15,12 @@ import type { SandboxAccess } from '../shared/contract'
 import type { RecordedEffect } from '../shared/web/web-shell-events'
 import { createMemoryKeychain, createOsKeychain } from '../main/account/keychain'
 import type { EmulatorStartOptions, StartEmulator } from '../main/account/sandbox'
+import { startSandboxEmulator, type EmulatorControl, type EmulatorOptions, type ReachFactory } from '../main/account/sandbox-emulator'
 import { createAppCore } from '../main/core'
 import { createLogger, logDirFor } from '../main/log'
 import type { AppCore, Keychain } from '../main/core-types'
 import { attachWsTransport, type TransportCore } from './transport/ws-server'
 import { createSecret } from '../shared/node/secret'
-import type { EmulatorControl, EmulatorOptions, ReachFactory } from '../emulator/index'
 import { REPO_ROOT, ensureRendererBuild } from './renderer-build'
 import { serveStatic } from './static-files'
 import { createWebPlatform } from './web-platform'
@@ -86,9 +86,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
   let control: EmulatorControl | undefined
   let access: SandboxAccess | undefined
   const startEmulator: StartEmulator = async (sandbox: EmulatorStartOptions) => {
-    const { startEmulator: start } = await import('../emulator/index')
     const emulatorOptions = { ...sandbox, ...options.emulator, ...(options.clock ? { clock: options.clock } : {}) }
-    const emulator = await start(emulatorOptions)
+    const emulator = await startSandboxEmulator(emulatorOptions)
     control = emulator.control
     const [user] = emulatorOptions.users
     access = {
