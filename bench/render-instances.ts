@@ -26,7 +26,7 @@ import type { EventSink } from '../src/main/core-types'
 import { DEFAULT_SETTINGS } from '../src/main/settings/settings-schema'
 import { createSecret } from '../src/shared/node/secret'
 import { attachWsTransport, type TransportCore } from '../src/web/transport/ws-server'
-import { makeInstances } from '../src/renderer/src/lib/test-instances'
+import { makeInstances } from '../src/renderer/src/testing/instances'
 import { REPO_ROOT, ensureRendererBuild } from '../src/web/renderer-build'
 import { serveStatic } from '../src/web/static-files'
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCoreRig, createRequest, type CoreRig } from './test-support/core-harness'
+import { createCoreRig, createRequest, type CoreRig } from './testing/core-harness'
 
 let rig: CoreRig | undefined
 afterEach(async () => {

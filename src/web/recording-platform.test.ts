@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RecordedEffect } from '../shared/web/web-shell-events'
 import type { NotebookWindowRequest } from '../main/core-types'
-import { recordingPlatform } from '../main/test-support/core-harness'
+import { recordingPlatform } from '../main/testing/core-harness'
 import { EffectLog, recordingEffects } from './recording-platform'
 
 const notebook: NotebookWindowRequest = {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import ssh2, { type ClientChannel, type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
-import { fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './test-support'
+import { fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
 import { isLoopback } from './ssh-server'
 import { ROUND_TRIP_PROBES, probeRoundTrips } from '../../main/ssh/round-trip'
 

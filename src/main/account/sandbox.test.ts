@@ -2,12 +2,12 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCoreRig, createRequest, type CoreRig } from '../test-support/core-harness'
+import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
 import { createReach } from '../../emulator/reach/index'
 import { startSandbox } from './sandbox'
 import { startEmulator } from '../../emulator/index'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { post } from '../../emulator/test-support'
+import { post } from '../../emulator/testing/http-client'
 import { tmpdir } from 'node:os'
 
 let rig: CoreRig | undefined

@@ -4,7 +4,7 @@ import type { SandboxInfo } from '../account/sandbox'
 import type { NotebookWindowRequest, Platform } from '../core-types'
 import { AppError } from '../app-error'
 import { notebookCommands, type NotebookServices } from './notebook'
-import { instanceWith } from '../notebook/test-instance'
+import { instanceWith } from '../notebook/testing/instance'
 
 const TOKEN = 'header.payload.signature'
 

@@ -14,7 +14,7 @@ import { createReach } from '../../emulator/reach/index'
 import { createMemoryKeychain } from '../account/keychain'
 import { createAppCore } from '../core'
 import type { AppCore, ClientId } from '../core-types'
-import { createRequest, recordingPlatform } from '../test-support/core-harness'
+import { createRequest, recordingPlatform } from '../testing/core-harness'
 
 describe('SSH against the emulator’s SSH server', () => {
   let core: AppCore

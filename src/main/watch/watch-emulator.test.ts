@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Transition } from '../../shared/contract'
-import { createCoreRig, createRequest, type CoreRig } from '../test-support/core-harness'
+import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
 
 let rig: CoreRig | undefined
 afterEach(async () => {
