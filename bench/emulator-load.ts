@@ -24,7 +24,7 @@ import { resolve } from 'node:path'
 import autocannon from 'autocannon'
 import { ListInstancesResponseSchema, LoginResultSchema } from '../src/shared/api'
 import { startEmulator } from '../src/emulator/index'
-import { validCreate } from '../src/emulator/test-support'
+import { validCreate } from '../src/emulator/testing/http-client'
 import { createCloudClient } from '../src/main/cloud/client'
 
 const INSTANCES = 200

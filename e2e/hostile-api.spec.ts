@@ -159,10 +159,9 @@ test('#12 item 11: an IPv6 port address, bare or bracketed, opens as http://[::1
   await expect(dialog.getByText(`http://[::1]:${nodePort(8888)}`, { exact: true })).toBeVisible()
   await expect(dialog.getByText(`http://[::1]:${nodePort(6006)}`, { exact: true })).toBeVisible()
   await dialog.getByRole('button', { name: 'Open port 8888 in browser' }).click()
-  await expect.poll(async () => (await shell.core.handle('recorded.get', undefined, { clientId: 'test' }))).toMatchObject({
-    ok: true,
-    value: expect.arrayContaining([expect.objectContaining({ kind: 'external-url', detail: `http://[::1]:${nodePort(8888)}/` })])
-  })
+  await expect
+    .poll(() => shell.recorded())
+    .toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'external-url', detail: `http://[::1]:${nodePort(8888)}/` })]))
 })
 
 test('#12 item 8: a volume create whose answer is lost is reported as created, once, never "choose a different name"', async ({ page, shell, upstream, lossy }) => {

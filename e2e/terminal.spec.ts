@@ -6,7 +6,7 @@
  */
 import { expectInScrollback, REACHABLE_SANDBOX, typeCommand } from './terminal-helpers'
 import { captureScreen, expect, signIn, test } from './web-fixture'
-import { posixShellMissing, skipBecause } from '../src/main/test-support/platform-support'
+import { posixShellMissing, skipBecause } from '../src/shared/node/testing/platform-support'
 
 test.describe.configure({ timeout: 150_000 })
 // bash in the instance's terminal ($((6*7)), stty size, bracketed paste).

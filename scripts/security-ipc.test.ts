@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest'
 import { COMMAND_NAMES, NOTICE_NAMES, commandChannel, noticeChannel } from '../src/shared/contract'
 import type { AppCore } from '../src/main/core-types'
 import { bindIpc, type WebContentsLike } from '../src/main/ipc'
-import { fakeIpcMain } from '../src/main/test-support/ipc-main'
+import { fakeIpcMain } from '../src/main/testing/ipc-main'
 
 const PAGE = 'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/index.html'
 const MAIN_WINDOW_ID = 1

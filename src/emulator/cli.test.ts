@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CATALOG } from './catalog'
 import { parseCli } from './cli'
-import { pager, post } from './test-support'
+import { pager, post } from './testing/http-client'
 
 describe('parseCli', () => {
   const files: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { startEmulator, type Emulator } from './index'
-import { login, pager, post } from './test-support'
+import { login, pager, post } from './testing/http-client'
 
 let emulator: Emulator | undefined
 afterEach(async () => {

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startEmulator } from './index'
-import { REGION_ID, login, post, validCreate } from './test-support'
+import { REGION_ID, login, post, validCreate } from './testing/http-client'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 

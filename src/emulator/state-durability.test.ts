@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { startEmulator, type Emulator } from './index'
-import { REGION_ID, login, pager, post, validCreate } from './test-support'
+import { REGION_ID, login, pager, post, validCreate } from './testing/http-client'
 
 const steps: string[] = []
 const SLOW_SYNC_MS = 80

@@ -1,10 +1,8 @@
 /**
  * The seams of the main process. `createAppCore` (core.ts) builds every capability from plain
- * Node parts and answers the contract; the two shells feed it what they have:
- * - Electron (index.ts): a Platform of Electron adapters (Tray, Notification, BrowserWindow,
- *   shell), and ipc.ts as transport;
- * - `npm run web` (src/web): a Platform that records and forwards to the page, and the
- *   WebSocket transport.
+ * Node parts and answers the contract; each shell feeds it what it has: a Platform and a
+ * transport. Electron's (index.ts) are its adapters (Tray, Notification, BrowserWindow, shell)
+ * and ipc.ts; `npm run web` brings its own from src/web.
  */
 import type { CloudClient, CloudClientOptions } from './cloud/types'
 import type { ReachFactory } from '../emulator/reach-types'
@@ -16,7 +14,6 @@ import type {
   EventName,
   Events,
   NoticeName,
-  RecordedEffect,
   Result,
   TrayModel
 } from '../shared/contract'
@@ -54,9 +51,8 @@ export interface NotebookWindowRequest {
   pinnedCertificateSha256?: string
 }
 
-/** Everything Electron-only that the core asks for. The web shell records these instead. */
+/** Everything Electron-only that the core asks for; a shell without Electron stands in for each. */
 export interface Platform {
-  readonly shell: 'electron' | 'web'
   showNotification(notification: AppNotification): void
   setTray(model: TrayModel): void
   openNotebook(request: NotebookWindowRequest): Promise<void>
@@ -77,11 +73,6 @@ export interface Platform {
   writeClipboard?(text: string): void
   /** The clipboard's text (the terminal's Paste). Absent where the page reads its own (web shell). */
   readClipboard?(): Promise<string>
-  /**
-   * Web shell: the core records each Electron-only effect it asks for (notebook window,
-   * external URL, OS notification, clipboard) and passes it here too, e.g. to show on the page.
-   */
-  record?(effect: RecordedEffect): void
 }
 
 export type EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void
@@ -93,7 +84,7 @@ export interface AppCoreOptions {
   keychain: Keychain
   clock?: Clock
   version: string
-  /** `npm run web --base-url URL`: use this API instead of the embedded Sandbox. */
+  /** A shell's `--base-url URL`, or a test's emulator: use this API instead of the embedded Sandbox. */
   baseUrlOverride?: string
   /** The cloud client to use; default: createCloudClient from src/main/cloud/client.ts. */
   cloudClientFactory?: (options: CloudClientOptions) => CloudClient

@@ -1,11 +1,11 @@
 /**
  * The app's engine in plain Node, as wiring only: each part of main is built from its own module
- * and handed the capabilities it needs. Both shells use it: Electron through ipc.ts, `npm run
- * web` through the WebSocket transport. It never imports electron; what only Electron can do is
- * the Platform (core-types.ts).
+ * and handed the capabilities it needs. Every shell uses it through a transport (Electron's is
+ * ipc.ts). It never imports electron; what only Electron can do is the shell's Platform
+ * (core-types.ts).
  *
  *   events, warnings      event-hub.ts, warnings.ts
- *   the platform          the shell's, recording Electron-only effects in the web shell (platform-recording.ts)
+ *   the platform          the shell's, with every text for the OS made safe (os-text.ts)
  *   settings, launches    settings/settings-store.ts, catalog/recent-launches-store.ts
  *   the account           account/account.ts: profiles, session, Sandbox, cloud clients, re-login gate
  *   the watcher           watch/watcher.ts: polls the instance list while signed in
@@ -35,7 +35,6 @@ import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
 import { Notifier } from './notify/notifier'
 import { osSafePlatform } from './os-text'
-import { withEffectLog } from './platform-recording'
 import { SettingsStore } from './settings/settings-store'
 import { TrayPresenter } from './tray/tray-presenter'
 import { Warnings } from './warnings'
@@ -47,10 +46,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const events = new EventHub()
   const emit = events.emit
   const warnings = new Warnings(emit, log)
-  const effects = withEffectLog(options.platform, () => clock.now(), emit)
-  // Outermost: what the web shell records is exactly what would reach the OS (os-text.ts).
-  const platform = osSafePlatform(effects.platform)
-  const recorded = effects.recorded
+  const platform = osSafePlatform(options.platform)
   const settings = new SettingsStore(dataDir, clock)
   const recent = new RecentLaunchesStore(dataDir)
 
@@ -62,7 +58,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     refreshNotebookCookies: (profileId, token) => platform.refreshNotebookCookies(profileId, token),
     endNotebookSession: platform.endNotebookSession ? (profileId) => platform.endNotebookSession!(profileId) : undefined
   })
-  const notifier = new Notifier({ platform, emit, settings, clock })
+  const notifier = new Notifier({ platform, settings, clock })
   const watcher = new Watcher({
     clock,
     random: options.random ?? Math.random,
@@ -104,7 +100,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     changed: () => tray.update(),
     ...(log ? { log } : {})
   })
-  const tray = new TrayPresenter({ session: account, instances: watcher, settings, cost: guard, emit, platform })
+  const tray = new TrayPresenter({ session: account, instances: watcher, settings, cost: guard, platform })
   account.listen({
     changed() {
       guard.snapshotChanged()
@@ -126,7 +122,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const ssh = sshCommands({ dataDir, clock, emit, findInstance, currentProfile, settings: () => settings.get(), sandbox })
   const dispatcher = createDispatcher(
     [
-      appCommands({ version: options.version, platform, warnings: () => warnings.all(), recorded }),
+      appCommands({ version: options.version, platform, warnings: () => warnings.all() }),
       profileCommands(account),
       sessionCommands(account),
       instanceCommands({ clock, account, watch: watcher, own: notifier, recent }),

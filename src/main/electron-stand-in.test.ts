@@ -18,7 +18,7 @@ import type { CreateInstanceRequest } from '../shared/create-request'
 import type { TerminalStatus } from '../shared/contract-ssh'
 import { EMBEDDED_SANDBOX_ORIGIN } from './account/session-origin'
 import { trayClickOpensWindow } from './windows/desktop-integration'
-import { posixShellMissing, skipBecause } from './test-support/platform-support'
+import { posixShellMissing, skipBecause } from '../shared/node/testing/platform-support'
 
 let buildDir = ''
 let app: StandInApp | undefined

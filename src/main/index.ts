@@ -87,7 +87,6 @@ async function start(): Promise<void> {
     })
   })
   const platform: Platform = {
-    shell: 'electron',
     showNotification: (n) => notifier.show(n),
     setTray: (model) => tray.set(model),
     openNotebook: (request) => notebooks.open(request),

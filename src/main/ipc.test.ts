@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { commandChannel, eventChannel, noticeChannel } from '../shared/contract'
 import type { AppCore, EventSink } from './core-types'
 import { bindIpc, type WebContentsLike } from './ipc'
-import { fakeIpcMain } from './test-support/ipc-main'
+import { fakeIpcMain } from './testing/ipc-main'
 
 function fakes() {
   const { ipcMain, handlers, listeners } = fakeIpcMain()

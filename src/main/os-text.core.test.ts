@@ -4,7 +4,7 @@
  * neutralised (os-text.ts), whatever part of the core built the text.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCoreRig, type CoreRig } from './test-support/core-harness'
+import { createCoreRig, type CoreRig } from './testing/core-harness'
 import type { TrayMenuItem } from '../shared/contract'
 
 let rig: CoreRig | undefined

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { COMMAND_NAMES, NOTICE_NAMES, type CommandName, type NoticeName } from '../shared/contract'
 import { createMemoryKeychain } from './account/keychain'
-import { createCoreRig, createRequest, type CoreRig } from './test-support/core-harness'
+import { createCoreRig, createRequest, type CoreRig } from './testing/core-harness'
 
 let rig: CoreRig | undefined
 afterEach(async () => {

@@ -2,7 +2,8 @@
  * The one contract between the renderer and main: what the renderer may ask (commands:
  * name → input → result) and what main may tell it (events: name → payload).
  * Everything that crosses the process boundary is named here and nowhere else. Both transports
- * (Electron IPC, and the WebSocket used by `npm run web` and the tests) carry exactly this.
+ * (Electron IPC, and the WebSocket used by `npm run web` and the tests) carry exactly this; the
+ * web shell adds its own few events for its pages (web/web-shell-events.ts).
  * Besides commands, the renderer sends notices (name → input): one-way messages such as a
  * terminal's keystrokes, which main checks like a command's input but never answers.
  *
@@ -233,18 +234,6 @@ export type SettingsPatch = {
 
 export interface AppInfo {
   version: string
-  /** `electron`: the desktop app; `web`: `npm run web`, where Electron-only parts are replaced. */
-  shell: 'electron' | 'web'
-  /** In the web shell, what is replaced and by what, in the user's words (shown on the page). */
-  replaced: string[]
-}
-
-/** In the web shell, what an Electron-only effect would have done (e.g. a notebook window). */
-export interface RecordedEffect {
-  at: number
-  kind: 'notebook-window' | 'external-url' | 'os-notification' | 'clipboard'
-  /** e.g. the notebook URL (never the cookie value). */
-  detail: string
 }
 
 export interface Warning {
@@ -280,8 +269,7 @@ export interface CoreCommands {
   'catalog.suggestions': { input: void; result: Suggestions }
   'settings.get': { input: void; result: Settings }
   'settings.update': { input: SettingsPatch; result: Settings }
-  'tray.get': { input: void; result: TrayModel }
-  /** Runs a tray item's action (the web shell's tray panel; the Electron tray calls it in main). */
+  /** Runs a tray item's action (the Electron tray calls it in main; the web shell's tray panel from the page). */
   'tray.activate': { input: { itemId: string }; result: void }
   'notebook.open': { input: { instanceId: string }; result: { url: string } }
   /** Opens an http(s) URL in the system browser, after a check. */
@@ -293,7 +281,6 @@ export interface CoreCommands {
    */
   'clipboard.read': { input: void; result: { text: string } }
   'warnings.get': { input: void; result: Warning[] }
-  'recorded.get': { input: void; result: RecordedEffect[] }
 }
 
 export interface CoreEvents {
@@ -310,12 +297,9 @@ export interface CoreEvents {
   instances: InstancesSnapshot
   transitions: Transition[]
   'watch.health': WatchHealth
-  notification: AppNotification
-  tray: TrayModel
   navigate: NavigateTarget
   settings: Settings
   warning: Warning
-  recorded: RecordedEffect
 }
 
 export type Commands = CoreCommands & SshCommands & CostCommands
@@ -363,13 +347,11 @@ export const COMMAND_NAMES = [
   'catalog.suggestions',
   'settings.get',
   'settings.update',
-  'tray.get',
   'tray.activate',
   'notebook.open',
   'external.open',
   'clipboard.read',
   'warnings.get',
-  'recorded.get',
   'ssh.open',
   'ssh.close',
   'ssh.reconnect',
@@ -395,12 +377,9 @@ export const EVENT_NAMES = [
   'instances',
   'transitions',
   'watch.health',
-  'notification',
-  'tray',
   'navigate',
   'settings',
   'warning',
-  'recorded',
   'ssh.data',
   'ssh.status',
   'ssh.prompt',

@@ -6,11 +6,11 @@
 import ssh2 from 'ssh2'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
-import { posixShellMissing, skipBecause } from '../../main/test-support/platform-support'
+import { posixShellMissing, skipBecause } from '../../shared/node/testing/platform-support'
 import { sharedTestSigningKey, startEmulator, type Emulator } from '../index'
-import { controlClient, login, post } from '../test-support'
+import { controlClient, login, post } from '../testing/http-client'
 import { createReach } from './index'
-import { userKey } from './test-support'
+import { userKey } from './testing/fake-cloud'
 
 const QUERY = 'nvidia-smi --query-gpu=utilization.gpu,memory.used,memory.total --format=csv,noheader,nounits'
 const noShell = skipBecause(posixShellMissing(), 'the emulated nvidia-smi in an instance shell')

@@ -6,10 +6,10 @@ import { existsSync, readFileSync } from 'node:fs'
 import ssh2, { type ClientChannel, type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
-import { fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './test-support'
+import { fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
 import { isLoopback } from './ssh-server'
 import { ROUND_TRIP_PROBES, probeRoundTrips } from '../../main/ssh/round-trip'
-import { posixShellMissing, skipBecause } from '../../main/test-support/platform-support'
+import { posixShellMissing, skipBecause } from '../../shared/node/testing/platform-support'
 
 /** These type bash (echo $((…)), stty, yes, exit codes) into the instance's shell. */
 const noPosixShell = skipBecause(posixShellMissing(), 'the built-in SSH server’s shell and exec tests')

@@ -10,7 +10,7 @@ import ssh2, { type ClientChannel } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateEd25519PrivateKey } from './host-key'
 import { SHELL_START_FAILED, serveSession } from './ssh-session'
-import { freePort } from './test-support'
+import { freePort } from './testing/fake-cloud'
 
 let server: ssh2.Server
 let port: number

@@ -57,7 +57,7 @@ export interface AccountOptions {
    * when a page with unsaved work made the user choose to stay signed in. Absent: no notebooks.
    */
   endNotebookSession?: ((profileId: string) => Promise<boolean>) | undefined
-  /** `npm run web --base-url`: this API instead of the embedded Sandbox. */
+  /** A shell's `--base-url`, or a test's emulator: this API instead of the embedded Sandbox. */
   baseUrlOverride?: string | undefined
   cloudClientFactory?: CloudClientFactory | undefined
   startEmulator?: StartEmulator | undefined

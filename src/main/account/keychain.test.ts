@@ -8,7 +8,7 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMemoryKeychain, createOsKeychain, keychainAccount, KeychainUnavailableError, withKeychainTimeout } from './keychain'
-import { createCoreRig, type CoreRig } from '../test-support/core-harness'
+import { createCoreRig, type CoreRig } from '../testing/core-harness'
 import type { Keychain } from '../core-types'
 
 const service = `cloud-tray-test-${process.pid}`

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Profile, ProfileInput, ProfilesState, SandboxAccess } from '../../shared/contract'
 import { AppError } from '../app-error'
-import { writeFileAtomic } from '../util/atomic-write'
+import { writeFileAtomic } from '../../shared/node/atomic-write'
 
 export const HPC_AI_PROFILE_ID = 'hpc-ai'
 export const SANDBOX_PROFILE_ID = 'sandbox'

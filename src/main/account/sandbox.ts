@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import type { SandboxAccess } from '../../shared/contract'
 import type { ReachFactory } from '../../emulator/reach-types'
 import { generateEd25519KeyPair } from '../../emulator/reach/host-key'
-import { writeFileAtomic } from '../util/atomic-write'
+import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { SANDBOX_USERNAME } from './profiles'
 
 /** What the Sandbox needs of the emulator: `startEmulator` from src/emulator/index.ts. */

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { writeFileAtomic } from '../util/atomic-write'
+import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { addRecentLaunch, type RecentLaunch } from './suggestions'
 
 export class RecentLaunchesStore {

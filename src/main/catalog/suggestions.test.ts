@@ -1,23 +1,23 @@
 import { describe, expect, it } from 'vitest'
-import { fakeInstance } from '../test-support/fake-instance'
+import { makeInstance } from '../../shared/testing/instance'
 import { MAX_RECENT_LAUNCHES, addRecentLaunch, suggestionsFrom } from './suggestions'
 
 describe('create-form suggestions', () => {
   it('offers recent launches first, then what the instances use, without duplicates', () => {
-    const instances = [fakeInstance('a', 'alpha', 'Running'), fakeInstance('b', 'beta', 'Stopped')]
-    const recent = [{ imageId: 'img-1', instanceTypeId: 'type-1', region: 'region-9', at: 5 }]
+    const instances = [makeInstance({ id: 'a', name: 'alpha' }), makeInstance({ id: 'b', name: 'beta', status: 'Stopped' })]
+    const recent = [{ imageId: 'img-1', instanceTypeId: 'gpu-a100-2', region: 'region-9', at: 5 }]
     const s = suggestionsFrom(instances, recent)
-    expect(s.instanceTypes).toEqual([{ id: 'type-1', label: 'H100 x1', source: 'recent' }])
+    expect(s.instanceTypes).toEqual([{ id: 'gpu-a100-2', label: 'A100 × 2', source: 'recent' }])
     expect(s.regions).toEqual([
       { id: 'region-9', label: 'region-9', source: 'recent' },
-      { id: 'region-1', label: 'West', source: 'instances' }
+      { id: 'sg-1', label: 'Singapore 1', source: 'instances' }
     ])
     expect(s.images).toEqual([{ id: 'img-1', label: 'img-1', source: 'recent' }])
-    expect(s.prices).toEqual([{ instanceTypeId: 'type-1', chargeMode: 'perHour', price: 2.5, unit: '$' }])
+    expect(s.prices).toEqual([{ instanceTypeId: 'gpu-a100-2', chargeMode: 'perHour', price: 1.2, unit: '$' }])
   })
 
   it("never offers an image's display name as an image id", () => {
-    const withImage = fakeInstance('a', 'alpha', 'Running')
+    const withImage = makeInstance({ id: 'a', name: 'alpha' })
     withImage.instanceSpecInfo.imageInfo = { architecture: 'x86_64', isPublic: 'true', name: 'PyTorch 2.5.1 / CUDA 12.4', tags: null, type: 'public' }
     expect(suggestionsFrom([withImage], []).images).toEqual([])
   })

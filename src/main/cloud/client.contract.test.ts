@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { CreateInstanceRequest } from '../../shared/create-request'
 import { startEmulator, type Emulator } from '../../emulator'
-import { createRequest as createRequestFor } from '../test-support/core-harness'
+import { createRequest as createRequestFor } from '../testing/core-harness'
 import { createCloudClient } from './client'
-import { failureOf } from './http-fixture'
+import { failureOf } from './testing/http-fixture'
 import type { CloudClient } from './types'
 
 const LOCKOUT_MS = 15 * 60_000

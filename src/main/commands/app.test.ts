@@ -3,7 +3,7 @@ import type { Platform } from '../core-types'
 import { appCommands, type AppServices } from './app'
 
 function readClipboard(platform: Partial<Platform>): Promise<{ text: string }> {
-  const services = { version: '0', platform: { shell: 'electron', ...platform }, warnings: () => [], recorded: () => [] } as unknown as AppServices
+  const services: AppServices = { version: '0', platform: { openExternal: async () => undefined, ...platform }, warnings: () => [] }
   return appCommands(services).handlers['clipboard.read'](undefined, { clientId: 'window' })
 }
 

@@ -1,22 +1,20 @@
-/** App-wide commands: version and shell, warnings, recorded effects, opening links, reading the clipboard. */
-import type { AppInfo, RecordedEffect, Warning } from '../../shared/contract'
+/** App-wide commands: the version, warnings, opening links, reading the clipboard. */
+import type { Warning } from '../../shared/contract'
 import { AppError } from '../app-error'
 import type { Platform } from '../core-types'
 import type { CommandGroup } from './dispatcher'
 
 export interface AppServices {
   version: string
-  platform: Pick<Platform, 'shell' | 'openExternal' | 'readClipboard'>
+  platform: Pick<Platform, 'openExternal' | 'readClipboard'>
   warnings(): Warning[]
-  recorded(): RecordedEffect[]
 }
 
-export function appCommands(services: AppServices): CommandGroup<'app.info' | 'warnings.get' | 'recorded.get' | 'external.open' | 'clipboard.read'> {
+export function appCommands(services: AppServices): CommandGroup<'app.info' | 'warnings.get' | 'external.open' | 'clipboard.read'> {
   return {
     handlers: {
-      'app.info': async () => appInfo(services.version, services.platform.shell),
+      'app.info': async () => ({ version: services.version }),
       'warnings.get': async () => services.warnings(),
-      'recorded.get': async () => services.recorded(),
       'external.open': async ({ url }) => {
         // why: the URL is checked right here (http/https only), and the platform checks again.
         await services.platform.openExternal(checkExternalUrl(url)) // eng-disable OPEN_EXTERNAL_JS_CHECK
@@ -27,22 +25,6 @@ export function appCommands(services: AppServices): CommandGroup<'app.info' | 'w
         return { text: await read() }
       }
     }
-  }
-}
-
-/** The version, and in the web shell what stands in for Electron, in the user's words. */
-export function appInfo(version: string, shell: AppInfo['shell']): AppInfo {
-  return {
-    version,
-    shell,
-    replaced:
-      shell === 'web'
-        ? [
-            'Desktop notifications appear as messages on this page.',
-            'The tray menu is shown as a panel on this page.',
-            'Notebook windows and links are recorded and listed instead of opened.'
-          ]
-        : []
   }
 }
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
-import type { Instance } from '../../shared/api'
+import type { Instance, NodePort } from '../../shared/api'
 import type { CreateInstanceRequest } from '../../shared/create-request'
 import { CloudError } from '../cloud/errors'
 import type { CloudClient } from '../cloud/types'
-import { createCoreRig, createRequest, type CoreRig } from '../test-support/core-harness'
-import { fakeInstance } from '../test-support/fake-instance'
+import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
+import { makeInstance } from '../../shared/testing/instance'
 import { createInstanceOnce, createOutcomeUnknown } from './create-once'
 import { matchesRequest } from './create-evidence'
 
@@ -60,12 +60,23 @@ describe('a create whose answer is lost is never duplicated', () => {
   })
 })
 
-/** What fakeInstance describes, asked for by a create. */
+/**
+ * An instance as the API may answer for `request`: without the optional spot flag and
+ * configuration, so each check of matchesRequest decides on its own field.
+ */
+function answered(id: string, name: string, status: string, extra: { createdAt?: number; nodePorts?: NodePort[] } = {}): Instance {
+  const instance = makeInstance({ id, name, status, nodePorts: [], ...extra })
+  delete instance.instanceSpecInfo.isSpotInstance
+  delete instance.instanceSpecInfo.instanceConfiguration
+  return instance
+}
+
+/** What `answered` describes (makeInstance's type and region), asked for by a create. */
 const request: CreateInstanceRequest = {
   name: 'gpu-box',
   imageId: 'img-1',
-  instanceTypeId: 'type-1',
-  region: 'region-1',
+  instanceTypeId: 'gpu-a100-2',
+  region: 'sg-1',
   billing: { chargeMode: 'perHour', duration: 1 },
   remoteStorages: [],
   instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' },
@@ -89,7 +100,7 @@ function flakyCloud(clock: ManualClock, options: { skewMs?: number; dateHeader?:
         throw cut()
       }
       state.createsSent++
-      const instance = fakeInstance(`notebook-${state.createsSent}`, asked.name, 'Initializing', { createAtUnixMs: clock.now() + skew })
+      const instance = answered(`notebook-${state.createsSent}`, asked.name, 'Initializing', { createdAt: clock.now() + skew })
       instances.push(instance)
       if (state.loseCreateAnswers > 0) {
         state.loseCreateAnswers--
@@ -109,7 +120,7 @@ function flakyCloud(clock: ManualClock, options: { skewMs?: number; dateHeader?:
   } as unknown as CloudClient
   /** Another client of the same account makes an instance (on the server's clock). */
   const otherClient = (id: string, overrides: Partial<Instance['instanceSpecInfo']> = {}): Instance => {
-    const instance = fakeInstance(id, request.name, 'Initializing', { createAtUnixMs: clock.now() + skew })
+    const instance = answered(id, request.name, 'Initializing', { createdAt: clock.now() + skew })
     Object.assign(instance.instanceSpecInfo, overrides)
     instances.push(instance)
     return instance
@@ -158,7 +169,7 @@ describe('createInstanceOnce', () => {
     const clock = new ManualClock()
     const { cloud, state, otherClient } = flakyCloud(clock)
     const creator = createInstanceOnce(clock)
-    otherClient('theirs', { instanceTypeInfo: { ...fakeInstance('x', 'x', 'x').instanceSpecInfo.instanceTypeInfo, instanceId: 'type-2' } })
+    otherClient('theirs', { instanceTypeInfo: { ...makeInstance().instanceSpecInfo.instanceTypeInfo, instanceId: 'type-2' } })
     state.dropCreates = 1
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject({ kind: 'network' })
     // The retry looks again, finds nothing of ours, and sends the create.
@@ -228,7 +239,7 @@ describe('createInstanceOnce', () => {
 })
 
 describe('matchesRequest', () => {
-  const base = () => fakeInstance('i', 'gpu-box', 'Running', {}, [{ port: 22, nodePort: 1 }, { port: 8888, nodePort: 2 }])
+  const base = () => answered('i', 'gpu-box', 'Running', { nodePorts: [{ port: 22, nodePort: 1 }, { port: 8888, nodePort: 2 }] })
   const asked = { ...request, nodePorts: [8888] }
   it.each<[string, (i: Instance) => void, boolean]>([
     ['the same fields', () => undefined, true],

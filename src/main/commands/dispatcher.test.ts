@@ -37,7 +37,7 @@ function recordingLog(lines: string[]): CoreLog {
 }
 
 const appInfo: CommandGroup<'app.info'> = {
-  handlers: { 'app.info': async () => ({ version: '1', shell: 'electron', replaced: [] }) }
+  handlers: { 'app.info': async () => ({ version: '1' }) }
 }
 
 /** A handler the user gets a refusal from, and one that fails inside the app. */

@@ -4,14 +4,13 @@ import type { SandboxInfo } from '../account/sandbox'
 import type { NotebookWindowRequest, Platform } from '../core-types'
 import { AppError } from '../app-error'
 import { notebookCommands, type NotebookServices } from './notebook'
-import { instanceWith } from '../notebook/test-instance'
+import { instanceWith } from '../notebook/testing/instance'
 
 const TOKEN = 'header.payload.signature'
 
 function services(options: { token?: string; instance?: Instance; sandbox?: SandboxInfo } = {}): { services: NotebookServices; opened: NotebookWindowRequest[] } {
   const opened: NotebookWindowRequest[] = []
   const platform = {
-    shell: 'web',
     openNotebook: async (request: NotebookWindowRequest) => {
       opened.push(request)
     }

@@ -1,7 +1,7 @@
 /**
  * `notebook.open`: opens the instance's notebook in its own window, signed in with the session's
  * cookie. The window itself is the platform's (Electron: notebook/notebook-window-adapter.ts;
- * web shell: recorded); this group decides whether it may open and with what.
+ * a shell without Electron: its stand-in); this group decides whether it may open and with what.
  */
 import type { Instance } from '../../shared/api'
 import type { Profile } from '../../shared/contract'

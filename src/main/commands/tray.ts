@@ -1,6 +1,6 @@
 /**
- * The tray menu: its model, and running an item by id. The Electron tray calls `tray.activate`
- * in main; the web shell's tray panel sends it from the page. An item runs only if the current
+ * The tray menu's items, run by id: the Electron tray calls `tray.activate` in main; a shell
+ * without a system tray shows the menu on its page and sends it from there. An item runs only if the current
  * model shows it enabled, so a stale menu cannot stop an instance that is already gone. Items
  * that open a notebook or copy the SSH command call those functions directly, so a failure
  * keeps its own kind and words.
@@ -31,14 +31,13 @@ export interface TrayServices {
   keepRunning(instanceId: string): void
 }
 
-export function trayCommands(services: TrayServices): CommandGroup<'tray.get' | 'tray.activate'> {
+export function trayCommands(services: TrayServices): CommandGroup<'tray.activate'> {
   const navigate = (target: NavigateTarget): void => {
     services.platform.showWindow()
     services.emit('navigate', target)
   }
   return {
     handlers: {
-      'tray.get': async () => services.tray(),
       'tray.activate': async ({ itemId }) => {
         const action = parseTrayItemId(itemId)
         const item = findItem(services.tray().items, itemId)

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createCloudClient } from '../cloud/client'
-import { createCoreRig, type CoreRig } from '../test-support/core-harness'
+import { createCoreRig, type CoreRig } from '../testing/core-harness'
 import type { CreateVolumeRequest, PagerRequest, Volume } from '../../shared/api'
 import { CloudError } from '../cloud/errors'
 import type { CloudClient } from '../cloud/types'

@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
-import type { AppNotification, TrayModel } from '../../shared/contract'
+import type { AppNotification } from '../../shared/contract'
 import type { CostSnapshot } from '../../shared/contract-cost'
 import { NO_RULES } from '../../shared/guard-rules'
-import { createCoreRig, createRequest, type CoreRig } from '../test-support/core-harness'
+import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
 
 const MIN = 60_000
 let rig: CoreRig | undefined
@@ -43,7 +43,7 @@ describe('the cost guard in the core', () => {
     await pass(clock, 60 * MIN)
     const countdown = rig.platform.notifications.find((n) => n.kind === 'countdown')
     expect(countdown).toMatchObject({ title: '«guarded» stops in 5 min', instanceId })
-    const tray = rig.of('tray').at(-1) as TrayModel
+    const tray = rig.platform.trays.at(-1)!
     expect(tray.items[0]!.label).toBe('$2.49/h for 1 instance')
     expect(tray.items.some((i) => i.id === `instance:${instanceId}:keep-running`)).toBe(true)
 

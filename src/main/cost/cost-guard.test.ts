@@ -8,7 +8,7 @@ import type { AppNotification, InstancesSnapshot, Result, Settings } from '../..
 import type { CostSnapshot, GuardRules } from '../../shared/contract-cost'
 import { NO_RULES } from '../../shared/guard-rules'
 import { DEFAULT_SETTINGS } from '../settings/settings-schema'
-import { fakeInstance } from '../test-support/fake-instance'
+import { makeInstance } from '../../shared/testing/instance'
 import { CostGuard } from './cost-guard'
 import { FIRST_PROBE_DELAY_MS, ProbeUnavailable, type GpuRunner } from './gpu-probe'
 import { GuardStore } from './guard-store'
@@ -33,7 +33,7 @@ afterEach(async () => {
 const START = Date.UTC(2026, 0, 1, 9)
 
 function running(id: string, status = 'Running', createAtUnixMs = START): Instance {
-  const instance = fakeInstance(id, `train-${id}`, status, { createAtUnixMs }, [{ port: 22, nodePort: 30022, address: '10.0.0.9' }])
+  const instance = makeInstance({ id, name: `train-${id}`, status, createdAt: createAtUnixMs, nodePorts: [{ port: 22, nodePort: 30022, address: '10.0.0.9' }] })
   instance.instanceSpecInfo.instanceBillingInfo.price = 2
   return instance
 }

@@ -9,7 +9,7 @@ import { readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { GuardRulesSchema } from '../../shared/guard-rules'
-import { writeFileAtomic } from '../util/atomic-write'
+import { writeFileAtomic } from '../../shared/node/atomic-write'
 import type { RuleState } from './rules'
 
 const time = z.number().finite()

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
-import { fakeInstance } from '../test-support/fake-instance'
+import { makeInstance } from '../../shared/testing/instance'
 import { burnRate, createdRunStart, meterOf, planTerm, runway } from './meter'
 
 const HOUR = 3_600_000
 
 function billed(chargeMode: string, price: number, duration = 1, runtime: Partial<Instance['instanceRuntimeInfo']> = {}): Instance {
-  const instance = fakeInstance('i-1', 'train', 'Running', { createAtUnixMs: 1_000, ...runtime })
+  const instance = makeInstance({ id: 'i-1', name: 'train', status: 'Running', createdAt: 1_000 })
+  Object.assign(instance.instanceRuntimeInfo, runtime)
   instance.instanceSpecInfo.instanceBillingInfo = { chargeMode, duration, price, unit: '$', type: 'On-Demand' }
   return instance
 }

@@ -1,12 +1,12 @@
 /**
- * The app's notifications: each gets an id, goes to the desktop (the platform) and to the
- * windows (the `notification` event), and transitions become notifications by the policy
- * (policy.ts). It keeps the record of this app's own actions, so a stop the user clicked here is
+ * The app's notifications: each gets an id and goes to the desktop (the platform), and
+ * transitions become notifications by the policy (policy.ts). The window needs none: it
+ * announces the same transitions itself (the `transitions` event). It keeps the record of this app's own actions, so a stop the user clicked here is
  * not announced as news when the watcher sees it happen.
  */
 import type { AppNotification, NotificationKind, Settings, Transition } from '../../shared/contract'
 import type { Clock } from '../../shared/clock'
-import type { EventSink, Platform } from '../core-types'
+import type { Platform } from '../core-types'
 import { expiringNotification, notificationsFor } from './policy'
 
 /** What this app itself asks the cloud to do to an instance. */
@@ -14,7 +14,6 @@ export type OwnAction = 'create' | 'stop' | 'terminate'
 
 export interface NotifierOptions {
   platform: Pick<Platform, 'showNotification'>
-  emit: EventSink
   /** Which kinds the user wants: `notifications` of the settings. */
   settings: { get(): Settings }
   clock: Pick<Clock, 'now'>
@@ -30,11 +29,10 @@ export class Notifier {
   readonly id = (kind: NotificationKind, instanceId?: string): string => `${kind}-${instanceId ?? 'all'}-${++this.counter}`
 
   deliver(notification: AppNotification): void {
-    this.options.emit('notification', notification)
     try {
       this.options.platform.showNotification(notification)
     } catch {
-      // A desktop without a notification service still gets the in-app toast above.
+      // A desktop without a notification service: the window's toasts still tell (instances.svelte.ts).
     }
   }
 

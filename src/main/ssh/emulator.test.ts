@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { posixShellMissing, skipBecause } from '../test-support/platform-support'
+import { posixShellMissing, skipBecause } from '../../shared/node/testing/platform-support'
 import type { EventName, Events } from '../../shared/contract'
 import type { SshPrompt, TerminalStatus } from '../../shared/contract-ssh'
 import { startEmulator, type Emulator } from '../../emulator/index'
@@ -15,7 +15,7 @@ import { createReach } from '../../emulator/reach/index'
 import { createMemoryKeychain } from '../account/keychain'
 import { createAppCore } from '../core'
 import type { AppCore, ClientId } from '../core-types'
-import { createRequest, recordingPlatform } from '../test-support/core-harness'
+import { createRequest, recordingPlatform } from '../testing/core-harness'
 
 describe.skipIf(skipBecause(posixShellMissing(), 'SSH against the emulator’s shell'))('SSH against the emulator’s SSH server', () => {
   let core: AppCore
@@ -28,7 +28,7 @@ describe.skipIf(skipBecause(posixShellMissing(), 'SSH against the emulator’s s
     dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-ssh-emu-'))
     core = createAppCore({
       dataDir,
-      platform: recordingPlatform('web'),
+      platform: recordingPlatform(),
       keychain: createMemoryKeychain(),
       version: '0.0.0-test',
       reach: createReach(),

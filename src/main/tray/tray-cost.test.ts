@@ -4,13 +4,13 @@ import type { CostSnapshot, GuardInstance } from '../../shared/contract-cost'
 import { formatClockTime } from '../../shared/cost-words'
 import { NO_RULES } from '../../shared/guard-rules'
 import { DEFAULT_SETTINGS } from '../settings/settings-schema'
-import { fakeInstance } from '../test-support/fake-instance'
+import { makeInstance } from '../../shared/testing/instance'
 import { parseTrayItemId, trayModel } from './tray-model'
 
 const signedIn: SessionState = { status: 'signed-in', profileId: 'sandbox', username: 'demo', remembered: false, keychain: 'available' }
 const signedOut: SessionState = { ...signedIn, status: 'signed-out' }
 const ports = [{ port: 22, address: '10.0.0.5', nodePort: 30022 }]
-const snap: InstancesSnapshot = { instances: [fakeInstance('a', 'train', 'Running', {}, ports), fakeInstance('b', 'eval', 'Running', {}, ports)], fetchedAt: 1, mode: 'steady' }
+const snap: InstancesSnapshot = { instances: [makeInstance({ id: 'a', name: 'train', nodePorts: ports }), makeInstance({ id: 'b', name: 'eval', nodePorts: ports })], fetchedAt: 1, mode: 'steady' }
 
 function guarded(id: string, name: string, over: Partial<GuardInstance> = {}): GuardInstance {
   return {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
 import type { InstancesSnapshot, SessionState, TrayMenuItem } from '../../shared/contract'
 import { DEFAULT_SETTINGS } from '../settings/settings-schema'
-import { fakeInstance } from '../test-support/fake-instance'
+import { makeInstance } from '../../shared/testing/instance'
 import { portUrlOf } from '../../shared/instance-rules'
 import { MAX_TRAY_INSTANCES, icon, parseTrayItemId, tooltip, trayModel } from './tray-model'
 
@@ -14,10 +14,10 @@ const ports = [
   { port: 22, address: '10.0.0.5', nodePort: 30022 },
   { port: 8888, address: '10.0.0.5', nodePort: 30888 }
 ]
-const running = fakeInstance('r1', 'trainer', 'Running', {}, ports)
-const starting = fakeInstance('s1', 'warmup', 'Starting', {}, ports)
-const stopped = fakeInstance('x1', 'old', 'Stopped', {}, ports)
-const failed = fakeInstance('f1', 'broken', 'StartingFailed')
+const running = makeInstance({ id: 'r1', name: 'trainer', status: 'Running', nodePorts: ports })
+const starting = makeInstance({ id: 's1', name: 'warmup', status: 'Starting', nodePorts: ports })
+const stopped = makeInstance({ id: 'x1', name: 'old', status: 'Stopped', nodePorts: ports })
+const failed = makeInstance({ id: 'f1', name: 'broken', status: 'StartingFailed', nodePorts: [] })
 
 const byId = (items: TrayMenuItem[], id: string): TrayMenuItem | undefined => {
   for (const item of items) {
@@ -49,8 +49,8 @@ describe('tray model', () => {
     ['Starting: only stop', starting, { notebook: false, terminal: false, 'copy-ssh': false, 'port:30888': false, stop: true }],
     ['Stopped: nothing', stopped, { notebook: false, terminal: false, 'copy-ssh': false, 'port:30888': false, stop: false }],
     ['failed: stop (ends billing)', failed, { notebook: false, terminal: false, 'copy-ssh': false, stop: true }],
-    ['Running without port 22: no terminal', fakeInstance('n1', 'nossh', 'Running'), { notebook: true, terminal: false, 'copy-ssh': false }],
-    ['Stopping: nothing to stop', fakeInstance('t1', 'halting', 'Stopping', {}, ports), { stop: false }]
+    ['Running without port 22: no terminal', makeInstance({ id: 'n1', name: 'nossh', status: 'Running', nodePorts: [] }), { notebook: true, terminal: false, 'copy-ssh': false }],
+    ['Stopping: nothing to stop', makeInstance({ id: 't1', name: 'halting', status: 'Stopping', nodePorts: ports }), { stop: false }]
   ])('items enabled only where they work — %s', (_name, instance, expected) => {
     for (const [action, want] of Object.entries(expected)) expect([action, enabled(instance, action)]).toEqual([action, want])
   })
@@ -103,7 +103,7 @@ describe('tray model', () => {
   })
 
   it('many instances: the ones needing attention or changing first, the rest as one item', () => {
-    const many = Array.from({ length: 40 }, (_, i) => fakeInstance(`many-${i}`, `stopped ${i}`, 'Stopped'))
+    const many = Array.from({ length: 40 }, (_, i) => makeInstance({ id: `many-${i}`, name: `stopped ${i}`, status: 'Stopped', nodePorts: [] }))
     many.splice(30, 0, failed, starting, running)
     const model = trayModel(signedIn, snap(many), DEFAULT_SETTINGS)
     const subs = model.items.filter((i) => i.type === 'submenu')
@@ -116,7 +116,7 @@ describe('tray model', () => {
 
   it('#12 item 11: an IPv6 port address is bracketed exactly once, bare or bracketed', () => {
     for (const address of ['::1', '[::1]']) {
-      const v6 = fakeInstance('v6', 'six', 'Running', {}, [{ port: 8888, address, nodePort: 30888 }])
+      const v6 = makeInstance({ id: 'v6', name: 'six', status: 'Running', nodePorts: [{ port: 8888, address, nodePort: 30888 }] })
       const item = byId(trayModel(signedIn, snap([v6]), DEFAULT_SETTINGS).items, 'instance:v6:port:30888')
       expect(item?.label).toBe('Open http://[::1]:30888')
       expect(portUrlOf(v6, 30888)).toBe('http://[::1]:30888')
@@ -124,7 +124,7 @@ describe('tray model', () => {
   })
 
   it('#12 item 7: a port listed twice gets one menu item, so every item id is unique', () => {
-    const twice = fakeInstance('d1', 'dup', 'Running', {}, [...ports, { port: 8888, address: '10.0.0.6', nodePort: 30888 }])
+    const twice = makeInstance({ id: 'd1', name: 'dup', status: 'Running', nodePorts: [...ports, { port: 8888, address: '10.0.0.6', nodePort: 30888 }] })
     const model = trayModel(signedIn, snap([twice, twice]), DEFAULT_SETTINGS)
     const ids: string[] = []
     const collect = (items: TrayMenuItem[]): void => items.forEach((i) => (ids.push(i.id), i.submenu && collect(i.submenu)))

@@ -1,11 +1,11 @@
 /**
  * Keeps the tray menu in step with the app: after anything it shows may have changed (the
- * session, a snapshot, the watcher's health, the cost guard, a setting) it recomputes the model (tray-model.ts)
- * and, only when it differs, announces it (`tray` event) and hands it to the platform's tray.
+ * session, a snapshot, the watcher's health, the cost guard, a setting) it recomputes the model
+ * (tray-model.ts) and, only when it differs, hands it to the platform's tray.
  */
 import type { InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
 import type { CostSnapshot } from '../../shared/contract-cost'
-import type { EventSink, Platform } from '../core-types'
+import type { Platform } from '../core-types'
 import { trayModel } from './tray-model'
 
 export interface TrayPresenterOptions {
@@ -16,7 +16,6 @@ export interface TrayPresenterOptions {
   settings: { get(): Settings }
   /** The cost guard: burn rate, GPU activity, rules and countdowns. */
   cost?: { snapshot(): CostSnapshot }
-  emit: EventSink
   platform: Pick<Platform, 'setTray'>
 }
 
@@ -44,7 +43,6 @@ export class TrayPresenter {
     this.current = model
     if (json === this.last) return
     this.last = json
-    options.emit('tray', model)
     try {
       options.platform.setTray(model)
     } catch {
@@ -52,7 +50,7 @@ export class TrayPresenter {
     }
   }
 
-  /** The menu as it stands (`tray.get`, and what `tray.activate` checks an item against). */
+  /** The menu as it stands: what `tray.activate` checks an item against. */
   model(): TrayModel {
     if (!this.current) this.update()
     return this.current!

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Transition } from '../../shared/contract'
-import { createCoreRig, createRequest, type CoreRig } from '../test-support/core-harness'
+import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
 
 let rig: CoreRig | undefined
 afterEach(async () => {
@@ -56,8 +56,6 @@ describe('watcher against the emulator', () => {
     await refresh(rig)
     expect(statuses(rig).at(-1)).toMatch(/^job: .* → Stopped$/)
     expect(rig.platform.notifications.map((n) => n.title)).toEqual(['«job» is ready'])
-    // The in-app toasts carry the same notifications as the desktop.
-    expect(rig.of('notification').map((n) => n.title)).toEqual(['«job» is ready'])
   })
 
   it('preemption and failure are announced', async () => {
@@ -73,7 +71,7 @@ describe('watcher against the emulator', () => {
     const titles = rig.platform.notifications.map((n) => [n.kind, n.body])
     expect(titles).toContainEqual(['failed', 'No GPU capacity left in this region.'])
     expect(titles.some(([kind]) => kind === 'stopped')).toBe(true)
-    expect(rig.of('tray').at(-1)!.icon).toBe('attention')
+    expect(rig.platform.trays.at(-1)!.icon).toBe('attention')
   })
 
   it('backs off while the emulator is down, reports it once, and recovers', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
 import { ManualClock, flushAsync } from '../../shared/clock'
 import type { ErrorInfo, InstancesSnapshot, Transition, WatchHealth } from '../../shared/contract'
-import { fakeInstance } from '../test-support/fake-instance'
+import { makeInstance } from '../../shared/testing/instance'
 import { Watcher } from './watcher'
 
 class Fail extends Error {
@@ -69,7 +69,7 @@ describe('Watcher', () => {
     let calls = 0
     const r = rig(async () => {
       calls++
-      return [fakeInstance('a', 'alpha', status)]
+      return [makeInstance({ id: 'a', name: 'alpha', status })]
     })
     expect(r.watcher.snapshot().mode).toBe('paused')
     r.watcher.sessionStarted(false)
@@ -96,7 +96,7 @@ describe('Watcher', () => {
   })
 
   it('the first snapshot after sign-in emits no transitions', async () => {
-    const r = rig(async () => [fakeInstance('a', 'alpha', 'Running')])
+    const r = rig(async () => [makeInstance({ id: 'a', name: 'alpha' })])
     r.watcher.sessionStarted(false)
     await r.clock.advanceAsync(0)
     expect(r.snapshots.at(-1)!.instances).toHaveLength(1)
@@ -150,7 +150,7 @@ describe('Watcher', () => {
     const r = rig(
       () =>
         new Promise<Instance[]>((resolve) => {
-          release = () => resolve([fakeInstance('a', 'alpha', 'Running')])
+          release = () => resolve([makeInstance({ id: 'a', name: 'alpha' })])
         })
     )
     r.watcher.sessionStarted(false)
@@ -168,7 +168,7 @@ describe('Watcher', () => {
         new Promise<Instance[]>((resolve) => {
           calls++
           const n = calls
-          releases.push(() => resolve([fakeInstance('a', `poll ${n}`, 'Running')]))
+          releases.push(() => resolve([makeInstance({ id: 'a', name: `poll ${n}` })]))
         })
     )
     r.watcher.sessionStarted(false)

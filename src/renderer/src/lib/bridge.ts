@@ -14,7 +14,8 @@ import type {
   NoticeName,
   Result
 } from '../../../shared/contract'
-import { createWsBridge, fetchDownlink, type ConnectionState } from './transport-ws'
+import type { WebShellEventName, WebShellEvents } from '../../../shared/web/web-shell-events'
+import { createWsBridge, fetchDownlink, type ConnectionState, type WsBridge } from './transport-ws'
 
 const SECRET_KEY = 'cloud-tray.web-secret'
 
@@ -34,7 +35,14 @@ function takeWebSecret(): string | null {
 }
 
 let bridge: CloudBridge | undefined
+/** Set in the web shell: the same bridge, with the web shell's own events. */
+let webBridge: WsBridge | undefined
 const connectionListeners = new Set<(state: ConnectionState) => void>()
+
+/** Whether this page runs in `npm run web` (no preload installed `window.cloud`). */
+export function inWebShell(): boolean {
+  return !window.cloud
+}
 
 function createBridge(): CloudBridge {
   if (window.cloud) return window.cloud
@@ -42,7 +50,7 @@ function createBridge(): CloudBridge {
   if (!secret) {
     throw new Error('This page needs the address `npm run web` printed (it ends in #secret=…). Open that address instead.')
   }
-  return createWsBridge({
+  webBridge = createWsBridge({
     origin: `ws://${location.host}`,
     secret,
     openDownlink: fetchDownlink(),
@@ -50,6 +58,7 @@ function createBridge(): CloudBridge {
       for (const listener of connectionListeners) listener(state)
     }
   })
+  return webBridge
 }
 
 export function getBridge(): CloudBridge {
@@ -72,6 +81,12 @@ export function call<C extends CommandName>(
 
 export function on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {
   return getBridge().on(event, listener)
+}
+
+/** Web shell only: its own events (the tray, recorded effects); in Electron none ever comes. */
+export function onWebShell<E extends WebShellEventName>(event: E, listener: (payload: WebShellEvents[E]) => void): () => void {
+  getBridge()
+  return webBridge ? webBridge.onShellEvent(event, listener) : () => {}
 }
 
 /**

@@ -10,9 +10,8 @@
  */
 import type { AppNotification, NotificationAction, Result } from '../../../shared/contract'
 import type { CostSnapshot, Countdown, GuardInstance, GuardRules } from '../../../shared/contract-cost'
-import { call, on } from './bridge'
+import { call, on, onWebShell } from './bridge'
 import { instances } from './instances.svelte'
-import { shell } from './shell.svelte'
 import { toasts, type ToastTone } from './toasts.svelte'
 
 const HOUR_MS = 3_600_000
@@ -31,7 +30,7 @@ class CostStore {
 
   listen(): () => void {
     const timer = setInterval(() => (this.tick = Date.now()), 1000)
-    const offs = [on('cost', (snapshot) => this.apply(snapshot)), on('notification', (notification) => this.notified(notification))]
+    const offs = [on('cost', (snapshot) => this.apply(snapshot)), onWebShell('notification', (notification) => this.notified(notification))]
     return () => {
       clearInterval(timer)
       offs.forEach((off) => off())
@@ -99,7 +98,7 @@ class CostStore {
   }
 
   private notified(notification: AppNotification): void {
-    if (!shell.isWeb || !GUARD_KINDS.has(notification.kind)) return
+    if (!GUARD_KINDS.has(notification.kind)) return
     const instanceId = notification.instanceId
     const actions = (notification.actions ?? []).flatMap((action: NotificationAction) =>
       instanceId ? [{ label: action.label, run: () => (action.id === 'stop-now' ? this.stopNow(instanceId) : this.keepRunning(instanceId)) }] : []

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { chargeModeUnit, formatAge, formatBilling, formatInstanceType, formatTime } from './format'
-import { makeInstance } from './test-instances'
+import { makeInstance } from '../testing/instances'
 
 describe('format', () => {
   it('names GPU count and type, CPU and memory', () => {

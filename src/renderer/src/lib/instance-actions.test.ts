@@ -13,7 +13,7 @@ import {
 import { actionState, displayStatus, reconcilePending } from './instance-actions'
 import { filterInstances, isFiltering } from './instance-filter'
 import { virtualWindow } from './virtual-window'
-import { makeInstance, makeInstances } from './test-instances'
+import { makeInstance, makeInstances } from '../testing/instances'
 
 describe('row actions', () => {
   it('enables everything on a running instance with ports', () => {

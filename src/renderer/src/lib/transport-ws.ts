@@ -1,8 +1,8 @@
 /**
- * The page side of the WebSocket transport (see src/shared/ws-protocol.ts): a CloudBridge, so
+ * The page side of the WebSocket transport (see src/shared/web/ws-protocol.ts): a CloudBridge, so
  * views cannot tell it from Electron's `window.cloud`.
  *
- * Given `openDownlink`, it asks for main's messages on a streamed response (src/shared/downlink.ts)
+ * Given `openDownlink`, it asks for main's messages on a streamed response (src/shared/web/downlink.ts)
  * and sends on the socket only; the two live and die together.
  *
  * If the socket drops (the web shell restarted, the laptop slept) it reconnects with backoff;
@@ -18,8 +18,9 @@ import {
   encodeFrame,
   isServerMessage,
   type ServerMessage
-} from '../../../shared/ws-protocol'
-import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../../shared/downlink'
+} from '../../../shared/web/ws-protocol'
+import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../../shared/web/downlink'
+import type { WebShellEventName, WebShellEvents } from '../../../shared/web/web-shell-events'
 
 /** The subset of the browser's WebSocket this uses (the `ws` package's client fits, for tests). */
 export interface WebSocketLike {
@@ -79,6 +80,8 @@ export function fetchDownlink(
 export interface WsBridge extends CloudBridge {
   readonly clientId: string | null
   readonly state: ConnectionState
+  /** The web shell's own events (tray, recorded effects); returns a function that removes the listener. */
+  onShellEvent<E extends WebShellEventName>(event: E, listener: (payload: WebShellEvents[E]) => void): () => void
   close(): void
 }
 
@@ -230,6 +233,20 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
 
   connect()
 
+  /** Main's events and the web shell's own arrive the same way: one listener table for both. */
+  const listen = (event: EventName | WebShellEventName, listener: (payload: never) => void): (() => void) => {
+    let set = listeners.get(event)
+    if (!set) {
+      set = new Set()
+      listeners.set(event, set)
+    }
+    const wrapped = listener as (payload: unknown) => void
+    set.add(wrapped)
+    return () => {
+      set.delete(wrapped)
+    }
+  }
+
   const bridge: WsBridge = {
     get clientId() {
       return clientId
@@ -256,18 +273,8 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
       // Plain JSON: a notice's input never carries bytes.
       socket.send(encodeFrame({ t: 'notice', notice, input }, false))
     },
-    on(event: EventName, listener: (payload: never) => void) {
-      let set = listeners.get(event)
-      if (!set) {
-        set = new Set()
-        listeners.set(event, set)
-      }
-      const wrapped = listener as (payload: unknown) => void
-      set.add(wrapped)
-      return () => {
-        set.delete(wrapped)
-      }
-    },
+    on: listen,
+    onShellEvent: listen,
     close() {
       closed = true
       socket?.close(1000, 'Page closed')

@@ -36,6 +36,12 @@ const SEARCH_DECORATIONS = {
 
 let nextKey = 1
 
+/** Told which terminal in main is the tab's, so main's events for it reach it (terminals.svelte.ts). */
+export interface TabRouting {
+  opened(terminalId: string, tab: TerminalTab): void
+  closed(terminalId: string): void
+}
+
 export class TerminalTab {
   readonly key = `tab-${nextKey++}`
   readonly instanceId: string
@@ -57,6 +63,7 @@ export class TerminalTab {
   openError = $state<string | null>(null)
 
   private readonly term: Terminal
+  private readonly routing: TabRouting
   private readonly fit = new FitAddon()
   private readonly search = new SearchAddon()
   private webgl: WebglAddon | undefined
@@ -69,8 +76,9 @@ export class TerminalTab {
     if (this.terminalId) send('ssh.resize', { terminalId: this.terminalId, cols, rows })
   }, 100)
 
-  constructor(instanceId: string, title: string, options: { fontSize: number; theme: 'light' | 'dark' }) {
+  constructor(instanceId: string, title: string, options: { fontSize: number; theme: 'light' | 'dark' }, routing: TabRouting) {
     this.instanceId = instanceId
+    this.routing = routing
     this.title = title
     this.element = document.createElement('div')
     this.element.className = 'xterm-host'
@@ -237,7 +245,7 @@ export class TerminalTab {
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
-    unregisterTab(this)
+    if (this.terminalId) this.routing.closed(this.terminalId)
     this.sendResize.cancel()
     if (this.terminalId) void call('ssh.close', { terminalId: this.terminalId })
     this.webgl?.dispose()
@@ -263,7 +271,7 @@ export class TerminalTab {
       return
     }
     this.terminalId = result.value.terminalId
-    registerTab(this)
+    this.routing.opened(this.terminalId, this)
   }
 
   private showProblem(message: string): void {
@@ -362,36 +370,4 @@ function hardwareWebgl(): boolean {
   }
   hardwareWebglCache = result
   return result
-}
-
-// ------------------------------------------------------------------ routing main's events to tabs
-
-const byTerminalId = new Map<string, TerminalTab>()
-/** Events that overtook the `ssh.open` answer (a transport may reorder): replayed on register. */
-const early = new Map<string, ((tab: TerminalTab) => void)[]>()
-const MAX_EARLY = 256
-
-function registerTab(tab: TerminalTab): void {
-  if (!tab.terminalId) return
-  byTerminalId.set(tab.terminalId, tab)
-  const waiting = early.get(tab.terminalId)
-  early.delete(tab.terminalId)
-  for (const deliver of waiting ?? []) deliver(tab)
-}
-
-/** Delivers to the tab now, or once it registers. */
-export function deliver(terminalId: string, action: (tab: TerminalTab) => void): void {
-  const tab = byTerminalId.get(terminalId)
-  if (tab) return action(tab)
-  const waiting = early.get(terminalId) ?? []
-  if (waiting.length < MAX_EARLY) waiting.push(action)
-  early.set(terminalId, waiting)
-}
-
-export function unregisterTab(tab: TerminalTab): void {
-  if (tab.terminalId) byTerminalId.delete(tab.terminalId)
-}
-
-export function tabForTerminal(terminalId: string): TerminalTab | undefined {
-  return byTerminalId.get(terminalId)
 }

@@ -1,5 +1,5 @@
 /**
- * The server side of the downlink (src/shared/downlink.ts): for each WebSocket client that
+ * The server side of the downlink (src/shared/web/downlink.ts): for each WebSocket client that
  * offered it, a single-use token, a queue for what is sent before the page opens the stream,
  * and then the streamed response itself.
  *
@@ -10,9 +10,9 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { DOWNLINK_HEADER, DOWNLINK_PATH, encodeRecord } from '../../shared/downlink'
-import type { ClientId } from '../core-types'
-import { secretsMatch } from './secret'
+import { DOWNLINK_HEADER, DOWNLINK_PATH, encodeRecord } from '../../shared/web/downlink'
+import type { ClientId } from '../../main/core-types'
+import { secretsMatch } from '../../shared/node/secret'
 
 interface Downlink {
   token: string | undefined

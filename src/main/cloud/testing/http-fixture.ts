@@ -6,7 +6,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import { expect } from 'vitest'
-import { isCloudError, type CloudError } from './errors'
+import { isCloudError, type CloudError } from '../errors'
 
 export interface RecordedRequest {
   method: string

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../shared/downlink'
-import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/ws-protocol'
+import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../shared/web/downlink'
+import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/web/ws-protocol'
 import { createWsBridge, fetchDownlink, type WsBridge } from '../../renderer/src/lib/transport-ws'
-import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from './test-support'
+import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from '../testing/transport-server'
 
 const bridges: WsBridge[] = []
 
@@ -65,7 +65,7 @@ describe('downlink', () => {
     const seen: string[] = []
     bridge.on('ssh.data', ({ data }) => seen.push(`data:${Array.from(data).join(',')}`))
     bridge.on('ssh.status', ({ state }) => seen.push(`status:${state}`))
-    expect(await bridge.invoke('app.info')).toEqual({ ok: true, value: { version: '1', shell: 'web', replaced: [] } })
+    expect(await bridge.invoke('app.info')).toEqual({ ok: true, value: { version: '1' } })
     const clientId = bridge.clientId as string
     emit('ssh.data', { terminalId: 't', data: new Uint8Array([1, 2, 0xe2]) }, clientId)
     emit('ssh.data', { terminalId: 't', data: new Uint8Array([0x82, 0xac]) }, clientId)
@@ -89,7 +89,7 @@ describe('downlink', () => {
       }
     })
     bridges.push(bridge)
-    expect(await bridge.invoke('app.info')).toEqual({ ok: true, value: { version: '1', shell: 'web', replaced: [] } })
+    expect(await bridge.invoke('app.info')).toEqual({ ok: true, value: { version: '1' } })
     const warnings: unknown[] = []
     bridge.on('warning', (warning) => warnings.push(warning))
     emit('warning', { id: 'w', message: 'after the fallback' })

@@ -10,11 +10,12 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket, type RawData } from 'ws'
-import { COMMAND_NAMES, type CommandName, type NoticeName } from '../../shared/contract'
-import type { AppCore, ClientId } from '../core-types'
-import { DOWNLINK_OFFER } from '../../shared/downlink'
+import { COMMAND_NAMES, type CommandName, type Events, type NoticeName } from '../../shared/contract'
+import type { WebShellEvents } from '../../shared/web/web-shell-events'
+import type { AppCore, ClientId } from '../../main/core-types'
+import { DOWNLINK_OFFER } from '../../shared/web/downlink'
 import { Downlinks, TOO_SLOW } from './downlink-server'
-import { secretsMatch } from './secret'
+import { secretsMatch } from '../../shared/node/secret'
 import {
   BYTE_CARRYING_EVENTS,
   WS_MAX_CLIENT_MESSAGE_BYTES,
@@ -25,9 +26,18 @@ import {
   encodeFrame,
   isClientMessage,
   type ServerMessage
-} from '../../shared/ws-protocol'
+} from '../../shared/web/ws-protocol'
 
-export type TransportCore = Pick<AppCore, 'handle' | 'notice' | 'subscribe' | 'clientGone'>
+/**
+ * Where a page's events come in: main's, and the web shell's own (src/shared/web/web-shell-events.ts).
+ * The transport only frames them, so any payload will do; both kinds of sink accept this one.
+ */
+export type PageEventSink = (event: keyof Events | keyof WebShellEvents, payload: unknown, target?: ClientId) => void
+
+/** The core as the transport uses it, with the web shell's events among those it subscribes to. */
+export type TransportCore = Pick<AppCore, 'handle' | 'notice' | 'clientGone'> & {
+  subscribe(sink: PageEventSink): () => void
+}
 
 export interface WsTransportOptions {
   core: TransportCore
@@ -40,17 +50,19 @@ export interface WsTransportOptions {
   /** A client whose unsent data exceeds this is too slow to keep up; it is disconnected. */
   maxBufferedBytes?: number
   /**
-   * Gives pages that ask for it a downlink (src/shared/downlink.ts). Only for an HTTP server that
+   * Gives pages that ask for it a downlink (src/shared/web/downlink.ts). Only for an HTTP server that
    * routes its requests through `handleRequest`; otherwise pages keep everything on the socket.
    */
   downlink?: boolean
   /** A page that offered a downlink but has not opened it by then is disconnected. */
   downlinkOpenTimeoutMs?: number
+  /** A page connected (after its `hello`): e.g. send it what it missed, addressed to `clientId`. */
+  welcome?(clientId: ClientId): void
 }
 
 export interface WsTransport {
   readonly clientCount: number
-  /** Serves a page's downlink request (src/shared/downlink.ts); false for any other request. */
+  /** Serves a page's downlink request (src/shared/web/downlink.ts); false for any other request. */
   handleRequest(request: IncomingMessage, response: ServerResponse): boolean
   close(): Promise<void>
 }
@@ -143,6 +155,7 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
     } else {
       send(clientId, { t: 'hello', clientId })
     }
+    options.welcome?.(clientId)
 
     socket.on('message', (data: RawData, isBinary: boolean) => {
       let message: unknown

@@ -2,9 +2,9 @@
 import { createServer } from 'node:net'
 import type { Readable } from 'node:stream'
 import ssh2, { type ParsedKey } from 'ssh2'
-import { generateEd25519PrivateKey } from './host-key'
-import { ManualClock } from '../../shared/clock'
-import type { EmuInstanceView, ReachContext } from '../reach-types'
+import { generateEd25519PrivateKey } from '../host-key'
+import { ManualClock } from '../../../shared/clock'
+import type { EmuInstanceView, ReachContext } from '../../reach-types'
 
 export async function freePort(): Promise<number> {
   const server = createServer()

@@ -1,6 +1,6 @@
 /**
  * The contract (contract.ts) over a WebSocket: what `npm run web` and the browser tests use in
- * place of Electron IPC. Runs in Node (src/main/transport/ws-server.ts) and in the page
+ * place of Electron IPC. Runs in Node (src/web/transport/ws-server.ts) and in the page
  * (src/renderer/src/lib/transport-ws.ts), so it uses only what both have (TextEncoder, DataView).
  *
  * Messages are JSON. A message that carries bytes (`ssh.data`'s Uint8Array) goes as one binary
@@ -14,7 +14,7 @@
  * A page may ask for main's messages on a streamed HTTP response instead (downlink.ts); the
  * frames are the same, only their envelope differs.
  */
-import type { Result } from './errors'
+import type { Result } from '../errors'
 
 /** Offered by the page and echoed by the server; a second subprotocol carries the secret. */
 export const WS_PROTOCOL = 'cloud-tray.v1'
@@ -63,7 +63,7 @@ export interface HelloMessage {
   clientId: string
   /**
    * Present when the page offered DOWNLINK_OFFER: the single-use token that opens its downlink
-   * (src/shared/downlink.ts). Every later message for the page comes down that stream.
+   * (src/shared/web/downlink.ts). Every later message for the page comes down that stream.
    */
   downlink?: string
 }

@@ -2,12 +2,12 @@
  * The services the ssh command group needs, faked: a fixed list of instances (mutable, like a
  * newer poll), the Sandbox profile, settings with no key, and every emitted event recorded.
  */
-import { systemClock } from '../../shared/clock'
-import type { Events, EventName, Profile, Settings } from '../../shared/contract'
-import type { Instance } from '../../shared/api'
-import type { ClientId } from '../core-types'
-import type { AnyCommandGroup } from '../commands/dispatcher'
-import type { createSshCommands, SshServices } from '../commands/ssh'
+import { systemClock } from '../../../shared/clock'
+import type { Events, EventName, Profile, Settings } from '../../../shared/contract'
+import type { Instance } from '../../../shared/api'
+import type { ClientId } from '../../core-types'
+import type { AnyCommandGroup } from '../dispatcher'
+import type { createSshCommands, SshServices } from '../ssh'
 
 export interface Sent {
   event: EventName

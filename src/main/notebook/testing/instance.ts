@@ -1,6 +1,6 @@
 /** A Running instance as the API returns it, for the notebook tests. */
-import type { Instance } from '../../shared/api'
-import { makeInstance } from '../../shared/testing/instance'
+import type { Instance } from '../../../shared/api'
+import { makeInstance } from '../../../shared/testing/instance'
 
 export function instanceWith(overrides: { status?: string; domain?: string; subUrl?: string } = {}): Instance {
   return makeInstance({

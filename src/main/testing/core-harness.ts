@@ -24,9 +24,8 @@ export interface RecordingPlatform extends Platform {
   startAtLogin: boolean[]
 }
 
-export function recordingPlatform(shell: 'electron' | 'web' = 'electron'): RecordingPlatform {
+export function recordingPlatform(): RecordingPlatform {
   const p: RecordingPlatform = {
-    shell,
     notifications: [],
     trays: [],
     notebooks: [],

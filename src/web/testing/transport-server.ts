@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { expect } from 'vitest'
 import WebSocket from 'ws'
-import type { EventSink } from '../core-types'
+import type { EventSink } from '../../main/core-types'
 import type { WebSocketLike } from '../../renderer/src/lib/transport-ws'
-import { createSecret } from './secret'
-import { attachWsTransport, type TransportCore, type WsTransport, type WsTransportOptions } from './ws-server'
+import { createSecret } from '../../shared/node/secret'
+import { attachWsTransport, type TransportCore, type WsTransport, type WsTransportOptions } from '../transport/ws-server'
 
 /** A core that echoes, records notices and clientGone, and lets the test emit events. */
 export function fakeCore() {
@@ -17,7 +17,7 @@ export function fakeCore() {
     async handle(command, input, context) {
       calls.push({ command, input, clientId: context.clientId })
       if (command === 'app.info') {
-        return { ok: true, value: { version: '1', shell: 'web', replaced: [] } } as never
+        return { ok: true, value: { version: '1' } } as never
       }
       if (command === 'external.open') return { ok: true, value: undefined } as never
       return { ok: false, error: { kind: 'not-allowed', message: `no ${command}` } } as never

@@ -1,6 +1,6 @@
 /** Well-formed bodies of the API, for the client's tests (test-only). */
-import type { Instance } from '../../shared/api'
-import { makeInstance } from '../../shared/testing/instance'
+import type { Instance } from '../../../shared/api'
+import { makeInstance } from '../../../shared/testing/instance'
 
 export function instance(id: string): Instance {
   return makeInstance({ id, name: id, owner: 'u', sshAddress: '10.0.0.1' })

@@ -2,8 +2,8 @@
  * Helpers for the emulator's own tests: plain fetch against a live emulator, the way any HTTP
  * client would talk to it. Not imported by the emulator itself.
  */
-import { DEFAULT_CATALOG } from './catalog'
-import type { EmuInstanceView, ReachContext } from './reach-types'
+import { DEFAULT_CATALOG } from '../catalog'
+import type { EmuInstanceView, ReachContext } from '../reach-types'
 
 export interface Answer {
   status: number

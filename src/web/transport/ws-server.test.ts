@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { secretsMatch } from './secret'
+import { secretsMatch } from '../../shared/node/secret'
 import type { TransportCore } from './ws-server'
 import { createWsBridge, type WsBridge } from '../../renderer/src/lib/transport-ws'
-import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from './test-support'
-import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/ws-protocol'
+import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from '../testing/transport-server'
+import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/web/ws-protocol'
 
 const bridges: WsBridge[] = []
 
@@ -42,11 +42,31 @@ describe('ws transport', () => {
     const a = bridgeFor(r)
     const b = bridgeFor(r)
     const info = await a.invoke('app.info')
-    expect(info).toEqual({ ok: true, value: { version: '1', shell: 'web', replaced: [] } })
+    expect(info).toEqual({ ok: true, value: { version: '1' } })
     const stop = await b.invoke('instances.stop', { instanceId: 'x' })
     expect(stop).toEqual({ ok: false, error: { kind: 'not-allowed', message: 'no instances.stop' } })
     expect(calls[0]!.clientId).not.toBe(calls[1]!.clientId)
     expect(calls[1]!.input).toEqual({ instanceId: 'x' })
+  })
+
+  it('welcomes each page after its hello, with events addressed to it alone', async () => {
+    const { core, emit } = fakeCore()
+    const welcomed: string[] = []
+    const r = await start(core, {
+      welcome(clientId) {
+        welcomed.push(clientId)
+        emit('warning', { id: 'welcome', message: `hello ${clientId}` }, clientId)
+      }
+    })
+    const a = bridgeFor(r)
+    const heardByA: unknown[] = []
+    a.on('warning', (warning) => heardByA.push(warning))
+    await a.invoke('app.info')
+    expect(heardByA).toEqual([{ id: 'welcome', message: `hello ${a.clientId}` }])
+    const b = bridgeFor(r)
+    await b.invoke('app.info')
+    expect(welcomed).toEqual([a.clientId, b.clientId])
+    expect(heardByA).toHaveLength(1)
   })
 
   it('refuses unknown commands without calling the core', async () => {
