@@ -29,6 +29,7 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
     ['GET /volumes', (_body, query) => ({ status: 200, body: { volumes: control.volumes(query.get('username') ?? undefined) } })],
     ['GET /now', () => ({ status: 200, body: { now: control.now() } })],
     ['GET /requests', () => ({ status: 200, body: { count: control.requestCount() } })],
+    ['GET /ssh-stats', () => ({ status: 200, body: { instances: control.sshStats() } })],
     [
       'POST /requests/reset',
       () => {

@@ -63,6 +63,8 @@ export interface EmulatorControl {
   setGpu(instanceId: string, setting: GpuInput): Promise<void>
   /** The instance's GPUs as its nvidia-smi reports them. */
   gpus(instanceId: string): EmuGpu[]
+  /** Per instance: SSH logins and commands (exec) its built-in server served; empty without reach. */
+  sshStats(): Record<string, { connections: number; execs: number }>
   /** /api requests received (faulted ones included) since start or the last reset. */
   requestCount(): number
   resetRequestCount(): void
@@ -87,6 +89,7 @@ export interface ControlDeps {
   gpus: GpuBoard
   /** Tells the instance's shell (reach) that its GPUs changed. */
   gpusChanged(instanceId: string): Promise<void>
+  sshStats(): Record<string, { connections: number; execs: number }>
 }
 
 /**
@@ -163,6 +166,7 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       const record = instances.get(instanceId)
       return record ? deps.gpus.gpusOf(instanceId, record.instanceType) : []
     },
+    sshStats: () => deps.sshStats(),
     requestCount: () => deps.counter.requests,
     resetRequestCount() {
       deps.counter.requests = 0

@@ -188,7 +188,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     gpus,
     gpusChanged: async (instanceId) => {
       await reach?.gpusChanged?.(instanceId)
-    }
+    },
+    sshStats: () => reach?.sshStats?.() ?? {}
   })
   const controlListener: Listener = new Listener(
     createControlHandler({

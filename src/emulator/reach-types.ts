@@ -42,6 +42,8 @@ export interface Reach {
   instanceStopped(instanceId: string): Promise<void>
   /** The instance's GPU readings changed: its `nvidia-smi` answers the new ones. */
   gpusChanged?(instanceId: string): Promise<void>
+  /** Per instance: SSH logins and commands (exec) served so far. */
+  sshStats?(): Record<string, { connections: number; execs: number }>
   close(): Promise<void>
 }
 

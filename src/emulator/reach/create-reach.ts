@@ -11,7 +11,7 @@ import type { EmuInstanceView, Reach, ReachContext } from '../reach-types'
 import { loadOrCreateHostKey, type HostKey } from './host-key'
 import { loadOrCreateNotebookCertificate, NOTEBOOK_CERT_FILE, type NotebookCertificate } from './notebook-certificate'
 import { startNotebookServer } from './notebook-server'
-import { startInstanceSshServer } from './ssh-server'
+import { startInstanceSshServer, type SshStats } from './ssh-server'
 import { startTcpForwarder, type ForwardTarget } from './tcp-forwarder'
 import { writeGpuFiles } from './gpu-files'
 
@@ -71,6 +71,13 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
     else context.log(`instance SSH ports forward to ${options.sshBackend!.host}:${options.sshBackend!.port}`)
 
     const endpoints = new Map<string, Endpoint[]>()
+    /** Per instance, across its runs: logins and commands its SSH server served (the probe benchmark counts them). */
+    const sshStats = new Map<string, SshStats>()
+    const statsOf = (instanceId: string): SshStats => {
+      let stats = sshStats.get(instanceId)
+      if (!stats) sshStats.set(instanceId, (stats = { connections: 0, execs: 0 }))
+      return stats
+    }
     let closed = false
     /** Per instance, so a stop that arrives while its start is still binding waits for it. */
     const queues = new Map<string, Promise<void>>()
@@ -119,6 +126,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         authorizedKeys: () => context.sshKeysFor(context.instance(instance.instanceId)?.owner ?? instance.owner),
         home,
         ...(context.gpus ? { binDir: binDirOf(instance.instanceId) } : {}),
+        stats: statsOf(instance.instanceId),
         log: context.log
       })
     }
@@ -141,6 +149,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         notebook.remove(instanceId)
         return serially(instanceId, () => closeEndpoints(instanceId))
       },
+      sshStats: () => Object.fromEntries([...sshStats].map(([instanceId, stats]) => [instanceId, { ...stats }])),
       gpusChanged: (instanceId) => (closed || !endpoints.has(instanceId) ? Promise.resolve() : serially(instanceId, () => writeGpus(instanceId))),
       async close() {
         closed = true

@@ -77,6 +77,10 @@ describe.skipIf(noShell)('nvidia-smi in an emulated instance', () => {
     expect(table.stdout).toMatch(/\|\s+99%\s+Default \|/)
     expect(table.stdout).toMatch(/python\s+1024MiB/)
 
+    // Each exec above was its own login: what the server counts (bench/gpu-probe.ts reads it).
+    expect(emulator.control.sshStats()[instanceId!]).toEqual({ connections: 4, execs: 4 })
+    expect((await control('/ssh-stats')).body.instances[instanceId!]).toEqual({ connections: 4, execs: 4 })
+
     const bad = await control('/gpu', { instanceId, utilization: 140 })
     expect(bad).toEqual({ status: 400, body: { message: 'field "utilization" must be between 0 and 100, not 140' } })
     expect((await control('/gpu', { instanceId: 'notebook-nope', utilization: 1 })).status).toBe(400)

@@ -21,15 +21,26 @@ export interface InstanceSshServerOptions {
   home: string
   /** Put first on the sessions' PATH: the instance's own commands (the emulated nvidia-smi). */
   binDir?: string
+  /** Counted into (kept across the instance's runs by the caller); default: this server's own. */
+  stats?: SshStats
   log(line: string): void
 }
 
 export interface InstanceSshServer {
   readonly port: number
+  /** Logins accepted and commands run (exec requests) since the server started. */
+  readonly stats: SshStats
   close(): Promise<void>
 }
 
+/** What an instance's SSH server has served: how many logins, how many commands (exec). */
+export interface SshStats {
+  connections: number
+  execs: number
+}
+
 export async function startInstanceSshServer(options: InstanceSshServerOptions): Promise<InstanceSshServer> {
+  const stats: SshStats = options.stats ?? { connections: 0, execs: 0 }
   const clients = new Set<Connection>()
   const sessions = new Set<{ close(): void }>()
   const sockets = new Set<Socket>()
@@ -45,8 +56,11 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
       else context.reject(['publickey'])
     })
     client.on('ready', () => {
+      stats.connections++
       client.on('session', (accept) => {
-        const served = serveSession(accept(), { home: options.home, username: options.username, ...(options.binDir ? { binDir: options.binDir } : {}), log })
+        const session = accept()
+        session.once('exec', () => stats.execs++)
+        const served = serveSession(session, { home: options.home, username: options.username, ...(options.binDir ? { binDir: options.binDir } : {}), log })
         sessions.add(served)
         client.once('close', () => {
           served.close()
@@ -76,6 +90,7 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
   log(`ssh ${options.instanceId}: listening on 127.0.0.1:${port} for ${options.username}`)
   return {
     port,
+    stats,
     async close() {
       for (const session of sessions) session.close()
       for (const socket of sockets) socket.destroy()
