@@ -7,8 +7,8 @@
  * - `isBilled`: an instance costs money from its create until it has stopped or is gone. Booting,
  *   stuck and failed starts cost too: the capacity is held (the real service bills until
  *   terminate or stop; hpcai-api-facts.md 2.5).
- * - `hourlyRate`: hourly modes cost their price per hour; a day, week or month plan costs its
- *   price spread evenly over the period's hours (720 for a month).
+ * - `hourlyRate` (src/shared/money.ts, the app's too): hourly modes cost their price per hour; a
+ *   day, week or month plan costs its price spread evenly over the period's hours (720 for a month).
  * - `Wallet.spend`: vouchers first, then credits, then the balance, which may go below zero
  *   (the real service's billing doc: vouchers and credits are spent before the balance).
  *
@@ -17,6 +17,9 @@
  * exact whatever the order of reads, and a cost guard can read `charged` per instance.
  */
 import { statusGroup } from '../shared/instance-rules'
+import { hourlyRate } from '../shared/money'
+
+export { hourlyRate }
 
 export interface WalletState {
   balance: number
@@ -36,20 +39,6 @@ export interface BalanceAnswer {
 /** Every account starts with this (the real client's fixture: $100 and a $5 voucher). */
 export const STARTING_WALLET: WalletState = { balance: 100, voucher: 5, credit: 0 }
 
-const HOURS_PER_PERIOD: Readonly<Record<string, number>> = {
-  perHour: 1,
-  tidePerHour: 1,
-  perDay: 24,
-  perWeek: 7 * 24,
-  perMonth: 30 * 24
-}
-
-/** Dollars per hour of an instance billed `price` per `chargeMode` period; 0 for an unknown mode. */
-export function hourlyRate(billing: { chargeMode: string; price: number }): number {
-  const hours = HOURS_PER_PERIOD[billing.chargeMode]
-  if (hours === undefined || !Number.isFinite(billing.price) || billing.price <= 0) return 0
-  return billing.price / hours
-}
 
 /** Whether an instance in this status is costing money. */
 export function isBilled(status: string): boolean {

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import type { CommandInput, CommandName, NoticeInput, NoticeName } from '../../shared/contract'
 import { CreateInstanceRequestSchema, MAX_TEXT_LENGTH } from '../../shared/create-request'
+import { CreateVolumeRequestSchema } from '../../shared/volume-request'
 import { MAX_LABEL_LENGTH } from '../catalog/image-book'
 import { SettingsPatchSchema } from '../settings/settings-schema'
 
@@ -64,14 +65,7 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'instances.stop': instanceRef,
   'instances.terminate': instanceRef,
   'volumes.list': pager,
-  'volumes.create': z
-    .object({
-      name: z.string().trim().min(1, 'Enter a volume name.').max(200),
-      sizeGB: z.number().int().min(1).max(1_000_000),
-      region: id,
-      volumeType: z.string().trim().min(1).max(100)
-    })
-    .strict(),
+  'volumes.create': CreateVolumeRequestSchema,
   'catalog.get': none,
   'catalog.refresh': none,
   'images.save': z.object({ imageId: z.string().trim().min(1, 'Enter the image id.').max(MAX_TEXT_LENGTH), label: z.string().max(MAX_LABEL_LENGTH) }).strict(),
