@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { Settings } from '../../shared/contract'
+import { MAX_LOW_BALANCE, MAX_STUCK_MINUTES, MIN_STUCK_MINUTES } from '../../shared/settings-limits'
 
 export const DEFAULT_SETTINGS: Settings = {
   notifications: { ready: true, failed: true, stopped: true, released: true, stuck: true },
@@ -18,12 +19,6 @@ export const DEFAULT_SETTINGS: Settings = {
 }
 
 const d = DEFAULT_SETTINGS
-
-/** A start is given at least a minute, and at most four hours, before it counts as stuck. */
-export const MIN_STUCK_MINUTES = 1
-export const MAX_STUCK_MINUTES = 240
-/** Far above any real account's warning level; bounds what a renderer may send. */
-export const MAX_LOW_BALANCE = 1_000_000
 
 export const SettingsSchema = z.object({
   notifications: z
