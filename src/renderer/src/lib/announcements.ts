@@ -24,6 +24,8 @@ export function listenForAnnouncements(toastHere: () => boolean): () => void {
   return on('notification', (notification) => {
     // The session store warns of an ending session itself (it owns the re-login).
     if (notification.kind === 'expiring' || !toastHere()) return
-    toasts.show(TONES[notification.kind], notification.title, notification.body)
+    // A stuck start and a low balance ask for something to be done: they stay until dismissed.
+    const sticky = notification.kind === 'stuck' || notification.kind === 'low-balance'
+    toasts.show(TONES[notification.kind], notification.title, notification.body, { sticky })
   })
 }
