@@ -200,7 +200,7 @@ export class Account {
       if (isCloudError(error) && error.kind === 'not-logged-in') {
         throw new CloudError(
           'bad-credentials',
-          'The cloud refused this API key. Check that you copied all of it, or make a new key in the HPC-AI console (account menu → API keys).',
+          'The cloud refused this API key. Check that you copied all of it, or make a new key in the HPC-AI console.',
           { ...(error.status !== undefined ? { status: error.status } : {}) }
         )
       }

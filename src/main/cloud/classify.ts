@@ -102,7 +102,7 @@ function notLoggedIn(status: number, context: CallContext): CloudError {
   if (context.credential === 'api-key') {
     return new CloudError(
       'not-logged-in',
-      'The cloud refused your API key: it may have been deleted or replaced. Make a new key in the HPC-AI console (account menu → API keys), then sign in with it.',
+      'The cloud refused your API key: it may have been deleted or replaced. Make a new key in the HPC-AI console, then sign in with it.',
       { status }
     )
   }
