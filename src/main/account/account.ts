@@ -158,29 +158,20 @@ export class Account {
   }
 
   async login(input: LoginInput): Promise<SessionState> {
-    const profile = this.findProfile(input.profileId)
-    if (!profile) throw new AppError('bad-input', 'That profile no longer exists. Pick another one.', { field: 'profileId' })
-    if (profile.builtIn === 'sandbox') await this.ensureSandbox()
-    await this.clients.load()
-    const before = this.session.state()
-    const origin = this.originOf(input.profileId)
-    const result = await this.clients.for(this.findProfile(input.profileId)!).login({
+    const { profile, before, origin } = await this.prepareSignIn(input.profileId)
+    const result = await this.clients.for(profile).login({
       username: input.username,
       password: input.password,
       rememberMe: input.rememberMe
     })
-    const file = this.profilesStore.get()
-    if (file.selectedId !== input.profileId) await this.profilesStore.set(selectProfile(file, input.profileId))
-    const continued = before.status === 'expired' && before.profileId === input.profileId && before.username === input.username
+    const continued = await this.accepted(input, before)
     // From here on every log line scrubs this token, whatever carries it.
     this.options.log?.secrets.add(result.accessToken)
     const state = await this.session.loggedIn(input, result, origin)
-    this.tell((listener) => listener.started?.(continued))
     if (continued) {
       void this.options.refreshNotebookCookies(input.profileId, result.accessToken).catch(() => undefined)
     }
-    this.gate.release(state)
-    return state
+    return this.started(state, continued)
   }
 
   /**
@@ -188,14 +179,9 @@ export class Account {
    * mistyped key is said at once, on the form, and never becomes a session.
    */
   async loginWithKey(input: KeyLoginInput): Promise<SessionState> {
-    const profile = this.findProfile(input.profileId)
-    if (!profile) throw new AppError('bad-input', 'That profile no longer exists. Pick another one.', { field: 'profileId' })
-    if (profile.builtIn === 'sandbox') await this.ensureSandbox()
-    await this.clients.load()
-    const before = this.session.state()
-    const origin = this.originOf(input.profileId)
+    const { profile, before, origin } = await this.prepareSignIn(input.profileId)
     try {
-      await this.clients.checkApiKey(this.findProfile(input.profileId)!, input.apiKey)
+      await this.clients.checkApiKey(profile, input.apiKey)
     } catch (error) {
       if (isCloudError(error) && error.kind === 'not-logged-in') {
         throw new CloudError(
@@ -206,11 +192,30 @@ export class Account {
       }
       throw error
     }
+    const continued = await this.accepted(input, before)
+    this.options.log?.secrets.add(input.apiKey)
+    return this.started(await this.session.keyLoggedIn(input, origin), continued)
+  }
+
+  /** Before a sign-in call: the profile (its Sandbox started), the session as it was, and where the call goes. */
+  private async prepareSignIn(profileId: string): Promise<{ profile: Profile; before: SessionState; origin: string | undefined }> {
+    const found = this.findProfile(profileId)
+    if (!found) throw new AppError('bad-input', 'That profile no longer exists. Pick another one.', { field: 'profileId' })
+    if (found.builtIn === 'sandbox') await this.ensureSandbox()
+    await this.clients.load()
+    // Looked up again: the Sandbox's address is known only once it runs.
+    return { profile: this.findProfile(profileId)!, before: this.session.state(), origin: this.originOf(profileId) }
+  }
+
+  /** The cloud took the credential: the profile is selected; answers whether the same user continues after an expiry. */
+  private async accepted(input: { profileId: string; username: string }, before: SessionState): Promise<boolean> {
     const file = this.profilesStore.get()
     if (file.selectedId !== input.profileId) await this.profilesStore.set(selectProfile(file, input.profileId))
-    const continued = before.status === 'expired' && before.profileId === input.profileId && before.username === input.username
-    this.options.log?.secrets.add(input.apiKey)
-    const state = await this.session.keyLoggedIn(input, origin)
+    return before.status === 'expired' && before.profileId === input.profileId && before.username === input.username
+  }
+
+  /** A session began: the rest of main starts, and commands waiting for it run again. */
+  private started(state: SessionState, continued: boolean): SessionState {
     this.tell((listener) => listener.started?.(continued))
     this.gate.release(state)
     return state
