@@ -41,8 +41,8 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   let tray: TrayModel | undefined
   const effects = new EffectLog(options.now, (effect) => emit('recorded', effect))
   const inPage: Platform = {
-    // The page lists it (recorded) and shows the status change behind it as a toast; there is no OS notification to raise.
-    showNotification: () => {},
+    // No desktop to raise it on: the page lists it (recorded) and shows it as a toast.
+    showNotification: (notification) => emit('notification', notification),
     setTray(model) {
       tray = model
       emit('tray', model)

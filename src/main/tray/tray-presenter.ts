@@ -1,9 +1,9 @@
 /**
  * Keeps the tray menu in step with the app: after anything it shows may have changed (the
- * session, a snapshot, the watcher's health, a setting) it recomputes the model (tray-model.ts)
- * and, only when it differs, hands it to the platform's tray.
+ * session, a snapshot, the watcher's health, the balance, a setting) it recomputes the model
+ * (tray-model.ts) and, only when it differs, hands it to the platform's tray.
  */
-import type { InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
+import type { BalanceSnapshot, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
 import type { Platform } from '../core-types'
 import { trayModel } from './tray-model'
 
@@ -13,6 +13,8 @@ export interface TrayPresenterOptions {
   /** The watcher's snapshot. */
   instances: { snapshot(): InstancesSnapshot }
   settings: { get(): Settings }
+  /** The balance model's latest read, for the menu's balance line. */
+  balance?: { snapshot(): BalanceSnapshot }
   platform: Pick<Platform, 'setTray'>
 }
 
@@ -33,7 +35,8 @@ export class TrayPresenter {
     const { options } = this
     const model = trayModel(options.session.state(), options.instances.snapshot(), options.settings.get(), {
       health: this.health,
-      profileName: options.session.profileName()
+      profileName: options.session.profileName(),
+      ...(options.balance ? { balance: options.balance.snapshot() } : {})
     })
     const json = JSON.stringify(model)
     this.current = model

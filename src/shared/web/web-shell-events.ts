@@ -5,7 +5,7 @@
  * over its WebSocket transport only. A page that connects is sent the current tray and the latest
  * recorded effects at once, so it needs no command to catch up.
  */
-import type { TrayModel } from '../contract'
+import type { AppNotification, TrayModel } from '../contract'
 
 /** What an Electron-only effect would have done (e.g. open a notebook window), shown on the page instead. */
 export interface RecordedEffect {
@@ -21,6 +21,8 @@ export interface WebShellEvents {
   /** The tray menu main hands to the platform; the page's tray panel shows it and runs its items. */
   tray: TrayModel
   recorded: RecordedEffect
+  /** A desktop notification main raised: the page has no desktop, so it shows it as a toast. */
+  notification: AppNotification
 }
 
 export type WebShellEventName = keyof WebShellEvents
