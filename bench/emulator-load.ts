@@ -145,7 +145,7 @@ export async function runEmulatorLoad(options: { seconds: number; connections: n
     const client = createCloudClient({ baseUrl: emulator.baseUrl, token: () => accessToken })
     let answersAfterwards = false
     try {
-      const all = await client.listAllInstances()
+      const { instances: all } = await client.listAllInstances()
       answersAfterwards = new Set(all.map((i) => i.instanceMetadata.instanceId)).size === INSTANCES
     } finally {
       await client.close?.()

@@ -12,10 +12,12 @@ import type { Page } from '@playwright/test'
 import { startEmulator, type Emulator } from '../src/emulator/index'
 import { ManualClock } from '../src/shared/clock'
 import { startLossyProxy, type LossyProxy } from './faults-proxy'
+import { chooseLaunch, launchReviewed } from './launch-helpers'
 import { captureScreen, expect, test as base } from './web-fixture'
 
 const IMAGE = 'img-pytorch-2.5-cuda12.4'
 const TYPE = 'gpu-a100-80g-1x'
+const TYPE_CHOICE = /^1 × A100-PCIE-80GB /
 const REGION = '6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f'
 const FAST_EMULATOR = { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }
 
@@ -170,7 +172,7 @@ test('#12 item 8: a volume create whose answer is lost is reported as created, o
   await page.getByRole('button', { name: 'New volume', exact: true }).first().click()
   await page.getByLabel('Volume name').fill('datasets')
   await page.getByLabel('Size (GB)').fill('200')
-  await page.getByLabel('Region').fill(REGION)
+  await page.getByLabel('Region', { exact: true }).selectOption(REGION)
   lossy.loseAnswers('/storage/volume/create', 1)
   await page.getByRole('button', { name: 'Create volume' }).click()
 
@@ -185,10 +187,8 @@ test("#12 item 9: our create never arrived and another client made a look-alike:
   await signIn(page, shell.url)
   await page.keyboard.press('Control+N')
   await page.getByLabel('Name', { exact: true }).fill('twin')
-  await page.getByLabel('Image', { exact: true }).fill(IMAGE)
-  await page.getByLabel('Instance type').fill(TYPE)
-  await page.getByLabel('Region').fill(REGION)
-  const create = page.getByRole('button', { name: 'Create instance' })
+  await chooseLaunch(page, { type: TYPE_CHOICE, image: IMAGE })
+  const create = { click: () => launchReviewed(page) }
 
   // The request never reaches the cloud: the app cannot know, and says so.
   lossy.dropRequests('/instance/create', 1)

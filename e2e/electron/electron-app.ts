@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test'
+import { chooseLaunch, launchReviewed } from '../launch-helpers'
 
 export const ROOT = join(import.meta.dirname, '..', '..')
 export const MAIN_ENTRY = join(ROOT, 'out', 'main', 'index.js')
@@ -109,8 +110,6 @@ export async function openNotebookOfNewInstance(launched: LaunchedApp, name: str
 export async function createInstance(window: Page, name: string): Promise<void> {
   await window.keyboard.press(process.platform === 'darwin' ? 'Meta+N' : 'Control+N')
   await window.getByLabel('Name', { exact: true }).fill(name)
-  await window.getByLabel('Image', { exact: true }).fill('img-pytorch-2.5-cuda12.4')
-  await window.getByLabel('Instance type').fill('gpu-a100-80g-1x')
-  await window.getByLabel('Region').fill('6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f')
-  await window.getByRole('button', { name: 'Create instance' }).click()
+  await chooseLaunch(window, { type: /^1 × A100-PCIE-80GB /, image: 'img-pytorch-2.5-cuda12.4', region: 'us-west-1' })
+  await launchReviewed(window)
 }

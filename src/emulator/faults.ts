@@ -9,6 +9,10 @@ export type FaultAction =
   | { kind: 'drop' }
   | { kind: 'lose-answer' }
   | { kind: 'fail'; status: number }
+  | { kind: 'redirect'; status: number; location: string }
+
+/** The redirect statuses a service may answer (`faults.redirectNext`). */
+export const REDIRECT_STATUSES = [301, 302, 307, 308] as const
 
 /** Turns a success body of one /api route into what a hostile or broken service would answer. */
 export type AnswerRewrite = (answer: any) => unknown
@@ -20,6 +24,7 @@ export class Faults {
   private failStatus = 503
   private dropCount = 0
   private loseCount = 0
+  private redirects: { count: number; status: number; location: string } | undefined
 
   setLatency(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0 || ms > 600_000) throw new RangeError('latency must be 0–600000 ms')
@@ -48,6 +53,17 @@ export class Faults {
   }
 
   /**
+   * The next N requests answer `status` (301, 302, 307 or 308) with `Location: location` and are
+   * not carried out: a service that moved, or one sending the client somewhere else.
+   */
+  redirectNext(count: number, status: number, location: string): void {
+    if (!Number.isInteger(count) || count < 0) throw new RangeError('redirectNext needs a whole number of requests')
+    if (!(REDIRECT_STATUSES as readonly number[]).includes(status)) throw new RangeError('redirectNext status must be 301, 302, 307 or 308')
+    if (typeof location !== 'string' || location === '' || /[\r\n]/.test(location)) throw new TypeError('redirectNext needs a Location on one line')
+    this.redirects = count > 0 ? { count, status, location } : undefined
+  }
+
+  /**
    * In-process only (a function cannot travel over HTTP): every success answer of `route` (e.g.
    * `/instance/list`) becomes what `rewrite` returns, as a hostile or broken service would
    * answer: lying totals, repeated ids, odd strings. `null` stops rewriting that route.
@@ -71,9 +87,10 @@ export class Faults {
     this.dropCount = 0
     this.loseCount = 0
     this.failStatus = 503
+    this.redirects = undefined
   }
 
-  /** What to do with the request that just arrived; drops, then lost answers, then failures. */
+  /** What to do with the request that just arrived; drops, then lost answers, then failures, then redirects. */
   take(): FaultAction {
     if (this.dropCount > 0) {
       this.dropCount--
@@ -86,6 +103,11 @@ export class Faults {
     if (this.failCount > 0) {
       this.failCount--
       return { kind: 'fail', status: this.failStatus }
+    }
+    if (this.redirects) {
+      const { status, location } = this.redirects
+      if (--this.redirects.count <= 0) this.redirects = undefined
+      return { kind: 'redirect', status, location }
     }
     return { kind: 'none' }
   }

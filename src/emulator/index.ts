@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path'
 import { systemClock, type Clock } from '../shared/clock'
 import { createApiRoutes } from './api-routes'
 import { Auth, generateSigningKeyPem } from './auth'
+import { Meter, STARTING_WALLET, Wallets, type WalletState } from './billing'
 import { DEFAULT_CATALOG, type Catalog } from './catalog'
 import { createControl, type EmulatorControl } from './control'
 import { createControlRoutes } from './control-http'
@@ -24,7 +25,8 @@ import { StateWriter, answerAfterPersisted, loadState } from './state-store'
 import { VolumeStore } from './volumes'
 
 export type { Catalog } from './catalog'
-export { DEFAULT_CATALOG, parseCatalog } from './catalog'
+export { DEFAULT_CATALOG, NEVER_PULLING_IMAGE_ID, parseCatalog } from './catalog'
+export type { BalanceAnswer, WalletState } from './billing'
 export type { EmulatorControl, FaultControl } from './control'
 export type { SeedOverrides, StatusExtra } from './instances'
 export type { EmuInstanceView, Reach, ReachContext, ReachFactory } from './reach-types'
@@ -56,6 +58,10 @@ export interface EmulatorOptions {
   clock?: Clock
   /** user name → OpenSSH public key lines. */
   sshKeys?: Record<string, string[]>
+  /** Console API keys accepted as `X-API-Key` (`--api-key USER:KEY`); the user must exist. */
+  apiKeys?: { username: string; key: string }[]
+  /** What every account holds at first (default STARTING_WALLET: $100 and a $5 voucher). */
+  startingWallet?: WalletState
   /** Real SSH / notebook / forwarders (src/emulator/reach); absent: none. */
   reach?: ReachFactory
   log?: (line: string) => void
@@ -110,6 +116,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     tokenTtlSeconds,
     lockoutMs
   })
+  for (const { username, key } of options.apiKeys ?? []) auth.addApiKey(username, key)
+  if (saved?.apiKeys) auth.restoreApiKeyHashes(saved.apiKeys)
+  const wallets = new Wallets(options.startingWallet ?? STARTING_WALLET)
+  if (saved?.wallets) wallets.restore(saved.wallets)
+  const meter = new Meter(wallets)
   const sshKeys = new Map<string, string[]>(Object.entries(options.sshKeys ?? {}).map(([user, keys]) => [user, [...keys]]))
 
   let reach: Reach | undefined
@@ -133,7 +144,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         gpus.clear(instanceId)
         reach?.instanceStopped(instanceId).catch(reachFailed(`stopping ${instanceId}`))
       },
-      changed: () => writer?.changed()
+      changed: () => writer?.changed(),
+      statusChanging: (record) => meter.charge(record, scheduler.now())
     },
     { allocate: () => allocateLoopbackPort(takenPorts), release: (port) => takenPorts.delete(port) }
   )
@@ -147,13 +159,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const faults = new Faults()
   const counter = { requests: 0 }
-  const api = createApiRoutes({ auth, instances, volumes, catalog: () => catalog, reach: reachAddresses, lockoutMs })
+  const api = createApiRoutes({
+    auth,
+    instances,
+    volumes,
+    catalog: () => catalog,
+    reach: reachAddresses,
+    lockoutMs,
+    wallets,
+    meter,
+    now: () => scheduler.now()
+  })
   // Nothing is acknowledged before it is on disk (state-store.ts): each answer waits for the write.
   // A route's answer may be rewritten to play a hostile service (faults.rewriteAnswers).
   const persisted = (): Promise<void> => writer?.persisted() ?? Promise.resolve()
-  for (const [route, handler] of api.authed) {
-    const durable = answerAfterPersisted(persisted, handler)
-    api.authed.set(route, async (body, username) => faults.rewrite(route, await durable(body, username)))
+  for (const routes of [api.authed, api.gets]) {
+    for (const [route, handler] of routes) {
+      const durable = answerAfterPersisted(persisted, handler)
+      routes.set(route, async (body, username) => faults.rewrite(route, await durable(body, username)))
+    }
   }
   // Control lives on its own listener, so taking the API down (faults/down) leaves it up.
   const controlSecret = createSecret()
@@ -189,7 +213,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     gpusChanged: async (instanceId) => {
       await reach?.gpusChanged?.(instanceId)
     },
-    sshStats: () => reach?.sshStats?.() ?? {}
+    sshStats: () => reach?.sshStats?.() ?? {},
+    wallets,
+    meter,
+    changed: () => writer?.changed()
   })
   const controlListener: Listener = new Listener(
     createControlHandler({
@@ -204,7 +231,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const statePath = options.statePath
     writer = new StateWriter(
       statePath,
-      () => ({ version: 1, signingKeyPem: auth.signingKeyPem, instances: instances.all(), volumes: volumes.all() }),
+      () => ({
+        version: 1,
+        signingKeyPem: auth.signingKeyPem,
+        instances: instances.all(),
+        volumes: volumes.all(),
+        apiKeys: auth.apiKeyHashes(),
+        wallets: wallets.all()
+      }),
       (error) => log(`could not write state to ${statePath}: ${(error as Error).message}`)
     )
   }

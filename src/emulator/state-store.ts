@@ -1,6 +1,6 @@
 /**
- * `--state FILE`: users' instances and volumes (and the token signing key, so sessions survive a
- * restart like they do on the real service) in one JSON file.
+ * `--state FILE`: users' instances, volumes, wallets and API keys (hashed), and the token signing
+ * key (so sessions survive a restart like they do on the real service) in one JSON file.
  *
  * Durable before acknowledged: an answer that says "created" must survive a `kill -9` or a power
  * cut the moment the client has it. So each write goes to a temporary file in the same
@@ -15,6 +15,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { open, rename } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import type { WalletState } from './billing'
 import type { EmuInstance } from './instance-record'
 import type { EmuVolume } from './volumes'
 
@@ -23,6 +24,10 @@ export interface EmulatorState {
   signingKeyPem: string
   instances: EmuInstance[]
   volumes: EmuVolume[]
+  /** API key SHA-256 → user name (absent in files written before keys existed). */
+  apiKeys?: Record<string, string>
+  /** User name → wallet (absent in files written before balances existed). */
+  wallets?: Record<string, WalletState>
 }
 
 /** The saved state, or undefined when the file does not exist yet. Throws, naming the file, if it is unreadable. */

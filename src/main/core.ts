@@ -6,18 +6,25 @@
  *
  *   events, warnings      event-hub.ts, warnings.ts
  *   the platform          the shell's, with every text for the OS made safe (os-text.ts)
- *   settings, launches    settings/settings-store.ts, catalog/recent-launches-store.ts
+ *   settings, images      settings/settings-store.ts, catalog/image-book.ts
  *   the account           account/account.ts: profiles, session, Sandbox, cloud clients, re-login gate
  *   the watcher           watch/watcher.ts: polls the instance list while signed in
- *   notifications, tray   notify/notifier.ts, tray/tray-presenter.ts
+ *   notifications         notify/notifier.ts
+ *   the catalog, balance  catalog/catalog-cache.ts, billing/balance-model.ts: read while signed in
  *   the cost guard        cost/cost-guard.ts: meter, GPU probes, rules that remind and stop
+ *   the tray              tray/tray-presenter.ts
  *   the commands          commands/*.ts, one group per area, answered by commands/dispatcher.ts
  */
+import { spendableOf } from '../shared/balance'
 import { systemClock } from '../shared/clock'
 import type { Result } from '../shared/contract'
 import { Account } from './account/account'
-import { RecentLaunchesStore } from './catalog/recent-launches-store'
+import { BalanceModel } from './billing/balance-model'
+import { CatalogCache } from './catalog/catalog-cache'
+import { ImageBookStore, imageUsed } from './catalog/image-book'
 import { appCommands } from './commands/app'
+import { billingCommands } from './commands/billing'
+import { catalogCommands, catalogView, type CatalogServices } from './commands/catalog'
 import { costCommands } from './commands/cost'
 import { createDispatcher } from './commands/dispatcher'
 import { instanceCommands } from './commands/instances'
@@ -48,7 +55,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const warnings = new Warnings(emit, log)
   const platform = osSafePlatform(options.platform)
   const settings = new SettingsStore(dataDir, clock)
-  const recent = new RecentLaunchesStore(dataDir)
+  const images = new ImageBookStore(dataDir)
 
   const account = new Account({
     ...options, // the data folder, keychain, log, and where the cloud or the Sandbox comes from
@@ -74,6 +81,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       emit('transitions', transitions)
       notifier.transitions(transitions)
     },
+    stuckAfterMs: () => settings.get().stuckStartMinutes * 60_000,
+    onStuck(stuck) {
+      notifier.stuck(stuck)
+      tray.update()
+    },
     onHealth(health) {
       if (health.state === 'failing') log?.warn(`watch failing: ${health.error?.kind}: ${health.error?.message}`)
       else log?.info('watch recovered')
@@ -82,6 +94,29 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     },
     onNotLoggedIn: () => void account.expire(null)
   })
+  const balance = new BalanceModel({
+    clock,
+    fetch: () => account.cloud().balance(),
+    toErrorInfo,
+    threshold: () => settings.get().lowBalanceThreshold,
+    low: (available, threshold) => notifier.lowBalance(available, threshold)
+  })
+  const catalogCache = new CatalogCache({
+    dataDir,
+    clock,
+    fetch: () => account.cloud().catalog(),
+    toErrorInfo,
+    changed(profileId) {
+      if (profileId === catalog.profileId()) emit('catalog', catalogView(catalog, profileId))
+    }
+  })
+  const catalog: CatalogServices = {
+    profileId: () => account.currentProfile().id,
+    signedIn: () => account.state().status === 'signed-in',
+    cache: catalogCache,
+    book: images,
+    sandboxImages: (profileId) => account.sandboxImages(profileId)
+  }
   const guard = new CostGuard({
     clock,
     settings,
@@ -96,38 +131,78 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     // The Stop button's own command: checked, recorded as this app's action, through the re-login gate.
     stop: (instanceId): Promise<Result<{ instanceId: string }>> => dispatcher.handle('instances.stop', { instanceId }, { clientId: 'main' }),
     notify: notifier,
+    // The runway reads main's balance model, never the cloud itself.
+    balance: () => {
+      const known = balance.snapshot().balance
+      return known ? spendableOf(known) : undefined
+    },
     emit,
     changed: () => tray.update(),
     ...(log ? { log } : {})
   })
-  const tray = new TrayPresenter({ session: account, instances: watcher, settings, cost: guard, platform })
+  const tray = new TrayPresenter({ session: account, instances: watcher, settings, balance, cost: guard, platform })
+  balance.listen((snapshot) => {
+    emit('balance', snapshot)
+    tray.update()
+    // The runway follows the balance.
+    guard.snapshotChanged()
+  })
   account.listen({
     changed() {
       guard.snapshotChanged()
       tray.update()
     },
     expiring: (expiresAt) => notifier.sessionExpiring(expiresAt),
-    started: (continued) => watcher.sessionStarted(continued),
+    started(continued) {
+      watcher.sessionStarted(continued)
+      balance.sessionStarted()
+      // The create form opens with what is cached; a fresh read follows in the background.
+      if (catalog.cache.stale(catalog.profileId())) void catalog.cache.refresh(catalog.profileId())
+    },
     ending() {
       watcher.sessionEnded()
+      balance.sessionEnded(true)
       notifier.forgetOwnActions()
     },
-    expired: () => watcher.sessionExpired()
+    expired() {
+      watcher.sessionExpired()
+      balance.sessionEnded(false)
+    }
   })
 
   const findInstance = (instanceId: string) => watcher.find(instanceId)
   const currentProfile = () => account.currentProfile()
   const sandbox = () => account.sandbox()
-  const notebooks: NotebookServices = { platform, accessToken: () => account.accessToken(), findInstance, currentProfile, sandbox }
+  const needsNotebookPassword = (): boolean => {
+    const state = account.state()
+    return state.status === 'signed-in' && state.method === 'api-key' && account.accessToken() === undefined
+  }
+  const notebooks: NotebookServices = { platform, accessToken: () => account.accessToken(), needsNotebookPassword, findInstance, currentProfile, sandbox }
   const ssh = sshCommands({ dataDir, clock, emit, findInstance, currentProfile, settings: () => settings.get(), sandbox })
   const dispatcher = createDispatcher(
     [
       appCommands({ version: options.version, platform, warnings: () => warnings.all() }),
       profileCommands(account),
       sessionCommands(account),
-      instanceCommands({ clock, account, watch: watcher, own: notifier, recent }),
+      instanceCommands({
+        clock,
+        account,
+        watch: watcher,
+        own: notifier,
+        images: { used: (imageId) => images.change((book) => imageUsed(book, currentProfile().id, imageId, clock.now())) }
+      }),
       volumeCommands(account),
-      settingsCommands({ store: settings, emit, platform, changed: () => tray.update() }),
+      catalogCommands(catalog),
+      billingCommands({ signedIn: catalog.signedIn, balance }),
+      settingsCommands({
+        store: settings,
+        emit,
+        platform,
+        changed(next, before) {
+          if (next.lowBalanceThreshold !== before.lowBalanceThreshold) balance.thresholdChanged()
+          tray.update()
+        }
+      }),
       trayCommands({
         tray: () => tray.model(),
         platform,
@@ -136,6 +211,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         signOut: () => account.logout(),
         findInstance,
         openNotebook: (instanceId) => openNotebook(notebooks, instanceId),
+        needsNotebookPassword,
         sshCommand: async (instanceId) => (await ssh.handlers['ssh.command']({ instanceId }, { clientId: 'main' })).command,
         keepRunning: (instanceId) => void guard.keepRunning(instanceId)
       }),
@@ -147,14 +223,13 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   )
 
   let started = false
-  /** Settings, profiles and recent launches read from disk (set by start(); never rejects). */
+  /** Settings, profiles, the image book and the catalog cache read from disk (set by start(); never rejects). */
   let localStateRead: Promise<void> = Promise.resolve()
   const readLocalState = async (): Promise<void> => {
     const loaded = await settings.load()
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
-    await recent.load()
-    const rules = await guard.load()
+    const [rules] = await Promise.all([guard.load(), images.load(), catalogCache.load()])
     if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
   }
   return {
@@ -172,10 +247,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     async stop() {
       watcher.stop()
       guard.dispose()
+      balance.stop()
       account.stop()
       await dispatcher.dispose()
-      await recent.flushed()
-      await guard.flushed()
+      await Promise.all([images.flushed(), catalogCache.flushed(), guard.flushed()])
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.

@@ -101,3 +101,32 @@ describe('token containment in the log', () => {
     expect(lines.join('\n').includes(token)).toBe(false)
   })
 })
+
+describe('#15: API key containment', () => {
+  it('no result, event or log line carries the key; the log is told to scrub it', async () => {
+    const key = 'ct_containment-key-0123456789'
+    const added: string[] = []
+    const lines: string[] = []
+    const log = {
+      info: (m: string, data?: unknown) => void lines.push(`${m} ${JSON.stringify(data ?? '')}`),
+      warn: (m: string, data?: unknown) => void lines.push(`${m} ${JSON.stringify(data ?? '')}`),
+      error: (m: string, data?: unknown) => void lines.push(`${m} ${JSON.stringify(data ?? '')}`),
+      secrets: { add: (s: string | undefined | null) => void (s && added.push(s)), delete: () => undefined }
+    }
+    rig = await createCoreRig({ core: { log }, emulator: { apiKeys: [{ username: 'demo', key }] } })
+    const results: unknown[] = []
+    const call = async (command: CommandName, input?: unknown): Promise<void> => void results.push(await rig!.call(command, input))
+    await call('session.loginWithKey', { profileId: 'sandbox', username: 'demo', apiKey: 'ct_wrong-key-000000', rememberMe: true })
+    await call('session.loginWithKey', { profileId: 'sandbox', username: 'demo', apiKey: key, rememberMe: true })
+    await rig.emulator.control.seedInstances('demo', 1)
+    for (const command of ['instances.refresh', 'catalog.refresh', 'balance.refresh', 'session.get'] as const) await call(command)
+    await call('session.notebookSignIn', { password: 'demo' })
+    rig.emulator.control.revokeApiKeys('demo')
+    await call('instances.refresh')
+    await call('session.logout')
+    expect(added).toContain(key)
+    const everything = JSON.stringify({ results, events: rig.events, trays: rig.platform.trays, lines })
+    expect(everything.includes(key)).toBe(false)
+    expect(rig.of('session').map((s) => s.status)).toContain('expired')
+  })
+})

@@ -22,8 +22,12 @@ import type {
   Instance,
   ListInstancesResponse,
   PagerRequest,
+  UnreadableInstance,
   Volume
 } from './api'
+import type { Balance } from './balance'
+import type { InstanceCatalog } from './catalog'
+import type { StuckReason } from './instance-rules'
 import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
 import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
@@ -47,6 +51,8 @@ export interface ProfilesState {
   selectedId: string
   /** The user name last used with the selected profile (prefilled; the Sandbox's is `demo`). */
   lastUsername: string
+  /** How the selected profile was last signed in to (the sign-in form opens on it). */
+  lastMethod: SignInMethod
   /**
    * Prefilled password: only ever the Sandbox's own password (random per install, kept with its
    * state), while the Sandbox is selected and running; never a password the user typed.
@@ -78,12 +84,26 @@ export interface ProfileInput {
 
 export type SessionStatus = 'signed-out' | 'signed-in' | 'expired'
 
+/**
+ * `password`: user name and password give a token that lasts a day. `api-key`: a console API key
+ * (sent as `X-API-Key`) that never expires on a timer; notebook pages still need a token, got
+ * with the password once (`session.notebookSignIn`).
+ */
+export type SignInMethod = 'password' | 'api-key'
+
 export interface SessionState {
   status: SessionStatus
   profileId: string
   username?: string
-  /** Unix ms; from the JWT `exp`, else login time + accessExpire. */
+  /** Absent: `password`. */
+  method?: SignInMethod
+  /** Password sign-in only: Unix ms; from the JWT `exp`, else login time + accessExpire. */
   expiresAt?: number
+  /**
+   * API-key sign-in only: until when (Unix ms) notebook pages open without asking for the
+   * password; absent until the password was given.
+   */
+  notebookSignInUntil?: number
   /** True when the token is kept in the OS keychain (remember me). */
   remembered: boolean
   /** Whether an OS keychain (Secret Service, Keychain, Credential Manager) could be reached. */
@@ -97,12 +117,36 @@ export interface LoginInput {
   rememberMe: boolean
 }
 
+/** Sign in with a console API key; the user name labels the session and signs in to notebooks. */
+export interface KeyLoginInput {
+  profileId: string
+  username: string
+  apiKey: string
+  rememberMe: boolean
+}
+
 // ---------------------------------------------------------------- instances
 
 export type PollMode = 'fast' | 'steady' | 'backoff' | 'paused'
 
+/** A start the watcher judges stuck (instance-rules.ts stuckStart): shown in place and announced once. */
+export interface StuckStart {
+  instanceId: string
+  name: string
+  status: string
+  reason: StuckReason
+  /** Unix ms since when the status has not changed (as this app saw it). */
+  since: number
+  diagnosisReason?: string
+  diagnosisMessage?: string
+}
+
 export interface InstancesSnapshot {
   instances: Instance[]
+  /** Rows of the list that could not be read, each with its id when it had one. */
+  unreadable?: UnreadableInstance[]
+  /** Starts that are stuck now. */
+  stuck?: StuckStart[]
   /** Unix ms of the last successful poll; null before the first one. */
   fetchedAt: number | null
   mode: PollMode
@@ -129,19 +173,37 @@ export interface WatchHealth {
   retryAt?: number
 }
 
-/** Suggestions for the create form, from the user's instances and their recent launches. */
-export interface Suggestion {
-  id: string
+/** An image the create form offers: one the user used or named, or one the Sandbox comes with. */
+export interface KnownImage {
+  imageId: string
+  /** What the user called it (or the Sandbox's name for it); the id when never named. */
   label: string
-  source: 'instances' | 'recent'
+  source: 'mine' | 'sandbox'
+  /** Unix ms of the last launch with it; absent: never launched from here. */
+  lastUsedAt?: number
 }
 
-export interface Suggestions {
-  images: Suggestion[]
-  instanceTypes: Suggestion[]
-  regions: Suggestion[]
-  /** Known prices per instance type id and charge mode, from existing instances. */
-  prices: { instanceTypeId: string; chargeMode: string; price: number; unit: string }[]
+/**
+ * What the create form offers for the session's profile: the catalog as last read (cached per
+ * profile, refreshed in the background, so the form never waits for it) and the images.
+ */
+export interface CatalogView {
+  profileId: string
+  catalog: InstanceCatalog | null
+  /** Unix ms of the last successful read; null: never read. */
+  fetchedAt: number | null
+  refreshing: boolean
+  /** Why the last read failed, when it did. */
+  error?: ErrorInfo
+  images: KnownImage[]
+}
+
+/** The account's balance as last read (GET /balance); null before the first answer. */
+export interface BalanceSnapshot {
+  balance: Balance | null
+  fetchedAt: number | null
+  /** Why the last read failed; the amount shown is then from `fetchedAt`. */
+  error?: ErrorInfo
 }
 
 // ---------------------------------------------------------------- notifications, tray, navigation
@@ -151,6 +213,8 @@ export type NotificationKind =
   | 'failed'
   | 'stopped'
   | 'released'
+  | 'stuck'
+  | 'low-balance'
   | 'summary'
   | 'expiring'
   /** The cost guard (src/main/cost): a reminder, a countdown before a stop, the stop, a plan ending. */
@@ -201,8 +265,11 @@ export interface TrayModel {
 
 export type NavigateTarget =
   | { view: 'login' }
-  /** `confirm: 'stop'`: the tray's "Stop…": show that instance and ask to confirm stopping it. */
-  | { view: 'instances'; instanceId?: string; confirm?: 'stop' }
+  /**
+   * `confirm`: from the tray, show that instance and ask: `stop` / `terminate` to confirm that
+   * action, `notebook-password` for the password notebook pages need on an API-key session.
+   */
+  | { view: 'instances'; instanceId?: string; confirm?: 'stop' | 'terminate' | 'notebook-password' }
   | { view: 'create-instance' }
   | { view: 'volumes' }
   | { view: 'create-volume' }
@@ -214,7 +281,11 @@ export type NavigateTarget =
 export type Theme = 'system' | 'light' | 'dark'
 
 export interface Settings {
-  notifications: { ready: boolean; failed: boolean; stopped: boolean; released: boolean }
+  notifications: { ready: boolean; failed: boolean; stopped: boolean; released: boolean; stuck: boolean }
+  /** A start that stays in one status this many minutes is stuck (a back-off reported by the cloud is at once). */
+  stuckStartMinutes: number
+  /** Notify when the available balance falls below this many dollars; null: never. */
+  lowBalanceThreshold: number | null
   /** Poll intervals in ms: fast while something changes, steady otherwise. */
   pollIntervals: { fastMs: number; steadyMs: number }
   /** Private key file used for SSH before the ~/.ssh defaults; null: defaults only. */
@@ -251,6 +322,9 @@ export interface CoreCommands {
   'profiles.select': { input: { id: string }; result: ProfilesState }
   'session.get': { input: void; result: SessionState }
   'session.login': { input: LoginInput; result: SessionState }
+  'session.loginWithKey': { input: KeyLoginInput; result: SessionState }
+  /** API-key session: the password, once, for the token notebook pages need. */
+  'session.notebookSignIn': { input: { password: string }; result: SessionState }
   'session.logout': { input: void; result: SessionState }
   'instances.get': { input: void; result: InstancesSnapshot }
   /** Polls now (Ctrl/Cmd+R) and answers the fresh snapshot. */
@@ -266,7 +340,14 @@ export interface CoreCommands {
   'instances.terminate': { input: { instanceId: string }; result: { instanceId: string } }
   'volumes.list': { input: PagerRequest; result: Volume[] }
   'volumes.create': { input: CreateVolumeRequest; result: Volume }
-  'catalog.suggestions': { input: void; result: Suggestions }
+  /** The cached catalog and the images, at once; a stale or missing catalog is read in the background (`catalog` event). */
+  'catalog.get': { input: void; result: CatalogView }
+  'catalog.refresh': { input: void; result: CatalogView }
+  /** Names an image for the session's profile (adds it when new). */
+  'images.save': { input: { imageId: string; label: string }; result: CatalogView }
+  'images.remove': { input: { imageId: string }; result: CatalogView }
+  'balance.get': { input: void; result: BalanceSnapshot }
+  'balance.refresh': { input: void; result: BalanceSnapshot }
   'settings.get': { input: void; result: Settings }
   'settings.update': { input: SettingsPatch; result: Settings }
   /** Runs a tray item's action (the Electron tray calls it in main; the web shell's tray panel from the page). */
@@ -300,6 +381,8 @@ export interface CoreEvents {
   navigate: NavigateTarget
   settings: Settings
   warning: Warning
+  catalog: CatalogView
+  balance: BalanceSnapshot
 }
 
 export type Commands = CoreCommands & SshCommands & CostCommands
@@ -335,6 +418,8 @@ export const COMMAND_NAMES = [
   'profiles.select',
   'session.get',
   'session.login',
+  'session.loginWithKey',
+  'session.notebookSignIn',
   'session.logout',
   'instances.get',
   'instances.refresh',
@@ -344,7 +429,12 @@ export const COMMAND_NAMES = [
   'instances.terminate',
   'volumes.list',
   'volumes.create',
-  'catalog.suggestions',
+  'catalog.get',
+  'catalog.refresh',
+  'images.save',
+  'images.remove',
+  'balance.get',
+  'balance.refresh',
   'settings.get',
   'settings.update',
   'tray.activate',
@@ -380,6 +470,8 @@ export const EVENT_NAMES = [
   'navigate',
   'settings',
   'warning',
+  'catalog',
+  'balance',
   'ssh.data',
   'ssh.status',
   'ssh.prompt',

@@ -73,12 +73,45 @@ export function isStopping(status: string): boolean {
 }
 
 /**
- * Whether the instance is costing money: everything but Stopped, Archived and Released (a start
- * that failed may still hold its machine; the service bills until stop or terminate), including
- * a status the app does not know.
+ * Whether an instance in this status is costing money: everything but Stopped, Archived and
+ * Released (a start that failed may still hold its machine; the service bills until stop or
+ * terminate, hpcai-api-facts.md 2.5), including a status the app does not know. The cost guard's
+ * meter and the emulator's billing both ask here.
  */
+export function isBilledStatus(status: string): boolean {
+  return statusGroup(status) !== 'ended'
+}
+
+/** Whether the instance is costing money (isBilledStatus). */
 export function isBilled(instance: Instance): boolean {
-  return statusGroup(statusOf(instance)) !== 'ended'
+  return isBilledStatus(statusOf(instance))
+}
+
+/** On its way up: every transitioning status but Stopping. */
+export function isBooting(status: string): boolean {
+  return statusGroup(status) === 'transitioning' && !isStopping(status)
+}
+
+// ---------------------------------------------------------------- a stuck start
+
+/** Why a start counts as stuck: the service reports a back-off, or nothing moved for too long. */
+export type StuckReason = 'back-off' | 'no-progress'
+
+/** The user's default patience with a start that does not move (the real client's own budget is 15 min). */
+export const DEFAULT_STUCK_AFTER_MS = 15 * 60_000
+
+/**
+ * Whether a start is stuck. The real service leaves an image it cannot pull in `Starting` or
+ * `PullingImage` with diagnosisReason `BackOff` for good, never failing it (hpcai-api-facts.md
+ * 3.2); Kubernetes' other back-offs (`ImagePullBackOff`, `CrashLoopBackOff`) read the same. And
+ * any start whose status has not changed since `sinceMs` for `thresholdMs` or longer.
+ */
+export function stuckStart(instance: Instance, sinceMs: number, nowMs: number, thresholdMs: number): StuckReason | undefined {
+  const runtime = instance.instanceRuntimeInfo
+  if (!isBooting(runtime.status)) return undefined
+  const pulling = ['Starting', 'PullingImage'].includes(knownStatus(runtime.status) ?? '')
+  if (pulling && /backoff/i.test(runtime.diagnosisReason ?? '')) return 'back-off'
+  return nowMs - sinceMs >= thresholdMs ? 'no-progress' : undefined
 }
 
 // ---------------------------------------------------------------- actions

@@ -41,7 +41,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
   let tray: TrayModel | undefined
   const effects = new EffectLog(options.now, (effect) => emit('recorded', effect))
   const inPage: Platform = {
-    // The page lists it (recorded) and shows it, or the status change behind it, as a toast; there is no OS notification to raise.
+    // No desktop to raise it on: the page lists it (recorded) and shows it as a toast.
     showNotification: (notification) => emit('notification', notification),
     setTray(model) {
       tray = model

@@ -8,11 +8,12 @@
  * each one reads this session's token.
  */
 import type { Clock } from '../../shared/clock'
-import type { CommandName, LoginInput, Profile, ProfileInput, ProfilesState, SessionState } from '../../shared/contract'
+import type { CommandName, KeyLoginInput, LoginInput, Profile, ProfileInput, ProfilesState, SessionState } from '../../shared/contract'
 import type { ReachFactory } from '../../emulator/reach-types'
 import { AppError } from '../app-error'
 import type { CloudClient } from '../cloud/types'
 import { CloudClients, type CloudClientFactory } from '../cloud/cloud-clients'
+import { CloudError, isCloudError } from '../cloud/errors'
 import type { CoreLog, EventSink, Keychain } from '../core-types'
 import { toErrorInfo } from '../error-info'
 import {
@@ -96,6 +97,7 @@ export class Account {
     })
     this.clients = new CloudClients({
       token: () => this.session.accessToken(),
+      apiKey: () => this.session.apiKey(),
       now: () => clock.now(),
       factory: options.cloudClientFactory
     })
@@ -136,6 +138,7 @@ export class Account {
     }
     if (await this.session.resume()) {
       log?.secrets.add(this.session.accessToken())
+      log?.secrets.add(this.session.apiKey())
       this.tell((listener) => listener.started?.(false))
     }
   }
@@ -166,29 +169,84 @@ export class Account {
   }
 
   async login(input: LoginInput): Promise<SessionState> {
-    const profile = this.findProfile(input.profileId)
-    if (!profile) throw new AppError('bad-input', 'That profile no longer exists. Pick another one.', { field: 'profileId' })
-    if (profile.builtIn === 'sandbox') await this.ensureSandbox()
-    await this.clients.load()
-    const before = this.session.state()
-    const origin = this.originOf(input.profileId)
-    const result = await this.clients.for(this.findProfile(input.profileId)!).login({
+    const { profile, before, origin } = await this.prepareSignIn(input.profileId)
+    const result = await this.clients.for(profile).login({
       username: input.username,
       password: input.password,
       rememberMe: input.rememberMe
     })
-    const file = this.profilesStore.get()
-    if (file.selectedId !== input.profileId) await this.profilesStore.set(selectProfile(file, input.profileId))
-    const continued = before.status === 'expired' && before.profileId === input.profileId && before.username === input.username
+    const continued = await this.accepted(input, before)
     // From here on every log line scrubs this token, whatever carries it.
     this.options.log?.secrets.add(result.accessToken)
     const state = await this.session.loggedIn(input, result, origin)
-    this.tell((listener) => listener.started?.(continued))
     if (continued) {
       void this.options.refreshNotebookCookies(input.profileId, result.accessToken).catch(() => undefined)
     }
+    return this.started(state, continued)
+  }
+
+  /**
+   * Signs in with a console API key: the cloud is asked first whether it takes the key, so a
+   * mistyped key is said at once, on the form, and never becomes a session.
+   */
+  async loginWithKey(input: KeyLoginInput): Promise<SessionState> {
+    const { profile, before, origin } = await this.prepareSignIn(input.profileId)
+    try {
+      await this.clients.checkApiKey(profile, input.apiKey)
+    } catch (error) {
+      if (isCloudError(error) && error.kind === 'not-logged-in') {
+        throw new CloudError(
+          'bad-credentials',
+          'The cloud refused this API key. Check that you copied all of it, or make a new key in the HPC-AI console.',
+          { ...(error.status !== undefined ? { status: error.status } : {}) }
+        )
+      }
+      throw error
+    }
+    const continued = await this.accepted(input, before)
+    this.options.log?.secrets.add(input.apiKey)
+    return this.started(await this.session.keyLoggedIn(input, origin), continued)
+  }
+
+  /** Before a sign-in call: the profile (its Sandbox started), the session as it was, and where the call goes. */
+  private async prepareSignIn(profileId: string): Promise<{ profile: Profile; before: SessionState; origin: string | undefined }> {
+    const found = this.findProfile(profileId)
+    if (!found) throw new AppError('bad-input', 'That profile no longer exists. Pick another one.', { field: 'profileId' })
+    if (found.builtIn === 'sandbox') await this.ensureSandbox()
+    await this.clients.load()
+    // Looked up again: the Sandbox's address is known only once it runs.
+    return { profile: this.findProfile(profileId)!, before: this.session.state(), origin: this.originOf(profileId) }
+  }
+
+  /** The cloud took the credential: the profile is selected; answers whether the same user continues after an expiry. */
+  private async accepted(input: { profileId: string; username: string }, before: SessionState): Promise<boolean> {
+    const file = this.profilesStore.get()
+    if (file.selectedId !== input.profileId) await this.profilesStore.set(selectProfile(file, input.profileId))
+    return before.status === 'expired' && before.profileId === input.profileId && before.username === input.username
+  }
+
+  /** A session began: the rest of main starts, and commands waiting for it run again. */
+  private started(state: SessionState, continued: boolean): SessionState {
+    this.tell((listener) => listener.started?.(continued))
     this.gate.release(state)
     return state
+  }
+
+  /**
+   * On a key session: the password, once, for the token notebook pages need (they accept only
+   * the AccessToken cookie). The API keeps using the key.
+   */
+  async notebookSignIn(password: string): Promise<SessionState> {
+    const state = this.session.state()
+    if (state.status !== 'signed-in' || state.method !== 'api-key' || state.username === undefined) {
+      throw new AppError('not-allowed', 'Only a session signed in with an API key asks for the password for notebooks.')
+    }
+    const result = await this.clients.for(this.currentProfile()).login({ username: state.username, password })
+    this.options.log?.secrets.add(result.accessToken)
+    const after = await this.session.notebookLoggedIn(result)
+    // Notebook windows already open get the new cookie.
+    void this.options.refreshNotebookCookies(state.profileId, result.accessToken).catch(() => undefined)
+    return after
   }
 
   async logout(): Promise<SessionState> {
@@ -282,6 +340,16 @@ export class Account {
   }
 
   // ------------------------------------------------------------ the Sandbox
+
+  /** The images the Sandbox comes with (empty for other profiles, or before it runs). */
+  sandboxImages(profileId: string): { imageId: string; name: string }[] {
+    return profileId === SANDBOX_PROFILE_ID ? (this.sandboxRunning?.images ?? []) : []
+  }
+
+  /** Main-only: the console API key of an API-key session; never in a result, event, log or error. */
+  apiKey(): string | undefined {
+    return this.session.apiKey()
+  }
 
   /** Set while the Sandbox profile is the session's and its emulator runs. */
   sandbox(): SandboxInfo | undefined {

@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMemoryKeychain, createOsKeychain, keychainAccount, KeychainUnavailableError, withKeychainTimeout } from './keychain'
+import { apiKeyAccount, createMemoryKeychain, createOsKeychain, keychainAccount, KeychainUnavailableError, withKeychainTimeout } from './keychain'
 import { createCoreRig, type CoreRig } from '../testing/core-harness'
 import type { Keychain } from '../core-types'
 
@@ -47,6 +47,23 @@ describe.skipIf(!available)('OS keychain (Secret Service)', () => {
     expect(await rig.call('session.get')).toMatchObject({ ok: true, value: { status: 'signed-in', remembered: true, keychain: 'available' } })
     await rig.call('session.logout')
     expect(await keychain.get(keychainAccount('sandbox', 'demo'))).toBeNull()
+  })
+
+  it('#15: an API key with remember me lives only in the keychain; a restart resumes it; logout deletes it', async () => {
+    const key = `ct_keychain-round-trip-${process.pid}`
+    rig = await createCoreRig({ keychain, emulator: { apiKeys: [{ username: 'demo', key }] } })
+    const signedIn = await rig.call('session.loginWithKey', { profileId: 'sandbox', username: 'demo', apiKey: key, rememberMe: true })
+    expect(signedIn).toMatchObject({ ok: true, value: { status: 'signed-in', method: 'api-key', remembered: true } })
+    expect(await keychain.get(apiKeyAccount('sandbox', 'demo'))).toBe(key)
+    for (const file of await readdir(rig.dataDir, { recursive: true })) {
+      const text = await readFile(join(rig.dataDir, file), 'utf8').catch(() => '')
+      expect(text.includes(key)).toBe(false)
+    }
+    await rig.restart()
+    expect(await rig.call('session.get')).toMatchObject({ ok: true, value: { status: 'signed-in', method: 'api-key', remembered: true } })
+    expect((await rig.call('instances.refresh')).ok).toBe(true)
+    await rig.call('session.logout')
+    expect(await keychain.get(apiKeyAccount('sandbox', 'demo'))).toBeNull()
   })
 })
 

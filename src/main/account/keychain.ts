@@ -1,7 +1,8 @@
 /**
  * The OS keychain through @napi-rs/keyring (Secret Service on Linux, Keychain on macOS,
  * Credential Manager on Windows). Entries use service `cloud-tray` and account
- * `<profileId>/<username>`. When no keychain can be reached, every call throws
+ * `<profileId>/<username>` (the token) or `<profileId>/<username>/api-key` (a console API key).
+ * When no keychain can be reached, every call throws
  * KeychainUnavailableError and the session stays in memory only: a token is never written
  * to disk in plain text as a fallback.
  *
@@ -35,6 +36,11 @@ export class KeychainUnavailableError extends Error {
 
 export function keychainAccount(profileId: string, username: string): string {
   return `${profileId}/${username}`
+}
+
+/** Where a remembered console API key is kept: beside the account's token, never in a file. */
+export function apiKeyAccount(profileId: string, username: string): string {
+  return `${keychainAccount(profileId, username)}/api-key`
 }
 
 /** Runs a keychain call, giving up after `timeoutMs`; the abort also cancels a call still queued. */

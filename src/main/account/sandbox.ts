@@ -37,6 +37,8 @@ export interface EmulatorHandle {
   close(): Promise<void>
   /** Set when the emulator runs with reach (E1): SHA-256 of its notebook certificate, hex. */
   notebookCertSha256?: string
+  /** The emulator's control, for what the Sandbox comes with (its catalog's images). */
+  control?: { catalog(): { images: { imageId: string; name: string }[] } }
 }
 
 export type StartEmulator = (options: EmulatorStartOptions) => Promise<EmulatorHandle>
@@ -59,6 +61,8 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   baseUrl: string
   info: SandboxInfo
+  /** The images the Sandbox offers, with its names for them: the create form lists them. */
+  images: { imageId: string; name: string }[]
   /** How to reach it by hand (Settings shows it; the sign-in form fills in the password). */
   access: SandboxAccess
   close(): Promise<void>
@@ -90,6 +94,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   })
   return {
     baseUrl: handle.baseUrl,
+    images: (handle.control?.catalog().images ?? []).map(({ imageId, name }) => ({ imageId, name })),
     info: { sshPrivateKeyPath: key.privateKeyPath, notebookCertSha256: certSha256 ?? handle.notebookCertSha256 ?? '' },
     access: {
       apiUrl: handle.baseUrl,

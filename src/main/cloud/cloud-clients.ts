@@ -1,6 +1,7 @@
 /**
  * One cloud client per API address, shared by every profile that points there, each reading the
- * session's token at every request (so a re-login needs no new client). The undici client is
+ * session's credential (its API key, else its token) at every request (so a re-login needs no
+ * new client). The undici client is
  * loaded on first need, keeping it off the start-up path of a shell that never signs in.
  */
 import type { Profile } from '../../shared/contract'
@@ -12,6 +13,8 @@ export type CloudClientFactory = (options: CloudClientOptions) => CloudClient
 export interface CloudClientsOptions {
   /** The session's token, read at each request (main only). */
   token: () => string | undefined
+  /** The session's console API key, read at each request (main only); sent instead of the token. */
+  apiKey?: () => string | undefined
   /** The app's clock: the client measures the server's clock offset against it (create-once). */
   now: () => number
   /** Default: createCloudClient from ./client, loaded by load(). */
@@ -41,10 +44,30 @@ export class CloudClients {
     let client = this.clients.get(profile.baseUrl)
     if (!client) {
       if (!this.factory) throw new AppError('internal', 'The cloud client is not loaded yet. Try again in a moment.')
-      client = this.factory({ baseUrl: profile.baseUrl, token: this.options.token, now: this.options.now })
+      client = this.factory({
+        baseUrl: profile.baseUrl,
+        token: this.options.token,
+        ...(this.options.apiKey ? { apiKey: this.options.apiKey } : {}),
+        now: this.options.now
+      })
       this.clients.set(profile.baseUrl, client)
     }
     return client
+  }
+
+  /**
+   * Asks the profile's cloud whether it accepts this API key (one list call sending only the
+   * key), before any session holds it. Throws the call's CloudError.
+   */
+  async checkApiKey(profile: Profile, apiKey: string): Promise<void> {
+    if (!this.factory) throw new AppError('internal', 'The cloud client is not loaded yet. Try again in a moment.')
+    if (!profile.baseUrl) throw new AppError('internal', 'The Sandbox is still starting. Try again in a moment.')
+    const client = this.factory({ baseUrl: profile.baseUrl, token: () => undefined, apiKey: () => apiKey, now: this.options.now })
+    try {
+      await client.listInstances({ currentPage: 1, pageSize: 1 })
+    } finally {
+      await client.close().catch(() => undefined)
+    }
   }
 
   /** Closes every client's connections (quitting). */

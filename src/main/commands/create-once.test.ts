@@ -113,7 +113,7 @@ function flakyCloud(clock: ManualClock, options: { skewMs?: number; dateHeader?:
         state.failLists--
         throw cut()
       }
-      return [...instances]
+      return { instances: [...instances], unreadable: [] }
     },
     // A Date header proves the offset to within a second.
     serverClock: () => (options.dateHeader === false ? undefined : { min: skew - 1000, max: skew + 1000 })

@@ -75,7 +75,7 @@ export function createInstanceOnce(clock: Clock): CreateOnce {
   const uncertainByName = new Map<string, CreateAttempt>()
 
   async function lookUp(cloud: CloudClient, attempt: CreateAttempt): Promise<Verdict> {
-    const instances = await cloud.listAllInstances()
+    const { instances } = await cloud.listAllInstances()
     // Read after the list: the freshest proof of the service's clock.
     return judgeCreated(instances, attempt, cloud.serverClock?.())
   }

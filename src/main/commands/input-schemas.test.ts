@@ -59,4 +59,30 @@ describe('input schemas', () => {
     expect(result.success).toBe(false)
     if (!result.success) expect(describeInputError(result.error)).toEqual({ field: 'username', message: 'username: Enter your user name.' })
   })
+
+  it('#15: a volume\'s problems are said in a person\'s words, with the limits the app has', () => {
+    const said = (input: unknown): { message: string; field?: string } => {
+      const parsed = INPUT_SCHEMAS['volumes.create'].safeParse(input)
+      if (parsed.success) throw new Error('expected a refusal')
+      return describeInputError(parsed.error)
+    }
+    const volume = { name: 'data', sizeGB: 100, region: 'r', volumeType: 'filesystem' }
+    const huge = said({ ...volume, sizeGB: 9007199254740991 })
+    expect(huge).toEqual({ field: 'sizeGB', message: 'sizeGB: Cloud Tray creates volumes of up to 1,000,000 GB (1 PB).' })
+    expect(said({ ...volume, sizeGB: 2.5 }).message).toMatch(/whole number of GB/)
+    expect(said({ ...volume, sizeGB: null }).message).toMatch(/whole number of GB/)
+    expect(said({ ...volume, sizeGB: 0 }).message).toMatch(/at least 1 GB/)
+    expect(said({ ...volume, name: ' ' }).message).toMatch(/Give the volume a name/)
+    for (const input of [{ ...volume, sizeGB: 9007199254740991 }, { ...volume, sizeGB: 1.5 }, { ...volume, region: '' }]) {
+      expect(said(input).message).not.toMatch(/expected|Too big|Invalid/)
+    }
+  })
+
+  it('#15: an API key is one line; the key sign-in and the notebook password are checked', () => {
+    const key = (apiKey: string) => INPUT_SCHEMAS['session.loginWithKey'].safeParse({ profileId: 'p', username: 'u', apiKey, rememberMe: true })
+    expect(key('  ct_abc-123\n').success).toBe(true)
+    expect(key('two words').success).toBe(false)
+    expect(key('').success).toBe(false)
+    expect(INPUT_SCHEMAS['session.notebookSignIn'].safeParse({ password: '' }).success).toBe(false)
+  })
 })

@@ -5,7 +5,9 @@
  */
 import { z } from 'zod'
 import type { CommandInput, CommandName, NoticeInput, NoticeName } from '../../shared/contract'
-import { CreateInstanceRequestSchema } from '../../shared/create-request'
+import { CreateInstanceRequestSchema, MAX_TEXT_LENGTH } from '../../shared/create-request'
+import { CreateVolumeRequestSchema } from '../../shared/volume-request'
+import { MAX_LABEL_LENGTH } from '../catalog/image-book'
 import { GuardRulesSchema } from '../../shared/guard-rules'
 import { SettingsPatchSchema } from '../settings/settings-schema'
 
@@ -41,6 +43,21 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
       rememberMe: z.boolean()
     })
     .strict(),
+  'session.loginWithKey': z
+    .object({
+      profileId: id,
+      username: z.string().trim().min(1, 'Enter your user name.').max(200),
+      // A header value: one line of printable ASCII, as the console shows it.
+      apiKey: z
+        .string()
+        .trim()
+        .min(1, 'Paste your API key.')
+        .max(1000)
+        .regex(/^[\x21-\x7e]+$/, 'An API key is one line of letters, digits and symbols, without spaces.'),
+      rememberMe: z.boolean()
+    })
+    .strict(),
+  'session.notebookSignIn': z.object({ password: z.string().min(1, 'Enter your password.').max(1000) }).strict(),
   'session.logout': none,
   'instances.get': none,
   'instances.refresh': none,
@@ -49,15 +66,13 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'instances.stop': instanceRef,
   'instances.terminate': instanceRef,
   'volumes.list': pager,
-  'volumes.create': z
-    .object({
-      name: z.string().trim().min(1, 'Enter a volume name.').max(200),
-      sizeGB: z.number().int().min(1).max(1_000_000),
-      region: id,
-      volumeType: z.string().trim().min(1).max(100)
-    })
-    .strict(),
-  'catalog.suggestions': none,
+  'volumes.create': CreateVolumeRequestSchema,
+  'catalog.get': none,
+  'catalog.refresh': none,
+  'images.save': z.object({ imageId: z.string().trim().min(1, 'Enter the image id.').max(MAX_TEXT_LENGTH), label: z.string().max(MAX_LABEL_LENGTH) }).strict(),
+  'images.remove': z.object({ imageId: z.string().min(1).max(MAX_TEXT_LENGTH) }).strict(),
+  'balance.get': none,
+  'balance.refresh': none,
   'settings.get': none,
   'settings.update': SettingsPatchSchema,
   'tray.activate': z.object({ itemId: z.string().min(1).max(300) }).strict(),

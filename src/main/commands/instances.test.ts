@@ -37,7 +37,7 @@ function rig(instances: Instance[], cloud: Partial<CloudClient> = {}) {
       noteOwnAction: (action: OwnAction, id: string) => void own.push(`+${action} ${id}`),
       forgetOwnAction: (action: OwnAction, id: string) => void own.push(`-${action} ${id}`)
     },
-    recent: { get: () => [], add: async () => {} }
+    images: { used: async () => {} }
   }
   return { group: instanceCommands(services), calls, own }
 }

@@ -8,7 +8,6 @@ import type { Clock } from '../../shared/clock'
 import type { InstancesSnapshot, SessionState } from '../../shared/contract'
 import { canStop, canTerminate } from '../../shared/instance-rules'
 import { AppError } from '../app-error'
-import { suggestionsFrom, type RecentLaunch } from '../catalog/suggestions'
 import type { CloudClient } from '../cloud/types'
 import type { OwnAction } from '../notify/notifier'
 import { createInstanceOnce } from './create-once'
@@ -32,15 +31,14 @@ export interface InstanceServices {
   }
   /** The notifier's record of this app's own actions. */
   own: { noteOwnAction(action: OwnAction, instanceId: string): void; forgetOwnAction(action: OwnAction, instanceId: string): void }
-  /** Recent launches, for the create form's suggestions. */
-  recent: { get(): readonly RecentLaunch[]; add(launch: RecentLaunch): Promise<void> }
+  /** The image book: a launch puts its image first in the create form's list. */
+  images: { used(imageId: string): Promise<void> }
 }
 
 type InstanceCommand =
   | 'instances.get'
   | 'instances.refresh'
   | 'instances.page'
-  | 'catalog.suggestions'
   | 'instances.create'
   | 'instances.stop'
   | 'instances.terminate'
@@ -78,13 +76,11 @@ export function instanceCommands(services: InstanceServices): CommandGroup<Insta
         return watch.snapshot()
       },
       'instances.page': (pager) => account.cloud().listInstances(pager),
-      'catalog.suggestions': async () => suggestionsFrom(watch.snapshot().instances, services.recent.get()),
       'instances.create': async ({ request, notMine }) => {
         const created = await creator.create(account.cloud(), request, watch.snapshot().instances, notMine ? { notMine } : {})
         own.noteOwnAction('create', created.instanceId)
         watch.actionHappened()
-        const { imageId, instanceTypeId, region } = request
-        void services.recent.add({ imageId, instanceTypeId, region, at: services.clock.now() })
+        void services.images.used(request.imageId).catch(() => undefined)
         return { instanceId: created.instanceId }
       },
       'instances.stop': async ({ instanceId }) => {

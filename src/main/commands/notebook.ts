@@ -16,6 +16,8 @@ export interface NotebookServices {
   platform: Pick<Platform, 'openNotebook'>
   /** The session's token (main only: it goes into the window's cookie, nowhere else). */
   accessToken(): string | undefined
+  /** True on an API-key session without a notebook token yet: the password is asked for first. */
+  needsNotebookPassword?(): boolean
   /** The instance as the watcher last saw it. */
   findInstance(instanceId: string): Instance | undefined
   currentProfile(): Profile
@@ -41,6 +43,14 @@ export async function openNotebook(services: NotebookServices, instanceId: strin
 /** What the platform needs to open the window. Throws AppError with a message for the user. */
 export function notebookWindowRequest(services: NotebookServices, instanceId: string): NotebookWindowRequest {
   const token = services.accessToken()
+  if (token === undefined && services.needsNotebookPassword?.()) {
+    // `field: password` tells the window to ask for it (session.notebookSignIn), then open again.
+    throw new AppError(
+      'no-session',
+      'Notebook pages need your password once: the cloud opens them only for a browser signed in with it. Enter it in Cloud Tray’s window; the API key stays in use for everything else.',
+      { field: 'password' }
+    )
+  }
   if (token === undefined) throw new AppError('no-session', 'Sign in to open a notebook.')
   const instance = services.findInstance(instanceId)
   if (!instance) {

@@ -11,7 +11,7 @@ export interface SettingsServices {
   emit: EventSink
   platform: Pick<Platform, 'setStartAtLogin'>
   /** After a change was saved. */
-  changed(settings: Settings): void
+  changed(settings: Settings, before: Settings): void
 }
 
 export function settingsCommands(services: SettingsServices): CommandGroup<'settings.get' | 'settings.update'> {
@@ -24,7 +24,7 @@ export function settingsCommands(services: SettingsServices): CommandGroup<'sett
         const next = await store.update(patch)
         services.emit('settings', next)
         if (next.startAtLogin !== before.startAtLogin) services.platform.setStartAtLogin(next.startAtLogin)
-        services.changed(next)
+        services.changed(next, before)
         return next
       }
     }

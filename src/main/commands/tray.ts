@@ -25,6 +25,8 @@ export interface TrayServices {
   findInstance(instanceId: string): Instance | undefined
   /** Opens the instance's notebook window (commands/notebook.ts). */
   openNotebook(instanceId: string): Promise<unknown>
+  /** An API-key session without a notebook token: the window asks for the password first. */
+  needsNotebookPassword(): boolean
   /** The command to paste into a terminal (the ssh commands' `ssh.command`). */
   sshCommand(instanceId: string): Promise<string>
   /** The cost guard's "Keep running" (a countdown's item). */
@@ -72,7 +74,11 @@ export function trayCommands(services: TrayServices): CommandGroup<'tray.activat
           case 'keep-running':
             services.keepRunning(action.instanceId)
             return
+          case 'terminate':
+            // Deleting cannot be undone: the window's own confirmation (type the name) asks first.
+            return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'terminate' })
           case 'notebook':
+            if (services.needsNotebookPassword()) return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'notebook-password' })
             await services.openNotebook(action.instanceId)
             return
           case 'copy-ssh': {

@@ -1,7 +1,8 @@
 /**
  * The cost guard through the core against the emulator, on one ManualClock: rules set with
  * `cost.setRules`, a countdown notification, the stop through `instances.stop` (so the watcher's
- * Stopped is not announced as someone else's), the notification saying why, and the tray.
+ * Stopped is not announced as someone else's), the notification saying why, and the tray; the
+ * runway from the balance the emulator's billing spends.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
@@ -44,7 +45,8 @@ describe('the cost guard in the core', () => {
     const countdown = rig.platform.notifications.find((n) => n.kind === 'countdown')
     expect(countdown).toMatchObject({ title: '«guarded» stops in 5 min', instanceId })
     const tray = rig.platform.trays.at(-1)!
-    expect(tray.items[0]!.label).toBe('$2.49/h for 1 instance')
+    // The Sandbox account has a balance, so the first line is the runway (see the test below).
+    expect(tray.items[0]!.label).toMatch(/^≈ \d+ h left at \$2\.49\/h$/)
     expect(tray.items.some((i) => i.id === `instance:${instanceId}:keep-running`)).toBe(true)
 
     await pass(clock, 5 * MIN + 10_000)
@@ -75,5 +77,33 @@ describe('the cost guard in the core', () => {
     expect(rig.emulator.control.instances('demo')[0]!.instanceRuntimeInfo.status).toBe('Running')
     const cost = await rig.call('cost.get')
     expect(cost.ok && cost.value.instances[0]!.keepRunningUntil).toBeGreaterThan(clock.now())
+  })
+
+  it('with a balance: the emulator charges the running instance, /balance shows it, and the runway follows in the tray and the window', async () => {
+    const clock = new ManualClock(Date.now())
+    rig = await createCoreRig({ emulator: { clock, bootMs: 1_000, stopMs: 500 }, core: { clock } })
+    rig.emulator.control.setBalance('demo', { balance: 100, voucher: 0, credit: 0 })
+    await rig.login()
+    const created = await rig.call('instances.create', { request: createRequest(rig.emulator, 'metered') })
+    if (!created.ok) throw new Error(created.error.message)
+    await pass(clock, 10_000)
+    const first = await rig.call('cost.get')
+    expect(first.ok && first.value.runway?.hours).toBeCloseTo(100 / 2.49, 1)
+
+    // An hour of emulator time at $2.49/h: the emulator's meter spends it, GET /balance says so.
+    await pass(clock, 60 * MIN)
+    const read = await rig.call('balance.refresh')
+    if (!read.ok) throw new Error(read.error.message)
+    const charged = rig.emulator.control.balance('demo').charged[created.value.instanceId]!
+    expect(charged).toBeCloseTo(2.49 * (60 * MIN + 10_000) / (60 * MIN), 2)
+    expect(read.value.balance?.availableBalance).toBeCloseTo(100 - charged, 2)
+
+    // The guard's runway is that balance over the burn rate, in cost.get (the window) and the tray.
+    const cost = await rig.call('cost.get')
+    if (!cost.ok) throw new Error(cost.error.message)
+    expect(cost.value.runway?.available).toBeCloseTo(100 - charged, 2)
+    expect(cost.value.runway?.hours).toBeCloseTo((100 - charged) / 2.49, 2)
+    expect(rig.platform.trays.at(-1)!.items[0]!.label).toBe(`≈ ${Math.floor((100 - charged) / 2.49)} h left at $2.49/h`)
+    expect(rig.platform.trays.at(-1)!.tooltip).toMatch(/\$2\.49\/h/)
   })
 })

@@ -1,13 +1,14 @@
 /**
  * The app's notifications: each gets an id and goes to the desktop (the platform), and
  * transitions become notifications by the policy (policy.ts). The window needs none: it
- * announces the same transitions itself (the `transitions` event). It keeps the record of this app's own actions, so a stop the user clicked here is
- * not announced as news when the watcher sees it happen.
+ * shows every status change in place (the `transitions` event). It keeps the record of this
+ * app's own actions, so a stop the user clicked here is not announced as news when the watcher
+ * sees it happen.
  */
-import type { AppNotification, NotificationKind, Settings, Transition } from '../../shared/contract'
+import type { AppNotification, NotificationKind, Settings, StuckStart, Transition } from '../../shared/contract'
 import type { Clock } from '../../shared/clock'
 import type { Platform } from '../core-types'
-import { expiringNotification, notificationsFor } from './policy'
+import { expiringNotification, lowBalanceNotification, notificationsFor, stuckNotification } from './policy'
 
 /** What this app itself asks the cloud to do to an instance. */
 export type OwnAction = 'create' | 'stop' | 'terminate'
@@ -49,6 +50,17 @@ export class Notifier {
     for (const id of result.settled.terminating) this.own.terminating.delete(id)
     for (const id of result.settled.created) this.own.created.delete(id)
     for (const notification of result.notifications) this.deliver(notification)
+  }
+
+  /** Starts the watcher found stuck (each once per episode): what the cloud reports and what to do. */
+  stuck(starts: readonly StuckStart[]): void {
+    if (!this.options.settings.get().notifications.stuck) return
+    for (const start of starts) this.deliver(stuckNotification(this.id('stuck', start.instanceId), start, this.options.clock.now()))
+  }
+
+  /** The available balance fell below the user's threshold (the balance model says so once per dip). */
+  lowBalance(available: number, threshold: number): void {
+    this.deliver(lowBalanceNotification(this.id('low-balance'), available, threshold))
   }
 
   /** Records an action this app took, so its outcome is not announced as news. */

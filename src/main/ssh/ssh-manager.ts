@@ -57,6 +57,10 @@ interface Link {
   promptIds: Set<string>
 }
 
+/** Said when a real instance refuses every key: the one fix the provider allows. */
+export const REAL_CLOUD_KEY_ADVICE =
+  'On HPC-AI an instance accepts only SSH keys registered in the console (SSH keys) before it was created: add your public key there, then create a new instance.'
+
 export class SshManager {
   private readonly links = new Map<string, Link>()
   private readonly terminals = new Map<string, TerminalSession>()
@@ -255,8 +259,11 @@ export class SshManager {
         for (const promptId of link.promptIds) this.prompts.cancel(promptId)
         if (link.terminals.size === 0 || this.disposed) return
         const failure = error instanceof SshConnectError ? error : new SshConnectError('network', String(error), true)
-        if (failure.retryable) this.scheduleRetry(link, failure.message)
-        else for (const tab of link.terminals) this.status(tab, 'failed', failure.message, { needsUser: true })
+        // A real cloud (not the Sandbox, whose key the app registers itself) takes only keys
+        // registered in its console before the instance was created (hpcai-api-facts.md 4).
+        const message = failure.reason === 'auth' && sandboxKey === undefined ? `${failure.message} ${REAL_CLOUD_KEY_ADVICE}` : failure.message
+        if (failure.retryable) this.scheduleRetry(link, message)
+        else for (const tab of link.terminals) this.status(tab, 'failed', message, { needsUser: true })
       }
     )
     return link.connecting

@@ -39,8 +39,9 @@ describe('tray model', () => {
       'Open notebook',
       'Open terminal',
       'Copy SSH command',
-      'Open http://10.0.0.5:30888',
-      'Stop…'
+      '8888 → http://10.0.0.5:30888',
+      'Stop…',
+      'Delete for good…'
     ])
   })
 
@@ -108,7 +109,7 @@ describe('tray model', () => {
     const model = trayModel(signedIn, snap(many), DEFAULT_SETTINGS)
     const subs = model.items.filter((i) => i.type === 'submenu')
     expect(subs).toHaveLength(MAX_TRAY_INSTANCES)
-    expect(subs.slice(0, 3).map((s) => s.label)).toEqual(['broken — StartingFailed', 'warmup — Starting', 'trainer — Running'])
+    expect(subs.slice(0, 3).map((s) => s.label)).toEqual(['broken — Failed to start', 'warmup — Starting', 'trainer — Running'])
     expect(byId(model.items, 'more-instances')).toMatchObject({ label: `${43 - MAX_TRAY_INSTANCES} more in Cloud Tray…`, enabled: true })
     const ids = model.items.map((i) => i.id)
     expect(new Set(ids).size).toBe(ids.length)
@@ -118,7 +119,7 @@ describe('tray model', () => {
     for (const address of ['::1', '[::1]']) {
       const v6 = makeInstance({ id: 'v6', name: 'six', status: 'Running', nodePorts: [{ port: 8888, address, nodePort: 30888 }] })
       const item = byId(trayModel(signedIn, snap([v6]), DEFAULT_SETTINGS).items, 'instance:v6:port:30888')
-      expect(item?.label).toBe('Open http://[::1]:30888')
+      expect(item?.label).toBe('8888 → http://[::1]:30888')
       expect(portUrlOf(v6, 30888)).toBe('http://[::1]:30888')
     }
   })
@@ -130,6 +131,43 @@ describe('tray model', () => {
     const collect = (items: TrayMenuItem[]): void => items.forEach((i) => (ids.push(i.id), i.submenu && collect(i.submenu)))
     collect(model.items)
     expect(new Set(ids).size).toBe(ids.length)
-    expect(byId(model.items, 'instance:d1:port:30888')?.label).toBe('Open http://10.0.0.5:30888')
+    expect(byId(model.items, 'instance:d1:port:30888')?.label).toBe('8888 → http://10.0.0.5:30888')
+  })
+
+  it('#15: "Delete for good…" for every instance not yet released, behind the window\'s confirmation', () => {
+    expect(enabled(running, 'terminate')).toBe(true)
+    expect(enabled(stopped, 'terminate')).toBe(true)
+    expect(enabled(makeInstance({ id: 'g1', name: 'gone', status: 'Released', nodePorts: [] }), 'terminate')).toBe(false)
+    expect(parseTrayItemId('instance:r1:terminate')).toEqual({ kind: 'terminate', instanceId: 'r1' })
+    const loggedOut = byId(trayModel(expired, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:terminate')
+    expect(loggedOut?.enabled).toBe(false)
+  })
+
+  it('#15: the balance line, and "low" below the user\'s threshold', () => {
+    const balance = (available: number) => ({
+      balance: { balance: available, availableBalance: available, availableVoucherAmount: 0, availableCreditAmount: 0 },
+      fetchedAt: 1
+    })
+    const line = (available: number, threshold: number | null) =>
+      byId(trayModel(signedIn, snap([]), { ...DEFAULT_SETTINGS, lowBalanceThreshold: threshold }, { balance: balance(available) }).items, 'balance')?.label
+    expect(line(95.2, 10)).toBe('Balance: $95.20')
+    expect(line(4.2, 10)).toBe('Balance low: $4.20')
+    expect(line(4.2, null)).toBe('Balance: $4.20')
+    expect(byId(trayModel(signedIn, snap([]), DEFAULT_SETTINGS).items, 'balance')).toBeUndefined()
+    expect(byId(trayModel(signedOut, snap([]), DEFAULT_SETTINGS, { balance: balance(5) }).items, 'balance')).toBeUndefined()
+  })
+
+  it('#15: a stuck start says so; statuses read in people\'s words', () => {
+    const stuck = makeInstance({ id: 'st', name: 'pulling', status: 'Starting', nodePorts: [] })
+    const snapshot = { ...snap([stuck, failed]), stuck: [{ instanceId: 'st', name: 'pulling', status: 'Starting', reason: 'back-off' as const, since: 1 }] }
+    const subs = trayModel(signedIn, snapshot, DEFAULT_SETTINGS).items.filter((i) => i.type === 'submenu')
+    expect(subs.map((s) => s.label)).toEqual(['pulling — stuck starting', 'broken — Failed to start'])
+  })
+
+  it('#15: on an API-key session the notebook item says it asks for the password, until it was given', () => {
+    const keyed: SessionState = { ...signedIn, method: 'api-key' }
+    expect(byId(trayModel(keyed, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:notebook')?.label).toBe('Open notebook (asks for your password once)…')
+    const given = { ...keyed, notebookSignInUntil: 2 }
+    expect(byId(trayModel(given, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:notebook')?.label).toBe('Open notebook')
   })
 })

@@ -4,10 +4,12 @@
  * Linux AppIndicator ignores clicks on the icon.
  */
 import type { Instance } from '../../shared/api'
+import { availableOf } from '../../shared/balance'
 import {
   canOpenNotebook,
   canOpenTerminal,
   canStop,
+  canTerminate,
   forwardedPorts,
   isRunning,
   isStopping,
@@ -15,7 +17,18 @@ import {
   portUrl,
   statusGroup
 } from '../../shared/instance-rules'
-import type { InstancesSnapshot, SessionState, Settings, TrayIcon, TrayMenuItem, TrayModel, WatchHealth } from '../../shared/contract'
+import type {
+  BalanceSnapshot,
+  InstancesSnapshot,
+  SessionState,
+  Settings,
+  TrayIcon,
+  TrayMenuItem,
+  TrayModel,
+  WatchHealth
+} from '../../shared/contract'
+import { formatDollars } from '../../shared/money'
+import { statusWords } from '../../shared/status-words'
 import type { CostSnapshot, GuardInstance } from '../../shared/contract-cost'
 import { uniqueBy } from '../../shared/unique-by'
 import { burnLine, burnTitle, burnTooltip, countdownItems, instanceCostLines } from './tray-cost'
@@ -23,6 +36,8 @@ import { burnLine, burnTitle, burnTooltip, countdownItems, instanceCostLines } f
 export interface TrayContext {
   health?: WatchHealth
   profileName?: string
+  /** The balance as last read (billing/balance-model.ts). */
+  balance?: BalanceSnapshot
   /** The cost guard's snapshot (cost/cost-guard.ts). */
   cost?: CostSnapshot
 }
@@ -42,17 +57,18 @@ export type TrayAction =
   | { kind: 'open-port'; instanceId: string; nodePort: number }
   | { kind: 'stop'; instanceId: string }
   | { kind: 'keep-running'; instanceId: string }
+  | { kind: 'terminate'; instanceId: string }
 
 const GLOBAL = ['open-window', 'more-instances', 'new-instance', 'new-volume', 'refresh', 'sign-in', 'sign-out', 'quit'] as const
 
 /** Item id → action; undefined for ids the model never produces. */
 export function parseTrayItemId(itemId: string): TrayAction | undefined {
   if ((GLOBAL as readonly string[]).includes(itemId)) return { kind: itemId as (typeof GLOBAL)[number] }
-  const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|keep-running|port:(\d{1,5}))$/.exec(itemId)
+  const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|terminate|keep-running|port:(\d{1,5}))$/.exec(itemId)
   if (!match) return undefined
   const instanceId = match[1]!
   if (match[3] !== undefined) return { kind: 'open-port', instanceId, nodePort: Number(match[3]) }
-  return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop' | 'keep-running', instanceId }
+  return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop' | 'terminate' | 'keep-running', instanceId }
 }
 
 export function trayModel(
@@ -72,6 +88,8 @@ export function trayModel(
   const burn = burnLine(cost)
   if (burn) items.push(label('burn', burn))
   items.push(label('status', statusLine(session, context)))
+  const money = balanceLine(session, settings, context.balance)
+  if (money) items.push(label('balance', money))
   if (context.health?.state === 'failing') items.push(label('health', 'Cannot reach the cloud — retrying'))
   items.push(...countdownItems(cost, signedIn))
   items.push(separator('sep-status'))
@@ -79,7 +97,9 @@ export function trayModel(
   if (session.status !== 'signed-out') {
     if (instances.length === 0) items.push(label('no-instances', snapshot.fetchedAt === null ? 'Loading instances…' : 'No instances'))
     const shown = instancesForMenu(instances)
-    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn, guarded.get(instance.instanceMetadata.instanceId)))
+    const stuck = new Set((snapshot.stuck ?? []).map((start) => start.instanceId))
+    const notebookPassword = session.method === 'api-key' && session.notebookSignInUntil === undefined
+    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn, stuck.has(instance.instanceMetadata.instanceId), notebookPassword, guarded.get(instance.instanceMetadata.instanceId)))
     if (shown.length < instances.length) {
       items.push(item('more-instances', `${instances.length - shown.length} more in Cloud Tray…`, true))
     }
@@ -120,7 +140,11 @@ export function instancesForMenu(instances: readonly Instance[]): Instance[] {
     .map(({ instance }) => instance)
 }
 
-function instanceSubmenu(instance: Instance, signedIn: boolean, cost: GuardInstance | undefined): TrayMenuItem {
+/**
+ * `notebookPassword`: an API-key session that has not given its password for notebook pages
+ * yet; the item says so before the click.
+ */
+function instanceSubmenu(instance: Instance, signedIn: boolean, stuck: boolean, notebookPassword: boolean, cost: GuardInstance | undefined): TrayMenuItem {
   const id = instance.instanceMetadata.instanceId
   const status = instance.instanceRuntimeInfo.status
   const running = signedIn && isRunning(instance)
@@ -129,7 +153,7 @@ function instanceSubmenu(instance: Instance, signedIn: boolean, cost: GuardInsta
   const ports = uniqueBy(forwardedPorts(instance), (p) => p.nodePort).items
   const submenu: TrayMenuItem[] = [
     ...instanceCostLines(cost),
-    item(`instance:${id}:notebook`, 'Open notebook', signedIn && canOpenNotebook(instance)),
+    item(`instance:${id}:notebook`, notebookPassword ? 'Open notebook (asks for your password once)…' : 'Open notebook', signedIn && canOpenNotebook(instance)),
     item(`instance:${id}:terminal`, 'Open terminal', terminal),
     item(`instance:${id}:copy-ssh`, 'Copy SSH command', terminal)
   ]
@@ -137,12 +161,23 @@ function instanceSubmenu(instance: Instance, signedIn: boolean, cost: GuardInsta
     submenu.push(separator(`instance:${id}:sep-ports`))
     for (const port of ports) {
       const url = portUrl(instance, port)
-      submenu.push(item(`instance:${id}:port:${port.nodePort}`, url ? `Open ${url}` : `Port ${port.port}`, running && url !== undefined))
+      // The inside port first: it is the one the user chose ("8888 → http://host:30888").
+      submenu.push(item(`instance:${id}:port:${port.nodePort}`, url ? `${port.port} → ${url}` : `${port.port} (no address yet)`, running && url !== undefined))
     }
   }
   submenu.push(separator(`instance:${id}:sep-stop`))
   submenu.push(item(`instance:${id}:stop`, 'Stop…', signedIn && canStop(instance)))
-  return { id: `instance:${id}`, label: `${instance.instanceSpecInfo.name} — ${status}`, enabled: true, type: 'submenu', submenu }
+  submenu.push(item(`instance:${id}:terminate`, 'Delete for good…', signedIn && canTerminate(instance)))
+  const shown = stuck ? 'stuck starting' : statusWords(status)
+  return { id: `instance:${id}`, label: `${instance.instanceSpecInfo.name} — ${shown}`, enabled: true, type: 'submenu', submenu }
+}
+
+/** "Balance: $95.20", "Balance low: $4.20" (below the user's threshold); none until read. */
+function balanceLine(session: SessionState, settings: Settings, snapshot: BalanceSnapshot | undefined): string | undefined {
+  if (session.status !== 'signed-in' || !snapshot?.balance) return undefined
+  const available = availableOf(snapshot.balance)
+  const low = settings.lowBalanceThreshold !== null && available < settings.lowBalanceThreshold
+  return `${low ? 'Balance low' : 'Balance'}: ${formatDollars(available)}`
 }
 
 function statusLine(session: SessionState, context: TrayContext): string {

@@ -1,9 +1,9 @@
 /**
  * Keeps the tray menu in step with the app: after anything it shows may have changed (the
- * session, a snapshot, the watcher's health, the cost guard, a setting) it recomputes the model
- * (tray-model.ts) and, only when it differs, hands it to the platform's tray.
+ * session, a snapshot, the watcher's health, the balance, the cost guard, a setting) it
+ * recomputes the model (tray-model.ts) and, only when it differs, hands it to the platform's tray.
  */
-import type { InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
+import type { BalanceSnapshot, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
 import type { CostSnapshot } from '../../shared/contract-cost'
 import type { Platform } from '../core-types'
 import { trayModel } from './tray-model'
@@ -14,6 +14,8 @@ export interface TrayPresenterOptions {
   /** The watcher's snapshot. */
   instances: { snapshot(): InstancesSnapshot }
   settings: { get(): Settings }
+  /** The balance model's latest read, for the menu's balance line. */
+  balance?: { snapshot(): BalanceSnapshot }
   /** The cost guard: burn rate, GPU activity, rules and countdowns. */
   cost?: { snapshot(): CostSnapshot }
   platform: Pick<Platform, 'setTray'>
@@ -37,6 +39,7 @@ export class TrayPresenter {
     const model = trayModel(options.session.state(), options.instances.snapshot(), options.settings.get(), {
       health: this.health,
       profileName: options.session.profileName(),
+      ...(options.balance ? { balance: options.balance.snapshot() } : {}),
       ...(options.cost ? { cost: options.cost.snapshot() } : {})
     })
     const json = JSON.stringify(model)

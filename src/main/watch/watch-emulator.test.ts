@@ -21,10 +21,13 @@ async function refresh(r: CoreRig): Promise<void> {
   if (!result.ok) throw new Error(result.error.message)
 }
 
-/** Moves the core's clock to its next timer and waits until the poll it starts has answered. */
+/**
+ * Moves the core's clock to the watcher's next poll (other timers due before it, such as the
+ * balance's, run on the way) and waits until that poll has answered.
+ */
 async function runScheduledPoll(r: CoreRig): Promise<void> {
   const seen = r.events.length
-  const due = r.clock.nextDueAt()
+  const due = r.of('instances').at(-1)?.nextPollAt ?? r.clock.nextDueAt()
   if (due === undefined) throw new Error('no poll scheduled')
   r.clock.advance(due - r.clock.now())
   const deadline = Date.now() + 5_000

@@ -5,17 +5,20 @@
  * it), so the window adds only the time since the snapshot arrived.
  *
  * In the web shell the guard's notifications (reminder, countdown, the stop and why) are toasts
- * carrying their choices as buttons; in Electron the OS shows them, and the window shows the
+ * carrying their choices as buttons (announcements.ts hands them to `announce`); in Electron the OS shows them, and the window shows the
  * countdown banners (App.svelte) and the instance's cost panel with the same buttons.
  */
 import type { AppNotification, NotificationAction, Result } from '../../../shared/contract'
 import type { CostSnapshot, Countdown, GuardInstance, GuardRules } from '../../../shared/contract-cost'
-import { call, on, onWebShell } from './bridge'
+import { call, on } from './bridge'
 import { instances } from './instances.svelte'
 import { toasts, type ToastTone } from './toasts.svelte'
 
 const HOUR_MS = 3_600_000
-const GUARD_KINDS = new Set<AppNotification['kind']>(['reminder', 'countdown', 'auto-stop', 'plan-ending'])
+
+/** The cost guard's notifications: they carry choices, so the cost store shows them (announce). */
+export const GUARD_KINDS = ['reminder', 'countdown', 'auto-stop', 'plan-ending'] as const
+export type GuardKind = (typeof GUARD_KINDS)[number]
 
 class CostStore {
   snapshot = $state.raw<CostSnapshot | null>(null)
@@ -30,10 +33,10 @@ class CostStore {
 
   listen(): () => void {
     const timer = setInterval(() => (this.tick = Date.now()), 1000)
-    const offs = [on('cost', (snapshot) => this.apply(snapshot)), onWebShell('notification', (notification) => this.notified(notification))]
+    const off = on('cost', (snapshot) => this.apply(snapshot))
     return () => {
       clearInterval(timer)
-      offs.forEach((off) => off())
+      off()
     }
   }
 
@@ -97,8 +100,11 @@ class CostStore {
     }
   }
 
-  private notified(notification: AppNotification): void {
-    if (!GUARD_KINDS.has(notification.kind)) return
+  /**
+   * One of the guard's notifications in the web shell (announcements.ts hands them here): a toast
+   * with its choices as buttons; a new one for the instance replaces its countdown's.
+   */
+  announce(notification: AppNotification): void {
     const instanceId = notification.instanceId
     const actions = (notification.actions ?? []).flatMap((action: NotificationAction) =>
       instanceId ? [{ label: action.label, run: () => (action.id === 'stop-now' ? this.stopNow(instanceId) : this.keepRunning(instanceId)) }] : []
@@ -109,7 +115,7 @@ class CostStore {
       if (previous !== undefined) toasts.dismiss(previous)
       this.countdownToasts.delete(instanceId)
     }
-    const id = toasts.show(tone, notification.title, notification.body, actions)
+    const id = toasts.show(tone, notification.title, notification.body, { actions })
     if (instanceId && notification.kind === 'countdown' && actions.length > 0) this.countdownToasts.set(instanceId, id)
   }
 }

@@ -10,6 +10,7 @@ import {
   normaliseFieldPath,
   validateDraft,
   withChargeMode,
+  withPendingPort,
   type CreateDraft
 } from './create-form'
 
@@ -176,5 +177,14 @@ describe('create form', () => {
   it('normalises server field paths', () => {
     expect(normaliseFieldPath('remoteStorages[1].mountPath')).toBe('remoteStorages.1.mountPath')
     expect(normaliseFieldPath('instanceConfiguration.enableDocker')).toBe('instanceConfiguration.enableDocker')
+  })
+})
+
+describe('#15: a port typed but not added', () => {
+  it('is added on Create, or stops it with a message; it is never dropped', () => {
+    expect(withPendingPort({ ...filled(), nodePorts: [8888], pendingPort: ' 6006 ' })).toEqual({ draft: { ...filled(), nodePorts: [8888, 6006], pendingPort: '' } })
+    expect(withPendingPort({ ...filled(), pendingPort: '' })).toEqual({ draft: { ...filled(), pendingPort: '' } })
+    expect(withPendingPort({ ...filled(), nodePorts: [8888], pendingPort: '8888' })).toEqual({ error: '“8888” is still in the port box and was not added: Port 8888 is already in the list.' })
+    expect(withPendingPort({ ...filled(), pendingPort: '70000' })).toMatchObject({ error: expect.stringMatching(/“70000” is still in the port box/) })
   })
 })

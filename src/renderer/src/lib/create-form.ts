@@ -42,6 +42,10 @@ export interface CreateDraft {
   initScript: string
   isSpotInstance: boolean
   nodePorts: number[]
+  /** A port typed into the box but not added yet: added on Create, or Create stops on it. Not sent. */
+  pendingPort: string
+  /** What the user calls the image (kept in their image book on Create). Not sent. */
+  imageLabel: string
 }
 
 /** Field path → message. */
@@ -66,7 +70,9 @@ export function emptyDraft(): CreateDraft {
     dockerStorageSize: 0,
     initScript: '',
     isSpotInstance: false,
-    nodePorts: []
+    nodePorts: [],
+    pendingPort: '',
+    imageLabel: ''
   }
 }
 
@@ -162,6 +168,18 @@ function nodePortProblem(port: number, existing: ReadonlySet<number> | readonly 
   const taken = Array.isArray(existing) ? existing.includes(port) : (existing as ReadonlySet<number>).has(port)
   if (taken) return `Port ${port} is already in the list.`
   return null
+}
+
+/**
+ * Before Create: a port still in the box (typed, not added) joins the list, or Create stops with
+ * why it cannot, next to the box. Nothing the user typed is dropped.
+ */
+export function withPendingPort(draft: CreateDraft): { draft: CreateDraft } | { error: string } {
+  const text = draft.pendingPort.trim()
+  if (text === '') return { draft }
+  const added = addNodePort(draft.nodePorts, text)
+  if ('error' in added) return { error: `“${text}” is still in the port box and was not added: ${added.error}` }
+  return { draft: { ...draft, nodePorts: added.ports, pendingPort: '' } }
 }
 
 /** Adds a port typed into the chip input; answers the new list or why it was refused. */

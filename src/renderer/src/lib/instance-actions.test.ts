@@ -27,7 +27,7 @@ describe('row actions', () => {
     const instance = makeInstance({ status: 'Initializing' })
     expect(actionState(instance, 'notebook')).toEqual({
       enabled: false,
-      reason: 'The notebook opens once the instance is Running (now Initializing).'
+      reason: 'The notebook opens once the instance is Running (now Preparing).'
     })
     expect(actionState(instance, 'terminal').enabled).toBe(false)
     expect(actionState(instance, 'stop').enabled).toBe(true)

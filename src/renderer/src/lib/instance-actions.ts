@@ -15,6 +15,7 @@ import {
   sshEndpoint,
   statusGroup
 } from '../../../shared/instance-rules'
+import { statusWords } from '../../../shared/status-words'
 
 export type InstanceAction = 'notebook' | 'terminal' | 'ports' | 'stop' | 'delete'
 
@@ -30,7 +31,7 @@ export interface ActionState {
 const ENABLED: ActionState = { enabled: true }
 
 export function actionState(instance: Instance, action: InstanceAction, pending?: PendingAction): ActionState {
-  const status = instance.instanceRuntimeInfo.status
+  const status = statusWords(instance.instanceRuntimeInfo.status)
   if (pending === 'deleting') return { enabled: false, reason: 'Being deleted.' }
   switch (action) {
     case 'notebook':
@@ -50,8 +51,8 @@ export function actionState(instance: Instance, action: InstanceAction, pending?
       if (!isRunning(instance)) return { enabled: false, reason: `Ports answer once the instance is Running (now ${status}).` }
       return { enabled: false, reason: 'No ports were forwarded when this instance was created.' }
     case 'stop':
-      if (pending === 'stopping' || isStopping(status)) return { enabled: false, reason: 'Already stopping.' }
-      return canStop(instance) ? ENABLED : { enabled: false, reason: `Already ${status}.` }
+      if (pending === 'stopping' || isStopping(instance.instanceRuntimeInfo.status)) return { enabled: false, reason: 'Already stopping.' }
+      return canStop(instance) ? ENABLED : { enabled: false, reason: `Already ${status.toLowerCase()}.` }
     case 'delete':
       return canTerminate(instance) ? ENABLED : { enabled: false, reason: 'Already released.' }
   }

@@ -1,6 +1,6 @@
 /**
- * Toasts: short messages for transitions and errors. Errors stay until dismissed (they ask the
- * user to do something); the rest go after a few seconds.
+ * Toasts: short messages for what a person waits for and for errors. Errors, and warnings that ask
+ * the user to act, stay until dismissed; the rest go after a few seconds.
  */
 export type ToastTone = 'info' | 'success' | 'warning' | 'error'
 
@@ -25,11 +25,15 @@ class ToastStore {
   items = $state<Toast[]>([])
   private nextId = 1
 
-  /** A toast with actions stays until acted on or dismissed, like an error: it asks for a choice. */
-  show(tone: ToastTone, title: string, body?: string, actions?: ToastAction[]): number {
+  /**
+   * `sticky`: stays until dismissed, like an error (it asks the user to do something). A toast
+   * with `actions` (choices) is sticky too: it stays until acted on or dismissed.
+   */
+  show(tone: ToastTone, title: string, body?: string, options: { sticky?: boolean; actions?: ToastAction[] } = {}): number {
     const id = this.nextId++
-    this.items = [...this.items, { id, tone, title, ...(body ? { body } : {}), ...(actions?.length ? { actions } : {}) }].slice(-MAX_TOASTS)
-    if (tone !== 'error' && !actions?.length) setTimeout(() => this.dismiss(id), INFO_MS)
+    const actions = options.actions ?? []
+    this.items = [...this.items, { id, tone, title, ...(body ? { body } : {}), ...(actions.length > 0 ? { actions } : {}) }].slice(-MAX_TOASTS)
+    if (tone !== 'error' && !options.sticky && actions.length === 0) setTimeout(() => this.dismiss(id), INFO_MS)
     return id
   }
 
