@@ -198,6 +198,13 @@ describe('CostGuard', () => {
     expect(rig.guard.snapshot().instances).toEqual([])
     expect(() => rig.guard.keepRunning('a')).toThrow(/not running any more/)
     expect(rig.notices.map((n) => n.kind)).toEqual(['reminder', 'countdown'])
+    // Started again elsewhere (the console): a new run with the defaults, nothing of the old one.
+    rig.show(running('a'))
+    await rig.pass(30 * 60_000)
+    expect(rig.stops).toEqual([])
+    expect(rig.guard.snapshot().instances[0]).toMatchObject({ rules: NO_RULES, ruleWords: [] })
+    expect(rig.guard.snapshot().instances[0]!.countdown).toBeUndefined()
+    expect(rig.notices.map((n) => n.kind)).toEqual(['reminder', 'countdown'])
   })
 
   it('a new instance starts with the defaults from Settings; the reminder comes once per period with its choices', async () => {
