@@ -24,15 +24,21 @@ async function pass(clock: ManualClock, ms: number, step = 5_000): Promise<void>
   }
 }
 
+/** A core and its emulator on one ManualClock, signed in, with one instance created and Running. */
+async function runningInstance(name: string, before?: (rig: CoreRig) => void): Promise<{ rig: CoreRig; clock: ManualClock; instanceId: string }> {
+  const clock = new ManualClock(Date.now())
+  rig = await createCoreRig({ emulator: { clock, bootMs: 1_000, stopMs: 500 }, core: { clock } })
+  before?.(rig)
+  await rig.login()
+  const created = await rig.call('instances.create', { request: createRequest(rig.emulator, name) })
+  if (!created.ok) throw new Error(created.error.message)
+  await pass(clock, 10_000)
+  return { rig, clock, instanceId: created.value.instanceId }
+}
+
 describe('the cost guard in the core', () => {
   it('stop after 1 h: countdown, stop through the Stop command, told why, not announced as news', async () => {
-    const clock = new ManualClock(Date.now())
-    rig = await createCoreRig({ emulator: { clock, bootMs: 1_000, stopMs: 500 }, core: { clock } })
-    await rig.login()
-    const created = await rig.call('instances.create', { request: createRequest(rig.emulator, 'guarded') })
-    if (!created.ok) throw new Error(created.error.message)
-    const { instanceId } = created.value
-    await pass(clock, 10_000)
+    const { rig, clock, instanceId } = await runningInstance('guarded')
     const seen = await rig.call('cost.get')
     expect(seen.ok && seen.value.instances.map((i) => i.instanceId)).toEqual([instanceId])
     // The factory defaults: a reminder after 8 h and the plan warning, shown in words.
@@ -62,13 +68,7 @@ describe('the cost guard in the core', () => {
   })
 
   it('"Keep running" from the tray: it stays up', async () => {
-    const clock = new ManualClock(Date.now())
-    rig = await createCoreRig({ emulator: { clock, bootMs: 1_000, stopMs: 500 }, core: { clock } })
-    await rig.login()
-    const created = await rig.call('instances.create', { request: createRequest(rig.emulator, 'kept') })
-    if (!created.ok) throw new Error(created.error.message)
-    const { instanceId } = created.value
-    await pass(clock, 10_000)
+    const { rig, clock, instanceId } = await runningInstance('kept')
     await rig.call('cost.setRules', { instanceId, rules: { ...NO_RULES, stopAfterHours: 0.25 } })
     await pass(clock, 15 * MIN)
     const kept = await rig.call('tray.activate', { itemId: `instance:${instanceId}:keep-running` })
@@ -80,13 +80,7 @@ describe('the cost guard in the core', () => {
   })
 
   it('with a balance: the emulator charges the running instance, /balance shows it, and the runway follows in the tray and the window', async () => {
-    const clock = new ManualClock(Date.now())
-    rig = await createCoreRig({ emulator: { clock, bootMs: 1_000, stopMs: 500 }, core: { clock } })
-    rig.emulator.control.setBalance('demo', { balance: 100, voucher: 0, credit: 0 })
-    await rig.login()
-    const created = await rig.call('instances.create', { request: createRequest(rig.emulator, 'metered') })
-    if (!created.ok) throw new Error(created.error.message)
-    await pass(clock, 10_000)
+    const { rig, clock, instanceId } = await runningInstance('metered', (r) => r.emulator.control.setBalance('demo', { balance: 100, voucher: 0, credit: 0 }))
     const first = await rig.call('cost.get')
     expect(first.ok && first.value.runway?.hours).toBeCloseTo(100 / 2.49, 1)
 
@@ -94,7 +88,7 @@ describe('the cost guard in the core', () => {
     await pass(clock, 60 * MIN)
     const read = await rig.call('balance.refresh')
     if (!read.ok) throw new Error(read.error.message)
-    const charged = rig.emulator.control.balance('demo').charged[created.value.instanceId]!
+    const charged = rig.emulator.control.balance('demo').charged[instanceId]!
     expect(charged).toBeCloseTo(2.49 * (60 * MIN + 10_000) / (60 * MIN), 2)
     expect(read.value.balance?.availableBalance).toBeCloseTo(100 - charged, 2)
 
