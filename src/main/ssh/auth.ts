@@ -22,7 +22,14 @@ export interface AuthOptions {
   readKey: (path: string) => Promise<Buffer | null>
   /** Passphrases the user typed in this app session, by key file. */
   passphrases: Map<string, string>
-  ask: (question: PromptQuestion) => Promise<PromptAnswer>
+  /**
+   * Asks the user; absent for a background connection, which never asks: encrypted keys without
+   * a passphrase typed earlier in this app session are skipped (and noted in `locked`), and
+   * keyboard-interactive and password are not tried.
+   */
+  ask?: ((question: PromptQuestion) => Promise<PromptAnswer>) | undefined
+  /** Background only: the encrypted keys skipped for want of their passphrase. */
+  locked?: string[]
   /** Called when the user cancels a prompt: the connection is abandoned. */
   onCancel: () => void
   /** What was tried, for the failure message. */
@@ -67,6 +74,7 @@ export function createAuthHandler(options: AuthOptions): AuthHandlerMiddleware {
         const candidate = options.candidates[index++] as AuthCandidate
         // Before the first failure the server has not said what it allows: everything is possible.
         if (methodsLeft && !methodsLeft.includes(METHOD[candidate.kind])) continue
+        if (!options.ask && (candidate.kind === 'keyboard-interactive' || candidate.kind === 'password')) continue
         switch (candidate.kind) {
           case 'agent':
             log(`trying the SSH agent`)
@@ -83,7 +91,7 @@ export function createAuthHandler(options: AuthOptions): AuthHandlerMiddleware {
               type: 'keyboard-interactive',
               username,
               prompt: (_name, instructions, _lang, prompts, finish: KeyboardInteractiveCallback) => {
-                if (prompts.length === 0) return finish([])
+                if (prompts.length === 0 || !options.ask) return finish([])
                 void options
                   .ask({
                     kind: 'keyboard-interactive',
@@ -102,6 +110,7 @@ export function createAuthHandler(options: AuthOptions): AuthHandlerMiddleware {
               }
             })
           case 'password': {
+            if (!options.ask) continue
             const answer = await options.ask({
               kind: 'password',
               host: options.host,
@@ -139,6 +148,10 @@ async function loadKey(options: AuthOptions, path: string): Promise<LoadedKey | 
   }
   const remembered = options.passphrases.get(path)
   if (remembered !== undefined && !(utils.parseKey(data, remembered) instanceof Error)) return { data, passphrase: remembered }
+  if (!options.ask) {
+    options.locked?.push(path)
+    return null
+  }
   for (let attempt = 0; attempt < MAX_PASSPHRASE_TRIES; attempt++) {
     const answer = await options.ask({ kind: 'passphrase', keyFile: path, retry: attempt > 0 })
     if (answer.kind !== 'secret' || answer.values[0] === undefined) return 'cancelled'

@@ -22,9 +22,15 @@ export const KEEPALIVE_COUNT_MAX = 3
 export const CONNECT_TIMEOUT_MS = 20_000
 
 /** Why connecting failed; `retryable` is false when trying again without the user is pointless. */
+export type SshConnectFailure = 'auth' | 'host-key' | 'host-key-unknown' | 'needs-passphrase' | 'cancelled' | 'network' | 'timeout'
+
 export class SshConnectError extends Error {
   constructor(
-    readonly reason: 'auth' | 'host-key' | 'cancelled' | 'network' | 'timeout',
+    /**
+     * `host-key-unknown` and `needs-passphrase` happen only to background connections, which
+     * never ask the user (see ConnectOptions.ask).
+     */
+    readonly reason: SshConnectFailure,
     message: string,
     readonly retryable: boolean,
     readonly refusal?: HostKeyRefusal
@@ -41,7 +47,12 @@ export interface ConnectOptions {
   candidates: AuthCandidate[]
   readKey: (path: string) => Promise<Buffer | null>
   passphrases: Map<string, string>
-  ask: (question: PromptQuestion) => Promise<PromptAnswer>
+  /**
+   * Asks the user (host key, passphrase, password). Absent: a background connection (a restored
+   * tunnel, a probe) that never asks; it fails with `host-key-unknown` or `needs-passphrase`
+   * where a window would have asked.
+   */
+  ask?: ((question: PromptQuestion) => Promise<PromptAnswer>) | undefined
   tell: (question: PromptQuestion) => void
   clock: Clock
   keepaliveIntervalMs?: number
@@ -131,16 +142,21 @@ export function connect(options: ConnectOptions): Promise<SshConnection> {
     timer = waitingOnUser > 0 ? undefined : clock.setTimeout(onTimeout, timeoutMs)
   }
   // The clock stops while a dialog is open: a user reading a fingerprint is not a dead server.
-  const ask = async (question: PromptQuestion): Promise<PromptAnswer> => {
-    waitingOnUser++
-    armTimer()
-    try {
-      return await options.ask(question)
-    } finally {
-      waitingOnUser--
-      armTimer()
-    }
-  }
+  const askUser = options.ask
+  const ask = askUser
+    ? async (question: PromptQuestion): Promise<PromptAnswer> => {
+        waitingOnUser++
+        armTimer()
+        try {
+          return await askUser(question)
+        } finally {
+          waitingOnUser--
+          armTimer()
+        }
+      }
+    : undefined
+  /** Background only: encrypted keys skipped because nobody could be asked their passphrase. */
+  const locked: string[] = []
 
   let rejectConnect: (error: SshConnectError) => void = () => {}
   const onTimeout = (): void => {
@@ -177,10 +193,10 @@ export function connect(options: ConnectOptions): Promise<SshConnection> {
     })
     client.on('error', (error: Error & { level?: string }) => {
       lastError = error
-      if (!settled) rejectConnect(classify(error, target, refusal, cancelled))
+      if (!settled) rejectConnect(classify(error, target, refusal, cancelled, locked))
     })
     client.on('close', () => {
-      if (!settled) rejectConnect(classify(lastError ?? new Error('connection closed'), target, refusal, cancelled))
+      if (!settled) rejectConnect(classify(lastError ?? new Error('connection closed'), target, refusal, cancelled, locked))
       resolveClosed(closeReason(lastError))
     })
 
@@ -214,6 +230,7 @@ export function connect(options: ConnectOptions): Promise<SshConnection> {
           readKey: options.readKey,
           passphrases: options.passphrases,
           ask,
+          locked,
           onCancel: () => {
             cancelled = true
           }
@@ -230,9 +247,22 @@ function where(target: SshTarget): string {
   return `${target.host}:${target.port}`
 }
 
-function classify(error: Error & { level?: string; code?: string }, target: SshTarget, refusal: HostKeyRefusal | undefined, cancelled: boolean): SshConnectError {
-  if (refusal) return new SshConnectError('host-key', refusal.message, false, refusal)
+function classify(
+  error: Error & { level?: string; code?: string },
+  target: SshTarget,
+  refusal: HostKeyRefusal | undefined,
+  cancelled: boolean,
+  locked: readonly string[]
+): SshConnectError {
+  if (refusal) return new SshConnectError(refusal.reason === 'unknown' ? 'host-key-unknown' : 'host-key', refusal.message, false, refusal)
   if (cancelled) return new SshConnectError('cancelled', `Connecting to ${where(target)} was cancelled.`, false)
+  if (error.level === 'client-authentication' && locked.length > 0) {
+    return new SshConnectError(
+      'needs-passphrase',
+      `Your SSH key ${locked[0]} needs its passphrase. Open a terminal to the instance once and type it; Cloud Tray keeps it until you quit.`,
+      false
+    )
+  }
   if (error.level === 'client-authentication') {
     return new SshConnectError(
       'auth',

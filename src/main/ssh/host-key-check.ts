@@ -14,6 +14,8 @@ export type HostKeyRefusal =
   | { reason: 'changed'; message: string; oldFingerprint: string; newFingerprint: string; file: string }
   | { reason: 'revoked'; message: string }
   | { reason: 'rejected'; message: string }
+  /** A background connection met a host with no key on record: only the user may decide. */
+  | { reason: 'unknown'; message: string; fingerprint: string }
 
 export interface HostKeyCheckOptions {
   host: string
@@ -21,7 +23,8 @@ export interface HostKeyCheckOptions {
   store: KnownHostsStore
   /** Keys accepted "once" in this app session: `host:port keytype base64`. */
   acceptedOnce: Set<string>
-  ask: (question: PromptQuestion) => Promise<PromptAnswer>
+  /** Asks the user; absent for a background connection, which never asks (an unknown key is refused). */
+  ask?: ((question: PromptQuestion) => Promise<PromptAnswer>) | undefined
   /** For the changed-key warning: sent, not awaited (the only way out is ssh.forgetHostKey). */
   tell: (question: PromptQuestion) => void
 }
@@ -70,6 +73,13 @@ export async function checkHostKey(options: HostKeyCheckOptions, keyBlob: Buffer
     }
     case 'unknown': {
       if (options.acceptedOnce.has(onceKey)) return null
+      if (!options.ask) {
+        return {
+          reason: 'unknown',
+          fingerprint,
+          message: `The host key of ${host}:${port} (${fingerprint}) is not trusted yet. Open a terminal to the instance once to check and accept it.`
+        }
+      }
       const answer = await options.ask({ kind: 'host-key', host, port, keyType, fingerprint })
       if (answer.kind === 'host-key' && answer.decision === 'accept-and-remember') {
         await store.remember(host, port, { keyType, keyBase64 })
