@@ -4,6 +4,7 @@
  */
 import { dirname, join } from 'node:path'
 import { systemClock, type Clock } from '../shared/clock'
+import { ApiError } from './api-error'
 import { createApiRoutes } from './api-routes'
 import { Auth, generateSigningKeyPem } from './auth'
 import { DEFAULT_CATALOG, type Catalog } from './catalog'
@@ -159,7 +160,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       log
     })
   )
-  const control = createControl({ auth, instances, volumes, scheduler, faults, listener, catalog, reach: reachAddresses, sshKeys, counter })
+  const control = createControl({
+    auth,
+    instances,
+    volumes,
+    scheduler,
+    faults,
+    listener,
+    catalog,
+    reach: reachAddresses,
+    setSftpFault: (instanceId, fault) => {
+      if (!reach?.setSftpFault) throw new ApiError(409, { message: 'SFTP faults need the emulator’s own SSH servers (start it with reach, without --ssh-backend).' })
+      reach.setSftpFault(instanceId, fault)
+    },
+    sshKeys,
+    counter
+  })
   const controlListener: Listener = new Listener(
     createControlHandler({ routes: createControlRoutes(control, log), secret: controlSecret, ownHost: controlHost, log })
   )
