@@ -5,6 +5,7 @@
  */
 import type {
   AppInfo,
+  CommandInput,
   CommandResult,
   Result,
   InstancesSnapshot,
@@ -20,6 +21,10 @@ import type {
   Warning
 } from '../shared/contract'
 import type { CreateInstanceRequest } from '../shared/api'
+import type { ClientContext } from './core-types'
+
+/** The commands tray items run. */
+export type TrayCommand = 'notebook.open' | 'ssh.command' | 'tunnels.start' | 'tunnels.stop' | 'tunnels.open' | 'tunnels.list'
 
 export interface CoreInternals {
   appInfo(): AppInfo
@@ -42,6 +47,9 @@ export interface CoreInternals {
   tray(): TrayModel
   warnings(): Warning[]
   recorded(): RecordedEffect[]
-  /** Runs a contract command as if a renderer had sent it (the tray uses notebook.open, ssh.command). */
-  invoke<C extends 'notebook.open' | 'ssh.command'>(command: C, input: { instanceId: string }): Promise<Result<CommandResult<C>>>
+  /**
+   * Runs a contract command as the tray's item would (notebook.open, ssh.command, tunnels.*), for
+   * `context`'s client (the web shell's page) or for main (the Electron tray) when absent.
+   */
+  invoke<C extends TrayCommand>(command: C, input: CommandInput<C>, context?: ClientContext): Promise<Result<CommandResult<C>>>
 }

@@ -10,6 +10,7 @@ import type { Instance } from '../shared/api'
 import type { CloudClient, CloudClientOptions } from './cloud/types'
 import type { ReachFactory } from '../emulator/reach-types'
 import type { StartEmulator } from './account/sandbox'
+import type { TrayContext } from './tray/tray-model'
 import type {
   AppNotification,
   CommandInput,
@@ -17,6 +18,7 @@ import type {
   CommandResult,
   EventName,
   Events,
+  InstancesSnapshot,
   Profile,
   RecordedEffect,
   Result,
@@ -28,6 +30,9 @@ import type { Clock } from '../shared/clock'
 
 /** Identifies one connected renderer (an Electron webContents id, or a WebSocket client). */
 export type ClientId = string
+
+/** The client id of commands main runs itself (the Electron tray): no window to ask anything. */
+export const MAIN_CLIENT: ClientId = 'main'
 
 export interface ClientContext {
   clientId: ClientId
@@ -145,6 +150,10 @@ export interface CoreServices {
   sandbox(): SandboxInfo | undefined
   /** Called on login, logout and expiry. Returns an unsubscribe function. */
   onSessionChange(listener: (state: SessionState) => void): () => void
+  /** Called with every new instance snapshot from the watcher. Returns an unsubscribe function. */
+  onSnapshot(listener: (snapshot: InstancesSnapshot) => void): () => void
+  /** What a group adds to the tray (CommandGroup.trayContext) changed: the tray is built again. */
+  trayChanged(): void
   /** Ask the watcher to look again soon (after create, stop, terminate). */
   pollSoon(reason: 'create' | 'stop' | 'terminate' | 'user'): void
   /**
@@ -176,6 +185,8 @@ export interface CommandGroup {
   clientGone?(clientId: ClientId): void
   /** Power and network hints (wake, back online), e.g. to reconnect now instead of after a backoff. */
   onSystemEvent?(event: SystemEvent): void
+  /** What this group adds to the tray menu (e.g. active tunnels); read each time the tray is built. */
+  trayContext?(): Partial<TrayContext>
   dispose?(): Promise<void> | void
 }
 

@@ -12,6 +12,7 @@ import type {
   CommandResult,
   EventName,
   Events,
+  InstancesSnapshot,
   LoginInput,
   NotificationKind,
   Profile,
@@ -54,7 +55,7 @@ import { ReloginGate } from './account/relogin-gate'
 import { startSandbox, type RunningSandbox, type StartEmulator } from './account/sandbox'
 import { Watcher } from './watch/watcher'
 import { expiringNotification, notificationsFor } from './notify/policy'
-import { trayModel } from './tray/tray-model'
+import { trayModel, type TrayContext } from './tray/tray-model'
 import { suggestionsFrom } from './catalog/suggestions'
 import { RecentLaunchesStore } from './catalog/recent-launches-store'
 import { recordingEffects } from './platform-recording'
@@ -97,6 +98,9 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const settingsStore = new SettingsStore(options.dataDir, clock)
   const profiles = new ProfilesStore(options.dataDir)
   const sessionListeners = new Set<(state: SessionState) => void>()
+  const snapshotListeners = new Set<(snapshot: InstancesSnapshot) => void>()
+  /** What command groups add to the tray; set once the groups exist. */
+  let groupTrayContext: () => Partial<TrayContext> = () => ({})
 
   let sandbox: RunningSandbox | undefined
   let sandboxStarting: Promise<RunningSandbox> | undefined
@@ -190,6 +194,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     toErrorInfo,
     onSnapshot(snapshot) {
       emit('instances', snapshot)
+      for (const listener of snapshotListeners) listener(snapshot)
       updateTray()
     },
     onTransitions(transitions) {
@@ -216,6 +221,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   let currentTray: TrayModel | undefined
   function updateTray(): void {
     const model = trayModel(session.state(), watcher.snapshot(), settingsStore.get(), {
+      ...groupTrayContext(),
       health,
       profileName: findProfile(session.currentProfileId)?.name ?? ''
     })
@@ -265,6 +271,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       sessionListeners.add(listener)
       return () => sessionListeners.delete(listener)
     },
+    onSnapshot(listener) {
+      snapshotListeners.add(listener)
+      return () => snapshotListeners.delete(listener)
+    },
+    trayChanged: () => updateTray(),
     pollSoon(reason) {
       if (reason === 'user') void watcher.pollNow()
       else watcher.actionHappened()
@@ -378,12 +389,13 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     },
     warnings: () => [...warnings],
     recorded: () => [...recorded],
-    invoke: (command, input) => handle(command, input, { clientId: 'main' })
+    invoke: (command, input, context) => handle(command, input, context ?? { clientId: 'main' })
   }
 
   // ------------------------------------------------------------ command groups
 
   const groups: CommandGroup[] = COMMAND_GROUPS.map((make) => make(services, internals))
+  groupTrayContext = () => Object.assign({}, ...groups.map((group) => group.trayContext?.() ?? {})) as Partial<TrayContext>
   const handlers = new Map<string, (input: never, context: ClientContext) => Promise<unknown>>()
   for (const group of groups) {
     for (const [name, handler] of Object.entries(group.handlers as CommandHandlers)) {

@@ -24,6 +24,7 @@ import type {
 } from './api'
 import type { ErrorInfo, Result } from './errors'
 import type { SshCommands, SshEvents } from './contract-ssh'
+import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 
 export type { ErrorInfo, Result } from './errors'
 
@@ -172,8 +173,11 @@ export interface TrayModel {
 
 export type NavigateTarget =
   | { view: 'login' }
-  /** `confirm: 'stop'`: the tray's "Stop…": show that instance and ask to confirm stopping it. */
-  | { view: 'instances'; instanceId?: string; confirm?: 'stop' }
+  /**
+   * `confirm: 'stop'`: the tray's "Stop…": show that instance and ask to confirm stopping it.
+   * `show: 'forward-port'`: the tray's "Other port…": show that instance's "Forward a port" dialog.
+   */
+  | { view: 'instances'; instanceId?: string; confirm?: 'stop'; show?: 'forward-port' }
   | { view: 'create-instance' }
   | { view: 'volumes' }
   | { view: 'create-volume' }
@@ -274,8 +278,8 @@ export interface CoreEvents {
   recorded: RecordedEffect
 }
 
-export type Commands = CoreCommands & SshCommands
-export type Events = CoreEvents & SshEvents
+export type Commands = CoreCommands & SshCommands & TunnelCommands
+export type Events = CoreEvents & SshEvents & TunnelEvents
 
 export type CommandName = keyof Commands
 export type EventName = keyof Events
@@ -329,7 +333,14 @@ export const COMMAND_NAMES = [
   'ssh.command',
   'ssh.configPreview',
   'ssh.configWrite',
-  'ssh.forgetHostKey'
+  'ssh.forgetHostKey',
+  'tunnels.list',
+  'tunnels.start',
+  'tunnels.stop',
+  'tunnels.open',
+  'tunnels.checkPort',
+  'editor.available',
+  'editor.open'
 ] as const satisfies readonly CommandName[]
 
 export const EVENT_NAMES = [
@@ -347,7 +358,8 @@ export const EVENT_NAMES = [
   'recorded',
   'ssh.data',
   'ssh.status',
-  'ssh.prompt'
+  'ssh.prompt',
+  'tunnels'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel names: one per command (invoke) and one per event (send). */

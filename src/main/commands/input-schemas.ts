@@ -56,6 +56,8 @@ const promptAnswer = z.discriminatedUnion('kind', [
 ])
 
 const instanceRef = z.object({ instanceId: id }).strict()
+const port = z.number().int().min(1, 'Ports go from 1 to 65535.').max(65_535, 'Ports go from 1 to 65535.')
+const tunnelRef = z.object({ tunnelId: id }).strict()
 const terminalRef = z.object({ terminalId: id }).strict()
 
 export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unknown> } = {
@@ -108,7 +110,14 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'ssh.command': instanceRef,
   'ssh.configPreview': instanceRef,
   'ssh.configWrite': z.object({ instanceId: id, block: z.string().min(1).max(20_000) }).strict(),
-  'ssh.forgetHostKey': z.object({ host: z.string().min(1).max(300), port: z.number().int().min(1).max(65_535) }).strict()
+  'ssh.forgetHostKey': z.object({ host: z.string().min(1).max(300), port: z.number().int().min(1).max(65_535) }).strict(),
+  'tunnels.list': none,
+  'tunnels.start': z.object({ instanceId: id, remotePort: port, localPort: port.optional() }).strict(),
+  'tunnels.stop': tunnelRef,
+  'tunnels.open': tunnelRef,
+  'tunnels.checkPort': z.object({ localPort: port }).strict(),
+  'editor.available': none,
+  'editor.open': z.object({ instanceId: id, editor: z.enum(['vscode', 'cursor']) }).strict()
 }
 
 /** The first problem with an input, as a sentence and the dotted field path. */

@@ -1,8 +1,9 @@
 /**
- * The `ssh.*` commands: terminals (open, input, resize, ack, close, reconnect, prompt answers)
- * served by one SshManager, and the copy/config helpers. Terminal bytes go only to the client
- * that opened the terminal; a client that goes away has its terminals closed and its prompts
- * cancelled.
+ * The SSH command group: terminals (`ssh.*`, served by one SshManager), port tunnels
+ * (`tunnels.*`, ssh-tunnels.ts), and the copy/config helpers, all over one SshLinks (one shared
+ * connection per instance). Terminal bytes go only to the client that opened the terminal; a
+ * client that goes away has its terminals closed and its prompts cancelled. Connections end when
+ * their instance stops; tunnels follow the session and the instance list.
  */
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
@@ -13,8 +14,12 @@ import type { CommandGroup, CoreServices } from '../core-types'
 import { agentPath } from '../ssh/agent-path'
 import { KnownHostsStore } from '../ssh/known-hosts-store'
 import { planHostBlock, readSshConfig, sshConfigPath, writeHostBlock, type HostBlockInput } from '../ssh/ssh-config'
-import { SshManager, type SshManagerOptions } from '../ssh/ssh-manager'
-import { sshCommand, sshTarget } from '../ssh/target'
+import { SshManager, linkOptions, type SshManagerOptions } from '../ssh/ssh-manager'
+import { SshLinks } from '../ssh/links'
+import { sshCommand, sshEnded, sshTarget } from '../ssh/target'
+import { TunnelManager } from '../ssh/tunnel-manager'
+import { TunnelStore } from '../ssh/tunnel-store'
+import { tunnelHandlers } from './ssh-tunnels'
 
 export interface SshEnvironment {
   /** The user's home: ~/.ssh keys, known_hosts and config. */
@@ -38,7 +43,7 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
     services.currentProfile().builtIn === 'sandbox' ? services.sandbox()?.sshPrivateKeyPath : undefined
   const identityFile = (): string | undefined => services.settings().sshKeyFile ?? sandboxKey()
 
-  const manager = new SshManager({
+  const managerOptions: SshManagerOptions = {
     clock: services.clock,
     emit: services.emit,
     findInstance: (instanceId) => services.findInstance(instanceId),
@@ -48,6 +53,32 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
     sandboxKeyFile: sandboxKey,
     agent: environment.agent,
     ...environment.manager
+  }
+  const links = new SshLinks(linkOptions(managerOptions))
+  const manager = new SshManager({ ...managerOptions, links })
+  const tunnels = new TunnelManager({
+    links,
+    clock: services.clock,
+    store: new TunnelStore(services.dataDir),
+    findInstance: (instanceId) => services.findInstance(instanceId),
+    publish: (list) => services.emit('tunnels', list),
+    stateChanged: () => services.trayChanged(),
+    // why: the tunnel's own http://127.0.0.1:<port>/ address, built by main; the platform checks it again.
+    openUrl: (url) => services.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
+  })
+  const followSession = (state: ReturnType<CoreServices['sessionState']>): void => {
+    if (state.status === 'signed-in') void tunnels.signedIn(state.profileId)
+    else if (state.status === 'signed-out') tunnels.signedOut()
+  }
+  followSession(services.sessionState())
+  const unsubscribeSession = services.onSessionChange(followSession)
+  const unsubscribeSnapshot = services.onSnapshot((snapshot) => {
+    // Connections to an instance that stopped end now (exec probes included), not after retries.
+    for (const instanceId of links.instanceIds()) {
+      const instance = snapshot.instances.find((each) => each.instanceMetadata.instanceId === instanceId)
+      if (snapshot.fetchedAt !== null && sshEnded(instance)) links.instanceStopped(instanceId, stoppedLine(instance))
+    }
+    void tunnels.instances(snapshot)
   })
 
   const instance = (instanceId: string): Instance => {
@@ -67,6 +98,7 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
 
   return {
     handlers: {
+      ...tunnelHandlers(tunnels),
       'ssh.open': async ({ instanceId, cols, rows }, { clientId }) => manager.open(instanceId, cols, rows, clientId),
       'ssh.input': async ({ terminalId, data }, { clientId }) => manager.input(terminalId, data, clientId),
       'ssh.resize': async ({ terminalId, cols, rows }, { clientId }) => manager.resize(terminalId, cols, rows, clientId),
@@ -112,8 +144,20 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
     clientGone: (clientId) => manager.clientGone(clientId),
     // Back from sleep or back online: a connection waiting out its backoff tries at once.
     onSystemEvent: (event) => {
-      if (event === 'resume' || event === 'online') manager.retryWaitingNow()
+      if (event === 'resume' || event === 'online') links.retryWaitingNow()
     },
-    dispose: () => manager.dispose()
+    trayContext: () => ({ tunnels: tunnels.list() }),
+    dispose: () => {
+      unsubscribeSession()
+      unsubscribeSnapshot()
+      tunnels.dispose()
+      manager.dispose()
+      links.dispose()
+    }
   }
+}
+
+function stoppedLine(instance: Instance | undefined): string {
+  if (!instance) return 'The instance is no longer in your list, so its connection was closed.'
+  return `${instance.instanceSpecInfo.name} is ${instance.instanceRuntimeInfo.status}, so its connection was closed. Reconnect once it is Running again.`
 }

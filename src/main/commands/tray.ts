@@ -3,7 +3,7 @@
  * in main; the web shell's tray panel sends it from the page. An item runs only if the current
  * model shows it enabled, so a stale menu cannot stop an instance that is already gone.
  */
-import type { TrayMenuItem } from '../../shared/contract'
+import type { Result, TrayMenuItem } from '../../shared/contract'
 import type { CommandGroup, CoreServices } from '../core-types'
 import type { CoreInternals } from '../core-internals'
 import { AppError } from '../app-error'
@@ -14,10 +14,14 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
     services.platform.showWindow()
     services.emit('navigate', target)
   }
+  const copy = (text: string): void => {
+    if (!services.platform.writeClipboard) throw new AppError('not-allowed', 'This shell has no clipboard.')
+    services.platform.writeClipboard(text)
+  }
   return {
     handlers: {
       'tray.get': async () => core.tray(),
-      'tray.activate': async ({ itemId }) => {
+      'tray.activate': async ({ itemId }, context) => {
         const action = parseTrayItemId(itemId)
         const item = findItem(core.tray().items, itemId)
         if (!action || !item) throw new AppError('not-allowed', 'That menu item is no longer there. Open the menu again.')
@@ -48,16 +52,30 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
           case 'stop':
             // Stopping ends billing and work in progress: the window asks first.
             return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'stop' })
-          case 'notebook': {
-            const result = await core.invoke('notebook.open', { instanceId: action.instanceId })
-            if (!result.ok) throw new AppError(asAppKind(result.error.kind), result.error.message)
+          case 'notebook':
+            await run(core.invoke('notebook.open', { instanceId: action.instanceId }))
             return
-          }
-          case 'copy-ssh': {
-            const result = await core.invoke('ssh.command', { instanceId: action.instanceId })
-            if (!result.ok) throw new AppError(asAppKind(result.error.kind), result.error.message)
-            if (!services.platform.writeClipboard) throw new AppError('not-allowed', 'This shell has no clipboard.')
-            services.platform.writeClipboard(result.value.command)
+          case 'copy-ssh':
+            copy((await run(core.invoke('ssh.command', { instanceId: action.instanceId }))).command)
+            return
+          // From the Electron tray nobody can answer a prompt (clientId main): a first connection
+          // that needs one fails with the reason, shown as a notification. The web shell's panel
+          // is a page: its prompts are asked there.
+          case 'forward':
+            await run(core.invoke('tunnels.start', { instanceId: action.instanceId, remotePort: action.remotePort }, context))
+            return
+          case 'forward-other':
+            return navigate({ view: 'instances', instanceId: action.instanceId, show: 'forward-port' })
+          case 'tunnel-open':
+            await run(core.invoke('tunnels.open', { tunnelId: action.tunnelId }))
+            return
+          case 'tunnel-stop':
+            await run(core.invoke('tunnels.stop', { tunnelId: action.tunnelId }))
+            return
+          case 'tunnel-copy': {
+            const tunnel = (await run(core.invoke('tunnels.list', undefined))).find((each) => each.tunnelId === action.tunnelId)
+            if (!tunnel) throw new AppError('not-allowed', 'That tunnel is no longer there. Open the menu again.')
+            copy(tunnel.localAddress)
             return
           }
           case 'open-port': {
@@ -72,6 +90,13 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
       }
     }
   }
+}
+
+/** The value of a nested command, or its error (kept in its words) thrown on. */
+async function run<T>(pending: Promise<Result<T>>): Promise<T> {
+  const result = await pending
+  if (!result.ok) throw new AppError(asAppKind(result.error.kind), result.error.message)
+  return result.value
 }
 
 function findItem(items: readonly TrayMenuItem[], id: string): TrayMenuItem | undefined {

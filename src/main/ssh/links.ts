@@ -269,6 +269,11 @@ export class SshLinks {
     return this.links.get(instanceId)?.connection
   }
 
+  /** Instances that have a link now. */
+  instanceIds(): string[] {
+    return [...this.links.keys()]
+  }
+
   /** How many users hold the instance's link (tests). */
   usersOf(instanceId: string): number {
     return this.links.get(instanceId)?.users.size ?? 0

@@ -54,6 +54,18 @@ export function requireRunning(instance: Instance): void {
 }
 
 /**
+ * Whether an instance's SSH connections should end: it is stopping or stopped, failed, or gone
+ * from the list. A restart on the way back (Starting, Restarting) is not a stop: connections keep
+ * reconnecting through it by themselves.
+ */
+export function sshEnded(instance: Instance | undefined): boolean {
+  if (!instance) return true
+  const status = instance.instanceRuntimeInfo.status
+  const group = statusGroup(status)
+  return status === 'Stopping' || group === 'ended' || group === 'failed'
+}
+
+/**
  * The command a user can paste into their own terminal. Each word is quoted for POSIX shells
  * (shlex: plain words stay bare, anything else in single quotes), so even a value that slipped
  * past sshTarget's checks is one inert argument. An IPv6 address stays bare after the `@`:

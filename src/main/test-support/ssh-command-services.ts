@@ -27,6 +27,8 @@ export function fakeSshServices(dataDir: string, instances: Instance[], sandboxK
     settings: () => settings,
     sandbox: () => (sandboxKey ? { notebookCertSha256: 'ab', sshPrivateKeyPath: sandboxKey } : undefined),
     onSessionChange: () => () => {},
+    onSnapshot: () => () => {},
+    trayChanged: () => {},
     pollSoon: () => {},
     cloud: () => {
       throw new Error('the ssh commands never call the cloud')

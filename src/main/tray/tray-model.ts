@@ -6,10 +6,13 @@
 import type { Instance } from '../../shared/api'
 import { statusGroup } from '../../shared/api'
 import type { InstancesSnapshot, SessionState, Settings, TrayIcon, TrayMenuItem, TrayModel, WatchHealth } from '../../shared/contract'
+import { TUNNEL_PRESETS, type TunnelInfo } from '../../shared/contract-tunnels'
 
 export interface TrayContext {
   health?: WatchHealth
   profileName?: string
+  /** Port tunnels (src/main/ssh/tunnel-manager.ts): each instance's are listed in its submenu. */
+  tunnels?: readonly Pick<TunnelInfo, 'tunnelId' | 'instanceId' | 'remotePort' | 'label' | 'localAddress' | 'state'>[]
 }
 
 export type TrayAction =
@@ -26,12 +29,22 @@ export type TrayAction =
   | { kind: 'copy-ssh'; instanceId: string }
   | { kind: 'open-port'; instanceId: string; nodePort: number }
   | { kind: 'stop'; instanceId: string }
+  | { kind: 'forward'; instanceId: string; remotePort: number }
+  | { kind: 'forward-other'; instanceId: string }
+  | { kind: 'tunnel-open' | 'tunnel-copy' | 'tunnel-stop'; instanceId: string; tunnelId: string }
 
 const GLOBAL = ['open-window', 'more-instances', 'new-instance', 'new-volume', 'refresh', 'sign-in', 'sign-out', 'quit'] as const
 
 /** Item id → action; undefined for ids the model never produces. */
 export function parseTrayItemId(itemId: string): TrayAction | undefined {
   if ((GLOBAL as readonly string[]).includes(itemId)) return { kind: itemId as (typeof GLOBAL)[number] }
+  const tunnel = /^instance:(.+):(forward:(\d{1,5})|forward-other|tunnel:([A-Za-z0-9-]+):(open|copy|stop))$/.exec(itemId)
+  if (tunnel) {
+    const instanceId = tunnel[1]!
+    if (tunnel[3] !== undefined) return { kind: 'forward', instanceId, remotePort: Number(tunnel[3]) }
+    if (tunnel[2] === 'forward-other') return { kind: 'forward-other', instanceId }
+    return { kind: `tunnel-${tunnel[5] as 'open' | 'copy' | 'stop'}`, instanceId, tunnelId: tunnel[4]! }
+  }
   const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|port:(\d{1,5}))$/.exec(itemId)
   if (!match) return undefined
   const instanceId = match[1]!
@@ -74,7 +87,7 @@ export function trayModel(
   if (session.status !== 'signed-out') {
     if (instances.length === 0) items.push(label('no-instances', snapshot.fetchedAt === null ? 'Loading instances…' : 'No instances'))
     const shown = instancesForMenu(instances)
-    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn))
+    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn, context.tunnels))
     if (shown.length < instances.length) {
       items.push(item('more-instances', `${instances.length - shown.length} more in Cloud Tray…`, true))
     }
@@ -108,7 +121,7 @@ export function instancesForMenu(instances: readonly Instance[]): Instance[] {
     .map(({ instance }) => instance)
 }
 
-function instanceSubmenu(instance: Instance, signedIn: boolean): TrayMenuItem {
+function instanceSubmenu(instance: Instance, signedIn: boolean, tunnels: TrayContext['tunnels']): TrayMenuItem {
   const id = instance.instanceMetadata.instanceId
   const status = instance.instanceRuntimeInfo.status
   const running = signedIn && status === 'Running'
@@ -119,6 +132,7 @@ function instanceSubmenu(instance: Instance, signedIn: boolean): TrayMenuItem {
     item(`instance:${id}:terminal`, 'Open terminal', running && ssh),
     item(`instance:${id}:copy-ssh`, 'Copy SSH command', running && ssh)
   ]
+  if (tunnels) submenu.push(...tunnelItems(id, running && ssh, tunnels.filter((tunnel) => tunnel.instanceId === id)))
   if (ports.length > 0) {
     submenu.push(separator(`instance:${id}:sep-ports`))
     for (const port of ports) {
@@ -129,6 +143,49 @@ function instanceSubmenu(instance: Instance, signedIn: boolean): TrayMenuItem {
   submenu.push(separator(`instance:${id}:sep-stop`))
   submenu.push(item(`instance:${id}:stop`, 'Stop…', signedIn && canStop(status)))
   return { id: `instance:${id}`, label: `${instance.instanceSpecInfo.name} — ${status}`, enabled: true, type: 'submenu', submenu }
+}
+
+/**
+ * "Forward a port" with the presets (those already forwarded say so) and "Other port…" (the
+ * window's dialog), then each tunnel of the instance with open, copy and stop.
+ */
+function tunnelItems(instanceId: string, reachable: boolean, tunnels: NonNullable<TrayContext['tunnels']>): TrayMenuItem[] {
+  const forwarded = new Set(tunnels.map((tunnel) => tunnel.remotePort))
+  const presets = TUNNEL_PRESETS.map((preset) =>
+    item(
+      `instance:${instanceId}:forward:${preset.port}`,
+      forwarded.has(preset.port) ? `${preset.label} (${preset.port}) — forwarded` : `${preset.label} (${preset.port})`,
+      reachable && !forwarded.has(preset.port)
+    )
+  )
+  const items: TrayMenuItem[] = [
+    separator(`instance:${instanceId}:sep-tunnels`),
+    {
+      id: `instance:${instanceId}:forward`,
+      label: 'Forward a port',
+      enabled: reachable,
+      type: 'submenu',
+      submenu: [...presets, separator(`instance:${instanceId}:sep-forward`), item(`instance:${instanceId}:forward-other`, 'Other port…', reachable)]
+    }
+  ]
+  for (const tunnel of tunnels) {
+    const prefix = `instance:${instanceId}:tunnel:${tunnel.tunnelId}`
+    const name = tunnel.label ? `${tunnel.label} (${tunnel.remotePort})` : `port ${tunnel.remotePort}`
+    const where = tunnel.state === 'waiting' ? 'waiting for the instance' : tunnel.localAddress
+    const live = tunnel.state !== 'waiting'
+    items.push({
+      id: prefix,
+      label: `${where} → ${name}`,
+      enabled: true,
+      type: 'submenu',
+      submenu: [
+        item(`${prefix}:open`, `Open http://${tunnel.localAddress}`, live),
+        item(`${prefix}:copy`, `Copy ${tunnel.localAddress}`, live),
+        item(`${prefix}:stop`, 'Stop forwarding', true)
+      ]
+    })
+  }
+  return items
 }
 
 function statusLine(session: SessionState, context: TrayContext): string {

@@ -1,0 +1,159 @@
+/**
+ * Tunnels through the whole core against the emulator's own SSH server (Sandbox with reach):
+ * forwarding Jupyter's port from the tray before the host key is trusted fails with that reason
+ * (the tray cannot ask), and comes up by itself once a terminal accepted the key; the tunnel
+ * shows the instance's own Jupyter page and carries a 64 MiB body each way; it survives the
+ * instance's SSH server restarting; and it is gone after sign-out.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CommandName, CommandResult, EventName, Events } from '../../shared/contract'
+import type { SshPrompt } from '../../shared/contract-ssh'
+import type { TunnelInfo } from '../../shared/contract-tunnels'
+import { startEmulator, type Emulator } from '../../emulator/index'
+import { createReach } from '../../emulator/reach/index'
+import { createMemoryKeychain } from '../account/keychain'
+import { createAppCore } from '../core'
+import type { AppCore, ClientId } from '../core-types'
+import { recordingPlatform, type RecordingPlatform } from '../test-support/core-harness'
+import { httpRequest, httpText, patternStream, postPattern, sha256Of, startHttpTarget, type HttpTarget } from './testing/http-target'
+
+const MiB = 1024 * 1024
+
+describe('tunnels against the emulator’s SSH server, through the core', () => {
+  let core: AppCore
+  let emulator: Emulator | undefined
+  let platform: RecordingPlatform
+  let dataDir: string
+  let app: HttpTarget
+  let instanceId: string
+  const sent: { event: EventName; payload: unknown; target: ClientId | undefined }[] = []
+  const window = { clientId: 'window-1' }
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-tunnels-emu-'))
+    platform = recordingPlatform('electron')
+    app = await startHttpTarget()
+    core = createAppCore({
+      dataDir,
+      platform,
+      keychain: createMemoryKeychain(),
+      version: '0.0.0-test',
+      reach: createReach(),
+      startEmulator: async (sandbox) => {
+        emulator = await startEmulator({ bootMs: 300, stopMs: 100, ...sandbox })
+        return emulator
+      }
+    })
+    core.subscribe(<E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void sent.push({ event, payload, target }))
+    await core.start()
+    await signIn()
+    ;[instanceId] = (await emulator!.control.seedInstances('demo', 1, { name: 'tunnel-box' })) as [string]
+    await until('Running in the list', async () => {
+      const snapshot = await call('instances.refresh')
+      return snapshot.instances.some((i) => i.instanceMetadata.instanceId === instanceId && i.instanceRuntimeInfo.status === 'Running')
+    })
+  })
+
+  afterAll(async () => {
+    await core?.stop()
+    await app?.close()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  async function call<C extends CommandName>(command: C, input?: unknown, context = window): Promise<CommandResult<C>> {
+    const result = await core.handle(command, input, context)
+    if (!result.ok) throw Object.assign(new Error(result.error.message), result.error)
+    return result.value
+  }
+
+  async function signIn(): Promise<void> {
+    const profiles = await call('profiles.get')
+    await call('session.login', { profileId: 'sandbox', username: 'demo', password: profiles.demoPassword ?? '', rememberMe: false })
+  }
+
+  async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const value = await probe()
+      if (value !== undefined && value !== false) return value
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; tunnels: ${JSON.stringify(await call('tunnels.list'))}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  }
+
+  const tunnelOf = async (remotePort: number): Promise<TunnelInfo | undefined> =>
+    (await call('tunnels.list')).find((tunnel) => tunnel.instanceId === instanceId && tunnel.remotePort === remotePort)
+
+  it('forwards Jupyter from the tray: refused until the host key is trusted, then the instance’s page', async () => {
+    const tray = await call('tray.get')
+    const submenu = tray.items.find((item) => item.id === `instance:${instanceId}`)!.submenu!
+    const forward = submenu.find((item) => item.id === `instance:${instanceId}:forward`)!
+    expect(forward.submenu!.map((item) => item.label)).toEqual([
+      'Jupyter (8888)',
+      'TensorBoard (6006)',
+      'vLLM / OpenAI API (8000)',
+      'Gradio (7860)',
+      'Streamlit (8501)',
+      '',
+      'Other port…'
+    ])
+    // The Electron tray runs items as main: nobody there can answer a host-key question.
+    await call('tray.activate', { itemId: `instance:${instanceId}:forward:8888` }, { clientId: 'main' })
+    const failed = await until('failed', async () => ((await tunnelOf(8888))?.state === 'failed' ? tunnelOf(8888) : undefined))
+    expect(failed!.message).toMatch(/is not trusted yet\. Open a terminal to the instance once to check and accept it\./)
+    expect(sent.filter((item) => item.event === 'ssh.prompt')).toEqual([])
+
+    // A terminal asks the window; once accepted, the waiting tunnel comes up by itself.
+    const { terminalId } = await call('ssh.open', { instanceId, cols: 80, rows: 24 })
+    const prompt = await until('host-key prompt', () => sent.find((item) => item.event === 'ssh.prompt')?.payload as SshPrompt | undefined)
+    await call('ssh.answer', { promptId: prompt.promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } })
+    const open = await until('open', async () => ((await tunnelOf(8888))?.state === 'open' ? tunnelOf(8888) : undefined))
+    const page = await httpText(open!.localPort)
+    expect(page).toContain(`<h1>Jupyter on ${instanceId}</h1>`)
+
+    // The tray lists it with open / copy / stop; "open" goes to the system browser.
+    const listed = (await call('tray.get')).items.find((item) => item.id === `instance:${instanceId}`)!.submenu!
+    const entry = listed.find((item) => item.id === `instance:${instanceId}:tunnel:${open!.tunnelId}`)!
+    expect(entry.label).toBe(`${open!.localAddress} → Jupyter (8888)`)
+    await call('tray.activate', { itemId: `instance:${instanceId}:tunnel:${open!.tunnelId}:open` }, { clientId: 'main' })
+    expect(platform.external.at(-1)).toBe(`http://${open!.localAddress}/`)
+    await call('tray.activate', { itemId: `instance:${instanceId}:tunnel:${open!.tunnelId}:copy` }, { clientId: 'main' })
+    expect(platform.clipboard.at(-1)).toBe(open!.localAddress)
+    await call('ssh.close', { terminalId })
+  })
+
+  it('carries a 64 MiB body each way to an app inside the instance', async () => {
+    const tunnel = await call('tunnels.start', { instanceId, remotePort: app.port })
+    await until('open', async () => (await tunnelOf(app.port))?.state === 'open')
+    expect(await sha256Of(await httpRequest(tunnel.localPort, 'GET', `/bytes/${64 * MiB}`))).toEqual(await sha256Of(patternStream(64 * MiB)))
+    const { received, sent: expected } = await postPattern(tunnel.localPort, 64 * MiB)
+    expect(received).toEqual(expected)
+    expect((await tunnelOf(app.port))!.bytesIn).toBeGreaterThan(64 * MiB)
+  })
+
+  it('survives the instance’s SSH server restarting', async () => {
+    const jupyter = (await tunnelOf(8888))!
+    emulator!.control.setStatus(instanceId, 'Starting')
+    await until('reconnecting', async () => (await tunnelOf(8888))?.state === 'reconnecting')
+    emulator!.control.setStatus(instanceId, 'Running')
+    await until('open again', async () => (await tunnelOf(8888))?.state === 'open')
+    expect((await tunnelOf(8888))!.localPort).toBe(jupyter.localPort)
+    expect(await httpText(jupyter.localPort)).toContain(`<h1>Jupyter on ${instanceId}</h1>`)
+  })
+
+  it('is gone after sign-out, and comes back after signing in again', async () => {
+    const jupyter = (await tunnelOf(8888))!
+    await call('session.logout')
+    expect(await call('tunnels.list')).toEqual([])
+    await expect(httpText(jupyter.localPort)).rejects.toThrow(/ECONNREFUSED/)
+    expect(sent.filter((item) => item.event === 'tunnels').at(-1)?.payload).toEqual([])
+
+    await signIn()
+    await call('instances.refresh')
+    await until('restored', async () => (await tunnelOf(8888))?.state === 'open')
+    expect(await httpText(jupyter.localPort)).toContain(`<h1>Jupyter on ${instanceId}</h1>`)
+  })
+})
