@@ -25,6 +25,7 @@ import type {
 import type { ErrorInfo, Result } from './errors'
 import type { SshCommands, SshEvents } from './contract-ssh'
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
+import type { FilesCommands, FilesEvents } from './contract-files'
 
 export type { ErrorInfo, Result } from './errors'
 
@@ -278,8 +279,8 @@ export interface CoreEvents {
   recorded: RecordedEffect
 }
 
-export type Commands = CoreCommands & SshCommands & TunnelCommands
-export type Events = CoreEvents & SshEvents & TunnelEvents
+export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands
+export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents
 
 export type CommandName = keyof Commands
 export type EventName = keyof Events
@@ -340,7 +341,18 @@ export const COMMAND_NAMES = [
   'tunnels.open',
   'tunnels.checkPort',
   'editor.available',
-  'editor.open'
+  'editor.open',
+  'files.open',
+  'files.close',
+  'files.list',
+  'files.mkdir',
+  'files.rename',
+  'files.delete',
+  'files.upload',
+  'files.chunk',
+  'files.download',
+  'files.saved',
+  'files.cancel'
 ] as const satisfies readonly CommandName[]
 
 export const EVENT_NAMES = [
@@ -359,7 +371,11 @@ export const EVENT_NAMES = [
   'ssh.data',
   'ssh.status',
   'ssh.prompt',
-  'tunnels'
+  'tunnels',
+  'files.status',
+  'files.transfer',
+  'files.written',
+  'files.data'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel names: one per command (invoke) and one per event (send). */

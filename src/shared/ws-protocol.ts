@@ -42,8 +42,15 @@ export interface InvokeMessage {
   noReply?: true
 }
 
-/** Commands a page may send one way (see InvokeMessage.noReply): their results carry nothing it needs. */
-export const ONE_WAY_COMMANDS: ReadonlySet<string> = new Set(['ssh.ack'])
+/**
+ * Commands a page may send one way (see InvokeMessage.noReply): their results carry nothing it
+ * needs. Upload chunks are among them: flow control comes back as `files.written` events, so a
+ * 256 KiB chunk costs no result message of its own.
+ */
+export const ONE_WAY_COMMANDS: ReadonlySet<string> = new Set(['ssh.ack', 'files.chunk', 'files.saved'])
+
+/** Commands whose input carries a Uint8Array (contract-files.ts): sent as one binary frame. */
+export const BYTE_CARRYING_COMMANDS: ReadonlySet<string> = new Set(['files.chunk'])
 
 /**
  * The page could not open the downlink its `hello` offered (a proxy or browser refusing a
@@ -101,7 +108,7 @@ function isBinaryRef(value: unknown): value is BinaryRef {
  * command result is plain JSON, so the server encodes those without the byte-finding replacer,
  * which halves the cost of a 1000-instance snapshot. A new event with bytes must be added here.
  */
-export const BYTE_CARRYING_EVENTS: ReadonlySet<string> = new Set(['ssh.data'])
+export const BYTE_CARRYING_EVENTS: ReadonlySet<string> = new Set(['ssh.data', 'files.data'])
 
 /**
  * One frame for a message: a string (text frame) or bytes (binary frame). `mayCarryBytes:

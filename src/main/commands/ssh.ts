@@ -1,6 +1,7 @@
 /**
  * The SSH command group: terminals (`ssh.*`, served by one SshManager), port tunnels
- * (`tunnels.*`, ssh-tunnels.ts), and the copy/config helpers, all over one SshLinks (one shared
+ * (`tunnels.*`, ssh-tunnels.ts), files panels (`files.*`, ssh-files.ts), and the copy/config
+ * helpers, all over one SshLinks (one shared
  * connection per instance). Terminal bytes go only to the client that opened the terminal; a
  * client that goes away has its terminals closed and its prompts cancelled. Connections end when
  * their instance stops; tunnels follow the session and the instance list.
@@ -20,6 +21,8 @@ import { sshCommand, sshEnded, sshTarget } from '../ssh/target'
 import { TunnelManager } from '../ssh/tunnel-manager'
 import { TunnelStore } from '../ssh/tunnel-store'
 import { tunnelHandlers } from './ssh-tunnels'
+import { filesHandlers } from './ssh-files'
+import { FilesManager } from '../ssh/files-manager'
 
 export interface SshEnvironment {
   /** The user's home: ~/.ssh keys, known_hosts and config. */
@@ -66,6 +69,7 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
     // why: the tunnel's own http://127.0.0.1:<port>/ address, built by main; the platform checks it again.
     openUrl: (url) => services.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
   })
+  const files = new FilesManager({ links, clock: services.clock, emit: services.emit })
   const followSession = (state: ReturnType<CoreServices['sessionState']>): void => {
     if (state.status === 'signed-in') void tunnels.signedIn(state.profileId)
     else if (state.status === 'signed-out') tunnels.signedOut()
@@ -99,6 +103,7 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
   return {
     handlers: {
       ...tunnelHandlers(tunnels),
+      ...filesHandlers(files),
       'ssh.open': async ({ instanceId, cols, rows }, { clientId }) => manager.open(instanceId, cols, rows, clientId),
       'ssh.input': async ({ terminalId, data }, { clientId }) => manager.input(terminalId, data, clientId),
       'ssh.resize': async ({ terminalId, cols, rows }, { clientId }) => manager.resize(terminalId, cols, rows, clientId),
@@ -141,7 +146,10 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
         return { path: outcome.path, backupPath: outcome.backupPath }
       }
     },
-    clientGone: (clientId) => manager.clientGone(clientId),
+    clientGone: (clientId) => {
+      files.clientGone(clientId)
+      manager.clientGone(clientId)
+    },
     // Back from sleep or back online: a connection waiting out its backoff tries at once.
     onSystemEvent: (event) => {
       if (event === 'resume' || event === 'online') links.retryWaitingNow()
@@ -151,6 +159,7 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
       unsubscribeSession()
       unsubscribeSnapshot()
       tunnels.dispose()
+      files.dispose()
       manager.dispose()
       links.dispose()
     }

@@ -15,6 +15,7 @@ import type { SshConnection } from './connection'
 import { SshLinks, type LinkLease, type LinkStatus, type LinkUser, type SshLinksOptions } from './links'
 import type { KnownHostsStore } from './known-hosts-store'
 import type { SshTarget } from './target'
+import { plainBytes } from './plain-bytes'
 import { TerminalSession, type TerminalStats } from './terminal-session'
 
 export interface SshManagerOptions {
@@ -245,13 +246,4 @@ class TerminalTab implements LinkUser {
 export function linkOptions(options: SshManagerOptions): SshLinksOptions {
   const { highWatermark: _high, lowWatermark: _low, links: _links, ...rest } = options
   return rest
-}
-
-/**
- * The contract's `Uint8Array`, not a Node Buffer: a Buffer serialises itself through toJSON
- * (`{type: 'Buffer', data: [...]}`) before a JSON replacer can see it, which breaks transports
- * that carry bytes as binary. A view over the same memory costs nothing.
- */
-function plainBytes(data: Uint8Array): Uint8Array {
-  return Buffer.isBuffer(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : data
 }

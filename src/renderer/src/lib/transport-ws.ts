@@ -14,6 +14,7 @@ import {
   WS_PATH,
   WS_PROTOCOL,
   WS_SECRET_PREFIX,
+  BYTE_CARRYING_COMMANDS,
   decodeFrame,
   encodeFrame,
   isServerMessage,
@@ -255,8 +256,8 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
     notify(command: CommandName, ...input: unknown[]) {
       if (closed || !socket || socket.readyState !== OPEN) return
       const id = nextId++
-      // Plain JSON: a command's input never carries bytes.
-      socket.send(encodeFrame({ t: 'invoke', id, command, noReply: true, ...(input.length > 0 ? { input: input[0] } : {}) }, false))
+      // Plain JSON unless the command carries bytes (an upload chunk goes as one binary frame).
+      socket.send(encodeFrame({ t: 'invoke', id, command, noReply: true, ...(input.length > 0 ? { input: input[0] } : {}) }, BYTE_CARRYING_COMMANDS.has(command)))
     },
     on(event: EventName, listener: (payload: never) => void) {
       let set = listeners.get(event)
