@@ -71,6 +71,8 @@ export interface Platform {
   /** After a re-login: refresh the cookie in open notebook windows. */
   refreshNotebookCookies(profileId: string, cookieValue: string): Promise<void>
   openExternal(url: string): Promise<void>
+  /** Opens an editor's Remote-SSH link (src/main/ssh/editors.ts: checkEditorUrl) through the OS. */
+  openEditor(url: string): Promise<void>
   setStartAtLogin(enabled: boolean): void
   /** Shows and focuses the main window (tray "Open Cloud Tray", a notification click). */
   showWindow(): void

@@ -14,7 +14,7 @@ import { bindIpc, type IpcMainLike } from './ipc'
 import { createNotificationAdapter } from './notify/notification-adapter'
 import { createNotebookWindows } from './notebook/notebook-window-adapter'
 import { createTrayAdapter } from './tray/tray-adapter'
-import { createMainWindowController, openInBrowser } from './windows/main-window-adapter'
+import { createMainWindowController, openEditorLink, openInBrowser } from './windows/main-window-adapter'
 import { setLinuxAutostart } from './windows/autostart'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
@@ -58,6 +58,7 @@ async function start(): Promise<void> {
     openNotebook: (request) => notebooks.open(request),
     refreshNotebookCookies: (profileId, token) => notebooks.refreshCookies(profileId, token),
     openExternal: (url) => openInBrowser(url),
+    openEditor: (url) => openEditorLink(url),
     setStartAtLogin: (enabled) => setStartAtLogin(enabled),
     showWindow: () => window.show(),
     quit: () => app.quit(),

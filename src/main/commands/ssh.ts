@@ -14,7 +14,7 @@ import { AppError } from '../app-error'
 import type { CommandGroup, CoreServices } from '../core-types'
 import { agentPath } from '../ssh/agent-path'
 import { KnownHostsStore } from '../ssh/known-hosts-store'
-import { planHostBlock, readSshConfig, sshConfigPath, writeHostBlock, type HostBlockInput } from '../ssh/ssh-config'
+import { hostBlockInPlace, planHostBlock, readSshConfig, sshConfigPath, writeHostBlock, type HostBlockInput } from '../ssh/ssh-config'
 import { SshManager, linkOptions, type SshManagerOptions } from '../ssh/ssh-manager'
 import { SshLinks } from '../ssh/links'
 import { sshCommand, sshEnded, sshTarget } from '../ssh/target'
@@ -23,6 +23,9 @@ import { TunnelStore } from '../ssh/tunnel-store'
 import { tunnelHandlers } from './ssh-tunnels'
 import { filesHandlers } from './ssh-files'
 import { FilesManager } from '../ssh/files-manager'
+import { editorHandlers } from './ssh-editor'
+import { installedEditors } from '../ssh/editors'
+import type { Editor } from '../../shared/contract-tunnels'
 
 export interface SshEnvironment {
   /** The user's home: ~/.ssh keys, known_hosts and config. */
@@ -31,6 +34,8 @@ export interface SshEnvironment {
   agent: string | undefined
   /** Test knobs passed to the manager (short keepalive, a local target). */
   manager?: Partial<SshManagerOptions>
+  /** Which editors are installed (default: looked up on disk, editors.ts). */
+  editors?: () => Editor[]
 }
 
 export function defaultSshEnvironment(): SshEnvironment {
@@ -104,6 +109,13 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
     handlers: {
       ...tunnelHandlers(tunnels),
       ...filesHandlers(files),
+      ...editorHandlers({
+        links,
+        homeDir: environment.homeDir,
+        blockInput,
+        openEditor: (url) => services.platform.openEditor(url),
+        editors: environment.editors ?? (() => installedEditors({ platform: process.platform, env: process.env, home: environment.homeDir, exists: existsSync }))
+      }),
       'ssh.open': async ({ instanceId, cols, rows }, { clientId }) => manager.open(instanceId, cols, rows, clientId),
       'ssh.input': async ({ terminalId, data }, { clientId }) => manager.input(terminalId, data, clientId),
       'ssh.resize': async ({ terminalId, cols, rows }, { clientId }) => manager.resize(terminalId, cols, rows, clientId),
@@ -122,8 +134,9 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
       'ssh.configPreview': async ({ instanceId }) => {
         const input = blockInput(instanceId)
         try {
-          const plan = planHostBlock((await readSshConfig(environment.homeDir)) ?? '', input)
-          return { path: configPath, block: plan.block, placement: plan.placement }
+          const existing = (await readSshConfig(environment.homeDir)) ?? ''
+          const plan = planHostBlock(existing, input)
+          return { path: configPath, block: plan.block, placement: plan.placement, inPlace: hostBlockInPlace(existing, input) }
         } catch (error) {
           throw configFailure('read', error)
         }

@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkS
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { hostAlias, planHostBlock, writeHostBlock, type HostBlockInput } from './ssh-config'
+import { hostAlias, hostBlockInPlace, planHostBlock, writeHostBlock, type HostBlockInput } from './ssh-config'
 
 const target = { host: '127.0.0.1', port: 31022, username: 'ubuntu' }
 const box: HostBlockInput = { instanceId: 'i-1', instanceName: 'box', target }
@@ -163,5 +163,17 @@ describe('writeHostBlock', () => {
     expect(lstatSync(join(home, '.ssh', 'config')).isSymbolicLink()).toBe(true)
     expect(readlinkSync(join(home, '.ssh', 'config'))).toBe('../dotfiles/ssh_config')
     expect(readFileSync(join(home, 'dotfiles', 'ssh_config'), 'utf8')).toBe(block)
+  })
+})
+
+describe('hostBlockInPlace', () => {
+  it('is true once the planned block was written, and false when anything in it would change', () => {
+    const existing = 'Host work\n  HostName work.example\n\nHost *\n  ServerAliveInterval 30\n'
+    expect(hostBlockInPlace(existing, box)).toBe(false)
+    const written = planHostBlock(existing, box).config
+    expect(hostBlockInPlace(written, box)).toBe(true)
+    expect(hostBlockInPlace(written, { ...box, target: { ...target, port: 31023 } })).toBe(false)
+    expect(hostBlockInPlace(written, { ...box, identityFile: '/k' })).toBe(false)
+    expect(hostBlockInPlace('', box)).toBe(false)
   })
 })

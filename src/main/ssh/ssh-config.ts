@@ -80,6 +80,14 @@ export function planHostBlock(existing: string, input: HostBlockInput): HostBloc
   return { alias, block: block.join('\n') + '\n', placement, config: merged.join('\n') + '\n' }
 }
 
+/**
+ * Whether the file already holds exactly the block that would be written, where it would be
+ * written: "Open in VS Code" then goes straight on, without showing the block again.
+ */
+export function hostBlockInPlace(existing: string, input: HostBlockInput): boolean {
+  return existing !== '' && planHostBlock(existing, input).config === existing
+}
+
 function blockLines(alias: string, input: HostBlockInput, resetAfter: boolean): string[] {
   const id = configWord(input.instanceId)
   const lines = [
