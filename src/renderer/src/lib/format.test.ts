@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatAge, formatBilling, formatInstanceType, formatTime } from './format'
+import { formatAge, formatBilling, formatBytes, formatDuration, formatInstanceType, formatTime } from './format'
 import { makeInstance } from './test-instances'
 
 describe('format', () => {
@@ -31,4 +31,24 @@ describe('format', () => {
   it('shows the spec\'s 0 timestamps as a dash', () => {
     expect(formatTime(0)).toBe('—')
   })
+})
+
+describe('sizes and durations', () => {
+  it.each([
+    [0, '0 B'],
+    [1023, '1023 B'],
+    [1024, '1.0 KiB'],
+    [3.5 * 1024 * 1024, '3.5 MiB'],
+    [150 * 1024 * 1024, '150 MiB'],
+    [5 * 1024 ** 4, '5.0 TiB']
+  ])('%d bytes → %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text))
+
+  it.each([
+    [400, '1 s'],
+    [8_000, '8 s'],
+    [200_000, '3 min 20 s'],
+    [720_000, '12 min'],
+    [7_500_000, '2 h 5 min'],
+    [3_600_000, '1 h']
+  ])('%d ms → %s', (ms, text) => expect(formatDuration(ms)).toBe(text))
 })
