@@ -11,17 +11,16 @@
  */
 import { spawn } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { createReadStream, mkdirSync, mkdtempSync, openSync, rmSync, writeSync, closeSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { closeSync, createReadStream, mkdirSync, openSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { systemClock } from '../src/shared/clock'
 import { filesHandlers } from '../src/main/commands/ssh-files'
 import { FilesManager } from '../src/main/ssh/files-manager'
 import { KnownHostsStore } from '../src/main/ssh/known-hosts-store'
-import { SshLinks } from '../src/main/ssh/links'
 import { FilesHarness, groupInvoke } from '../src/main/ssh/testing/files-harness'
-import { runningInstance } from '../src/main/ssh/testing/instance'
-import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
+import { sshdLinks } from '../src/main/ssh/testing/sshd-links'
+import type { OpenSshServer } from '../src/main/ssh/testing/openssh-server'
+import { runBench, withTrustedSshd } from './run-bench'
 
 const TARGET_RATIO = 0.9
 const mibArg = process.argv.indexOf('--mib')
@@ -38,20 +37,11 @@ async function viaApp(server: OpenSshServer, scratch: string, direction: 'up' | 
   const clock = systemClock()
   const knownHosts = new KnownHostsStore(join(scratch, 'known_hosts'), undefined)
   const harness = new FilesHarness()
-  const links = new SshLinks({
-    clock,
-    emit: harness.emit,
-    findInstance: () => runningInstance({ instanceId: 'bench', host: '127.0.0.1', port: server.port, username: server.username }),
-    knownHosts,
-    homeDir: scratch,
-    settingsKeyFile: () => server.userKeyPath,
-    sandboxKeyFile: () => undefined,
-    agent: undefined
-  })
+  const links = sshdLinks(server, { clock, knownHosts, homeDir: scratch, emit: harness.emit })
   const files = new FilesManager({ links, clock, emit: harness.emit })
   harness.invoke = groupInvoke({ handlers: filesHandlers(files) }, harness.clientId)
   try {
-    const { sessionId, home } = await harness.open('bench')
+    const { sessionId, home } = await harness.open('i-1')
     const outcome =
       direction === 'up'
         ? await harness.upload(sessionId, home, join(local, '..'), [remoteName], { replace: true })
@@ -86,74 +76,54 @@ async function sha256(path: string): Promise<string> {
   return hash.digest('hex')
 }
 
-async function main(): Promise<number> {
-  if (!opensshAvailable()) {
-    console.error('sftp-throughput: needs /usr/sbin/sshd and ssh-keygen (Debian openssh-server).')
-    return 2
-  }
-  const server = new OpenSshServer()
-  const scratch = mkdtempSync(join(tmpdir(), 'cloudtray-sftp-bench-'))
-  try {
-    await server.start()
-    const { keyType, keyBase64 } = server.hostPublicKey()
-    await new KnownHostsStore(join(scratch, 'known_hosts'), undefined).remember('127.0.0.1', server.port, { keyType, keyBase64 })
-    const source = join(scratch, 'up')
-    mkdirSync(source)
-    const file = join(source, 'payload.bin')
-    const fd = openSync(file, 'w')
-    const block = randomBytes(4 * 1024 * 1024)
-    for (let written = 0; written < BYTES; written += block.length) writeSync(fd, block, 0, Math.min(block.length, BYTES - written))
-    closeSync(fd)
-    const expected = await sha256(file)
-    const remote = join(server.homePath, 'payload.bin')
+async function main(server: OpenSshServer, scratch: string): Promise<number> {
+  const source = join(scratch, 'up')
+  mkdirSync(source)
+  const file = join(source, 'payload.bin')
+  const fd = openSync(file, 'w')
+  const block = randomBytes(4 * 1024 * 1024)
+  for (let written = 0; written < BYTES; written += block.length) writeSync(fd, block, 0, Math.min(block.length, BYTES - written))
+  closeSync(fd)
+  const expected = await sha256(file)
+  const remote = join(server.homePath, 'payload.bin')
 
-    const mbps = (run: Run): number => BYTES / 1e6 / run.seconds
-    const best = (a: Run | undefined, b: Run): Run => (a && a.seconds <= b.seconds ? a : b)
-    // Interleaved rounds, best of each: the machine is shared, and a burst of someone else's work
-    // during one run should not decide a ratio.
-    const rounds = Number(process.env['BENCH_ROUNDS'] ?? 2)
-    let sftpUp: Run | undefined
-    let sftpDown: Run | undefined
-    let appUp: Run | undefined
-    let appDown: Run | undefined
-    for (let round = 0; round < rounds; round++) {
-      const back = join(scratch, `down-${round}`)
-      mkdirSync(join(back, 'sftp'), { recursive: true })
-      mkdirSync(join(back, 'app'), { recursive: true })
-      const refUp = await viaSftp(server, `put ${file} payload.bin\n`)
-      const refDown = await viaSftp(server, `get payload.bin ${join(back, 'sftp', 'payload.bin')}\n`)
-      const ourUp = await viaApp(server, scratch, 'up', file, 'payload.bin')
-      if ((await sha256(remote)) !== expected) throw new Error('the app’s upload arrived different')
-      const ourDown = await viaApp(server, scratch, 'down', join(back, 'app'), 'payload.bin')
-      if ((await sha256(join(back, 'app', 'payload.bin'))) !== expected) throw new Error('the app’s download arrived different')
-      sftpUp = best(sftpUp, refUp)
-      sftpDown = best(sftpDown, refDown)
-      appUp = best(appUp, ourUp)
-      appDown = best(appDown, ourDown)
-      if (process.env['BENCH_DEBUG']) {
-        console.log(`  round ${round + 1}: up sftp ${mbps(refUp).toFixed(0)} / app ${mbps(ourUp).toFixed(0)} MB/s, down sftp ${mbps(refDown).toFixed(0)} / app ${mbps(ourDown).toFixed(0)} MB/s`)
-      }
-      rmSync(back, { recursive: true, force: true })
+  const mbps = (run: Run): number => BYTES / 1e6 / run.seconds
+  const best = (a: Run | undefined, b: Run): Run => (a && a.seconds <= b.seconds ? a : b)
+  // Interleaved rounds, best of each: the machine is shared, and a burst of someone else's work
+  // during one run should not decide a ratio.
+  const rounds = Number(process.env['BENCH_ROUNDS'] ?? 2)
+  let sftpUp: Run | undefined
+  let sftpDown: Run | undefined
+  let appUp: Run | undefined
+  let appDown: Run | undefined
+  for (let round = 0; round < rounds; round++) {
+    const back = join(scratch, `down-${round}`)
+    mkdirSync(join(back, 'sftp'), { recursive: true })
+    mkdirSync(join(back, 'app'), { recursive: true })
+    const refUp = await viaSftp(server, `put ${file} payload.bin\n`)
+    const refDown = await viaSftp(server, `get payload.bin ${join(back, 'sftp', 'payload.bin')}\n`)
+    const ourUp = await viaApp(server, scratch, 'up', file, 'payload.bin')
+    if ((await sha256(remote)) !== expected) throw new Error('the app’s upload arrived different')
+    const ourDown = await viaApp(server, scratch, 'down', join(back, 'app'), 'payload.bin')
+    if ((await sha256(join(back, 'app', 'payload.bin'))) !== expected) throw new Error('the app’s download arrived different')
+    sftpUp = best(sftpUp, refUp)
+    sftpDown = best(sftpDown, refDown)
+    appUp = best(appUp, ourUp)
+    appDown = best(appDown, ourDown)
+    if (process.env['BENCH_DEBUG']) {
+      console.log(`  round ${round + 1}: up sftp ${mbps(refUp).toFixed(0)} / app ${mbps(ourUp).toFixed(0)} MB/s, down sftp ${mbps(refDown).toFixed(0)} / app ${mbps(ourDown).toFixed(0)} MB/s`)
     }
-    const up = mbps(appUp!) / mbps(sftpUp!)
-    const down = mbps(appDown!) / mbps(sftpDown!)
-    console.log(`sftp-throughput: ${MIB} MiB up and down, best of ${rounds} interleaved rounds, connection included`)
-    console.log(`  up:   OpenSSH sftp put (reference) ${mbps(sftpUp!).toFixed(1)} MB/s, app ${mbps(appUp!).toFixed(1)} MB/s`)
-    console.log(`  down: OpenSSH sftp get (reference) ${mbps(sftpDown!).toFixed(1)} MB/s, app ${mbps(appDown!).toFixed(1)} MB/s`)
-    const verdict = (ratio: number): string => `${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`
-    console.log(`  ratio up app/OpenSSH:   ${verdict(up)}`)
-    console.log(`  ratio down app/OpenSSH: ${verdict(down)}`)
-    return up >= TARGET_RATIO && down >= TARGET_RATIO ? 0 : 1
-  } finally {
-    await server.dispose()
-    rmSync(scratch, { recursive: true, force: true })
+    rmSync(back, { recursive: true, force: true })
   }
+  const up = mbps(appUp!) / mbps(sftpUp!)
+  const down = mbps(appDown!) / mbps(sftpDown!)
+  console.log(`sftp-throughput: ${MIB} MiB up and down, best of ${rounds} interleaved rounds, connection included`)
+  console.log(`  up:   OpenSSH sftp put (reference) ${mbps(sftpUp!).toFixed(1)} MB/s, app ${mbps(appUp!).toFixed(1)} MB/s`)
+  console.log(`  down: OpenSSH sftp get (reference) ${mbps(sftpDown!).toFixed(1)} MB/s, app ${mbps(appDown!).toFixed(1)} MB/s`)
+  const verdict = (ratio: number): string => `${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`
+  console.log(`  ratio up app/OpenSSH:   ${verdict(up)}`)
+  console.log(`  ratio down app/OpenSSH: ${verdict(down)}`)
+  return up >= TARGET_RATIO && down >= TARGET_RATIO ? 0 : 1
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error)
-    process.exit(1)
-  }
-)
+runBench(() => withTrustedSshd('sftp-throughput', main))

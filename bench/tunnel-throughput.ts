@@ -9,17 +9,15 @@
  *   npx tsx bench/tunnel-throughput.ts [--mib 256]
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { systemClock } from '../src/shared/clock'
-import { KnownHostsStore } from '../src/main/ssh/known-hosts-store'
-import { SshLinks } from '../src/main/ssh/links'
-import { runningInstance } from '../src/main/ssh/testing/instance'
-import { OpenSshServer, freePort, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
+import type { KnownHostsStore } from '../src/main/ssh/known-hosts-store'
+import { sshdInstance, sshdLinks } from '../src/main/ssh/testing/sshd-links'
+import { freePort, waitForPort, type OpenSshServer } from '../src/main/ssh/testing/openssh-server'
 import { TunnelManager } from '../src/main/ssh/tunnel-manager'
 import { TunnelStore } from '../src/main/ssh/tunnel-store'
+import { runBench, withTrustedSshd } from './run-bench'
 
 const TARGET_RATIO = 0.8
 const mibArg = process.argv.indexOf('--mib')
@@ -70,59 +68,23 @@ function pull(port: number): Promise<{ seconds: number; bytes: number }> {
   })
 }
 
-async function waitForListener(port: number): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const up = await new Promise<boolean>((resolve) => {
-      const probe = connect({ host: '127.0.0.1', port })
-      probe.once('connect', () => {
-        probe.destroy()
-        resolve(true)
-      })
-      probe.once('error', () => resolve(false))
-    })
-    if (up) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`nothing listens on ${port}`)
-}
-
-async function main(): Promise<number> {
-  if (!opensshAvailable()) {
-    console.error('tunnel-throughput: needs /usr/sbin/sshd and ssh-keygen (Debian openssh-server).')
-    return 2
-  }
-  const server = new OpenSshServer()
-  const scratch = mkdtempSync(join(tmpdir(), 'cloudtray-tunnel-bench-'))
+async function main(server: OpenSshServer, scratch: string, knownHosts: KnownHostsStore): Promise<number> {
   const source = await startSource()
   let ssh: ChildProcess | undefined
   const clock = systemClock()
-  const knownHosts = new KnownHostsStore(join(scratch, 'known_hosts'), undefined)
-  const links = new SshLinks({
-    clock,
-    emit: () => {},
-    findInstance: () => runningInstance({ instanceId: 'bench', host: '127.0.0.1', port: server.port, username: server.username }),
-    knownHosts,
-    homeDir: scratch,
-    settingsKeyFile: () => server.userKeyPath,
-    sandboxKeyFile: () => undefined,
-    agent: undefined
-  })
+  const links = sshdLinks(server, { clock, knownHosts, homeDir: scratch })
   const tunnels = new TunnelManager({
     links,
     clock,
     store: new TunnelStore(scratch),
-    findInstance: () => runningInstance({ instanceId: 'bench', host: '127.0.0.1', port: server.port, username: server.username }),
+    findInstance: () => sshdInstance(server),
     publish: () => {},
     openUrl: async () => {}
   })
   try {
-    await server.start()
-    const { keyType, keyBase64 } = server.hostPublicKey()
-    await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })
-
     // The app's tunnel, open.
     await tunnels.signedIn('bench')
-    const tunnel = await tunnels.start({ instanceId: 'bench', remotePort: source.port }, undefined)
+    const tunnel = await tunnels.start({ instanceId: 'i-1', remotePort: source.port }, undefined)
     for (let waited = 0; tunnels.list()[0]?.state !== 'open'; waited += 20) {
       if (waited > 20_000) throw new Error(`the app's tunnel did not open: ${tunnels.list()[0]?.message}`)
       await new Promise((resolve) => setTimeout(resolve, 20))
@@ -135,7 +97,7 @@ async function main(): Promise<number> {
         '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR', '-i', server.userKeyPath, '-p', String(server.port), `${server.username}@127.0.0.1`],
       { stdio: ['ignore', 'ignore', 'inherit'] }
     )
-    await waitForListener(sshPort)
+    await waitForPort(sshPort, () => (ssh?.exitCode !== null ? 'ssh -L exited' : undefined))
 
     const mbps = (run: { seconds: number; bytes: number }): number => run.bytes / 1e6 / run.seconds
     // Interleaved rounds, best of each (a shared machine): the first of each warms its path.
@@ -161,15 +123,7 @@ async function main(): Promise<number> {
     source.child.kill()
     tunnels.dispose()
     links.dispose()
-    await server.dispose()
-    rmSync(scratch, { recursive: true, force: true })
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error)
-    process.exit(1)
-  }
-)
+runBench(() => withTrustedSshd('tunnel-throughput', main))

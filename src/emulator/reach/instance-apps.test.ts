@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
 import { JUPYTER_PORT } from './instance-apps'
 import { sftpServerPath, SMALL_DISK_BYTES } from './sftp-server'
-import { fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './test-support'
+import { connectToInstance, fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './test-support'
 
 const alice = userKey()
 let cloud: FakeCloud
@@ -60,14 +60,7 @@ afterAll(async () => {
 })
 
 function connect(): Promise<ssh2.Client> {
-  const expected = reach.sshHostPublicKey!.split(' ')[1]
-  return new Promise((resolve, reject) => {
-    const client = new ssh2.Client()
-    client
-      .once('ready', () => resolve(client))
-      .once('error', reject)
-      .connect({ host: '127.0.0.1', port: sshPort, username: 'root', privateKey: alice.privateKey, hostVerifier: (key: Buffer) => key.toString('base64') === expected })
-  })
+  return connectToInstance(reach, sshPort, { privateKey: alice.privateKey })
 }
 
 function forward(client: ssh2.Client, port: number): Promise<ClientChannel> {

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import ssh2, { type ClientChannel, type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
-import { fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './test-support'
+import { connectToInstance, fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './test-support'
 import { isLoopback } from './ssh-server'
 import { ROUND_TRIP_PROBES, probeRoundTrips } from '../../main/ssh/round-trip'
 
@@ -35,20 +35,7 @@ afterAll(async () => {
 
 /** Connects with host-key verification against the emulator's published key (never accept-all). */
 function connect(options: { username?: string; privateKey?: string } = {}): Promise<ssh2.Client> {
-  const expected = reach.sshHostPublicKey!.split(' ')[1]
-  return new Promise((resolve, reject) => {
-    const client = new ssh2.Client()
-    client
-      .once('ready', () => resolve(client))
-      .once('error', reject)
-      .connect({
-        host: '127.0.0.1',
-        port: sshPort,
-        username: options.username ?? 'root',
-        privateKey: options.privateKey ?? alice.privateKey,
-        hostVerifier: (key: Buffer) => key.toString('base64') === expected
-      })
-  })
+  return connectToInstance(reach, sshPort, { privateKey: options.privateKey ?? alice.privateKey, ...(options.username ? { username: options.username } : {}) })
 }
 
 function shell(client: ssh2.Client, window: { rows: number; cols: number }): Promise<ClientChannel> {

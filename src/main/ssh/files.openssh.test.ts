@@ -9,12 +9,11 @@ import { afterAll, beforeAll, describe } from 'vitest'
 import { filesHandlers } from '../commands/ssh-files'
 import { FilesManager } from './files-manager'
 import { KnownHostsStore } from './known-hosts-store'
-import { SshLinks } from './links'
 import { FilesHarness, groupInvoke } from './testing/files-harness'
-import { runningInstance } from './testing/instance'
 import { filesSuite } from './testing/files-suite'
 import { OpenSshServer, opensshAvailable } from './testing/openssh-server'
 import { splitClock } from './testing/split-clock'
+import { sshdLinks } from './testing/sshd-links'
 
 describe.skipIf(!opensshAvailable())('files (SFTP) against OpenSSH', () => {
   let server: OpenSshServer
@@ -35,22 +34,11 @@ describe.skipIf(!opensshAvailable())('files (SFTP) against OpenSSH', () => {
 
   async function setup() {
     const { clock } = splitClock()
-    const instance = runningInstance({ instanceId: 'i-1', host: '127.0.0.1', port: server.port, username: server.username })
     const knownHosts = new KnownHostsStore(join(scratch, `known_hosts-${cleanups.length}`), undefined)
     const { keyType, keyBase64 } = server.hostPublicKey()
     await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })
     const harness = new FilesHarness()
-    const links = new SshLinks({
-      clock,
-      emit: harness.emit,
-      findInstance: () => instance,
-      knownHosts,
-      homeDir: scratch,
-      settingsKeyFile: () => server.userKeyPath,
-      sandboxKeyFile: () => undefined,
-      agent: undefined,
-      random: () => 0
-    })
+    const links = sshdLinks(server, { clock, knownHosts, homeDir: scratch, emit: harness.emit })
     const files = new FilesManager({ links, clock, emit: harness.emit })
     harness.invoke = groupInvoke({ handlers: filesHandlers(files) }, harness.clientId)
     cleanups.push(() => files.dispose(), () => links.dispose())

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
 import type { PromptAnswer, SshPrompt } from '../../shared/contract-ssh'
 import { KnownHostsStore } from './known-hosts-store'
-import { ExecError, SshLinks } from './links'
+import { ExecError } from './links'
 import { SshManager } from './ssh-manager'
-import { runningInstance } from './testing/instance'
 import { OpenSshServer, opensshAvailable } from './testing/openssh-server'
 import { splitClock } from './testing/split-clock'
+import { sshdInstance, sshdLinks } from './testing/sshd-links'
 import { TerminalHarness } from './testing/terminal-harness'
 
 describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSSH', () => {
@@ -43,23 +43,12 @@ describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSS
     const harness = new TerminalHarness()
     let status = 'Running'
     const instance = (): Instance => {
-      const made = runningInstance({ instanceId: 'i-1', host: '127.0.0.1', port: server.port, username: server.username })
+      const made = sshdInstance(server)
       made.instanceRuntimeInfo.status = status
       return made
     }
     const knownHosts = new KnownHostsStore(join(home, 'app-known_hosts'), undefined)
-    const links = new SshLinks({
-      clock,
-      emit: harness.emit,
-      findInstance: () => instance(),
-      knownHosts,
-      homeDir: home,
-      settingsKeyFile: () => options.keyFile ?? server.userKeyPath,
-      sandboxKeyFile: () => undefined,
-      agent: undefined,
-      random: () => 0,
-      execIdleMs: 60_000
-    })
+    const links = sshdLinks(server, { clock, knownHosts, homeDir: home, emit: harness.emit, instance, execIdleMs: 60_000, ...(options.keyFile ? { keyFile: options.keyFile } : {}) })
     const manager = new SshManager({ clock, emit: harness.emit, findInstance: () => instance(), knownHosts, homeDir: home, settingsKeyFile: () => null, sandboxKeyFile: () => undefined, agent: undefined, links })
     harness.manager = manager
     disposers.push(() => manager.dispose(), () => links.dispose())

@@ -3,7 +3,8 @@
  * user's instance, not a service for the network), a port in use told apart from other
  * failures, and a free port to offer instead, near the one asked for when possible.
  */
-import { createServer, type Server } from 'node:net'
+import { once } from 'node:events'
+import { createServer, type AddressInfo, type Server } from 'node:net'
 import { AppError } from '../app-error'
 
 export const LOOPBACK = '127.0.0.1'
@@ -23,23 +24,17 @@ export class PortInUseError extends Error {
 }
 
 /** Listens on 127.0.0.1:`port` (0: any free port) and answers the port bound. */
-export function listenLocal(server: Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException): void => {
-      server.off('listening', onListening)
-      if (error.code === 'EADDRINUSE') reject(new PortInUseError(port, 'in-use'))
-      else if (error.code === 'EACCES') reject(new PortInUseError(port, 'privileged'))
-      else reject(error)
-    }
-    const onListening = (): void => {
-      server.off('error', onError)
-      const address = server.address()
-      resolve(typeof address === 'object' && address !== null ? address.port : port)
-    }
-    server.once('error', onError)
-    server.once('listening', onListening)
-    server.listen({ port, host: LOOPBACK, exclusive: true })
-  })
+export async function listenLocal(server: Server, port: number): Promise<number> {
+  server.listen({ port, host: LOOPBACK, exclusive: true })
+  try {
+    await once(server, 'listening')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EADDRINUSE') throw new PortInUseError(port, 'in-use')
+    if (code === 'EACCES') throw new PortInUseError(port, 'privileged')
+    throw error
+  }
+  return (server.address() as AddressInfo).port
 }
 
 /** Whether `port` can be listened on now. */

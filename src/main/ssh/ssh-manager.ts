@@ -6,39 +6,17 @@
  * works. After a reconnect each tab gets a new shell in place.
  */
 import { randomUUID } from 'node:crypto'
-import type { Instance } from '../../shared/api'
-import type { Clock } from '../../shared/clock'
 import type { PromptAnswer, TerminalState, TerminalStatus } from '../../shared/contract-ssh'
 import { AppError } from '../app-error'
-import type { ClientId, EventSink } from '../core-types'
+import type { ClientId } from '../core-types'
 import type { SshConnection } from './connection'
 import { SshLinks, type LinkLease, type LinkStatus, type LinkUser, type SshLinksOptions } from './links'
-import type { KnownHostsStore } from './known-hosts-store'
-import type { SshTarget } from './target'
 import { plainBytes } from './plain-bytes'
 import { TerminalSession, type TerminalStats } from './terminal-session'
 
-export interface SshManagerOptions {
-  clock: Clock
-  emit: EventSink
-  findInstance: (instanceId: string) => Instance | undefined
-  knownHosts: KnownHostsStore
-  /** Home folder for the ~/.ssh default keys. */
-  homeDir: string
-  /** The key set in Settings, read at each connection. */
-  settingsKeyFile: () => string | null
-  /** The Sandbox's generated key while the Sandbox profile is in use. */
-  sandboxKeyFile: () => string | undefined
-  /** The agent to ask (see agent-path.ts); undefined: none. */
-  agent: string | undefined
-  keepaliveIntervalMs?: number
-  keepaliveCountMax?: number
-  connectTimeoutMs?: number
+export interface SshManagerOptions extends SshLinksOptions {
   highWatermark?: number
   lowWatermark?: number
-  random?: () => number
-  /** Overrides how the target is found (tests point an instance at a local sshd). */
-  targetOf?: (instance: Instance) => SshTarget
   /** The shared connections to use; made from these options when absent. */
   links?: SshLinks
 }

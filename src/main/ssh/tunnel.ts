@@ -18,14 +18,8 @@ import { LOOPBACK, listenLocal } from './local-port'
 /** How long a connection made while the SSH connection is down waits for it. */
 export const HOLD_MS = 30_000
 
-export interface TunnelOptions {
-  tunnelId: string
-  instanceId: string
-  instanceName: string
-  remotePort: number
-  label?: string
-  /** The port to show while not listening (the one remembered). */
-  localPort: number
+/** `localPort`: the port to show while not listening (the one remembered). */
+export interface TunnelOptions extends Pick<TunnelInfo, 'tunnelId' | 'instanceId' | 'instanceName' | 'remotePort' | 'label' | 'localPort'> {
   clock: Clock
   /** `what` says whether only the byte counts moved (owners may throttle those). */
   onChange: (tunnel: Tunnel, what: 'state' | 'bytes') => void

@@ -5,74 +5,33 @@
  * shows the instance's own Jupyter page and carries a 64 MiB body each way; it survives the
  * instance's SSH server restarting; and it is gone after sign-out.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { CommandName, CommandResult, EventName, Events } from '../../shared/contract'
 import type { SshPrompt } from '../../shared/contract-ssh'
 import type { TunnelInfo } from '../../shared/contract-tunnels'
-import { startEmulator, type Emulator } from '../../emulator/index'
-import { createReach } from '../../emulator/reach/index'
-import { createMemoryKeychain } from '../account/keychain'
-import { createAppCore } from '../core'
-import type { AppCore, ClientId } from '../core-types'
-import { recordingPlatform, type RecordingPlatform } from '../test-support/core-harness'
+import { startSandboxCore, type SandboxCore } from '../test-support/sandbox-core'
 import { httpRequest, httpText, patternStream, postPattern, sha256Of, startHttpTarget, type HttpTarget } from './testing/http-target'
 
 const MiB = 1024 * 1024
 
 describe('tunnels against the emulator’s SSH server, through the core', () => {
-  let core: AppCore
-  let emulator: Emulator | undefined
-  let platform: RecordingPlatform
-  let dataDir: string
+  let sandbox: SandboxCore
   let app: HttpTarget
   let instanceId: string
-  const sent: { event: EventName; payload: unknown; target: ClientId | undefined }[] = []
-  const window = { clientId: 'window-1' }
+  let call: SandboxCore['call']
+  let emulator: SandboxCore['emulator']
+  let platform: SandboxCore['platform']
+  let sent: SandboxCore['sent']
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-tunnels-emu-'))
-    platform = recordingPlatform('electron')
     app = await startHttpTarget()
-    core = createAppCore({
-      dataDir,
-      platform,
-      keychain: createMemoryKeychain(),
-      version: '0.0.0-test',
-      reach: createReach(),
-      startEmulator: async (sandbox) => {
-        emulator = await startEmulator({ bootMs: 300, stopMs: 100, ...sandbox })
-        return emulator
-      }
-    })
-    core.subscribe(<E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void sent.push({ event, payload, target }))
-    await core.start()
-    await signIn()
-    ;[instanceId] = (await emulator!.control.seedInstances('demo', 1, { name: 'tunnel-box' })) as [string]
-    await until('Running in the list', async () => {
-      const snapshot = await call('instances.refresh')
-      return snapshot.instances.some((i) => i.instanceMetadata.instanceId === instanceId && i.instanceRuntimeInfo.status === 'Running')
-    })
+    sandbox = await startSandboxCore({ shell: 'electron', instanceName: 'tunnel-box' })
+    ;({ instanceId, call, emulator, platform, sent } = sandbox)
   })
 
   afterAll(async () => {
-    await core?.stop()
+    await sandbox?.close()
     await app?.close()
-    await rm(dataDir, { recursive: true, force: true })
   })
-
-  async function call<C extends CommandName>(command: C, input?: unknown, context = window): Promise<CommandResult<C>> {
-    const result = await core.handle(command, input, context)
-    if (!result.ok) throw Object.assign(new Error(result.error.message), result.error)
-    return result.value
-  }
-
-  async function signIn(): Promise<void> {
-    const profiles = await call('profiles.get')
-    await call('session.login', { profileId: 'sandbox', username: 'demo', password: profiles.demoPassword ?? '', rememberMe: false })
-  }
 
   async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
     const deadline = Date.now() + timeoutMs
@@ -101,7 +60,7 @@ describe('tunnels against the emulator’s SSH server, through the core', () => 
       'Other port…'
     ])
     // The Electron tray runs items as main: nobody there can answer a host-key question.
-    await call('tray.activate', { itemId: `instance:${instanceId}:forward:8888` }, { clientId: 'main' })
+    await call('tray.activate', { itemId: `instance:${instanceId}:forward:8888` }, 'main')
     const failed = await until('failed', async () => ((await tunnelOf(8888))?.state === 'failed' ? tunnelOf(8888) : undefined))
     expect(failed!.message).toMatch(/is not trusted yet\. Open a terminal to the instance once to check and accept it\./)
     expect(sent.filter((item) => item.event === 'ssh.prompt')).toEqual([])
@@ -118,9 +77,9 @@ describe('tunnels against the emulator’s SSH server, through the core', () => 
     const listed = (await call('tray.get')).items.find((item) => item.id === `instance:${instanceId}`)!.submenu!
     const entry = listed.find((item) => item.id === `instance:${instanceId}:tunnel:${open!.tunnelId}`)!
     expect(entry.label).toBe(`${open!.localAddress} → Jupyter (8888)`)
-    await call('tray.activate', { itemId: `instance:${instanceId}:tunnel:${open!.tunnelId}:open` }, { clientId: 'main' })
+    await call('tray.activate', { itemId: `instance:${instanceId}:tunnel:${open!.tunnelId}:open` }, 'main')
     expect(platform.external.at(-1)).toBe(`http://${open!.localAddress}/`)
-    await call('tray.activate', { itemId: `instance:${instanceId}:tunnel:${open!.tunnelId}:copy` }, { clientId: 'main' })
+    await call('tray.activate', { itemId: `instance:${instanceId}:tunnel:${open!.tunnelId}:copy` }, 'main')
     expect(platform.clipboard.at(-1)).toBe(open!.localAddress)
     await call('ssh.close', { terminalId })
   })
@@ -136,9 +95,9 @@ describe('tunnels against the emulator’s SSH server, through the core', () => 
 
   it('survives the instance’s SSH server restarting', async () => {
     const jupyter = (await tunnelOf(8888))!
-    emulator!.control.setStatus(instanceId, 'Starting')
+    emulator.control.setStatus(instanceId, 'Starting')
     await until('reconnecting', async () => (await tunnelOf(8888))?.state === 'reconnecting')
-    emulator!.control.setStatus(instanceId, 'Running')
+    emulator.control.setStatus(instanceId, 'Running')
     await until('open again', async () => (await tunnelOf(8888))?.state === 'open')
     expect((await tunnelOf(8888))!.localPort).toBe(jupyter.localPort)
     expect(await httpText(jupyter.localPort)).toContain(`<h1>Jupyter on ${instanceId}</h1>`)
@@ -151,7 +110,7 @@ describe('tunnels against the emulator’s SSH server, through the core', () => 
     await expect(httpText(jupyter.localPort)).rejects.toThrow(/ECONNREFUSED/)
     expect(sent.filter((item) => item.event === 'tunnels').at(-1)?.payload).toEqual([])
 
-    await signIn()
+    await sandbox.signIn()
     await call('instances.refresh')
     await until('restored', async () => (await tunnelOf(8888))?.state === 'open')
     expect(await httpText(jupyter.localPort)).toContain(`<h1>Jupyter on ${instanceId}</h1>`)

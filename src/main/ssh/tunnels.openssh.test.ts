@@ -12,11 +12,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { InstancesSnapshot } from '../../shared/contract'
 import { KnownHostsStore } from './known-hosts-store'
-import { SshLinks } from './links'
-import { runningInstance } from './testing/instance'
 import { OpenSshServer, opensshAvailable } from './testing/openssh-server'
 import { httpRequest, httpText, patternStream, postPattern, sha256Of, startHttpTarget, type HttpTarget } from './testing/http-target'
 import { splitClock } from './testing/split-clock'
+import { sshdInstance, sshdLinks } from './testing/sshd-links'
 import { TunnelManager } from './tunnel-manager'
 import { TunnelStore } from './tunnel-store'
 
@@ -46,21 +45,11 @@ describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
   async function setup(dataDir = join(scratch, `data-${++counter}`)) {
     mkdirSync(dataDir, { recursive: true })
     const { clock, manual } = splitClock()
-    const instance = runningInstance({ instanceId: 'i-1', host: '127.0.0.1', port: server.port, username: server.username })
+    const instance = sshdInstance(server)
     const knownHosts = new KnownHostsStore(join(dataDir, 'known_hosts'), undefined)
     const { keyType, keyBase64 } = server.hostPublicKey()
     await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })
-    const links = new SshLinks({
-      clock,
-      emit: () => {},
-      findInstance: () => instance,
-      knownHosts,
-      homeDir: dataDir,
-      settingsKeyFile: () => server.userKeyPath,
-      sandboxKeyFile: () => undefined,
-      agent: undefined,
-      random: () => 0
-    })
+    const links = sshdLinks(server, { clock, knownHosts, homeDir: dataDir })
     const opened: string[] = []
     const tunnels = new TunnelManager({
       links,

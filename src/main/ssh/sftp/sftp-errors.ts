@@ -3,6 +3,7 @@
  * status codes say little (OpenSSH's sftp-server reports a full disk as a plain "Failure"), so a
  * failed write asks how much space is left before it decides what to say.
  */
+import { formatBytes } from '../../../shared/format-bytes'
 import { AppError } from '../../app-error'
 import { FAILURE, NO_SUCH_FILE, PERMISSION_DENIED } from './sftp-client'
 
@@ -15,18 +16,6 @@ const VERB: Record<SftpAction, string> = {
   create: 'create',
   rename: 'rename',
   delete: 'delete'
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  const units = ['KiB', 'MiB', 'GiB', 'TiB']
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`
 }
 
 export interface SftpFailureContext {

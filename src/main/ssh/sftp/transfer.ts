@@ -9,7 +9,7 @@ import type { Clock, TimerHandle } from '../../../shared/clock'
 import type { TransferItem, TransferProgress, TransferState } from '../../../shared/contract-files'
 import { AppError } from '../../app-error'
 import type { SftpClient } from './sftp-client'
-import { formatBytes } from './sftp-errors'
+import { formatBytes } from '../../../shared/format-bytes'
 
 export const PROGRESS_EVERY_MS = 250
 

@@ -10,6 +10,7 @@ import { join, relative, sep } from 'node:path'
 import type { EventName, Events } from '../../../shared/contract'
 import { FILES_CHUNK, FILES_WINDOW, type FilesStatus, type TransferItem, type TransferProgress } from '../../../shared/contract-files'
 import type { ClientId, CommandGroup, EventSink } from '../../core-types'
+import { Waiters } from './waiters'
 
 export type Invoke = (command: string, input: unknown) => Promise<unknown>
 
@@ -36,7 +37,7 @@ export class FilesHarness {
   readonly progress = new Map<string, TransferProgress[]>()
   private readonly written = new Map<string, number>()
   private readonly receiving = new Map<string, Receiving>()
-  private readonly waiters = new Set<() => void>()
+  private readonly waiters = new Waiters()
 
   readonly emit: EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => {
     if (!event.startsWith('files.') || (target !== undefined && target !== this.clientId)) return
@@ -48,7 +49,7 @@ export class FilesHarness {
       const { transferId, bytes } = payload as Events['files.written']
       this.written.set(transferId, bytes)
     } else if (event === 'files.data') this.receive(payload as Events['files.data'])
-    for (const wake of [...this.waiters]) wake()
+    this.waiters.wake()
   }
 
   /** Opens a session and resolves with the home folder once connected. */
@@ -137,20 +138,7 @@ export class FilesHarness {
 
   /** Resolves when `check` holds after some event; rejects after `timeoutMs`. */
   waitFor(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-    if (check()) return Promise.resolve()
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(wake)
-        reject(new Error(`timed out waiting for ${what}`))
-      }, timeoutMs)
-      const wake = (): void => {
-        if (!check()) return
-        clearTimeout(timer)
-        this.waiters.delete(wake)
-        resolve()
-      }
-      this.waiters.add(wake)
-    })
+    return this.waiters.waitFor(check, what, timeoutMs)
   }
 
   private ended(transferId: string): boolean {

@@ -194,8 +194,8 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Polls a connect until sshd listens; bounded to about 5 s. */
-async function waitForPort(port: number, failed: () => string | undefined): Promise<void> {
+/** Polls a connect until something listens on 127.0.0.1:`port` (sshd, `ssh -L`); bounded to about 5 s. */
+export async function waitForPort(port: number, failed: () => string | undefined = () => undefined): Promise<void> {
   const { connect } = await import('node:net')
   for (let attempt = 0; attempt < 100; attempt++) {
     const problem = failed()

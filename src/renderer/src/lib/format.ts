@@ -3,6 +3,8 @@
  */
 import type { Instance } from '../../../shared/api'
 
+export { formatBytes } from '../../../shared/format-bytes'
+
 const CHARGE_MODE_UNITS: Record<string, string> = {
   perHour: 'hour',
   tidePerHour: 'hour (tide)',
@@ -81,19 +83,6 @@ export function formatTime(ms: number | undefined): string {
 /** "14:05" for lockouts and retries that happen soon. */
 export function formatClock(ms: number): string {
   return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
-}
-
-/** "512 B", "3.4 MiB", "120 GiB": sizes and amounts moved. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  const units = ['KiB', 'MiB', 'GiB', 'TiB']
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${value >= 100 ? Math.round(value) : value.toFixed(1)} ${units[unit]}`
 }
 
 /** "8 s", "3 min 20 s", "2 h 5 min": time left, rounded the way people say it. */
