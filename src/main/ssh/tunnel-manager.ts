@@ -129,11 +129,16 @@ export class TunnelManager {
     const remembered = (await this.options.store.all()).filter((entry) => entry.profileId === profileId)
     if (generation !== this.generation || this.disposed) return
     this.profileId = profileId
+    const made: Tunnel[] = []
     for (const entry of remembered) {
       if (this.tunnels.has(entry.tunnelId)) continue
-      this.make(entry, this.options.findInstance(entry.instanceId))
+      made.push(this.make(entry, this.options.findInstance(entry.instanceId)))
     }
     this.publish()
+    // The list may already say these instances run (a poll that landed while the file was read).
+    for (const tunnel of made) {
+      if (this.options.findInstance(tunnel.instanceId)?.instanceRuntimeInfo.status === 'Running') await this.resume(tunnel)
+    }
   }
 
   /** Signed out: every tunnel closes (they stay remembered for the next sign-in). */

@@ -42,10 +42,11 @@ describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
   })
 
   let counter = 0
-  async function setup(dataDir = join(scratch, `data-${++counter}`)) {
+  async function setup(dataDir = join(scratch, `data-${++counter}`), status = 'Running') {
     mkdirSync(dataDir, { recursive: true })
     const { clock, manual } = splitClock()
     const instance = sshdInstance(server)
+    instance.instanceRuntimeInfo.status = status
     const knownHosts = new KnownHostsStore(join(dataDir, 'known_hosts'), undefined)
     const { keyType, keyBase64 } = server.hostPublicKey()
     await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })
@@ -152,17 +153,27 @@ describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
     await connection.closed
     await expect(httpText(tunnel.localPort)).rejects.toThrow(/ECONNREFUSED/)
 
-    // Sign in again: listed as waiting until the instance list says it runs, then back on its port.
+    // Sign in again: the list already says the instance runs, so it is back on its port at once.
     await tunnels.signedIn('profile-1')
-    expect(tunnels.list()).toMatchObject([{ tunnelId: tunnel.tunnelId, state: 'waiting', localPort: tunnel.localPort }])
-    await tunnels.instances(snapshot)
+    expect(tunnels.list()).toMatchObject([{ tunnelId: tunnel.tunnelId, localPort: tunnel.localPort }])
     await until('open again', () => stateOf(tunnel.tunnelId)?.state === 'open')
+    await tunnels.instances(snapshot)
     expect(stateOf(tunnel.tunnelId)?.localPort).toBe(tunnel.localPort)
     expect(await httpText(tunnel.localPort)).toBe('hello from inside the instance\n')
 
-    // Another app run on the same data folder remembers it too; stopping forgets it.
-    const again = await setup(dataDir)
+    // Another app run on the same data folder remembers it too, waiting while its instance is
+    // stopped (and back when the list says it runs); stopping forgets it.
+    const again = await setup(dataDir, 'Stopped')
     expect(again.tunnels.list()).toMatchObject([{ tunnelId: tunnel.tunnelId, state: 'waiting' }])
+    // Running again, but its remembered port is taken (by the first run): another one, and a note.
+    again.snapshot.instances[0]!.instanceRuntimeInfo.status = 'Running'
+    await again.tunnels.instances(again.snapshot)
+    await again.until('open on another port', () => again.stateOf(tunnel.tunnelId)?.state === 'open')
+    const moved = again.stateOf(tunnel.tunnelId)!
+    expect(moved.localPort).not.toBe(tunnel.localPort)
+    expect(moved.note).toBe(`Port ${tunnel.localPort} on this computer was in use, so this tunnel listens on ${moved.localPort} instead.`)
+    expect(await httpText(moved.localPort)).toBe('hello from inside the instance\n')
+    again.tunnels.signedOut()
     await tunnels.stop(tunnel.tunnelId)
     await expect(httpText(tunnel.localPort)).rejects.toThrow(/ECONNREFUSED/)
     const third = await setup(dataDir)
