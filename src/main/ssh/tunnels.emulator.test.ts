@@ -5,6 +5,8 @@
  * shows the instance's own Jupyter page and carries a 64 MiB body each way; it survives the
  * instance's SSH server restarting; and it is gone after sign-out.
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SshPrompt } from '../../shared/contract-ssh'
 import type { TunnelInfo } from '../../shared/contract-tunnels'
@@ -114,5 +116,13 @@ describe('tunnels against the emulator’s SSH server, through the core', () => 
     await call('instances.refresh')
     await until('restored', async () => (await tunnelOf(8888))?.state === 'open')
     expect(await httpText(jupyter.localPort)).toContain(`<h1>Jupyter on ${instanceId}</h1>`)
+  })
+
+  it('closes every tunnel on Quit, remembered for the next start', async () => {
+    const jupyter = (await tunnelOf(8888))!
+    await sandbox.core.stop()
+    await expect(httpText(jupyter.localPort)).rejects.toThrow(/ECONNREFUSED/)
+    const remembered = JSON.parse(readFileSync(join(sandbox.dataDir, 'tunnels.json'), 'utf8')) as { tunnels: { remotePort: number }[] }
+    expect(remembered.tunnels.map((entry) => entry.remotePort).sort()).toEqual([8888, app.port].sort())
   })
 })
