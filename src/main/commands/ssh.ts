@@ -46,7 +46,11 @@ export function sshCommands(services: CoreServices): CommandGroup {
   return createSshCommands(services, defaultSshEnvironment())
 }
 
-export function createSshCommands(services: CoreServices, environment: SshEnvironment): CommandGroup {
+/**
+ * The group, and the shared connections it serves from: `links.exec` is the seam for background
+ * commands on running instances (e.g. a GPU-activity probe), to be handed to whoever needs it.
+ */
+export function createSshCommands(services: CoreServices, environment: SshEnvironment): CommandGroup & { links: SshLinks } {
   const sandboxKey = (): string | undefined =>
     services.currentProfile().builtIn === 'sandbox' ? services.sandbox()?.sshPrivateKeyPath : undefined
   const identityFile = (): string | undefined => services.settings().sshKeyFile ?? sandboxKey()
@@ -106,6 +110,7 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
       : new AppError('io', `Could not ${verb} ${configPath}: ${(error as Error).message}. Nothing was changed; check the file's permissions.`, { cause: error })
 
   return {
+    links,
     handlers: {
       ...tunnelHandlers(tunnels),
       ...filesHandlers(files),

@@ -214,6 +214,10 @@ class FilesRouter {
       if (state === 'reconnecting') {
         wasDown = true
         for (const panel of this.panels.values()) panel.lost()
+        for (const routed of this.transfers.values()) {
+          routed.sender?.stop()
+          void routed.receiver?.abort()
+        }
         this.transfers.clear()
         this.sessions.clear()
       } else if (state === 'open' && wasDown) {
