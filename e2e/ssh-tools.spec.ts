@@ -63,7 +63,8 @@ test('forward Jupyter from the tray, see the instance’s page; upload a file, c
   await expect(files.getByRole('table', { name: /^Files in \// })).toBeVisible({ timeout: 20_000 })
 
   await files.getByLabel('Files to upload').setInputFiles({ name: "notes 'e2e'.txt", mimeType: 'text/plain', buffer: Buffer.from(CONTENT) })
-  await expect(files.getByRole('list').getByRole('status')).toHaveText(/^Done: 1 item/, { timeout: 20_000 })
+  const transfer = (label: RegExp) => files.getByRole('region', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: label }).getByRole('status')
+  await expect(transfer(/^Uploading notes/)).toHaveText(/^Done: 1 item/, { timeout: 20_000 })
   await expect(files.getByRole('checkbox', { name: "Select notes 'e2e'.txt" })).toBeVisible()
 
   await typeCommand(page, `cat "notes 'e2e'.txt"`)
@@ -74,15 +75,53 @@ test('forward Jupyter from the tray, see the instance’s page; upload a file, c
     ;(window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = () => navigator.storage.getDirectory()
   })
   await files.getByRole('checkbox', { name: "Select notes 'e2e'.txt" }).check()
-  await files.getByRole('button', { name: 'Download' }).click()
-  await expect(files.getByRole('list').getByRole('status').last()).toHaveText(/^Done: 1 item/, { timeout: 20_000 })
+  await files.getByRole('button', { name: 'Download', exact: true }).click()
+  await expect(transfer(/^Downloading notes/)).toHaveText(/^Done: 1 item/, { timeout: 20_000 })
   const saved = await page.evaluate(async () => {
     const root = await navigator.storage.getDirectory()
     const names: string[] = []
     for await (const name of root.keys()) names.push(name)
-    if (!names.includes("notes 'e2e'.txt")) return { names, text: '' }
     return { names, text: await (await (await root.getFileHandle("notes 'e2e'.txt")).getFile()).text() }
   })
   expect(saved).toEqual({ names: ["notes 'e2e'.txt"], text: CONTENT })
   await captureScreen(page, 'files', { exclude: ['.xterm'] })
+
+  // A new folder; a file dropped into it; the folder downloaded whole; renamed; deleted after confirming.
+  await files.getByRole('button', { name: 'New folder…' }).click()
+  const newFolder = page.getByRole('dialog', { name: 'New folder' })
+  await newFolder.getByLabel('Folder name').fill('e2e folder')
+  await newFolder.getByRole('button', { name: 'Create folder' }).click()
+  await files.getByRole('button', { name: 'Open folder e2e folder' }).click()
+  await expect(files.getByRole('navigation', { name: 'Folder path' }).getByRole('button', { name: 'e2e folder' })).toHaveAttribute('aria-current', 'location')
+  await files.evaluate((panel) => {
+    const data = new DataTransfer()
+    data.items.add(new File(['dropped on the panel\n'], 'dropped.txt', { type: 'text/plain' }))
+    panel.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }))
+    panel.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }))
+  })
+  await expect(files.getByRole('checkbox', { name: 'Select dropped.txt' })).toBeVisible({ timeout: 20_000 })
+  await files.getByRole('button', { name: 'Up', exact: true }).click()
+  await files.getByRole('checkbox', { name: "Select notes 'e2e'.txt" }).uncheck()
+  await files.getByRole('checkbox', { name: 'Select e2e folder' }).check()
+  await files.getByRole('button', { name: 'Download', exact: true }).click()
+  await expect(transfer(/^Downloading e2e folder/)).toHaveText(/^Done: 2 items/, { timeout: 20_000 })
+  const folderText = await page.evaluate(async () => {
+    const root = await navigator.storage.getDirectory()
+    const folder = await root.getDirectoryHandle('e2e folder')
+    return (await (await folder.getFileHandle('dropped.txt')).getFile()).text()
+  })
+  expect(folderText).toBe('dropped on the panel\n')
+
+  await files.getByRole('button', { name: 'Rename…', exact: true }).click()
+  const rename = page.getByRole('dialog', { name: 'Rename e2e folder' })
+  await rename.getByLabel('New name').fill("notes 'e2e'.txt")
+  await rename.getByRole('button', { name: 'Rename' }).click()
+  await expect(rename.getByRole('alert')).toContainText('already exists')
+  await rename.getByLabel('New name').fill('renamed folder')
+  await rename.getByRole('button', { name: 'Rename' }).click()
+  await files.getByRole('checkbox', { name: 'Select renamed folder' }).check()
+  await files.getByRole('button', { name: 'Delete…', exact: true }).click()
+  await page.getByRole('dialog', { name: 'Delete renamed folder?' }).getByRole('button', { name: 'Delete' }).click()
+  await expect(files.getByRole('checkbox', { name: 'Select renamed folder' })).toBeHidden()
+  await expect(files.getByRole('checkbox', { name: "Select notes 'e2e'.txt" })).toBeVisible()
 })
