@@ -12,6 +12,7 @@ import type { LinkLease, LinkStatus, LinkUser } from '../links'
 import { joinRemote } from './remote-path'
 import { SftpClient } from './sftp-client'
 import { sftpFailure } from './sftp-errors'
+import { widenSftpWindow } from './sftp-window'
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2'
 
 export interface FilesSessionOptions {
@@ -141,6 +142,7 @@ export class FilesSession implements LinkUser {
       wrapper.end()
       return
     }
+    widenSftpWindow(wrapper)
     const client = new SftpClient(wrapper)
     wrapper.once('close', () => {
       if (this.client === client) this.drop()

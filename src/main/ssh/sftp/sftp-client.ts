@@ -97,8 +97,8 @@ export const FAILURE = 4
 
 /**
  * Writes a file's bytes at increasing offsets with many WRITE requests outstanding. `push`
- * queues bytes (they are copied into requests at once, so the caller may reuse its buffer) and
- * returns; `written` counts the bytes the server confirmed. The first error stops everything:
+ * queues bytes (views of them, not copies: the caller hands them over and must not change them)
+ * and returns; `written` counts the bytes the server confirmed. The first error stops everything:
  * `failed` holds it and `finish` rejects with it.
  */
 export class PipelinedWriter {
@@ -130,7 +130,8 @@ export class PipelinedWriter {
   push(data: Uint8Array): void {
     if (this.failed) return
     for (let offset = 0; offset < data.length; offset += this.maxRequest) {
-      const piece = Buffer.from(data.subarray(offset, Math.min(data.length, offset + this.maxRequest)))
+      const end = Math.min(data.length, offset + this.maxRequest)
+      const piece = Buffer.from(data.buffer, data.byteOffset + offset, end - offset)
       this.queue.push({ data: piece, position: this.position })
       this.position += piece.length
     }
@@ -147,6 +148,17 @@ export class PipelinedWriter {
   }
 
   private pump(): void {
+    // Many requests at once: one writev for all their packets instead of a syscall each.
+    const socket = (this.sftp as unknown as { _client?: { _sock?: { cork?(): void; uncork?(): void } } })._client?._sock
+    socket?.cork?.()
+    try {
+      this.pumpUncorked()
+    } finally {
+      socket?.uncork?.()
+    }
+  }
+
+  private pumpUncorked(): void {
     while (!this.failed && this.queue.length > 0 && this.inFlight < MAX_REQUESTS && this.inFlightBytes < MAX_IN_FLIGHT) {
       const { data, position } = this.queue.shift()!
       this.inFlight++

@@ -89,7 +89,6 @@ export class FilesHarness {
     for (const name of names) add(join(localFolder, name))
     const { transferId } = (await this.invoke('files.upload', { sessionId, folder: remoteFolder, items, replace: options.replace ?? false })) as { transferId: string }
     let sent = 0
-    const buffer = Buffer.allocUnsafe(FILES_CHUNK)
     sending: for (const [index, item] of items.entries()) {
       if (item.kind !== 'file') continue
       const fd = openSync(local[index]!, 'r')
@@ -97,9 +96,11 @@ export class FilesHarness {
         for (let offset = 0; offset < item.size; ) {
           await this.waitFor(() => this.ended(transferId) || sent - (this.written.get(transferId) ?? 0) < FILES_WINDOW, 'credit')
           if (this.ended(transferId)) break sending
-          const length = readSync(fd, buffer, 0, FILES_CHUNK, offset)
+          // A fresh buffer per chunk, as the window's are: the chunk is handed over, not copied.
+          const buffer = Buffer.allocUnsafe(Math.min(FILES_CHUNK, item.size - offset))
+          const length = readSync(fd, buffer, 0, buffer.length, offset)
           // One-way, as the window sends it: no answer is awaited.
-          void this.invoke('files.chunk', { transferId, item: index, offset, data: new Uint8Array(buffer.subarray(0, length)) })
+          void this.invoke('files.chunk', { transferId, item: index, offset, data: new Uint8Array(buffer.buffer, buffer.byteOffset, length) })
           offset += length
           sent += length
           await options.onSent?.(transferId, sent)
