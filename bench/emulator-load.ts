@@ -7,21 +7,33 @@
  * Reference, measured in the same run: a bare node:http server on loopback answering the same
  * bytes (what this machine and autocannon can do at all). The ratio is emulator / reference.
  *
+ * The emulator keeps its state in a file, as the app's Sandbox does, so every answer goes
+ * through the "on disk before answered" path (#12 item 10). A second figure shows what that
+ * durability costs where it does work: a burst of concurrent creates with a state file (each
+ * answered only after fsync) against the same burst in memory; coalesced writes keep it cheap.
+ *
  *   npx tsx bench/emulator-load.ts [seconds=5] [connections=8]
  */
 import { createServer } from 'node:http'
+import { mkdtemp, rm } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { resolve } from 'node:path'
 import autocannon from 'autocannon'
 import { ListInstancesResponseSchema, LoginResultSchema } from '../src/shared/api'
 import { startEmulator } from '../src/emulator/index'
+import { validCreate } from '../src/emulator/testing/http-client'
 import { createCloudClient } from '../src/main/cloud/client'
 
 const INSTANCES = 200
 const PAGE_SIZE = 50
 /** The emulator builds, pages and serialises per request: a tenth of a static server is plenty for a test double. */
 export const TARGET_RATIO = 0.1
+/** Durable creates (fsync before each answer, writes shared) against in-memory ones. */
+export const DURABLE_CREATE_TARGET = 0.1
+const CREATE_BURST = 100
 
 export interface LoadRun {
   requests: number
@@ -38,6 +50,8 @@ export interface EmulatorLoadReport {
   ratio: number
   /** After the run: a full list through the real client returned every seeded instance. */
   answersAfterwards: boolean
+  /** Creates per second of a concurrent burst: with a state file, in memory, and their ratio. */
+  durableCreates: { durable: number; memory: number; ratio: number }
 }
 
 async function cannon(url: string, options: { seconds: number; connections: number; cookie: string; body: string; verify: (body: string) => boolean }): Promise<LoadRun> {
@@ -61,8 +75,34 @@ async function cannon(url: string, options: { seconds: number; connections: numb
   }
 }
 
+/** Creates per second for a burst of CREATE_BURST concurrent creates against a fresh emulator. */
+async function createBurst(statePath: string | undefined): Promise<number> {
+  const emulator = await startEmulator({ port: 0, ...(statePath ? { statePath } : {}) })
+  try {
+    const login = await fetch(`${emulator.baseUrl}/user/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'demo', password: 'demo' })
+    })
+    const cookie = `AccessToken=${LoginResultSchema.parse(await login.json()).accessToken}`
+    const body = (n: number): string => JSON.stringify(validCreate({ name: `burst-${n}` }))
+    const started = performance.now()
+    const answers = await Promise.all(
+      Array.from({ length: CREATE_BURST }, (_, n) =>
+        fetch(`${emulator.baseUrl}/instance/create`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: body(n) })
+      )
+    )
+    const seconds = (performance.now() - started) / 1000
+    if (answers.some((answer) => answer.status !== 200)) throw new Error('a create in the burst failed')
+    return CREATE_BURST / seconds
+  } finally {
+    await emulator.close()
+  }
+}
+
 export async function runEmulatorLoad(options: { seconds: number; connections: number }): Promise<EmulatorLoadReport> {
-  const emulator = await startEmulator({ port: 0 })
+  const stateDir = await mkdtemp(join(tmpdir(), 'emulator-load-'))
+  const emulator = await startEmulator({ port: 0, statePath: join(stateDir, 'state.json') })
   const reference = createServer()
   try {
     await emulator.control.seedInstances('demo', INSTANCES)
@@ -105,21 +145,26 @@ export async function runEmulatorLoad(options: { seconds: number; connections: n
     const client = createCloudClient({ baseUrl: emulator.baseUrl, token: () => accessToken })
     let answersAfterwards = false
     try {
-      const all = await client.listAllInstances()
+      const { instances: all } = await client.listAllInstances()
       answersAfterwards = new Set(all.map((i) => i.instanceMetadata.instanceId)).size === INSTANCES
     } finally {
       await client.close?.()
     }
+    await createBurst(undefined) // warm-up
+    const memory = await createBurst(undefined)
+    const durable = await createBurst(join(stateDir, 'burst.json'))
     return {
       emulator: emulatorRun,
       reference: referenceRun,
       ratio: referenceRun.perSecond > 0 ? emulatorRun.perSecond / referenceRun.perSecond : 0,
-      answersAfterwards
+      answersAfterwards,
+      durableCreates: { durable, memory, ratio: memory > 0 ? durable / memory : 0 }
     }
   } finally {
     await new Promise<void>((done) => reference.close(() => done()))
     reference.closeAllConnections?.()
     await emulator.close()
+    await rm(stateDir, { recursive: true, force: true })
   }
 }
 
@@ -133,6 +178,9 @@ export function loadProblems(report: EmulatorLoadReport, targetRatio = TARGET_RA
   if (run.mismatches > 0) problems.push(`${run.mismatches} answers had the wrong body`)
   if (!report.answersAfterwards) problems.push('the emulator did not list every instance correctly after the run')
   if (report.ratio < targetRatio) problems.push(`throughput ratio ${report.ratio.toFixed(3)} is below ${targetRatio}`)
+  if (report.durableCreates.ratio < DURABLE_CREATE_TARGET) {
+    problems.push(`durable creates ran at ${report.durableCreates.ratio.toFixed(3)} of in-memory ones, below ${DURABLE_CREATE_TARGET}`)
+  }
   return problems
 }
 
@@ -147,6 +195,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   console.log(line('reference', report.reference))
   console.log(line('emulator', report.emulator))
   console.log(`ratio emulator/reference: ${report.ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}); full list afterwards: ${report.answersAfterwards ? 'correct' : 'WRONG'}`)
+  const burst = report.durableCreates
+  console.log(
+    `${CREATE_BURST} concurrent creates: ${burst.durable.toFixed(0)}/s on disk before each answer, ${burst.memory.toFixed(0)}/s in memory; ` +
+      `ratio ${burst.ratio.toFixed(3)} (target ≥ ${DURABLE_CREATE_TARGET})`
+  )
   const problems = loadProblems(report)
   for (const problem of problems) console.log(`FAIL: ${problem}`)
   process.exitCode = problems.length > 0 ? 1 : 0

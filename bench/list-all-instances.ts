@@ -56,7 +56,7 @@ try {
 
   // Both ways must see the same list, or the comparison means nothing.
   const [all, one] = await Promise.all([paged(), single()])
-  const pagedIds = all.map((instance) => instance.instanceMetadata.instanceId)
+  const pagedIds = all.instances.map((instance) => instance.instanceMetadata.instanceId)
   const singleIds = one.instances.map((instance) => instance.instanceMetadata.instanceId)
   if (pagedIds.length !== INSTANCES || pagedIds.join() !== singleIds.join()) {
     throw new Error(`paged list (${pagedIds.length}) differs from the single answer (${singleIds.length})`)

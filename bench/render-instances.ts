@@ -24,9 +24,9 @@ import type { Instance } from '../src/shared/api'
 import type { Events, InstancesSnapshot } from '../src/shared/contract'
 import type { EventSink } from '../src/main/core-types'
 import { DEFAULT_SETTINGS } from '../src/main/settings/settings-schema'
-import { createSecret } from '../src/main/transport/secret'
-import { attachWsTransport, type TransportCore } from '../src/main/transport/ws-server'
-import { makeInstances } from '../src/renderer/src/lib/test-instances'
+import { createSecret } from '../src/shared/node/secret'
+import { attachWsTransport, type TransportCore } from '../src/web/transport/ws-server'
+import { makeInstances } from '../src/renderer/src/testing/instances'
 import { REPO_ROOT, ensureRendererBuild } from '../src/web/renderer-build'
 import { serveStatic } from '../src/web/static-files'
 
@@ -88,7 +88,7 @@ function snapshotCore() {
   const sinks = new Set<EventSink>()
   let snapshot: InstancesSnapshot = { instances: [], fetchedAt: Date.now(), mode: 'steady' }
   const answers: Record<string, () => unknown> = {
-    'app.info': () => ({ version: 'bench', shell: 'web', replaced: [] }),
+    'app.info': () => ({ version: 'bench' }),
     'profiles.get': () => ({
       profiles: [{ id: 'bench', name: 'Bench', baseUrl: 'http://127.0.0.1:1/api' }],
       selectedId: 'bench',
@@ -97,8 +97,6 @@ function snapshotCore() {
     'session.get': () => ({ status: 'signed-in', profileId: 'bench', username: 'bench', remembered: false, keychain: 'available' }),
     'settings.get': () => DEFAULT_SETTINGS,
     'warnings.get': () => [],
-    'tray.get': () => ({ tooltip: 'Cloud Tray', icon: 'idle', items: [] }),
-    'recorded.get': () => [],
     'instances.get': () => snapshot,
     'instances.refresh': () => snapshot
   }
@@ -107,6 +105,7 @@ function snapshotCore() {
       const answer = answers[command]
       return (answer ? { ok: true, value: answer() } : { ok: false, error: { kind: 'not-allowed', message: `bench: no ${command}` } }) as never
     },
+    notice() {},
     subscribe(sink) {
       sinks.add(sink)
       return () => sinks.delete(sink)

@@ -14,10 +14,10 @@ import { createHash, randomBytes } from 'node:crypto'
 import { closeSync, createReadStream, mkdirSync, openSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { systemClock } from '../src/shared/clock'
-import { filesHandlers } from '../src/main/commands/ssh-files'
+import { filesCommands } from '../src/main/commands/ssh-files'
 import { FilesManager } from '../src/main/ssh/files-manager'
 import { KnownHostsStore } from '../src/main/ssh/known-hosts-store'
-import { FilesHarness, groupInvoke } from '../src/main/ssh/testing/files-harness'
+import { FilesHarness, groupDriver } from '../src/main/ssh/testing/files-harness'
 import { sshdLinks } from '../src/main/ssh/testing/sshd-links'
 import type { OpenSshServer } from '../src/main/ssh/testing/openssh-server'
 import { runBench, withTrustedSshd } from './run-bench'
@@ -39,7 +39,7 @@ async function viaApp(server: OpenSshServer, scratch: string, direction: 'up' | 
   const harness = new FilesHarness()
   const links = sshdLinks(server, { clock, knownHosts, homeDir: scratch, emit: harness.emit })
   const files = new FilesManager({ links, clock, emit: harness.emit })
-  harness.invoke = groupInvoke({ handlers: filesHandlers(files) }, harness.clientId)
+  Object.assign(harness, groupDriver(filesCommands(files), harness.clientId))
   try {
     const { sessionId, home } = await harness.open('i-1')
     const outcome =

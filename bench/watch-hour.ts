@@ -10,7 +10,7 @@
  */
 import { ManualClock } from '../src/shared/clock'
 import { createCloudClient } from '../src/main/cloud/client'
-import { createCoreRig, createRequest, type CoreRig } from '../src/main/test-support/core-harness'
+import { createCoreRig, createRequest, type CoreRig } from '../src/main/testing/core-harness'
 
 const HOUR_MS = 60 * 60_000
 const NAIVE_INTERVAL_MS = 5_000

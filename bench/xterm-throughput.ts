@@ -10,6 +10,9 @@
  * transport): the ceiling of this browser on this machine; the same chain with a consumer that
  * acknowledges at once in Node (no browser): what the source and the app's data path can deliver
  * at all; and the same chain into the page with the terminal hidden: everything but drawing.
+ * And the downlink's own worth: the same floods into a second page whose downlink request is
+ * refused (so main's messages come back on the WebSocket, as they would without it), alternated
+ * with floods into the first page, printed as a ratio.
  *
  * Also: Ctrl-C during a `yes` flood, five times — from the key press in the page until xterm has
  * parsed the echoed ^C (everything queued before it had to be parsed first). Checks ≥ 20 MB/s,
@@ -25,7 +28,7 @@ import { createRequire } from 'node:module'
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { chromiumArgs, chromiumExecutable } from '../e2e/chromium'
 import { createReach } from '../src/emulator/reach/index'
-import type { CommandName, EventName, Events } from '../src/shared/contract'
+import type { EventName, Events, NoticeName } from '../src/shared/contract'
 import type { ClientContext } from '../src/main/core-types'
 import { startWebShell, type WebShell } from '../src/web/server'
 import { HIGH_WATERMARK } from '../src/main/ssh/flow-control'
@@ -56,16 +59,16 @@ class CoreMeter {
 
   constructor(shell: WebShell) {
     const core = shell.core
-    const handle = core.handle.bind(core)
-    // Wrap the core's entry point (the transport calls core.handle per message): a bench-only tap.
-    core.handle = ((command: CommandName, input: unknown, context: ClientContext) => {
-      if (command === 'ssh.ack') {
+    const notice = core.notice.bind(core)
+    // Wrap the core's entry point for notices (the transport calls core.notice per ack): a bench-only tap.
+    core.notice = ((name: NoticeName, input: unknown, context: ClientContext) => {
+      if (name === 'ssh.ack') {
         const ack = input as { terminalId: string; bytes: number }
         this.acked += ack.bytes
         this.page = { terminalId: ack.terminalId, context }
       }
-      return handle(command, input, context)
-    }) as typeof core.handle
+      notice(name, input, context)
+    }) as typeof core.notice
     core.subscribe(<E extends EventName>(event: E, payload: Events[E]) => {
       if (event !== 'ssh.data') return
       const data = (payload as Events['ssh.data']).data
@@ -103,12 +106,14 @@ interface PageTerminal {
   rows: number
 }
 
-async function openTerminal(page: Page, shell: WebShell): Promise<PageTerminal> {
+/** Signs in and opens the bench instance's terminal; `signedIn`: a second page of the same session. */
+async function openTerminal(page: Page, shell: WebShell, signedIn = false): Promise<PageTerminal> {
   await page.goto(shell.url)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  if (!signedIn) await page.getByRole('button', { name: 'Sign in' }).click()
   const row = page.getByRole('row', { name: /bench/ })
   await row.getByRole('button', { name: /terminal/i }).click({ timeout: 30_000 })
-  await page.getByRole('dialog', { name: 'Unknown host key' }).getByRole('button', { name: 'Accept once' }).click({ timeout: 30_000 })
+  // The host key is asked once: a second tab joins the accepted connection.
+  if (!signedIn) await page.getByRole('dialog', { name: 'Unknown host key' }).getByRole('button', { name: 'Accept once' }).click({ timeout: 30_000 })
   await page.getByRole('status').filter({ hasText: /^Connected$/ }).waitFor({ timeout: 30_000 })
   const renderer = (await page.getByText(/Renderer: (WebGL|DOM)/).textContent())?.match(/WebGL|DOM/)?.[0] ?? '?'
   const size = (await page.getByLabel('Terminal size').textContent())?.match(/^(\d+)×(\d+)$/)
@@ -131,7 +136,7 @@ async function nodeReference(shell: WebShell, instanceId: string): Promise<numbe
       const bytes = (payload as Events['ssh.data']).data.length
       firstAt ??= performance.now()
       received += bytes
-      void shell.core.handle('ssh.ack', { terminalId, bytes }, client)
+      shell.core.notice('ssh.ack', { terminalId, bytes }, client)
     }
   })
   try {
@@ -141,7 +146,7 @@ async function nodeReference(shell: WebShell, instanceId: string): Promise<numbe
     await new Promise((resolve) => setTimeout(resolve, 1_500))
     received = 0
     firstAt = undefined
-    await shell.core.handle('ssh.input', { terminalId, data: `${FLOOD}\n` }, client)
+    shell.core.notice('ssh.input', { terminalId, data: `${FLOOD}\n` }, client)
     await until(() => received >= BYTES, 'the Node reference flood', 600_000)
     const mbps = received / 1e6 / ((performance.now() - (firstAt ?? 0)) / 1000)
     await shell.core.handle('ssh.close', { terminalId }, client)
@@ -165,12 +170,48 @@ async function undrawnReference(page: Page, shell: WebShell, meter: CoreMeter): 
     await new Promise((resolve) => setTimeout(resolve, 300))
     meter.reset()
     // Typed through the core: a hidden terminal cannot take the keyboard.
-    const typed = await shell.core.handle('ssh.input', { terminalId: target.terminalId, data: `${PROFILE_FLOOD}\n` }, target.context)
-    if (!typed.ok) throw new Error(typed.error.message)
+    shell.core.notice('ssh.input', { terminalId: target.terminalId, data: `${PROFILE_FLOOD}\n` }, target.context)
     await until(() => meter.acked >= PROFILE_BYTES, 'the undrawn flood', 600_000)
     return meter.acked / 1e6 / ((performance.now() - (meter.firstSentAt ?? 0)) / 1000)
   } finally {
     await page.evaluate(`document.querySelector('.xterm-host').style.display = ''`)
+  }
+}
+
+/** One flood into `page`'s terminal: MB/s from the first byte sent to the last acknowledged. */
+async function floodInto(page: Page, meter: CoreMeter, bytes: number): Promise<number> {
+  await page.bringToFront()
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  meter.reset()
+  await typeLine(page, floodOf(bytes))
+  await until(() => meter.acked >= bytes, `${bytes} bytes acknowledged`, 600_000)
+  return meter.acked / 1e6 / ((performance.now() - (meter.firstSentAt ?? 0)) / 1000)
+}
+
+/**
+ * The downlink against no downlink, in this run: a second page whose downlink request fails gets
+ * main's messages on its WebSocket, as every page would without src/shared/web/downlink.ts.
+ * Floods alternate between the two pages, so a noisy neighbour hurts both alike.
+ */
+async function downlinkReference(browser: Browser, shell: WebShell, meter: CoreMeter, page: Page): Promise<{ socket: number[]; downlink: number[] }> {
+  const socketPage = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  let refused = 0
+  await socketPage.route('**/ws/downlink', (route) => {
+    refused++
+    return route.abort()
+  })
+  try {
+    await openTerminal(socketPage, shell, true)
+    if (refused === 0) throw new Error('the socket-only page never asked for a downlink')
+    const result = { socket: [] as number[], downlink: [] as number[] }
+    for (let i = 0; i < 2; i++) {
+      result.socket.push(await floodInto(socketPage, meter, PROFILE_BYTES))
+      result.downlink.push(await floodInto(page, meter, PROFILE_BYTES))
+    }
+    return result
+  } finally {
+    await socketPage.close()
+    await page.bringToFront()
   }
 }
 
@@ -305,6 +346,7 @@ async function main(): Promise<number> {
     await until(() => meter.acked >= PROFILE_BYTES, 'the traced flood to end', 600_000)
 
     const undrawnMbps = await undrawnReference(page, shell, meter)
+    const transports = await downlinkReference(browser, shell, meter, page)
     const referenceMbps = await nodeReference(shell, instanceId as string)
     const aloneMbps = await xtermAlone(browser, terminal)
     const ok = xtermMbps >= TARGET_MBPS && ctrlCMs <= TARGET_CTRL_C_MS
@@ -313,6 +355,12 @@ async function main(): Promise<number> {
     console.log(`  reference, same chain acked in Node:    ${referenceMbps.toFixed(1)} MB/s`)
     console.log(`  reference, same chain, xterm hidden:    ${undrawnMbps.toFixed(1)} MB/s (parsed, no frames drawn)`)
     console.log(`  through the app into xterm:             ${xtermMbps.toFixed(1)} MB/s (target ≥ ${TARGET_MBPS}); ratio to xterm alone ${(xtermMbps / aloneMbps).toFixed(2)}`)
+    const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0)
+    const list = (values: number[]): string => values.map((value) => value.toFixed(1)).join(', ')
+    console.log(
+      `  downlink vs socket only (${PROFILE_BYTES / 1024 / 1024} MiB floods, alternated): downlink ${list(transports.downlink)} MB/s, ` +
+        `socket ${list(transports.socket)} MB/s; ratio ${(sum(transports.downlink) / sum(transports.socket)).toFixed(2)}`
+    )
     console.log(`  meanwhile the app's main process (${remote.sshd ? "with the emulator's port forwarder" : 'with the emulator and its SSH server'}) used ${(nodeShare * 100).toFixed(0)} % of a core`)
     const pct = (ms: number): string => `${((ms / 10 / shares.seconds) || 0).toFixed(0)} %`
     const idleMs = shares.seconds * 1000 - shares.frameMs - shares.parseMs - shares.otherMs

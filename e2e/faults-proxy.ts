@@ -13,6 +13,13 @@ export interface LossyProxy {
   baseUrl: string
   /** Lose the answer of the next `count` requests whose path ends with `pathSuffix`. */
   loseAnswers(pathSuffix: string, count?: number): void
+  /**
+   * The next `count` requests whose path ends with `pathSuffix` never arrive: their connection
+   * is destroyed before anything is forwarded (the cloud does nothing, the app hears nothing).
+   */
+  dropRequests(pathSuffix: string, count?: number): void
+  /** The body of the last request to `path`, forwarded or dropped (e.g. to replay it as another client). */
+  lastBody(path: string): string | undefined
   /** Requests forwarded per path (e.g. '/api/instance/create'). */
   forwarded(path: string): number
   close(): Promise<void>
@@ -21,10 +28,23 @@ export interface LossyProxy {
 export async function startLossyProxy(upstreamBaseUrl: string): Promise<LossyProxy> {
   const upstream = new URL(upstreamBaseUrl)
   const losses = new Map<string, number>()
+  const drops = new Map<string, number>()
   const counts = new Map<string, number>()
+  const bodies = new Map<string, string>()
 
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/'
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => bodies.set(path, Buffer.concat(chunks).toString('utf8')))
+    const dropped = [...drops.keys()].find((s) => path.endsWith(s) && (drops.get(s) ?? 0) > 0)
+    if (dropped !== undefined) {
+      drops.set(dropped, (drops.get(dropped) ?? 1) - 1)
+      // Read the request (so its body is known), then cut the connection: it never reached the cloud.
+      req.on('end', () => req.socket.destroy())
+      req.resume()
+      return
+    }
     counts.set(path, (counts.get(path) ?? 0) + 1)
     const suffix = [...losses.keys()].find((s) => path.endsWith(s) && (losses.get(s) ?? 0) > 0)
     const forward = httpRequest(
@@ -51,6 +71,10 @@ export async function startLossyProxy(upstreamBaseUrl: string): Promise<LossyPro
     loseAnswers(pathSuffix, count = 1) {
       losses.set(pathSuffix, count)
     },
+    dropRequests(pathSuffix, count = 1) {
+      drops.set(pathSuffix, count)
+    },
+    lastBody: (path) => bodies.get(path),
     forwarded: (path) => counts.get(path) ?? 0,
     close: () =>
       new Promise<void>((done) => {

@@ -13,12 +13,11 @@ import { KeychainUnavailableError } from '../src/main/account/keychain'
 import type { Keychain } from '../src/main/core-types'
 import type { WatchHealth } from '../src/shared/contract'
 import { startLossyProxy, type LossyProxy } from './faults-proxy'
+import { chooseLaunch, expectLaunchKept, launchReviewed, type LaunchChoice } from './launch-helpers'
 import { expect, signIn, test as base } from './web-fixture'
 import type { Page } from '@playwright/test'
 
 const IMAGE = 'img-pytorch-2.5-cuda12.4'
-const TYPE = 'gpu-a100-80g-1x'
-const REGION = '6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f'
 const FAST_EMULATOR = { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }
 
 const test = base.extend<{ clock: ManualClock }>({
@@ -57,20 +56,17 @@ function recordFailedPolls(shell: { core: { subscribe: (sink: (event: string, pa
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' })
 const failingBanner = (page: Page) => page.getByRole('status').filter({ hasText: 'Cannot refresh your instances' })
 
+const LAUNCH: LaunchChoice = { type: /^1 × A100-PCIE-80GB /, image: IMAGE }
+
 async function fillCreateForm(page: Page, name: string): Promise<void> {
   await page.keyboard.press('Control+N')
   await expect(page.getByRole('heading', { name: 'New instance' })).toBeVisible()
   await page.getByLabel('Name', { exact: true }).fill(name)
-  await page.getByLabel('Image', { exact: true }).fill(IMAGE)
-  await page.getByLabel('Instance type').fill(TYPE)
-  await page.getByLabel('Region').fill(REGION)
+  await chooseLaunch(page, LAUNCH)
 }
 
 async function expectFormKept(page: Page, name: string): Promise<void> {
-  await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
-  await expect(page.getByLabel('Image', { exact: true })).toHaveValue(IMAGE)
-  await expect(page.getByLabel('Instance type')).toHaveValue(TYPE)
-  await expect(page.getByLabel('Region')).toHaveValue(REGION)
+  await expectLaunchKept(page, name, LAUNCH)
 }
 
 interface Fault {
@@ -141,10 +137,11 @@ base('3 s of API latency: the create completes once, the form shows progress, no
   const control = shell.emulator()
   control.faults.setLatency(3_000)
   await fillCreateForm(page, 'slow-network')
-  const create = page.getByRole('button', { name: 'Create instance' })
-  await create.click()
+  await page.getByRole('button', { name: 'Create instance' }).click()
+  const launch = page.getByRole('dialog', { name: 'Review and launch' }).getByRole('button', { name: /^Launch/ })
+  await launch.click()
   // A second click while the first is on its way must not send a second create.
-  await create.click({ timeout: 1_000 }).catch(() => undefined)
+  await launch.click({ timeout: 1_000 }).catch(() => undefined)
   const detail = page.getByRole('complementary', { name: 'Instance details' })
   await expect(detail.getByRole('heading', { name: 'slow-network' })).toBeVisible({ timeout: 20_000 })
   control.faults.setLatency(0)
@@ -178,7 +175,7 @@ lossy('a create whose answer is lost is never duplicated', async ({ page, shell,
 
   await fillCreateForm(page, 'exactly-once')
   lossyProxy.loseAnswers('/instance/create', 1)
-  await page.getByRole('button', { name: 'Create instance' }).click()
+  await launchReviewed(page)
 
   // The cloud created it; the app never heard. Either the app finds it by name on its own, or it
   // says the outcome is unknown, keeps the form, and the user's retry finds it: never a second.
@@ -188,7 +185,7 @@ lossy('a create whose answer is lost is never duplicated', async ({ page, shell,
   await expect(found.or(problem)).toBeVisible({ timeout: 20_000 })
   if (!(await found.isVisible())) {
     await expectFormKept(page, 'exactly-once')
-    await page.getByRole('button', { name: 'Create instance' }).click()
+    await launchReviewed(page)
     await expect(found).toBeVisible({ timeout: 20_000 })
   }
   expect(upstream.control.instances('demo').filter((i) => i.instanceSpecInfo.name === 'exactly-once')).toHaveLength(1)
@@ -216,18 +213,23 @@ const noKeychain = base.extend({
   }
 })
 
-noKeychain('a missing keychain gives a memory-only session with a warning', async ({ page, shell }) => {
+noKeychain('a missing keychain: "Remember me" signs in from memory and says so, then stops offering it', async ({ page, shell }) => {
   await shell.emulator().seedInstances('demo', 1, { name: 'memory' })
   await page.goto(shell.url)
-  // Said before signing in, where the choice is made: nothing will be remembered.
+  // Nothing asks the keychain before the user chooses to be remembered (a locked keyring would
+  // prompt for its password before the app had shown anything): the choice is offered.
   const remember = page.getByRole('checkbox', { name: 'Remember me on this computer' })
-  await expect(remember).toBeDisabled()
-  await expect(page.getByText('No system keychain is available here')).toBeVisible()
+  await remember.check()
   await page.getByRole('button', { name: 'Sign in' }).click()
-  // The session itself works, from memory.
+  // The session itself works, from memory, and the app says it ends when Cloud Tray quits.
   await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
   await expect(page.getByRole('row', { name: /memory-1/ })).toBeVisible()
-  // And nothing was written anywhere: a restart would ask again.
+  await expect(page.getByText(/The system keychain could not be reached/).first()).toBeVisible()
   const session = await shell.core.handle('session.get', undefined, { clientId: 'test' })
-  expect(session.ok && session.value.status).toBe('signed-in')
+  expect(session.ok && session.value).toMatchObject({ status: 'signed-in', remembered: false, keychain: 'unavailable' })
+  // Back at the sign-in form, it no longer offers what it cannot do.
+  // The window's own Sign out (the page also shows the tray panel's).
+  await page.getByRole('button', { name: 'Sign out' }).first().click()
+  await expect(remember).toBeDisabled()
+  await expect(page.getByText('No system keychain is available here')).toBeVisible()
 })

@@ -20,7 +20,8 @@ test('filter and page through 120 instances', async ({ page, shell }) => {
   const status = page.getByRole('combobox', { name: 'Status' })
   await status.selectOption({ label: 'Failed' })
   await expect(page.getByText('3 of 120 instances')).toBeVisible()
-  await expect(table.getByText('StartingFailed')).toHaveCount(3)
+  // #15: in people's words (the raw StartingFailed is in the details).
+  await expect(table.getByText('Failed to start')).toHaveCount(3)
   await name.fill('no-such-name')
   await expect(page.getByRole('heading', { name: 'No instance matches' })).toBeVisible()
   await page.getByRole('button', { name: 'Clear filters' }).click()

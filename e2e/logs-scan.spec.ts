@@ -8,14 +8,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { scanForSecrets } from '../src/main/log/scan'
+import { chooseLaunch, launchReviewed } from './launch-helpers'
 import { expect, test as base } from './web-fixture'
 
 const USER = 'scan-user'
 const PASSWORD = 'Pw-7c1f9e-do-not-log'
 const WRONG_PASSWORD = 'Wrong-3b8d2a-do-not-log'
 const IMAGE = 'img-pytorch-2.5-cuda12.4'
-const TYPE = 'gpu-a100-80g-1x'
-const REGION = '6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f'
+const TYPE = /^1 × A100-PCIE-80GB /
 /** Any JWT (the API's access tokens are JWTs): header.payload.signature, header starting {". */
 const JWT = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+/
 
@@ -49,10 +49,8 @@ test('no token, password or passphrase in anything the app wrote', async ({ page
 
   await page.keyboard.press('Control+N')
   await page.getByLabel('Name', { exact: true }).fill('scan-me')
-  await page.getByLabel('Image', { exact: true }).fill(IMAGE)
-  await page.getByLabel('Instance type').fill(TYPE)
-  await page.getByLabel('Region').fill(REGION)
-  await page.getByRole('button', { name: 'Create instance' }).click()
+  await chooseLaunch(page, { type: TYPE, image: IMAGE })
+  await launchReviewed(page)
   await expect(page.getByRole('row', { name: /scan-me/ })).toContainText('Running', { timeout: 20_000 })
 
   await page.getByRole('button', { name: 'Sign out' }).first().click()

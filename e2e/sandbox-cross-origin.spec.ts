@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ManualClock } from '../src/shared/clock'
 import { startEmulator, type Emulator } from '../src/emulator/index'
-import { validCreate } from '../src/emulator/test-support'
+import { validCreate } from '../src/emulator/testing/http-client'
 
 let emulator: Emulator
 let attacker: Server

@@ -1,3 +1,4 @@
+import { chooseLaunch } from './launch-helpers'
 import { captureScreen, expect, signIn, test } from './web-fixture'
 
 test.describe.configure({ timeout: 150_000 })
@@ -9,13 +10,12 @@ test('the session expires in the middle of a create; after signing in again the 
   await signIn(page, shell)
   await page.keyboard.press('Control+N')
   await page.getByLabel('Name', { exact: true }).fill('survives-relogin')
-  await page.getByLabel('Image', { exact: true }).fill('img-pytorch-2.5-cuda12.4')
-  await page.getByLabel('Instance type').fill('gpu-rtx4090-1x')
-  await page.getByLabel('Region').fill('6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f')
+  await chooseLaunch(page, { type: /^1 × RTX-4090 /, image: 'img-pytorch-2.5-cuda12.4', region: 'us-west-1' })
   await page.getByLabel('Init script').fill('echo still here')
 
   shell.emulator().expireTokens()
   await page.getByRole('button', { name: 'Create instance' }).click()
+  await page.getByRole('dialog', { name: 'Review and launch' }).getByRole('button', { name: 'Launch' }).click()
 
   const dialog = page.getByRole('dialog', { name: 'Your session expired' })
   await expect(dialog).toBeVisible()

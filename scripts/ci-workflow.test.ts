@@ -14,6 +14,7 @@ interface Step {
   run?: string
   uses?: string
   if?: string
+  with?: Record<string, unknown>
 }
 interface Workflow {
   on: Record<string, unknown>
@@ -72,6 +73,22 @@ describe('.github/workflows/ci.yml', () => {
     const readme = readmeCommands()
     const missing = workflowCommands.filter((command) => !readme.some((line) => line === command || line.startsWith(`${command} `) || line.split(' && ').includes(command)))
     expect(missing, `commands the CI runs that the README does not show: ${missing.join(' | ')}`).toEqual([])
+  })
+
+  it("the chrome-sandbox step has an effect: the Electron specs launch with Chromium's sandbox", () => {
+    const sandboxStep = steps.find((step) => step.run?.includes('chrome-sandbox'))
+    expect(sandboxStep?.run).toMatch(/chmod 4755 node_modules\/electron\/dist\/chrome-sandbox/)
+    const launcher = readFileSync(join(ROOT, 'e2e/electron/electron-app.ts'), 'utf8')
+    expect(launcher).toMatch(/chromiumSandbox:\s*true/)
+  })
+
+  it("runs a Node that Electron's installer accepts", () => {
+    const setup = steps.find((step) => step.uses?.startsWith('actions/setup-node'))
+    const major = Number(String(setup?.with?.['node-version'] ?? '').split('.')[0])
+    const engines = (JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { engines?: { node?: string } }).engines?.node ?? ''
+    const required = Number(/(\d+)/.exec(engines)?.[1] ?? 0)
+    // A major version in setup-node is its newest release, which meets any minor of that major.
+    expect(major).toBeGreaterThanOrEqual(required)
   })
 
   it('reads the repository only', () => {

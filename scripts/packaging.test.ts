@@ -17,6 +17,8 @@ const minimatch = require('minimatch') as (path: string, pattern: string, option
 
 const ROOT = join(import.meta.dirname, '..')
 interface BuilderConfig {
+  appId: string
+  deb?: { depends?: string[] }
   asar: boolean
   asarUnpack: string[]
   afterPack: string
@@ -29,6 +31,12 @@ const config = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) a
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>
   scripts: Record<string, string>
+  homepage?: string
+  repository?: { url?: string }
+}
+// electron-builder's own default dependencies of a deb package (what a `depends` list replaces).
+const { default: FpmTarget } = require('app-builder-lib/out/targets/FpmTarget.js') as {
+  default: { prototype: { getDefaultDepends(target: string): string[] } }
 }
 
 /** Files under a folder (bounded depth: native packages are shallow). */
@@ -75,6 +83,23 @@ describe('electron-builder.yml', () => {
       .filter((path) => path.endsWith('.node'))
     expect(binaries.length).toBeGreaterThan(0)
     expect(binaries.filter((path) => !unpacked(path))).toEqual([])
+  })
+
+  it("the deb depends on everything electron-builder's defaults name, and on the Secret Service library", () => {
+    const defaults = FpmTarget.prototype.getDefaultDepends.call(undefined, 'deb')
+    expect(defaults).toEqual(expect.arrayContaining(['libgtk-3-0', 'xdg-utils']))
+    const effective = config.deb?.depends ?? defaults
+    expect(effective).toEqual(expect.arrayContaining([...defaults, 'libsecret-1-0', 'libnotify4']))
+  })
+
+  it('package.json has the homepage and repository the deb target needs', () => {
+    expect(pkg.homepage).toMatch(/^https:\/\//)
+    expect(pkg.repository?.url).toMatch(/^git\+https:\/\//)
+  })
+
+  it("the app's Windows notification identity is the installer's appId", async () => {
+    const { APP_ID } = await import('../src/main/windows/desktop-integration')
+    expect(config.appId).toBe(APP_ID)
   })
 
   it('ships the built app, not the sources', () => {

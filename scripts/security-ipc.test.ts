@@ -1,8 +1,8 @@
 /**
  * Checklist item 17 (validate the sender of every IPC message), which Electronegativity cannot
  * see. C's table tests prove the rule (src/main/ipc-sender.test.ts); this proves its reach:
- *   - every contract command, bound by bindIpc, refuses every kind of untrusted sender without
- *     reaching the core (property-based over senders and commands);
+ *   - every contract command and notice, bound by bindIpc, refuses every kind of untrusted
+ *     sender without reaching the core (property-based over senders and commands or notices);
  *   - nothing in the main process listens to IPC except through bindIpc (a source scan), so no
  *     channel can skip the check.
  */
@@ -10,29 +10,27 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { COMMAND_NAMES, commandChannel } from '../src/shared/contract'
+import { COMMAND_NAMES, NOTICE_NAMES, commandChannel, noticeChannel } from '../src/shared/contract'
 import type { AppCore } from '../src/main/core-types'
-import { bindIpc, type InvokeEventLike, type IpcMainLike, type WebContentsLike } from '../src/main/ipc'
+import { bindIpc, type WebContentsLike } from '../src/main/ipc'
+import { fakeIpcMain } from '../src/main/testing/ipc-main'
 
 const PAGE = 'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/index.html'
 const MAIN_WINDOW_ID = 1
 
 function rig() {
-  const handlers = new Map<string, (event: InvokeEventLike, input: unknown) => Promise<unknown>>()
-  const ipcMain: IpcMainLike = {
-    handle: (channel, listener) => void handlers.set(channel, listener),
-    removeHandler: (channel) => void handlers.delete(channel)
-  }
+  const { ipcMain, handlers, listeners } = fakeIpcMain()
   const reached: string[] = []
   const core = {
     handle: async (command: string) => {
       reached.push(command)
       return { ok: true, value: null }
     },
+    notice: (notice: string) => void reached.push(notice),
     subscribe: () => () => undefined
   } as unknown as AppCore
   bindIpc(core, ipcMain, () => [], () => ({ webContentsIds: new Set([MAIN_WINDOW_ID]), fileUrl: PAGE }))
-  return { handlers, reached }
+  return { handlers, listeners, reached }
 }
 
 /** A webContents as Electron has it: its id and its top-level frame. */
@@ -72,9 +70,10 @@ const untrustedSender = fc.oneof(
 )
 
 describe('IPC sender validation', () => {
-  it('binds exactly the contract’s commands', () => {
-    const { handlers } = rig()
+  it('binds exactly the contract’s commands and notices', () => {
+    const { handlers, listeners } = rig()
     expect([...handlers.keys()].sort()).toEqual(COMMAND_NAMES.map((name) => commandChannel(name)).sort())
+    expect([...listeners.keys()].sort()).toEqual(NOTICE_NAMES.map((name) => noticeChannel(name)).sort())
   })
 
   it('refuses every untrusted sender on every command, before the core', async () => {
@@ -88,12 +87,24 @@ describe('IPC sender validation', () => {
     )
   })
 
+  it('drops every notice from every untrusted sender, before the core', () => {
+    const { listeners, reached } = rig()
+    fc.assert(
+      fc.property(fc.constantFrom(...NOTICE_NAMES), untrustedSender, (notice, event) => {
+        listeners.get(noticeChannel(notice))!(event, { terminalId: 't', data: 'x', bytes: 1, cols: 80, rows: 24 })
+        return reached.length === 0
+      }),
+      { numRuns: 400 }
+    )
+  })
+
   it('answers our page’s main frame, hash routes included', async () => {
-    const { handlers, reached } = rig()
+    const { handlers, listeners, reached } = rig()
     const frame = { url: `${PAGE}#/instances`, parent: null }
     const answer = await handlers.get(commandChannel('session.get'))!({ sender: contents(MAIN_WINDOW_ID, frame), senderFrame: frame }, undefined)
     expect(answer).toEqual({ ok: true, value: null })
-    expect(reached).toEqual(['session.get'])
+    listeners.get(noticeChannel('ssh.ack'))!({ sender: contents(MAIN_WINDOW_ID, frame), senderFrame: frame }, { terminalId: 't', bytes: 1 })
+    expect(reached).toEqual(['session.get', 'ssh.ack'])
   })
 
   it('has no IPC listener in the main process outside bindIpc', () => {

@@ -1,21 +1,23 @@
 /**
  * Checklist item 20 (do not expose Electron APIs to untrusted content): the real preload, loaded
- * with a recording stand-in for `electron`, must expose exactly `window.cloud = { invoke, on }`,
- * reach only the contract's channels, and never hand the page an IpcRendererEvent (which carries
- * `sender`, a way back into ipcRenderer).
+ * with a recording stand-in for `electron`, must expose exactly `window.cloud = { invoke, send,
+ * on }`, reach only the contract's channels, and never hand the page an IpcRendererEvent (which
+ * carries `sender`, a way back into ipcRenderer).
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { COMMAND_NAMES, EVENT_NAMES, commandChannel, eventChannel } from '../src/shared/contract'
+import { COMMAND_NAMES, EVENT_NAMES, NOTICE_NAMES, commandChannel, eventChannel, noticeChannel } from '../src/shared/contract'
 
 type Listener = (event: unknown, payload: unknown) => void
 const electron = vi.hoisted(() => {
   const exposed: [string, unknown][] = []
   const listeners = new Map<string, Set<Listener>>()
   const invoked: [string, unknown][] = []
+  const sent: [string, unknown][] = []
   return {
     exposed,
     listeners,
     invoked,
+    sent,
     module: {
       contextBridge: { exposeInMainWorld: (key: string, api: unknown) => exposed.push([key, api]) },
       ipcRenderer: {
@@ -23,6 +25,7 @@ const electron = vi.hoisted(() => {
           invoked.push([channel, input])
           return { ok: true, value: 'from main' }
         },
+        send: (channel: string, input: unknown) => void sent.push([channel, input]),
         on: (channel: string, listener: Listener) => {
           const set = listeners.get(channel) ?? new Set()
           set.add(listener)
@@ -37,6 +40,7 @@ vi.mock('electron', () => ({ ...electron.module, default: electron.module }))
 
 interface Bridge {
   invoke: (command: string, input?: unknown) => Promise<unknown>
+  send: (notice: string, input: unknown) => unknown
   on: (event: string, listener: (payload: unknown) => void) => () => void
 }
 let bridge: Bridge
@@ -47,11 +51,19 @@ beforeAll(async () => {
 })
 
 describe('preload', () => {
-  it('exposes one key, cloud, holding exactly invoke and on', () => {
+  it('exposes one key, cloud, holding exactly invoke, send and on', () => {
     expect(electron.exposed.map(([key]) => key)).toEqual(['cloud'])
-    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'on'])
+    expect(Object.keys(bridge).sort()).toEqual(['invoke', 'on', 'send'])
     expect(typeof bridge.invoke).toBe('function')
+    expect(typeof bridge.send).toBe('function')
     expect(typeof bridge.on).toBe('function')
+  })
+
+  it('sends a contract notice one way on its own channel, and nothing outside the contract', () => {
+    for (const notice of NOTICE_NAMES) expect(bridge.send(notice, { terminalId: 't' })).toBeUndefined()
+    bridge.send('evil:channel', {})
+    bridge.send('app.info', {})
+    expect(electron.sent).toEqual(NOTICE_NAMES.map((notice) => [noticeChannel(notice), { terminalId: 't' }]))
   })
 
   it('sends a contract command on its own channel and returns main’s answer', async () => {

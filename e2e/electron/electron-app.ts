@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test'
+import { chooseLaunch, launchReviewed } from '../launch-helpers'
 
 export const ROOT = join(import.meta.dirname, '..', '..')
 export const MAIN_ENTRY = join(ROOT, 'out', 'main', 'index.js')
@@ -64,7 +65,11 @@ export async function launchApp(executablePath: string): Promise<LaunchedApp> {
   const app = await electron.launch({
     executablePath,
     args: [MAIN_ENTRY, `--user-data-dir=${userData}`],
-    env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' }
+    env: { ...process.env, ELECTRON_ENABLE_LOGGING: '1' },
+    // With Chromium's sandbox, as users run it: Playwright otherwise adds --no-sandbox on Linux,
+    // and CI's setuid chrome-sandbox step would have no effect. On a Linux machine, give
+    // node_modules/electron/dist/chrome-sandbox to root with mode 4755 first (see ci.yml).
+    chromiumSandbox: true
   })
   const window = await app.firstWindow()
   return {
@@ -88,12 +93,23 @@ export async function signInToSandbox(window: Page): Promise<void> {
   await expect(window.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
 }
 
+/** Signs in, creates an instance, waits for it to run and opens its notebook window. */
+export async function openNotebookOfNewInstance(launched: LaunchedApp, name: string): Promise<Page> {
+  const { app, window } = launched
+  await signInToSandbox(window)
+  await createInstance(window, name)
+  await expect(window.getByRole('row', { name: new RegExp(name) })).toContainText('Running', { timeout: 30_000 })
+  const opened = app.waitForEvent('window')
+  await window.getByRole('complementary', { name: 'Instance details' }).getByRole('button', { name: 'Open notebook' }).click()
+  const notebook = await opened
+  await notebook.waitForLoadState('domcontentloaded')
+  return notebook
+}
+
 /** The create form, filled for the Sandbox's default catalogue, submitted. */
 export async function createInstance(window: Page, name: string): Promise<void> {
   await window.keyboard.press(process.platform === 'darwin' ? 'Meta+N' : 'Control+N')
   await window.getByLabel('Name', { exact: true }).fill(name)
-  await window.getByLabel('Image', { exact: true }).fill('img-pytorch-2.5-cuda12.4')
-  await window.getByLabel('Instance type').fill('gpu-a100-80g-1x')
-  await window.getByLabel('Region').fill('6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f')
-  await window.getByRole('button', { name: 'Create instance' }).click()
+  await chooseLaunch(window, { type: /^1 × A100-PCIE-80GB /, image: 'img-pytorch-2.5-cuda12.4', region: 'us-west-1' })
+  await launchReviewed(window)
 }

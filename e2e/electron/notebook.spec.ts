@@ -1,10 +1,11 @@
 /**
  * The packaged app opens an instance's notebook in its own window whose session carries the
  * AccessToken cookie for exactly the notebook's origin (HttpOnly, Secure), while the app window's
- * session has no such cookie. Checked in the main process through each window's session.
+ * session has no such cookie. Signing out closes the notebook window and removes the cookie from
+ * its partition. Checked in the main process through each window's session.
  */
 import { expect, test } from '@playwright/test'
-import { createInstance, launchApp, requireElectron, signInToSandbox } from './electron-app'
+import { launchApp, openNotebookOfNewInstance, requireElectron } from './electron-app'
 
 interface CookieView {
   name: string
@@ -19,14 +20,7 @@ test('a notebook window carries the cookie, and only there', async () => {
   const launched = await launchApp(executable)
   const { app, window: page } = launched
   try {
-    await signInToSandbox(page)
-    await createInstance(page, 'electron-notebook')
-    await expect(page.getByRole('row', { name: /electron-notebook/ })).toContainText('Running', { timeout: 30_000 })
-
-    const opened = app.waitForEvent('window')
-    await page.getByRole('complementary', { name: 'Instance details' }).getByRole('button', { name: 'Open notebook' }).click()
-    const notebook = await opened
-    await notebook.waitForLoadState('domcontentloaded')
+    const notebook = await openNotebookOfNewInstance(launched, 'electron-notebook')
     const notebookUrl = new URL(notebook.url())
     expect(notebookUrl.protocol).toBe('https:')
 
@@ -47,6 +41,15 @@ test('a notebook window carries the cookie, and only there', async () => {
     expect(cookies[0]!.domain?.replace(/^\./, '')).toBe(notebookUrl.hostname)
     expect(cookies[0]!.valueLength).toBeGreaterThan(20)
     expect(jar.app).toEqual([])
+
+    // Signing out ends the notebook's sign-in: its window closes and its partition has no cookie.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await expect(page.getByRole('heading', { name: 'Sign in to Cloud Tray' })).toBeVisible()
+    await expect
+      .poll(() => app.evaluate(({ BrowserWindow }, origin) => BrowserWindow.getAllWindows().filter((w) => w.webContents.getURL().startsWith(origin)).length, notebookUrl.origin))
+      .toBe(0)
+    const left = await app.evaluate(async ({ session }) => (await session.fromPartition('persist:notebook-sandbox').cookies.get({ name: 'AccessToken' })).length)
+    expect(left).toBe(0)
   } finally {
     await launched.close()
   }

@@ -1,7 +1,8 @@
 /**
  * The packaged app opens an SSH terminal to a Sandbox instance (a real SSH server on loopback)
  * and a command runs there: the output is computed remotely (6*7), so a local echo of the typed
- * text cannot pass for it. Output is read from the contract's own ssh.data events.
+ * text cannot pass for it. Output is read from the contract's own ssh.data events. The toolbar's
+ * Paste puts the system clipboard's text into the shell (main reads the clipboard).
  */
 import { expect, test } from '@playwright/test'
 import { createInstance, launchApp, requireElectron, signInToSandbox } from './electron-app'
@@ -37,6 +38,16 @@ test('echo through the terminal', async () => {
     await expect
       .poll(() => page.evaluate(() => (globalThis as unknown as { __terminalOut: string }).__terminalOut), { timeout: 15_000 })
       .toContain('cloud-tray-42')
+
+    await launched.app.evaluate(async ({ clipboard }) => {
+      await clipboard.writeText('echo pasted-$((6*7))')
+    })
+    await page.getByRole('button', { name: 'Paste', exact: true }).click()
+    await page.locator('.xterm-helper-textarea').first().focus()
+    await page.keyboard.press('Enter')
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { __terminalOut: string }).__terminalOut), { timeout: 15_000 })
+      .toContain('pasted-42')
   } finally {
     await launched.close()
   }

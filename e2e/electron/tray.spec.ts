@@ -1,11 +1,13 @@
 /**
- * The real Electron tray shows what the tray model says. The model comes from the contract
- * (`tray.get`); the menu is captured in the main process as the adapter hands it to Electron
+ * The real Electron tray shows what the tray model says. The model is computed here by the same
+ * pure function (src/main/tray/tray-model.ts) from the state the window reads over the contract;
+ * the menu is captured in the main process as the adapter hands it to Electron
  * (Tray#setContextMenu), and the two are compared item by item, submenus included.
  */
 import { expect, test } from '@playwright/test'
 import { launchApp, requireElectron, signInToSandbox } from './electron-app'
-import type { TrayMenuItem, TrayModel } from '../../src/shared/contract'
+import type { InstancesSnapshot, ProfilesState, SessionState, Settings, TrayMenuItem, TrayModel } from '../../src/shared/contract'
+import { trayModel } from '../../src/main/tray/tray-model'
 
 interface ShownItem {
   type: string
@@ -52,13 +54,19 @@ test('the tray menu matches its model', async () => {
 
     await signInToSandbox(page)
 
-    const model = async (): Promise<TrayModel> =>
-      page.evaluate(async () => {
+    const model = async (): Promise<TrayModel> => {
+      const [session, snapshot, settings, profiles] = (await page.evaluate(async () => {
         const w = globalThis as unknown as { cloud: { invoke: (c: string) => Promise<{ ok: boolean; value: unknown }> } }
-        const answer = await w.cloud.invoke('tray.get')
-        if (!answer.ok) throw new Error('tray.get failed')
-        return answer.value as TrayModel
-      })
+        const get = async (command: string): Promise<unknown> => {
+          const answer = await w.cloud.invoke(command)
+          if (!answer.ok) throw new Error(`${command} failed`)
+          return answer.value
+        }
+        return Promise.all([get('session.get'), get('instances.get'), get('settings.get'), get('profiles.get')])
+      })) as [SessionState, InstancesSnapshot, Settings, ProfilesState]
+      const profileName = profiles.profiles.find((profile) => profile.id === session.profileId)?.name ?? ''
+      return trayModel(session, snapshot, settings, { health: { state: 'ok' }, profileName })
+    }
     const shown = async (): Promise<{ menu: ShownItem[]; tooltip: string }> =>
       app.evaluate(() => (globalThis as unknown as { __trayShown: { menu: ShownItem[]; tooltip: string } }).__trayShown)
 

@@ -1,12 +1,16 @@
 /**
  * The cloud API's endpoints, behind /api. Each handler gets a parsed JSON object body and, for
- * every endpoint but login, the user the AccessToken cookie proves; it returns the success body
- * or throws ApiError / FieldError, which server.ts turns into the spec's error bodies.
+ * every endpoint but login, the user the AccessToken cookie or the X-API-Key header proves; it
+ * returns the success body or throws ApiError / FieldError, which server.ts turns into the
+ * spec's error bodies. Beyond the spec, as the real service answers them (hpcai-api-facts.md):
+ * the launch form's catalog feed (POST /resource/user/instance/list) and GET /balance.
  */
 import { BAD_CREDENTIALS_CODE, NOT_LOGGED_IN_CODE } from '../shared/api'
 import { ApiError } from './api-error'
 import type { Auth } from './auth'
+import type { Meter, Wallets } from './billing'
 import type { Catalog } from './catalog'
+import { catalogFeed } from './catalog-feed'
 import { readCreateRequest } from './create-request'
 import { optional, readPager, requireBoolean, requireString, type Body } from './fields'
 import { toApiInstance, type ReachAddresses } from './instance-record'
@@ -23,6 +27,10 @@ export interface ApiDeps {
   catalog: () => Catalog
   reach: () => ReachAddresses | undefined
   lockoutMs: number
+  wallets: Wallets
+  meter: Meter
+  /** Emulator time (Unix ms). */
+  now: () => number
 }
 
 export interface ApiAnswer {
@@ -42,9 +50,16 @@ export function notLoggedIn(hadToken: boolean): ApiError {
   })
 }
 
+export function apiKeyRefused(): ApiError {
+  return new ApiError(401, { code: NOT_LOGGED_IN_CODE, message: 'The API key is not valid or was revoked.' })
+}
+
 export function createApiRoutes(deps: ApiDeps): {
   login(body: Body): Promise<ApiAnswer>
+  /** POST routes that need a signed-in user. */
   authed: Map<string, Handler>
+  /** GET routes that need a signed-in user (no body: the handler gets `{}`). */
+  gets: Map<string, Handler>
 } {
   const { auth, instances, volumes } = deps
 
@@ -110,8 +125,22 @@ export function createApiRoutes(deps: ApiDeps): {
         const { currentPage, pageSize } = readPager(body, MAX_PAGE_SIZE)
         return { volumeList: volumes.page(username, currentPage, pageSize).map(toApiVolume) }
       }
+    ],
+    // The real feed takes `{}`; whatever the body holds, the whole offering answers.
+    ['/resource/user/instance/list', () => catalogFeed(deps.catalog())]
+  ])
+
+  const gets = new Map<string, Handler>([
+    [
+      '/balance',
+      (_body, username) => {
+        // What the user's instances cost up to now is spent before the balance is read.
+        const now = deps.now()
+        for (const record of instances.all(username)) deps.meter.charge(record, now)
+        return deps.wallets.answer(username)
+      }
     ]
   ])
 
-  return { login, authed }
+  return { login, authed, gets }
 }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { TOKEN_AUDIENCE, TOKEN_ISSUER, userUuid } from './auth'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { login, pager, post } from './test-support'
+import { login, pager, post } from './testing/http-client'
 
 let emulator: Emulator
 let clock: ManualClock

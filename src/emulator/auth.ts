@@ -1,5 +1,6 @@
 /**
- * Accounts, login and token checks. Tokens are RS256 JWTs signed with jose; verification is
+ * Accounts, login, token checks and console API keys (the `X-API-Key` header the real service
+ * accepts on every call but login; kept here as SHA-256 hashes, as a server would). Tokens are RS256 JWTs signed with jose; verification is
  * done synchronously with node:crypto because reach (SSH auth, notebook requests) has to ask
  * "is this token good right now?" from synchronous callbacks. Expiry is judged in emulator
  * time, so `advance` can age a token past its `exp`.
@@ -9,6 +10,7 @@ import {
   createPrivateKey,
   createPublicKey,
   generateKeyPair,
+  randomBytes,
   randomUUID,
   verify,
   type KeyObject
@@ -48,6 +50,14 @@ export function userUuid(username: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
+/** An API key's stored form: its SHA-256, hex. */
+export function apiKeyHash(key: string): string {
+  return createHash('sha256').update(key).digest('hex')
+}
+
+/** What a key may look like: printable ASCII without spaces, as an HTTP header value must be. */
+export const API_KEY_PATTERN = /^[\x21-\x7e]{8,256}$/
+
 export async function generateSigningKeyPem(): Promise<string> {
   const { privateKey } = await promisify(generateKeyPair)('rsa', { modulusLength: 2048 })
   return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
@@ -62,6 +72,8 @@ export class Auth {
   private readonly revoked = new Set<string>()
   /** Per user ('' = everyone): tokens issued in an earlier second than this are refused. */
   private readonly notBeforeSeconds = new Map<string, number>()
+  /** API key hash → user name. */
+  private readonly apiKeys = new Map<string, string>()
   private readonly privateKey: KeyObject
   private readonly publicKey: KeyObject
 
@@ -176,6 +188,47 @@ export class Auth {
   private forgetUnlocked(now: number): void {
     for (const [name, entry] of this.attempts)
       if (entry.lockedUntil === undefined || entry.lockedUntil <= now) this.attempts.delete(name)
+  }
+
+  /** Makes a new console API key for the user (control surface: the real console's "Create API key"). */
+  createApiKey(username: string): string {
+    const key = `ct_${randomBytes(24).toString('base64url')}`
+    this.addApiKey(username, key)
+    return key
+  }
+
+  /** Accepts a key chosen by the caller (`--api-key USER:KEY`). */
+  addApiKey(username: string, key: string): void {
+    if (!this.accounts.has(username)) throw new RangeError(`no user "${username}" exists to own an API key`)
+    if (!API_KEY_PATTERN.test(key)) throw new RangeError('an API key is 8–256 printable characters without spaces')
+    this.apiKeys.set(apiKeyHash(key), username)
+  }
+
+  /** The key's user, when the key is one of ours and not revoked. */
+  verifyApiKey(key: string): { username: string } | undefined {
+    if (!API_KEY_PATTERN.test(key)) return undefined
+    const username = this.apiKeys.get(apiKeyHash(key))
+    return username !== undefined && this.accounts.has(username) ? { username } : undefined
+  }
+
+  /** Every key (of that user) is refused from now on; returns how many. */
+  revokeApiKeys(username?: string): number {
+    let count = 0
+    for (const [hash, owner] of this.apiKeys) {
+      if (username !== undefined && owner !== username) continue
+      this.apiKeys.delete(hash)
+      count++
+    }
+    return count
+  }
+
+  /** Key hashes and their users, for the state file. */
+  apiKeyHashes(): Record<string, string> {
+    return Object.fromEntries(this.apiKeys)
+  }
+
+  restoreApiKeyHashes(hashes: Record<string, string>): void {
+    for (const [hash, owner] of Object.entries(hashes)) if (/^[0-9a-f]{64}$/.test(hash)) this.apiKeys.set(hash, owner)
   }
 
   /** Ends a lockout and resets the countdown (control surface). */

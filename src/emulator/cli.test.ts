@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CATALOG } from './catalog'
 import { parseCli } from './cli'
-import { pager, post } from './test-support'
+import { pager, post } from './testing/http-client'
 
 describe('parseCli', () => {
   const files: Record<string, string> = {
@@ -43,6 +43,9 @@ describe('parseCli', () => {
     })
     expect(parseCli(['--ssh-key', 'me.pub'], read)).toMatchObject({ sshKeys: { demo: ['ssh-ed25519 AAAAC3Nz me@laptop'] } })
     expect(parseCli(['--help'], read)).toBe('help')
+    expect(parseCli(['--user', 'ada:pw', '--api-key', 'ada:console-key:1'], read)).toMatchObject({
+      apiKeys: [{ username: 'ada', key: 'console-key:1' }]
+    })
   })
 
   it('explains bad input', () => {
@@ -52,6 +55,8 @@ describe('parseCli', () => {
     expect(() => parseCli(['--ssh-key', 'missing.pub'], read)).toThrow(/could not be read/)
     expect(() => parseCli(['--catalog', 'broken.json'], read)).toThrow(/--catalog broken\.json: regions\.0\.name/)
     expect(() => parseCli(['--frobnicate'], read)).toThrow(/frobnicate/)
+    expect(() => parseCli(['--api-key', 'nokey'], read)).toThrow(/USER:KEY/)
+    expect(() => parseCli(['--api-key', 'ada:some-key'], read)).toThrow(/user "ada", who is not one of the accounts/)
   })
 })
 

@@ -1,6 +1,7 @@
 /**
  * `npm run emulator -- [--port N] [--control-port N] [--user NAME:PASSWORD]... [--state FILE]
- *  [--catalog FILE] [--boot-ms N] [--token-ttl SECONDS] [--ssh-key FILE.pub]... [--ssh-backend HOST:PORT]`
+ *  [--catalog FILE] [--boot-ms N] [--token-ttl SECONDS] [--ssh-key FILE.pub]... [--api-key USER:KEY]...
+ *  [--ssh-backend HOST:PORT]`
  * Prints `Cloud emulator listening on http://127.0.0.1:N/api`, the control address and this
  * run's control secret, and serves until Ctrl-C.
  */
@@ -21,6 +22,7 @@ export const USAGE = `Usage: npm run emulator -- [options]
   --boot-ms N            Initializing -> Running takes N ms (default 6000)
   --token-ttl SECONDS    lifetime of issued tokens (default 86400)
   --ssh-key FILE.pub     register an SSH public key for the first user (repeatable)
+  --api-key USER:KEY     accept KEY as USER's console API key, sent as X-API-Key (repeatable)
   --ssh-backend HOST:PORT  running instances' SSH ports forward to this SSH server
                          (e.g. OpenSSH) instead of the built-in one
   --help                 show this help`
@@ -40,6 +42,7 @@ export function parseCli(argv: string[], readText: (path: string) => string = (p
       'boot-ms': { type: 'string' },
       'token-ttl': { type: 'string' },
       'ssh-key': { type: 'string', multiple: true },
+      'api-key': { type: 'string', multiple: true },
       'ssh-backend': { type: 'string' },
       help: { type: 'boolean' }
     }
@@ -54,6 +57,16 @@ export function parseCli(argv: string[], readText: (path: string) => string = (p
     return { username: spec.slice(0, colon), password: spec.slice(colon + 1) }
   })
   if (users.length > 0) options.users = users
+  const apiKeys = (values['api-key'] ?? []).map((spec) => {
+    const colon = spec.indexOf(':')
+    if (colon <= 0 || colon === spec.length - 1) throw new Error(`--api-key needs USER:KEY, got "${spec.slice(0, 40)}"`)
+    const username = spec.slice(0, colon)
+    if (!(options.users ?? DEFAULT_USERS).some((user) => user.username === username)) {
+      throw new Error(`--api-key names user "${username}", who is not one of the accounts (--user)`)
+    }
+    return { username, key: spec.slice(colon + 1) }
+  })
+  if (apiKeys.length > 0) options.apiKeys = apiKeys
   if (values.state !== undefined) options.statePath = values.state
   if (values.catalog !== undefined) options.catalog = loadCatalog(values.catalog, readText)
   if (values['boot-ms'] !== undefined) options.bootMs = integer(values['boot-ms'], '--boot-ms', 0, 3_600_000)

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { DEFAULT_CATALOG } from './catalog'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { controlClient, login, pager, post, validCreate } from './test-support'
+import { controlClient, login, pager, post, validCreate } from './testing/http-client'
 
 let emulator: Emulator
 let token: string

@@ -42,6 +42,7 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
       'POST /status',
       (body) => {
         control.setStatus(requireString(body, 'instanceId'), requireString(body, 'status', 'status', { nonEmpty: true }), {
+          phase: optionalString(body, 'phase'),
           message: optionalString(body, 'message'),
           diagnosisReason: optionalString(body, 'diagnosisReason'),
           diagnosisMessage: optionalString(body, 'diagnosisMessage')
@@ -160,6 +161,42 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
           )
         }
         return done({ instanceIds: await control.seedInstances(username, count, overrides) })
+      }
+    ],
+    [
+      'POST /api-keys',
+      (body) => ({ status: 200, body: { key: control.createApiKey(requireString(body, 'username')) } })
+    ],
+    [
+      'POST /api-keys/revoke',
+      (body) => done({ revoked: control.revokeApiKeys(optionalString(body, 'username')) })
+    ],
+    [
+      'GET /balance',
+      (_body, query) => ({ status: 200, body: control.balance(query.get('username') ?? '') })
+    ],
+    [
+      'POST /balance',
+      (body) => {
+        const dollars = (key: string): number | undefined =>
+          optional<number | undefined>(body, key, undefined, () => {
+            const value = body[key]
+            if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`field "${key}" must be a number of dollars`)
+            return value
+          })
+        control.setBalance(requireString(body, 'username'), { balance: dollars('balance'), voucher: dollars('voucher'), credit: dollars('credit') })
+        return done()
+      }
+    ],
+    [
+      'POST /faults/redirect-next',
+      (body) => {
+        control.faults.redirectNext(
+          requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 }),
+          requireInteger(body, 'status', 'status', { min: 300, max: 399 }),
+          requireString(body, 'location')
+        )
+        return done()
       }
     ],
     [

@@ -8,7 +8,7 @@ import { ManualClock } from '../shared/clock'
 import { MAX_SEED } from './control'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
 import { REACHABLE_PER_SEED } from './instances'
-import { controlClient, login, pager, post, recordingReach, validCreate } from './test-support'
+import { controlClient, login, pager, post, recordingReach, validCreate } from './testing/http-client'
 
 interface RawAnswer {
   status: number

@@ -5,8 +5,9 @@
 import type { Instance, Volume } from '../shared/api'
 import { notFoundInstance } from './api-error'
 import type { Auth } from './auth'
+import { type BalanceAnswer, type Meter, type WalletState, type Wallets } from './billing'
 import type { Catalog } from './catalog'
-import type { Faults } from './faults'
+import type { AnswerRewrite, Faults } from './faults'
 import { toApiInstance, type ReachAddresses } from './instance-record'
 import type { InstanceStore, SeedOverrides, StatusExtra } from './instances'
 import type { Listener } from './listener'
@@ -23,6 +24,13 @@ export interface FaultControl {
   dropNext(count: number): void
   /** The next `count` /api requests are carried out, then their socket is destroyed: the answer is lost. */
   loseNextAnswers(count: number): void
+  /**
+   * In-process only: every success answer of an /api route (e.g. `/instance/list`) becomes what
+   * `rewrite` returns, to play a hostile or broken service; `null` stops. Reset clears it.
+   */
+  rewriteAnswers(route: string, rewrite: AnswerRewrite | null): void
+  /** The next `count` /api requests answer a redirect (301/302/307/308) to `location`, not carried out. */
+  redirectNext(count: number, status: number, location: string): void
   /** true: close the listener (connections refused); false: listen again on the same port. */
   setDown(down: boolean): Promise<void>
   /** No latency, no pending failures or drops, listener up. */
@@ -46,6 +54,14 @@ export interface EmulatorControl {
   expireTokens(username?: string): void
   /** Ends a login lockout early. */
   unlock(username: string): void
+  /** Makes a console API key for the user (sent as `X-API-Key`); returns it. */
+  createApiKey(username: string): string
+  /** Every API key (of that user) is refused from now on; returns how many. */
+  revokeApiKeys(username?: string): number
+  /** Sets the user's wallet (dollars); what is not given stays. */
+  setBalance(username: string, values: Partial<WalletState>): void
+  /** What GET /balance answers the user now, and what each of their instances has cost so far. */
+  balance(username: string): BalanceAnswer & { charged: Record<string, number> }
   catalog(): Catalog
   /** Instances in the API's full shape, newest first; everyone's unless a user is named. */
   instances(username?: string): Instance[]
@@ -74,6 +90,10 @@ export interface ControlDeps {
   setSftpFault: (instanceId: string, fault: SftpFault) => void
   sshKeys: Map<string, string[]>
   counter: { requests: number }
+  wallets: Wallets
+  meter: Meter
+  /** Something the state file keeps changed (keys, wallets). */
+  changed: () => void
 }
 
 /**
@@ -102,6 +122,8 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       failNext: (count, status) => faults.failNext(count, status),
       dropNext: (count) => faults.dropNext(count),
       loseNextAnswers: (count) => faults.loseNextAnswers(count),
+      redirectNext: (count, status, location) => faults.redirectNext(count, status, location),
+      rewriteAnswers: (route, rewrite) => faults.rewriteAnswers(route, rewrite),
       setDown: (down) => (down ? listener.down() : listener.up()),
       async reset() {
         faults.reset()
@@ -117,6 +139,31 @@ export function createControl(deps: ControlDeps): EmulatorControl {
     },
     unlock(username) {
       auth.unlock(username)
+    },
+    createApiKey(username) {
+      const key = auth.createApiKey(username)
+      deps.changed()
+      return key
+    },
+    revokeApiKeys(username) {
+      const count = auth.revokeApiKeys(username)
+      deps.changed()
+      return count
+    },
+    setBalance(username, values) {
+      if (!auth.hasUser(username)) throw new RangeError(`no user "${username}" exists`)
+      deps.wallets.set(username, values)
+      deps.changed()
+    },
+    balance(username) {
+      scheduler.runDue()
+      const now = scheduler.now()
+      const charged: Record<string, number> = {}
+      for (const record of instances.all(username)) {
+        deps.meter.charge(record, now)
+        charged[record.instanceId] = record.charged ?? 0
+      }
+      return { ...deps.wallets.answer(username), charged }
     },
     catalog: () => structuredClone(deps.catalog),
     instances(username) {

@@ -4,7 +4,7 @@
  * nodePorts), each field's presence, type and meaning before the next field is looked at.
  */
 import { CHARGE_MODES, HOURLY_CHARGE_MODES, isChargeMode, type ChargeMode } from '../shared/api'
-import type { Catalog, CatalogImage, CatalogInstanceType, CatalogRegion } from './catalog'
+import { priceIn, type Catalog, type CatalogImage, type CatalogInstanceType, type CatalogRegion } from './catalog'
 import {
   FieldError,
   isObject,
@@ -55,6 +55,8 @@ export function readCreateRequest(body: Body, catalog: Catalog): CreateRequest {
   const regionId = requireString(body, 'region')
   const region = catalog.regions.find((candidate) => candidate.regionId === regionId)
   if (!region) throw unknownId('region', regionId, 'region')
+  if (instanceType.outOfStockIn.includes(region.regionId))
+    throw new FieldError('instanceTypeId', `field "instanceTypeId": ${clip(instanceTypeId)} is out of stock in ${region.value}`)
 
   const billing = requireObject(body, 'billing')
   const chargeMode = requireString(billing, 'chargeMode', 'billing.chargeMode')
@@ -63,6 +65,9 @@ export function readCreateRequest(body: Body, catalog: Catalog): CreateRequest {
       'billing.chargeMode',
       `field "billing.chargeMode" must be one of ${CHARGE_MODES.join(', ')}, not "${clip(chargeMode)}"`
     )
+  // A mode the type's catalog entry leaves out, or prices as null, is not offered (catalog.ts).
+  if (priceIn(instanceType, chargeMode) === undefined)
+    throw new FieldError('billing.chargeMode', `field "billing.chargeMode": ${clip(instanceTypeId)} is not offered ${chargeMode}`)
   const duration = requireInteger(billing, 'duration', 'billing.duration', { min: 1, max: MAX_DURATION })
   if (HOURLY_CHARGE_MODES.includes(chargeMode) && duration !== 1)
     throw new FieldError('billing.duration', `field "billing.duration" must be 1 when billing ${chargeMode}, not ${duration}`)
@@ -92,7 +97,8 @@ export function readCreateRequest(body: Body, catalog: Catalog): CreateRequest {
     initScript: requireString(config, 'initScript', 'instanceConfiguration.initScript', { max: 64 * 1024 })
   }
 
-  const isSpotInstance = optional(body, 'isSpotInstance', false, () => requireBoolean(body, 'isSpotInstance'))
+  // Spot capacity is a type of its own: every instance of a spot type is a spot instance.
+  const isSpotInstance = optional(body, 'isSpotInstance', false, () => requireBoolean(body, 'isSpotInstance')) || instanceType.spot
 
   const ports = requireArray(body, 'nodePorts')
   if (ports.length > MAX_NODE_PORTS)

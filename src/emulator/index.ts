@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../shared/clock'
 import { ApiError } from './api-error'
 import { createApiRoutes } from './api-routes'
 import { Auth, generateSigningKeyPem } from './auth'
+import { Meter, STARTING_WALLET, Wallets, type WalletState } from './billing'
 import { DEFAULT_CATALOG, type Catalog } from './catalog'
 import { createControl, type EmulatorControl } from './control'
 import { createControlRoutes } from './control-http'
@@ -18,13 +19,14 @@ import { allocateLoopbackPort } from './ports'
 import type { EmuInstanceView, Reach, ReachContext, ReachFactory } from './reach-types'
 import { Scheduler } from './scheduler'
 import { createApiHandler, createControlHandler } from './server'
-import { createSecret } from '../main/transport/secret'
-import { writeFileAtomic } from '../main/util/atomic-write'
-import { StateWriter, loadState } from './state-store'
+import { createSecret } from '../shared/node/secret'
+import { writeFileAtomic } from '../shared/node/atomic-write'
+import { StateWriter, answerAfterPersisted, loadState } from './state-store'
 import { VolumeStore } from './volumes'
 
 export type { Catalog } from './catalog'
-export { DEFAULT_CATALOG, parseCatalog } from './catalog'
+export { DEFAULT_CATALOG, NEVER_PULLING_IMAGE_ID, parseCatalog } from './catalog'
+export type { BalanceAnswer, WalletState } from './billing'
 export type { EmulatorControl, FaultControl } from './control'
 export type { SeedOverrides, StatusExtra } from './instances'
 export type { EmuInstanceView, Reach, ReachContext, ReachFactory } from './reach-types'
@@ -56,6 +58,10 @@ export interface EmulatorOptions {
   clock?: Clock
   /** user name → OpenSSH public key lines. */
   sshKeys?: Record<string, string[]>
+  /** Console API keys accepted as `X-API-Key` (`--api-key USER:KEY`); the user must exist. */
+  apiKeys?: { username: string; key: string }[]
+  /** What every account holds at first (default STARTING_WALLET: $100 and a $5 voucher). */
+  startingWallet?: WalletState
   /** Real SSH / notebook / forwarders (src/emulator/reach); absent: none. */
   reach?: ReachFactory
   log?: (line: string) => void
@@ -110,6 +116,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     tokenTtlSeconds,
     lockoutMs
   })
+  for (const { username, key } of options.apiKeys ?? []) auth.addApiKey(username, key)
+  if (saved?.apiKeys) auth.restoreApiKeyHashes(saved.apiKeys)
+  const wallets = new Wallets(options.startingWallet ?? STARTING_WALLET)
+  if (saved?.wallets) wallets.restore(saved.wallets)
+  const meter = new Meter(wallets)
   const sshKeys = new Map<string, string[]>(Object.entries(options.sshKeys ?? {}).map(([user, keys]) => [user, [...keys]]))
 
   let reach: Reach | undefined
@@ -130,7 +141,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       leftRunning: (instanceId) => {
         reach?.instanceStopped(instanceId).catch(reachFailed(`stopping ${instanceId}`))
       },
-      changed: () => writer?.changed()
+      changed: () => writer?.changed(),
+      statusChanging: (record) => meter.charge(record, scheduler.now())
     },
     { allocate: () => allocateLoopbackPort(takenPorts), release: (port) => takenPorts.delete(port) }
   )
@@ -144,22 +156,45 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const faults = new Faults()
   const counter = { requests: 0 }
-  const api = createApiRoutes({ auth, instances, volumes, catalog: () => catalog, reach: reachAddresses, lockoutMs })
+  const api = createApiRoutes({
+    auth,
+    instances,
+    volumes,
+    catalog: () => catalog,
+    reach: reachAddresses,
+    lockoutMs,
+    wallets,
+    meter,
+    now: () => scheduler.now()
+  })
+  // Nothing is acknowledged before it is on disk (state-store.ts): each answer waits for the write.
+  // A route's answer may be rewritten to play a hostile service (faults.rewriteAnswers).
+  const persisted = (): Promise<void> => writer?.persisted() ?? Promise.resolve()
+  for (const routes of [api.authed, api.gets]) {
+    for (const [route, handler] of routes) {
+      const durable = answerAfterPersisted(persisted, handler)
+      routes.set(route, async (body, username) => faults.rewrite(route, await durable(body, username)))
+    }
+  }
   // Control lives on its own listener, so taking the API down (faults/down) leaves it up.
   const controlSecret = createSecret()
   const controlHost = (): string => `127.0.0.1:${controlListener.boundPort}`
-  const listener: Listener = new Listener(
-    createApiHandler({
-      auth,
-      api,
-      faults,
-      scheduler,
-      counter,
-      ownHost: (): string => `127.0.0.1:${listener.boundPort}`,
-      controlUrl: () => `http://${controlHost()}/__emulator`,
-      log
-    })
-  )
+  const apiHandler = createApiHandler({
+    auth,
+    api,
+    faults,
+    scheduler,
+    counter,
+    ownHost: (): string => `127.0.0.1:${listener.boundPort}`,
+    controlUrl: () => `http://${controlHost()}/__emulator`,
+    log
+  })
+  const listener: Listener = new Listener((request, response) => {
+    // The Date header tells clients the server's time (create-once reads the clock offset from
+    // it); it comes from the same clock as createAtUnixMs, as on a real service.
+    response.setHeader('date', new Date(scheduler.now()).toUTCString())
+    apiHandler(request, response)
+  })
   const control = createControl({
     auth,
     instances,
@@ -174,17 +209,32 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       reach.setSftpFault(instanceId, fault)
     },
     sshKeys,
-    counter
+    counter,
+    wallets,
+    meter,
+    changed: () => writer?.changed()
   })
   const controlListener: Listener = new Listener(
-    createControlHandler({ routes: createControlRoutes(control, log), secret: controlSecret, ownHost: controlHost, log })
+    createControlHandler({
+      routes: durableControl(createControlRoutes(control, log), persisted),
+      secret: controlSecret,
+      ownHost: controlHost,
+      log
+    })
   )
 
   if (options.statePath) {
     const statePath = options.statePath
     writer = new StateWriter(
       statePath,
-      () => ({ version: 1, signingKeyPem: auth.signingKeyPem, instances: instances.all(), volumes: volumes.all() }),
+      () => ({
+        version: 1,
+        signingKeyPem: auth.signingKeyPem,
+        instances: instances.all(),
+        volumes: volumes.all(),
+        apiKeys: auth.apiKeyHashes(),
+        wallets: wallets.all()
+      }),
       (error) => log(`could not write state to ${statePath}: ${(error as Error).message}`)
     )
   }
@@ -223,7 +273,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (controlSecretPath) await writeFileAtomic(controlSecretPath, `${controlSecret}\n`, 0o600)
   } catch (error) {
     scheduler.close()
-    writer?.close()
+    await writer?.close()
     await listener.close()
     await controlListener.close()
     await reach?.close()
@@ -242,7 +292,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     close() {
       closed ??= (async () => {
         scheduler.close()
-        writer?.close()
+        await writer?.close()
         await listener.close()
         await controlListener.close()
         await reach?.close()
@@ -260,6 +310,14 @@ async function listenOn(listener: Listener, port: number | undefined, flag: stri
       ? new Error(`port ${port} on 127.0.0.1 is already in use; pick another with ${flag}, or 0 for a free one`)
       : error
   }
+}
+
+/** The control routes, each answering only once what it changed is on disk. */
+function durableControl<A extends unknown[], R>(
+  routes: Map<string, (...args: A) => R | Promise<R>>,
+  persisted: () => Promise<void>
+): Map<string, (...args: A) => Promise<R>> {
+  return new Map([...routes].map(([route, handler]) => [route, answerAfterPersisted(persisted, handler)]))
 }
 
 function viewOf(record: EmuInstance, reach: Reach | undefined): EmuInstanceView {

@@ -36,6 +36,10 @@ export interface EmuInstance {
   stopTimestamp: number
   /** Unix ms when a subscription (perDay/perWeek/perMonth × duration) runs out, 0 for hourly. */
   scheduledStopTimestamp: number
+  /** Emulator ms up to which billing.ts's meter has charged this instance; absent: since its create. */
+  meteredUntil?: number
+  /** Dollars the meter has charged for it so far. */
+  charged?: number
   /**
    * True for a seeded instance past a seed's reachable share (instances.ts REACHABLE_PER_SEED):
    * it never gets SSH or port listeners, so one seed cannot open thousands of them.

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { InstanceSchema } from '../shared/api'
 import { ManualClock } from '../shared/clock'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { IMAGE_ID, REGION_ID, TYPE_ID, login, pager, post, validCreate } from './test-support'
+import { IMAGE_ID, REGION_ID, TYPE_ID, login, pager, post, validCreate } from './testing/http-client'
 
 let emulator: Emulator
 let token: string

@@ -7,7 +7,7 @@
  * stop by themselves at scheduledStopTimestamp. Every step is a Scheduler job in emulator time.
  */
 import { randomUUID } from 'node:crypto'
-import type { Catalog } from './catalog'
+import { priceIn, type Catalog } from './catalog'
 import { ApiError, notFoundInstance } from './api-error'
 import type { CreateRequest } from './create-request'
 import { phaseOf, type EmuInstance } from './instance-record'
@@ -20,6 +20,8 @@ export interface InstanceHooks {
   leftRunning(instanceId: string): void
   /** Something changed that the state file should keep. */
   changed(): void
+  /** The status is about to change, or the instance to go: billing charges the span so far (billing.ts). */
+  statusChanging?(record: EmuInstance): void
 }
 
 export interface LifecycleTiming {
@@ -28,6 +30,8 @@ export interface LifecycleTiming {
 }
 
 export interface StatusExtra {
+  /** Replaces the phase the status implies (phaseOf). */
+  phase?: string
   message?: string
   diagnosisReason?: string
   diagnosisMessage?: string
@@ -48,6 +52,17 @@ const BOOT_STEPS: { from: string; to: string; share: number }[] = [
   { from: 'PullingImage', to: 'Starting', share: 0.5 },
   { from: 'Starting', to: 'Running', share: 0.3 }
 ]
+
+/**
+ * What the real service reports, for good, for an image it cannot pull (hpcai-api-facts.md 3.2):
+ * the start stays here and never turns into StartingFailed.
+ */
+export const PULL_BACK_OFF: Required<StatusExtra> = {
+  phase: 'DownloadImage',
+  message: 'Pulling the image keeps failing; retrying.',
+  diagnosisReason: 'BackOff',
+  diagnosisMessage: 'Back-off restarting failed container download-image'
+}
 
 const PERIOD_MS: Partial<Record<CreateRequest['chargeMode'], number>> = {
   perDay: 86_400_000,
@@ -116,7 +131,8 @@ export class InstanceStore {
       billing: {
         chargeMode: request.chargeMode,
         duration: request.duration,
-        price: request.instanceType.prices[request.chargeMode],
+        // readCreateRequest refuses a mode without a price; a seed falls back to the hourly one.
+        price: priceIn(request.instanceType, request.chargeMode) ?? priceIn(request.instanceType, 'perHour') ?? 0,
         unit: '$',
         type: request.isSpotInstance ? 'Spot' : 'On-Demand'
       },
@@ -242,6 +258,7 @@ export class InstanceStore {
   }
 
   private remove(record: EmuInstance): void {
+    this.hooks.statusChanging?.(record)
     const wasRunning = record.status === 'Running'
     this.cancelLifecycle(record)
     this.scheduler.cancel(`sub:${record.instanceId}`)
@@ -268,8 +285,11 @@ export class InstanceStore {
   private scheduleBootStep(record: EmuInstance): void {
     const step = BOOT_STEPS.find((candidate) => candidate.from === record.status)
     if (!step) return
+    // An image that never pulls (catalog.ts): the start stays in its back-off for good.
+    const neverPulls = record.image.neverPulls === true
+    if (neverPulls && step.from === 'Starting') return
     this.scheduler.at(`life:${record.instanceId}`, this.scheduler.now() + this.timing.bootMs * step.share, () => {
-      this.enter(record, step.to, {})
+      this.enter(record, step.to, neverPulls && step.to === 'Starting' ? PULL_BACK_OFF : {})
       this.scheduleBootStep(record)
       this.hooks.changed()
     })
@@ -292,10 +312,11 @@ export class InstanceStore {
 
   /** Sets a status and everything that follows from it; tells reach when Running is entered or left. */
   private enter(record: EmuInstance, status: string, extra: StatusExtra): void {
+    this.hooks.statusChanging?.(record)
     const wasRunning = record.status === 'Running'
     const now = this.scheduler.now()
     record.status = status
-    record.phase = phaseOf(status)
+    record.phase = extra.phase ?? phaseOf(status)
     record.healthy = status === 'Running'
     record.message = extra.message ?? (record.unreachable && status === 'Running' ? UNREACHABLE_MESSAGE : defaultMessage(record, status))
     record.diagnosisReason = extra.diagnosisReason ?? ''

@@ -6,7 +6,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { login, validCreate } from './test-support'
+import { login, validCreate } from './testing/http-client'
 
 const ENDPOINTS = [
   '/user/login',

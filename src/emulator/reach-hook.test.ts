@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { login, pager, post, recordingReach, validCreate } from './test-support'
+import { login, pager, post, recordingReach, validCreate } from './testing/http-client'
 
 let emulator: Emulator | undefined
 afterEach(() => emulator?.close())

@@ -11,7 +11,7 @@
  * Pure: the header values in, a refusal (status and message) or undefined out.
  */
 // The web shell's constant-time comparison: one home for how a secret is checked.
-import { secretsMatch } from '../main/transport/secret'
+import { secretsMatch } from '../shared/node/secret'
 
 export interface GuardedRequest {
   host: string | undefined

@@ -2,7 +2,7 @@ import { connect } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
 import { MAX_BODY_BYTES } from './server'
-import { login, pager, post } from './test-support'
+import { login, pager, post } from './testing/http-client'
 
 let emulator: Emulator
 let token: string

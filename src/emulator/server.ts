@@ -3,13 +3,13 @@
  * (/__emulator/..., on a listener of its own so that taking the API "down" never takes control
  * with it). Both refuse, before anything else, requests a browser page could have sent
  * (request-guard.ts); control also needs its secret. Then: body limits, JSON parsing, the
- * AccessToken cookie, injected faults, and the mapping of every failure to a JSON body with a
+ * AccessToken cookie or X-API-Key header, injected faults, and the mapping of every failure to a JSON body with a
  * `message`. Nothing a client sends may crash the process: every path ends in an answer or a
  * destroyed socket.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ApiError } from './api-error'
-import { notLoggedIn, type ApiAnswer, type createApiRoutes } from './api-routes'
+import { apiKeyRefused, notLoggedIn, type ApiAnswer, type createApiRoutes } from './api-routes'
 import type { Auth } from './auth'
 import type { ControlAnswer, createControlRoutes } from './control-http'
 import type { Faults } from './faults'
@@ -113,10 +113,16 @@ async function handle(deps: ApiHandlerDeps, request: IncomingMessage, response: 
   }
 
   const route = path.slice(API_PREFIX.length)
-  const known = route === '/user/login' || deps.api.authed.has(route)
+  const get = deps.api.gets.get(route)
+  const known = route === '/user/login' || deps.api.authed.has(route) || get !== undefined
   if (!known) return send(response, 404, { message: `Unknown API endpoint ${clip(path)}.` })
-  if (request.method !== 'POST') {
-    return send(response, 405, { message: `${clip(path)} only answers POST.` }, { allow: 'POST' })
+  const method = get ? 'GET' : 'POST'
+  if (request.method !== method) {
+    return send(response, 405, { message: `${clip(path)} only answers ${method}.` }, { allow: method })
+  }
+  if (fault.kind === 'redirect') {
+    request.resume()
+    return send(response, fault.status, { message: `Moved to ${fault.location}.` }, { location: fault.location })
   }
 
   try {
@@ -125,11 +131,9 @@ async function handle(deps: ApiHandlerDeps, request: IncomingMessage, response: 
       const answer = await deps.api.login(await readJsonObject(request))
       return sendAnswer(response, answer)
     }
-    const token = readCookie(request.headers.cookie, 'AccessToken')
-    const user = token ? deps.auth.verify(token) : undefined
-    if (!user) throw notLoggedIn(Boolean(token))
-    const handler = deps.api.authed.get(route)!
-    const body = await readJsonObject(request)
+    const user = authenticate(deps.auth, request)
+    const handler = get ?? deps.api.authed.get(route)!
+    const body = get ? {} : await readJsonObject(request)
     const answer = await handler(body, user.username)
     if (fault.kind === 'lose-answer') {
       request.socket.destroy()
@@ -174,6 +178,23 @@ async function handleControl(deps: ControlHandlerDeps, request: IncomingMessage,
     if (error instanceof RangeError || error instanceof TypeError) return send(response, 400, { message: error.message })
     return sendError(deps, request, response, error)
   }
+}
+
+/**
+ * The caller: a console API key (`X-API-Key`, as the real service takes it on every call but
+ * login) wins over the AccessToken cookie, so a refused key is never rescued by a cookie.
+ */
+function authenticate(auth: Auth, request: IncomingMessage): { username: string } {
+  const key = request.headers['x-api-key']
+  if (key !== undefined) {
+    const user = typeof key === 'string' ? auth.verifyApiKey(key.trim()) : undefined
+    if (!user) throw apiKeyRefused()
+    return user
+  }
+  const token = readCookie(request.headers.cookie, 'AccessToken')
+  const user = token ? auth.verify(token) : undefined
+  if (!user) throw notLoggedIn(Boolean(token))
+  return user
 }
 
 function isControlPath(path: string): boolean {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { startEmulator } from './index'
-import { REGION_ID, login, pager, post, validCreate } from './test-support'
+import { REGION_ID, login, pager, post, validCreate } from './testing/http-client'
 
 let dir: string
 beforeEach(() => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { VolumeSchema } from '../shared/api'
 import { ManualClock } from '../shared/clock'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { REGION_ID, login, pager, post } from './test-support'
+import { REGION_ID, login, pager, post } from './testing/http-client'
 
 let emulator: Emulator
 let token: string

@@ -7,15 +7,22 @@ import type { AppErrorKind, ErrorInfo } from '../shared/errors'
 export class AppError extends Error {
   readonly kind: AppErrorKind
   readonly field?: string
+  readonly instanceId?: string
 
-  constructor(kind: AppErrorKind, message: string, options?: { field?: string; cause?: unknown }) {
+  constructor(kind: AppErrorKind, message: string, options?: { field?: string; cause?: unknown; instanceId?: string }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'AppError'
     this.kind = kind
     if (options?.field !== undefined) this.field = options.field
+    if (options?.instanceId !== undefined) this.instanceId = options.instanceId
   }
 
   toInfo(): ErrorInfo {
-    return { kind: this.kind, message: this.message, ...(this.field ? { field: this.field } : {}) }
+    return {
+      kind: this.kind,
+      message: this.message,
+      ...(this.field ? { field: this.field } : {}),
+      ...(this.instanceId ? { instanceId: this.instanceId } : {})
+    }
   }
 }

@@ -1,29 +1,20 @@
 /**
  * The seams of the main process. `createAppCore` (core.ts) builds every capability from plain
- * Node parts and answers the contract; the two shells feed it what they have:
- * - Electron (index.ts): a Platform of Electron adapters (Tray, Notification, BrowserWindow,
- *   shell), and ipc.ts as transport;
- * - `npm run web` (src/web): a Platform that records and forwards to the page, and the
- *   WebSocket transport.
+ * Node parts and answers the contract; each shell feeds it what it has: a Platform and a
+ * transport. Electron's (index.ts) are its adapters (Tray, Notification, BrowserWindow, shell)
+ * and ipc.ts; `npm run web` brings its own from src/web.
  */
-import type { Instance } from '../shared/api'
 import type { CloudClient, CloudClientOptions } from './cloud/types'
 import type { ReachFactory } from '../emulator/reach-types'
 import type { StartEmulator } from './account/sandbox'
-import type { TrayContext } from './tray/tray-model'
 import type {
   AppNotification,
-  CommandInput,
   CommandName,
   CommandResult,
   EventName,
   Events,
-  InstancesSnapshot,
-  Profile,
-  RecordedEffect,
+  NoticeName,
   Result,
-  SessionState,
-  Settings,
   TrayModel
 } from '../shared/contract'
 import type { Clock } from '../shared/clock'
@@ -62,14 +53,19 @@ export interface NotebookWindowRequest {
   pinnedCertificateSha256?: string
 }
 
-/** Everything Electron-only that the core asks for. The web shell records these instead. */
+/** Everything Electron-only that the core asks for; a shell without Electron stands in for each. */
 export interface Platform {
-  readonly shell: 'electron' | 'web'
   showNotification(notification: AppNotification): void
   setTray(model: TrayModel): void
   openNotebook(request: NotebookWindowRequest): Promise<void>
   /** After a re-login: refresh the cookie in open notebook windows. */
   refreshNotebookCookies(profileId: string, cookieValue: string): Promise<void>
+  /**
+   * Before a sign-out: closes the profile's notebook windows (pop-ups too), asking once if a page
+   * has unsaved work, and clears the profile's notebook sign-in (cookie and storage). Resolves
+   * false when the user chose to stay signed in. Absent where there are no notebook windows.
+   */
+  endNotebookSession?(profileId: string): Promise<boolean>
   openExternal(url: string): Promise<void>
   /** Opens an editor's Remote-SSH link (src/main/ssh/editors.ts: checkEditorUrl) through the OS. */
   openEditor(url: string): Promise<void>
@@ -79,11 +75,8 @@ export interface Platform {
   quit(): void
   /** Puts text on the clipboard (tray "Copy SSH command"). */
   writeClipboard?(text: string): void
-  /**
-   * Web shell: the core records each Electron-only effect it asks for (notebook window,
-   * external URL, OS notification, clipboard) and passes it here too, e.g. to show on the page.
-   */
-  record?(effect: RecordedEffect): void
+  /** The clipboard's text (the terminal's Paste). Absent where the page reads its own (web shell). */
+  readClipboard?(): Promise<string>
 }
 
 export type EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void
@@ -95,7 +88,7 @@ export interface AppCoreOptions {
   keychain: Keychain
   clock?: Clock
   version: string
-  /** `npm run web --base-url URL`: use this API instead of the embedded Sandbox. */
+  /** A shell's `--base-url URL`, or a test's emulator: use this API instead of the embedded Sandbox. */
   baseUrlOverride?: string
   /** The cloud client to use; default: createCloudClient from src/main/cloud/client.ts. */
   cloudClientFactory?: (options: CloudClientOptions) => CloudClient
@@ -123,6 +116,8 @@ export interface AppCore {
   stop(): Promise<void>
   /** Answers one contract command. Validates input; never rejects. */
   handle<C extends CommandName>(command: C, input: unknown, context: ClientContext): Promise<Result<CommandResult<C>>>
+  /** Takes one notice (a keystroke, an ack): validated, never answered; an invalid one is dropped and logged. */
+  notice<N extends NoticeName>(notice: N, input: unknown, context: ClientContext): void
   /** Events for renderers; `target` set means only that client (terminal bytes). */
   subscribe(sink: EventSink): () => void
   /** A renderer went away: release what it owned (terminal sessions). */
@@ -131,65 +126,6 @@ export interface AppCore {
   openInstance(instanceId?: string): void
   /** Power and network hints from the shell. */
   onSystemEvent(event: SystemEvent): void
-}
-
-/**
- * What a command group (src/main/commands/*.ts) may use of the core. Groups are plain
- * functions of these services, so each is testable in Node with fakes or the emulator.
- */
-export interface CoreServices {
-  dataDir: string
-  clock: Clock
-  emit: EventSink
-  platform: Platform
-  /** The instance as the watcher last saw it. */
-  findInstance(instanceId: string): Instance | undefined
-  currentProfile(): Profile
-  /** The current access token. Main-only: never put it in a result, event, log or error. */
-  accessToken(): string | undefined
-  settings(): Settings
-  /** Set while the Sandbox profile's embedded emulator runs. */
-  sandbox(): SandboxInfo | undefined
-  /** Called on login, logout and expiry. Returns an unsubscribe function. */
-  onSessionChange(listener: (state: SessionState) => void): () => void
-  /** Called with every new instance snapshot from the watcher. Returns an unsubscribe function. */
-  onSnapshot(listener: (snapshot: InstancesSnapshot) => void): () => void
-  /** What a group adds to the tray (CommandGroup.trayContext) changed: the tray is built again. */
-  trayChanged(): void
-  /** Ask the watcher to look again soon (after create, stop, terminate). */
-  pollSoon(reason: 'create' | 'stop' | 'terminate' | 'user'): void
-  /**
-   * The cloud client of the session's profile; the token is read at each request. Throws
-   * AppError `no-session` when signed out. A `not-logged-in` rejection from it may be rethrown
-   * as is: core expires the session and retries the command once after re-login.
-   */
-  cloud(): CloudClient
-  sessionState(): SessionState
-  /** Adds a warning for the user (shown as a banner; `warnings.get` lists them). */
-  warn(id: string, message: string): void
-}
-
-export interface SandboxInfo {
-  /** SHA-256 of the emulator's notebook certificate (DER), lowercase hex without colons. */
-  notebookCertSha256: string
-  /** Private key the app generated and registered with the Sandbox's SSH servers. */
-  sshPrivateKeyPath: string
-}
-
-/** A group's handlers: plain async functions that return the value or throw CloudError/AppError. */
-export type CommandHandlers = {
-  [C in CommandName]?: (input: CommandInput<C>, context: ClientContext) => Promise<CommandResult<C>>
-}
-
-export interface CommandGroup {
-  handlers: CommandHandlers
-  /** A renderer went away. */
-  clientGone?(clientId: ClientId): void
-  /** Power and network hints (wake, back online), e.g. to reconnect now instead of after a backoff. */
-  onSystemEvent?(event: SystemEvent): void
-  /** What this group adds to the tray menu (e.g. active tunnels); read each time the tray is built. */
-  trayContext?(): Partial<TrayContext>
-  dispose?(): Promise<void> | void
 }
 
 export type SystemEvent = 'suspend' | 'resume' | 'online' | 'offline' | 'focus'

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCoreRig, createRequest, recordingPlatform, type CoreRig } from './test-support/core-harness'
+import { createCoreRig, createRequest, type CoreRig } from './testing/core-harness'
 
 let rig: CoreRig | undefined
 afterEach(async () => {
@@ -147,15 +147,6 @@ describe('createAppCore against the emulator', () => {
     expect(rig.platform.clipboard[0]).toMatch(/^ssh -p \d+ \S+@\S+/)
     expect(await rig.call('tray.activate', { itemId: `instance:${id}:notebook` })).toEqual({ ok: true, value: undefined })
     expect(rig.platform.notebooks.map((n) => n.instanceId)).toEqual([id])
-  })
-
-  it('web shell: Electron-only effects are recorded, announced and listed', async () => {
-    rig = await createCoreRig({ core: { platform: recordingPlatform('web') } })
-    expect(await rig.call('app.info')).toMatchObject({ ok: true, value: { shell: 'web', version: '0.0.0-test' } })
-    await rig.call('external.open', { url: 'https://example.com/a' })
-    const recorded = await rig.call('recorded.get')
-    expect(recorded).toMatchObject({ ok: true, value: [{ kind: 'external-url', detail: 'https://example.com/a', at: rig.clock.now() }] })
-    expect(rig.of('recorded')).toHaveLength(1)
   })
 
   it('a user profile for another deployment: add, select, sign in, refuse removal while signed in', async () => {

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { commandChannel, eventChannel } from '../shared/contract'
+import { commandChannel, eventChannel, noticeChannel } from '../shared/contract'
 import type { AppCore, EventSink } from './core-types'
-import { bindIpc, type InvokeEventLike, type IpcMainLike, type WebContentsLike } from './ipc'
+import { bindIpc, type WebContentsLike } from './ipc'
+import { fakeIpcMain } from './testing/ipc-main'
 
 function fakes() {
-  const handlers = new Map<string, (event: InvokeEventLike, input: unknown) => Promise<unknown>>()
-  const ipcMain: IpcMainLike = {
-    handle: (channel, listener) => void handlers.set(channel, listener),
-    removeHandler: (channel) => void handlers.delete(channel)
-  }
+  const { ipcMain, handlers, listeners } = fakeIpcMain()
   const sinks = new Set<EventSink>()
   const calls: unknown[][] = []
   const core = {
@@ -16,6 +13,7 @@ function fakes() {
       calls.push([command, input, context])
       return { ok: true, value: 'answered' }
     },
+    notice: (notice: string, input: unknown, context: unknown) => void calls.push([notice, input, context]),
     subscribe: (sink: EventSink) => {
       sinks.add(sink)
       return () => sinks.delete(sink)
@@ -26,7 +24,7 @@ function fakes() {
     const mainFrame = { url: 'file:///app/out/renderer/index.html', parent: null }
     return { id, sent, mainFrame, isDestroyed: () => false, send: (c, p) => void sent.push([c, p]) }
   }
-  return { handlers, ipcMain, sinks, calls, core, window }
+  return { handlers, listeners, ipcMain, sinks, calls, core, window }
 }
 
 describe('bindIpc', () => {
@@ -49,6 +47,18 @@ describe('bindIpc', () => {
     expect(f.calls).toHaveLength(1)
   })
 
+  it('takes notices from our page one way, and drops them from anything else', () => {
+    const f = fakes()
+    const main = f.window(1)
+    const other = f.window(2)
+    bindIpc(f.core, f.ipcMain, () => [main], () => ({ webContentsIds: new Set([1]), fileUrl: 'file:///app/out/renderer/index.html' }))
+    const listener = f.listeners.get(noticeChannel('ssh.input'))!
+    expect(listener({ sender: main, senderFrame: main.mainFrame }, { terminalId: 't', data: 'ls' })).toBeUndefined()
+    listener({ sender: other, senderFrame: other.mainFrame }, { terminalId: 't', data: 'rm -rf ~' })
+    listener({ sender: main, senderFrame: { url: 'file:///app/out/renderer/index.html', parent: main.mainFrame } }, { terminalId: 't', data: 'x' })
+    expect(f.calls).toEqual([['ssh.input', { terminalId: 't', data: 'ls' }, { clientId: '1' }]])
+  })
+
   it('sends events to every app window, or only to the target', () => {
     const f = fakes()
     const a = f.window(1)
@@ -61,5 +71,6 @@ describe('bindIpc', () => {
     binding.dispose()
     expect(f.sinks.size).toBe(0)
     expect(f.handlers.size).toBe(0)
+    expect(f.listeners.size).toBe(0)
   })
 })

@@ -3,9 +3,9 @@
  * and re-login path) never puts the access token in a result or an event.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { COMMAND_NAMES, type CommandName } from '../shared/contract'
+import { COMMAND_NAMES, NOTICE_NAMES, type CommandName, type NoticeName } from '../shared/contract'
 import { createMemoryKeychain } from './account/keychain'
-import { createCoreRig, createRequest, type CoreRig } from './test-support/core-harness'
+import { createCoreRig, createRequest, type CoreRig } from './testing/core-harness'
 
 let rig: CoreRig | undefined
 afterEach(async () => {
@@ -44,9 +44,6 @@ describe('token containment', () => {
       'notebook.open': { instanceId: first },
       'external.open': { url: 'https://example.com/' },
       'ssh.open': { instanceId: first, cols: 80, rows: 24 },
-      'ssh.input': { terminalId: 't', data: 'ls\n' },
-      'ssh.resize': { terminalId: 't', cols: 100, rows: 30 },
-      'ssh.ack': { terminalId: 't', bytes: 10 },
       'ssh.close': { terminalId: 't' },
       'ssh.reconnect': { terminalId: 't' },
       'ssh.answer': { promptId: 'p', answer: { kind: 'cancel' } },
@@ -57,6 +54,15 @@ describe('token containment', () => {
     }
     const skip = new Set<CommandName>(['session.login', 'session.logout', 'ssh.configWrite'])
     for (const command of COMMAND_NAMES) if (!skip.has(command)) await call(command, inputs[command])
+    // Notices answer nothing, but what they set off must not carry the token either.
+    const notices: Record<NoticeName, unknown> = {
+      'ssh.input': { terminalId: 't', data: 'ls\n' },
+      'ssh.resize': { terminalId: 't', cols: 100, rows: 30 },
+      'ssh.ack': { terminalId: 't', bytes: 10 },
+      'files.chunk': { transferId: 't', item: 0, offset: 0, data: new Uint8Array([1]) },
+      'files.saved': { transferId: 't', bytes: 0 }
+    }
+    for (const notice of NOTICE_NAMES) rig.core.notice(notice, notices[notice], { clientId: 'test' })
 
     // Expiry mid-command and re-login.
     rig.emulator.control.expireTokens('demo')
@@ -95,5 +101,34 @@ describe('token containment in the log', () => {
     expect(added).toEqual([token, token])
     expect(lines.some((l) => l.includes('session signed-in'))).toBe(true)
     expect(lines.join('\n').includes(token)).toBe(false)
+  })
+})
+
+describe('#15: API key containment', () => {
+  it('no result, event or log line carries the key; the log is told to scrub it', async () => {
+    const key = 'ct_containment-key-0123456789'
+    const added: string[] = []
+    const lines: string[] = []
+    const log = {
+      info: (m: string, data?: unknown) => void lines.push(`${m} ${JSON.stringify(data ?? '')}`),
+      warn: (m: string, data?: unknown) => void lines.push(`${m} ${JSON.stringify(data ?? '')}`),
+      error: (m: string, data?: unknown) => void lines.push(`${m} ${JSON.stringify(data ?? '')}`),
+      secrets: { add: (s: string | undefined | null) => void (s && added.push(s)), delete: () => undefined }
+    }
+    rig = await createCoreRig({ core: { log }, emulator: { apiKeys: [{ username: 'demo', key }] } })
+    const results: unknown[] = []
+    const call = async (command: CommandName, input?: unknown): Promise<void> => void results.push(await rig!.call(command, input))
+    await call('session.loginWithKey', { profileId: 'sandbox', username: 'demo', apiKey: 'ct_wrong-key-000000', rememberMe: true })
+    await call('session.loginWithKey', { profileId: 'sandbox', username: 'demo', apiKey: key, rememberMe: true })
+    await rig.emulator.control.seedInstances('demo', 1)
+    for (const command of ['instances.refresh', 'catalog.refresh', 'balance.refresh', 'session.get'] as const) await call(command)
+    await call('session.notebookSignIn', { password: 'demo' })
+    rig.emulator.control.revokeApiKeys('demo')
+    await call('instances.refresh')
+    await call('session.logout')
+    expect(added).toContain(key)
+    const everything = JSON.stringify({ results, events: rig.events, trays: rig.platform.trays, lines })
+    expect(everything.includes(key)).toBe(false)
+    expect(rig.of('session').map((s) => s.status)).toContain('expired')
   })
 })

@@ -1,20 +1,24 @@
 /**
- * The preload exposes exactly `window.cloud = { invoke, on }`, typed from the contract, and
- * nothing else: no ipcRenderer, no Node, no Electron objects. Only channels named in the
- * contract can be used.
+ * The preload exposes exactly `window.cloud = { invoke, send, on }`, typed from the contract,
+ * and nothing else: no ipcRenderer, no Node, no Electron objects. Only channels named in the
+ * contract can be used: commands are invoked, notices sent one way, events listened to.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import {
   COMMAND_NAMES,
   EVENT_NAMES,
+  NOTICE_NAMES,
   commandChannel,
   eventChannel,
+  noticeChannel,
   type CloudBridge,
   type CommandName,
-  type EventName
+  type EventName,
+  type NoticeName
 } from '../shared/contract'
 
 const commands = new Set<string>(COMMAND_NAMES)
+const notices = new Set<string>(NOTICE_NAMES)
 const events = new Set<string>(EVENT_NAMES)
 
 const bridge: CloudBridge = {
@@ -26,6 +30,11 @@ const bridge: CloudBridge = {
       })
     }
     return ipcRenderer.invoke(commandChannel(command), input[0])
+  },
+  send(notice: NoticeName, input: unknown) {
+    // A notice outside the contract goes nowhere: there is no answer to carry a refusal.
+    if (!notices.has(notice)) return
+    ipcRenderer.send(noticeChannel(notice), input)
   },
   on(event: EventName, listener: (payload: never) => void) {
     if (!events.has(event)) throw new Error(`Unknown event ${String(event)}`)

@@ -22,46 +22,7 @@ export function isChargeMode(value: unknown): value is ChargeMode {
 
 // ---------------------------------------------------------------- statuses
 
-/** Status values of the spec, plus `Stopping`, which the real service reports though the spec omits it. */
-export const INSTANCE_STATUSES = [
-  'Running',
-  'Stopped',
-  'Starting',
-  'StartingFailed',
-  'Initializing',
-  'InitializationFailed',
-  'Archived',
-  'Released',
-  'PullingImage',
-  'Restarting',
-  'Stopping'
-] as const
-export type KnownInstanceStatus = (typeof INSTANCE_STATUSES)[number]
-
-export type StatusGroup = 'usable' | 'transitioning' | 'failed' | 'ended' | 'unknown'
-
-const STATUS_GROUPS: Record<KnownInstanceStatus, StatusGroup> = {
-  Running: 'usable',
-  Initializing: 'transitioning',
-  PullingImage: 'transitioning',
-  Starting: 'transitioning',
-  Restarting: 'transitioning',
-  Stopping: 'transitioning',
-  StartingFailed: 'failed',
-  InitializationFailed: 'failed',
-  Stopped: 'ended',
-  Archived: 'ended',
-  Released: 'ended'
-}
-
-export function isKnownStatus(status: string): status is KnownInstanceStatus {
-  return Object.hasOwn(STATUS_GROUPS, status)
-}
-
-/** Groups a status; values the app does not know yet are `unknown`, never an error. */
-export function statusGroup(status: string): StatusGroup {
-  return isKnownStatus(status) ? STATUS_GROUPS[status] : 'unknown'
-}
+// Status values, their classes and what each allows: src/shared/instance-rules.ts.
 
 // ---------------------------------------------------------------- pager
 
@@ -199,37 +160,58 @@ export const InstanceSchema = z.object({
 })
 export type Instance = z.infer<typeof InstanceSchema>
 
-export const ListInstancesResponseSchema = z.object({
-  instances: z.array(InstanceSchema),
-  pager: PagerResponseSchema
-})
-export type ListInstancesResponse = z.infer<typeof ListInstancesResponseSchema>
-
-export interface RemoteStorageRequest {
-  mountPath: string
-  remoteStorageName: string
-  remoteStorageId: string
-  type: string
+/**
+ * A list row the app could not read (a required field missing or of the wrong type): shown as
+ * "could not be read" with its id, while the rest of the list stands.
+ */
+export interface UnreadableInstance {
+  /** The row's instanceMetadata.instanceId when it has a usable one. */
+  instanceId: string | null
+  /** What is wrong, naming the field: `instanceRuntimeInfo.status is missing`. */
+  problem: string
 }
 
-export interface CreateInstanceRequest {
-  name: string
-  imageId: string
-  instanceTypeId: string
-  region: string
-  billing: { chargeMode: ChargeMode; duration: number }
-  remoteStorages: RemoteStorageRequest[]
-  instanceConfiguration: {
-    /** Extra data disk in GB. The field name is the provider's, typo included. */
-    extraDataDiskSizeDB?: number
-    enableCommonData: boolean
-    enableDocker: boolean
-    dockerStorageSize?: number
-    initScript: string
-  }
-  isSpotInstance?: boolean
-  nodePorts: number[]
+/** Reads one row: the instance, or what keeps it from being read. */
+export function readInstanceRow(row: unknown): { instance: Instance } | { unreadable: UnreadableInstance } {
+  const parsed = InstanceSchema.safeParse(row)
+  if (parsed.success) return { instance: parsed.data }
+  const issue = parsed.error.issues[0]
+  const field = issue?.path.map(String).join('.') ?? ''
+  const missing = issue?.code === 'invalid_type' && /received undefined/.test(issue.message)
+  return { unreadable: { instanceId: rowId(row), problem: field ? `${field} ${missing ? 'is missing' : 'is not what the API documents'}` : 'the row is not an object' } }
 }
+
+function rowId(row: unknown): string | null {
+  const id = (row as { instanceMetadata?: { instanceId?: unknown } } | null)?.instanceMetadata?.instanceId
+  // Shown as text (never markup); bounded so a hostile id cannot flood a view.
+  return typeof id === 'string' && id.trim() !== '' ? id.trim().slice(0, 200) : null
+}
+
+/** One bad row never sinks the list: each is read on its own (readInstanceRow). */
+export const ListInstancesResponseSchema = z
+  .object({
+    instances: z.array(z.unknown()),
+    pager: PagerResponseSchema
+  })
+  .transform(({ instances: rows, pager }) => {
+    const instances: Instance[] = []
+    const unreadable: UnreadableInstance[] = []
+    for (const row of rows) {
+      const read = readInstanceRow(row)
+      if ('instance' in read) instances.push(read.instance)
+      else unreadable.push(read.unreadable)
+    }
+    return { instances, unreadable, pager }
+  })
+export type ListInstancesResponse = z.output<typeof ListInstancesResponseSchema>
+
+/** Every page of the list: the instances, and the rows that could not be read. */
+export interface InstanceListing {
+  instances: Instance[]
+  unreadable: UnreadableInstance[]
+}
+
+// The create request (POST /instance/create's body): src/shared/create-request.ts.
 
 export const InstanceIdResponseSchema = z.object({ instanceId: z.string().min(1) })
 export type InstanceIdResponse = z.infer<typeof InstanceIdResponseSchema>

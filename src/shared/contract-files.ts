@@ -8,13 +8,13 @@
  * Access API); no local path ever crosses, main never touches the user's disk for a transfer.
  *
  * Upload: `files.upload` names the items (folders and files with sizes, paths relative to the
- * target folder); the window then sends each file's bytes in order as `files.chunk` (one-way: no
+ * target folder); the window then sends each file's bytes in order as `files.chunk` (a notice: no
  * answer per chunk), keeping what it sent at most FILES_WINDOW ahead of the bytes main reports
  * written (`files.written`). Each file goes to a temporary name and is renamed when complete.
  *
  * Download: `files.download` answers the items (a folder's whole tree); main sends the bytes as
  * `files.data` (to that window only), at most FILES_WINDOW ahead of what the window reports saved
- * (`files.saved`, one-way); it starts once the window reports 0 saved, i.e. is ready.
+ * (`files.saved`, a notice); it starts once the window reports 0 saved, i.e. is ready.
  *
  * `files.transfer` tells the owning window how a transfer stands (progress at most 4 times a
  * second, and every change of state); the window works out speed and time left.
@@ -87,13 +87,17 @@ export interface FilesCommands {
   'files.delete': { input: { sessionId: string; paths: string[] }; result: void }
   /** Starts an upload into `folder`; `replace`: existing files of the same names are replaced. */
   'files.upload': { input: { sessionId: string; folder: string; items: TransferItem[]; replace: boolean }; result: { transferId: string } }
-  /** Bytes of item `item` at `offset` (one-way). */
-  'files.chunk': { input: { transferId: string; item: number; offset: number; data: Uint8Array }; result: void }
   /** Starts a download of these paths (files and whole folders). */
   'files.download': { input: { sessionId: string; paths: string[] }; result: { transferId: string; items: TransferItem[] } }
-  /** How many bytes of the download the window has saved (one-way); 0 first: ready. */
-  'files.saved': { input: { transferId: string; bytes: number }; result: void }
   'files.cancel': { input: { transferId: string }; result: void }
+}
+
+/** One-way: main answers nothing; one for a finished or foreign transfer is dropped. */
+export interface FilesNotices {
+  /** Bytes of item `item` at `offset`. */
+  'files.chunk': { transferId: string; item: number; offset: number; data: Uint8Array }
+  /** How many bytes of the download the window has saved; 0 first: ready. */
+  'files.saved': { transferId: string; bytes: number }
 }
 
 export interface FilesEvents {

@@ -3,8 +3,9 @@
  *
  * Terminal bytes travel as `ssh.data` events, sent only to the window that opened the terminal,
  * batched by main (16 ms or 64 KiB) and never splitting a UTF-8 sequence. The renderer answers
- * `ssh.ack` with the byte count once xterm has parsed them; main pauses the channel above
- * 256 KiB unacknowledged and resumes below 32 KiB.
+ * the `ssh.ack` notice with the byte count once xterm has parsed them; main pauses the channel
+ * above 256 KiB unacknowledged and resumes below 32 KiB. Keystrokes and resizes are notices
+ * too: a flood of them costs no answer each.
  */
 
 export type TerminalState = 'connecting' | 'connected' | 'reconnecting' | 'closed' | 'failed'
@@ -64,10 +65,6 @@ export interface SshCommands {
     input: { instanceId: string; cols: number; rows: number }
     result: { terminalId: string }
   }
-  'ssh.input': { input: { terminalId: string; data: string }; result: void }
-  'ssh.resize': { input: { terminalId: string; cols: number; rows: number }; result: void }
-  /** Bytes xterm has parsed, since the last ack. */
-  'ssh.ack': { input: { terminalId: string; bytes: number }; result: void }
   'ssh.close': { input: { terminalId: string }; result: void }
   'ssh.reconnect': { input: { terminalId: string }; result: void }
   'ssh.answer': { input: { promptId: string; answer: PromptAnswer }; result: void }
@@ -90,6 +87,15 @@ export interface SshCommands {
   'ssh.configWrite': { input: { instanceId: string; block: string }; result: { path: string; backupPath: string | null } }
   /** The explicit action that removes a changed host key. */
   'ssh.forgetHostKey': { input: { host: string; port: number }; result: void }
+}
+
+/** One-way: main answers nothing; one for a closed or foreign terminal is dropped. */
+export interface SshNotices {
+  /** Bytes xterm has parsed, since the last ack. */
+  'ssh.ack': { terminalId: string; bytes: number }
+  /** What the user typed or pasted. */
+  'ssh.input': { terminalId: string; data: string }
+  'ssh.resize': { terminalId: string; cols: number; rows: number }
 }
 
 export interface SshEvents {

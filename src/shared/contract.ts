@@ -2,7 +2,10 @@
  * The one contract between the renderer and main: what the renderer may ask (commands:
  * name → input → result) and what main may tell it (events: name → payload).
  * Everything that crosses the process boundary is named here and nowhere else. Both transports
- * (Electron IPC, and the WebSocket used by `npm run web` and the tests) carry exactly this.
+ * (Electron IPC, and the WebSocket used by `npm run web` and the tests) carry exactly this; the
+ * web shell adds its own few events for its pages (web/web-shell-events.ts).
+ * Besides commands, the renderer sends notices (name → input): one-way messages such as a
+ * terminal's keystrokes, which main checks like a command's input but never answers.
  *
  * Rules that hold for every command:
  * - It answers a Result: `{ok: true, value}` or `{ok: false, error: ErrorInfo}`; it never throws
@@ -15,17 +18,21 @@
  *   signs out instead, it resolves with the `not-logged-in` error.
  */
 import type {
-  CreateInstanceRequest,
   CreateVolumeRequest,
   Instance,
   ListInstancesResponse,
   PagerRequest,
+  UnreadableInstance,
   Volume
 } from './api'
+import type { Balance } from './balance'
+import type { InstanceCatalog } from './catalog'
+import type { StuckReason } from './instance-rules'
+import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
-import type { SshCommands, SshEvents } from './contract-ssh'
+import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
-import type { FilesCommands, FilesEvents } from './contract-files'
+import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
 
 export type { ErrorInfo, Result } from './errors'
 
@@ -45,6 +52,8 @@ export interface ProfilesState {
   selectedId: string
   /** The user name last used with the selected profile (prefilled; the Sandbox's is `demo`). */
   lastUsername: string
+  /** How the selected profile was last signed in to (the sign-in form opens on it). */
+  lastMethod: SignInMethod
   /**
    * Prefilled password: only ever the Sandbox's own password (random per install, kept with its
    * state), while the Sandbox is selected and running; never a password the user typed.
@@ -76,12 +85,26 @@ export interface ProfileInput {
 
 export type SessionStatus = 'signed-out' | 'signed-in' | 'expired'
 
+/**
+ * `password`: user name and password give a token that lasts a day. `api-key`: a console API key
+ * (sent as `X-API-Key`) that never expires on a timer; notebook pages still need a token, got
+ * with the password once (`session.notebookSignIn`).
+ */
+export type SignInMethod = 'password' | 'api-key'
+
 export interface SessionState {
   status: SessionStatus
   profileId: string
   username?: string
-  /** Unix ms; from the JWT `exp`, else login time + accessExpire. */
+  /** Absent: `password`. */
+  method?: SignInMethod
+  /** Password sign-in only: Unix ms; from the JWT `exp`, else login time + accessExpire. */
   expiresAt?: number
+  /**
+   * API-key sign-in only: until when (Unix ms) notebook pages open without asking for the
+   * password; absent until the password was given.
+   */
+  notebookSignInUntil?: number
   /** True when the token is kept in the OS keychain (remember me). */
   remembered: boolean
   /** Whether an OS keychain (Secret Service, Keychain, Credential Manager) could be reached. */
@@ -95,12 +118,36 @@ export interface LoginInput {
   rememberMe: boolean
 }
 
+/** Sign in with a console API key; the user name labels the session and signs in to notebooks. */
+export interface KeyLoginInput {
+  profileId: string
+  username: string
+  apiKey: string
+  rememberMe: boolean
+}
+
 // ---------------------------------------------------------------- instances
 
 export type PollMode = 'fast' | 'steady' | 'backoff' | 'paused'
 
+/** A start the watcher judges stuck (instance-rules.ts stuckStart): shown in place and announced once. */
+export interface StuckStart {
+  instanceId: string
+  name: string
+  status: string
+  reason: StuckReason
+  /** Unix ms since when the status has not changed (as this app saw it). */
+  since: number
+  diagnosisReason?: string
+  diagnosisMessage?: string
+}
+
 export interface InstancesSnapshot {
   instances: Instance[]
+  /** Rows of the list that could not be read, each with its id when it had one. */
+  unreadable?: UnreadableInstance[]
+  /** Starts that are stuck now. */
+  stuck?: StuckStart[]
   /** Unix ms of the last successful poll; null before the first one. */
   fetchedAt: number | null
   mode: PollMode
@@ -127,24 +174,42 @@ export interface WatchHealth {
   retryAt?: number
 }
 
-/** Suggestions for the create form, from the user's instances and their recent launches. */
-export interface Suggestion {
-  id: string
+/** An image the create form offers: one the user used or named, or one the Sandbox comes with. */
+export interface KnownImage {
+  imageId: string
+  /** What the user called it (or the Sandbox's name for it); the id when never named. */
   label: string
-  source: 'instances' | 'recent'
+  source: 'mine' | 'sandbox'
+  /** Unix ms of the last launch with it; absent: never launched from here. */
+  lastUsedAt?: number
 }
 
-export interface Suggestions {
-  images: Suggestion[]
-  instanceTypes: Suggestion[]
-  regions: Suggestion[]
-  /** Known prices per instance type id and charge mode, from existing instances. */
-  prices: { instanceTypeId: string; chargeMode: string; price: number; unit: string }[]
+/**
+ * What the create form offers for the session's profile: the catalog as last read (cached per
+ * profile, refreshed in the background, so the form never waits for it) and the images.
+ */
+export interface CatalogView {
+  profileId: string
+  catalog: InstanceCatalog | null
+  /** Unix ms of the last successful read; null: never read. */
+  fetchedAt: number | null
+  refreshing: boolean
+  /** Why the last read failed, when it did. */
+  error?: ErrorInfo
+  images: KnownImage[]
+}
+
+/** The account's balance as last read (GET /balance); null before the first answer. */
+export interface BalanceSnapshot {
+  balance: Balance | null
+  fetchedAt: number | null
+  /** Why the last read failed; the amount shown is then from `fetchedAt`. */
+  error?: ErrorInfo
 }
 
 // ---------------------------------------------------------------- notifications, tray, navigation
 
-export type NotificationKind = 'ready' | 'failed' | 'stopped' | 'released' | 'summary' | 'expiring'
+export type NotificationKind = 'ready' | 'failed' | 'stopped' | 'released' | 'stuck' | 'low-balance' | 'summary' | 'expiring'
 
 export interface AppNotification {
   id: string
@@ -175,10 +240,11 @@ export interface TrayModel {
 export type NavigateTarget =
   | { view: 'login' }
   /**
-   * `confirm: 'stop'`: the tray's "Stop…": show that instance and ask to confirm stopping it.
+   * `confirm`: from the tray, show that instance and ask: `stop` / `terminate` to confirm that
+   * action, `notebook-password` for the password notebook pages need on an API-key session.
    * `show: 'forward-port'`: the tray's "Other port…": show that instance's "Forward a port" dialog.
    */
-  | { view: 'instances'; instanceId?: string; confirm?: 'stop'; show?: 'forward-port' }
+  | { view: 'instances'; instanceId?: string; confirm?: 'stop' | 'terminate' | 'notebook-password'; show?: 'forward-port' }
   | { view: 'create-instance' }
   | { view: 'volumes' }
   | { view: 'create-volume' }
@@ -190,7 +256,11 @@ export type NavigateTarget =
 export type Theme = 'system' | 'light' | 'dark'
 
 export interface Settings {
-  notifications: { ready: boolean; failed: boolean; stopped: boolean; released: boolean }
+  notifications: { ready: boolean; failed: boolean; stopped: boolean; released: boolean; stuck: boolean }
+  /** A start that stays in one status this many minutes is stuck (a back-off reported by the cloud is at once). */
+  stuckStartMinutes: number
+  /** Notify when the available balance falls below this many dollars; null: never. */
+  lowBalanceThreshold: number | null
   /** Poll intervals in ms: fast while something changes, steady otherwise. */
   pollIntervals: { fastMs: number; steadyMs: number }
   /** Private key file used for SSH before the ~/.ssh defaults; null: defaults only. */
@@ -209,18 +279,6 @@ export type SettingsPatch = {
 
 export interface AppInfo {
   version: string
-  /** `electron`: the desktop app; `web`: `npm run web`, where Electron-only parts are replaced. */
-  shell: 'electron' | 'web'
-  /** In the web shell, what is replaced and by what, in the user's words (shown on the page). */
-  replaced: string[]
-}
-
-/** In the web shell, what an Electron-only effect would have done (e.g. a notebook window). */
-export interface RecordedEffect {
-  at: number
-  kind: 'notebook-window' | 'external-url' | 'os-notification' | 'clipboard'
-  /** e.g. the notebook URL (never the cookie value). */
-  detail: string
 }
 
 export interface Warning {
@@ -238,32 +296,55 @@ export interface CoreCommands {
   'profiles.select': { input: { id: string }; result: ProfilesState }
   'session.get': { input: void; result: SessionState }
   'session.login': { input: LoginInput; result: SessionState }
+  'session.loginWithKey': { input: KeyLoginInput; result: SessionState }
+  /** API-key session: the password, once, for the token notebook pages need. */
+  'session.notebookSignIn': { input: { password: string }; result: SessionState }
   'session.logout': { input: void; result: SessionState }
   'instances.get': { input: void; result: InstancesSnapshot }
   /** Polls now (Ctrl/Cmd+R) and answers the fresh snapshot. */
   'instances.refresh': { input: void; result: InstancesSnapshot }
   /** One server page, for the list's pager. */
   'instances.page': { input: PagerRequest; result: ListInstancesResponse }
-  'instances.create': { input: { request: CreateInstanceRequest }; result: { instanceId: string } }
+  /**
+   * `notMine`: after a `maybe-created` error, the user chose "Create anyway": those instances are
+   * not taken as this attempt's.
+   */
+  'instances.create': { input: { request: CreateInstanceRequest; notMine?: string[] }; result: { instanceId: string } }
   'instances.stop': { input: { instanceId: string }; result: { instanceId: string } }
   'instances.terminate': { input: { instanceId: string }; result: { instanceId: string } }
   'volumes.list': { input: PagerRequest; result: Volume[] }
   'volumes.create': { input: CreateVolumeRequest; result: Volume }
-  'catalog.suggestions': { input: void; result: Suggestions }
+  /** The cached catalog and the images, at once; a stale or missing catalog is read in the background (`catalog` event). */
+  'catalog.get': { input: void; result: CatalogView }
+  'catalog.refresh': { input: void; result: CatalogView }
+  /** Names an image for the session's profile (adds it when new). */
+  'images.save': { input: { imageId: string; label: string }; result: CatalogView }
+  'images.remove': { input: { imageId: string }; result: CatalogView }
+  'balance.get': { input: void; result: BalanceSnapshot }
+  'balance.refresh': { input: void; result: BalanceSnapshot }
   'settings.get': { input: void; result: Settings }
   'settings.update': { input: SettingsPatch; result: Settings }
-  'tray.get': { input: void; result: TrayModel }
-  /** Runs a tray item's action (the web shell's tray panel; the Electron tray calls it in main). */
+  /** Runs a tray item's action (the Electron tray calls it in main; the web shell's tray panel from the page). */
   'tray.activate': { input: { itemId: string }; result: void }
   'notebook.open': { input: { instanceId: string }; result: { url: string } }
   /** Opens an http(s) URL in the system browser, after a check. */
   'external.open': { input: { url: string }; result: void }
+  /**
+   * The clipboard's text, read by main for the terminal's Paste: the app's page may not read the
+   * clipboard itself (its permission policy denies `clipboard-read`). Fails with `not-allowed`
+   * where the shell has no clipboard of its own (`npm run web`: the page asks the browser).
+   */
+  'clipboard.read': { input: void; result: { text: string } }
   'warnings.get': { input: void; result: Warning[] }
-  'recorded.get': { input: void; result: RecordedEffect[] }
 }
 
 export interface CoreEvents {
   session: SessionState
+  /**
+   * The profiles changed under the window: the Sandbox finished starting (its address and its
+   * password are known from then on; the window may open before), or a profile was edited.
+   */
+  profiles: ProfilesState
   /** Fires once, 10 minutes before expiry. */
   'session.expiring': { expiresAt: number }
   /** The session ended under a command; `pending` names the command waiting for re-login. */
@@ -271,21 +352,24 @@ export interface CoreEvents {
   instances: InstancesSnapshot
   transitions: Transition[]
   'watch.health': WatchHealth
-  notification: AppNotification
-  tray: TrayModel
   navigate: NavigateTarget
   settings: Settings
   warning: Warning
-  recorded: RecordedEffect
+  catalog: CatalogView
+  balance: BalanceSnapshot
 }
 
 export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands
 export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents
+/** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
+export type Notices = SshNotices & FilesNotices
 
 export type CommandName = keyof Commands
 export type EventName = keyof Events
 export type CommandInput<C extends CommandName> = Commands[C]['input']
 export type CommandResult<C extends CommandName> = Commands[C]['result']
+export type NoticeName = keyof Notices
+export type NoticeInput<N extends NoticeName> = Notices[N]
 
 /** What the preload exposes as `window.cloud`, and the web transport's client implements. */
 export interface CloudBridge {
@@ -293,6 +377,8 @@ export interface CloudBridge {
     command: C,
     ...input: CommandInput<C> extends void ? [] : [CommandInput<C>]
   ): Promise<Result<CommandResult<C>>>
+  /** Sends a notice; nothing comes back. */
+  send<N extends NoticeName>(notice: N, input: NoticeInput<N>): void
   /** Returns a function that removes the listener. */
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void
 }
@@ -306,6 +392,8 @@ export const COMMAND_NAMES = [
   'profiles.select',
   'session.get',
   'session.login',
+  'session.loginWithKey',
+  'session.notebookSignIn',
   'session.logout',
   'instances.get',
   'instances.refresh',
@@ -315,19 +403,20 @@ export const COMMAND_NAMES = [
   'instances.terminate',
   'volumes.list',
   'volumes.create',
-  'catalog.suggestions',
+  'catalog.get',
+  'catalog.refresh',
+  'images.save',
+  'images.remove',
+  'balance.get',
+  'balance.refresh',
   'settings.get',
   'settings.update',
-  'tray.get',
   'tray.activate',
   'notebook.open',
   'external.open',
+  'clipboard.read',
   'warnings.get',
-  'recorded.get',
   'ssh.open',
-  'ssh.input',
-  'ssh.resize',
-  'ssh.ack',
   'ssh.close',
   'ssh.reconnect',
   'ssh.answer',
@@ -349,25 +438,25 @@ export const COMMAND_NAMES = [
   'files.rename',
   'files.delete',
   'files.upload',
-  'files.chunk',
   'files.download',
-  'files.saved',
   'files.cancel'
 ] as const satisfies readonly CommandName[]
 
+export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize', 'files.chunk', 'files.saved'] as const satisfies readonly NoticeName[]
+
 export const EVENT_NAMES = [
   'session',
+  'profiles',
   'session.expiring',
   'session.expired',
   'instances',
   'transitions',
   'watch.health',
-  'notification',
-  'tray',
   'navigate',
   'settings',
   'warning',
-  'recorded',
+  'catalog',
+  'balance',
   'ssh.data',
   'ssh.status',
   'ssh.prompt',
@@ -378,11 +467,13 @@ export const EVENT_NAMES = [
   'files.data'
 ] as const satisfies readonly EventName[]
 
-/** IPC channel names: one per command (invoke) and one per event (send). */
+/** IPC channel names: one per command (invoke), one per notice (send) and one per event. */
 export const commandChannel = (name: CommandName): string => `cmd:${name}`
+export const noticeChannel = (name: NoticeName): string => `notice:${name}`
 export const eventChannel = (name: EventName): string => `evt:${name}`
 
 // Compile-time check that the runtime lists above name every command and event.
 type Exhaustive<Missing extends never> = Missing
 export type _AllCommandsListed = Exhaustive<Exclude<CommandName, (typeof COMMAND_NAMES)[number]>>
 export type _AllEventsListed = Exhaustive<Exclude<EventName, (typeof EVENT_NAMES)[number]>>
+export type _AllNoticesListed = Exhaustive<Exclude<NoticeName, (typeof NOTICE_NAMES)[number]>>

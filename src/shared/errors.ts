@@ -32,6 +32,11 @@ export const APP_ERROR_KINDS = [
   'ssh',
   /** A local file could not be read or written. */
   'io',
+  /**
+   * A create's outcome is unknown, and an instance exists that may or may not be its result
+   * (`instanceId`): the user chooses to open it or to create anyway.
+   */
+  'maybe-created',
   /** A bug: something that should not happen. The message says what. */
   'internal'
 ] as const
@@ -49,6 +54,8 @@ export interface ErrorInfo {
   retriesLeft?: number
   /** For a locked account: when it unlocks (Unix ms), when the server says so. */
   lockedUntil?: number
+  /** For maybe-created: the instance that may be this attempt's. */
+  instanceId?: string
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorInfo }

@@ -2,6 +2,7 @@
  * `npm run web [-- --port N] [--base-url URL] [--data-dir DIR] [--no-reach]`
  * Prints one line with the address to open, and runs until Ctrl+C or the tray's Quit.
  */
+import { sandboxReach } from '../main/account/sandbox-emulator'
 import { USAGE, parseWebArgs } from './cli-args'
 import { startWebShell } from './server'
 
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
     return
   }
   const { reachEnabled, help: _help, ...shellOptions } = options
-  const reach = reachEnabled ? (await import('../emulator/reach/index')).createReach() : undefined
+  const reach = reachEnabled ? await sandboxReach() : undefined
   let stopping = false
   const stop = (): void => {
     if (stopping) return

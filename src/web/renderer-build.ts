@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -28,14 +28,36 @@ async function listFiles(path: string): Promise<string[]> {
   return nested.flat()
 }
 
-/** SHA-256 over the renderer's inputs (paths and contents), first 16 hex digits. */
-export async function rendererSourceHash(root = REPO_ROOT): Promise<string> {
-  const files = (await Promise.all(INPUTS.map((input) => listFiles(join(root, input))))).flat().sort()
-  const hash = createHash('sha256')
+/** SHA-256 over `seed` and the files under `inputs` (paths and contents, tests left out), first 16 hex digits. */
+export async function contentHash(root: string, inputs: readonly string[], seed = ''): Promise<string> {
+  const files = (await Promise.all(inputs.map((input) => listFiles(join(root, input))))).flat().sort()
+  const hash = createHash('sha256').update(seed).update('\0')
   for (const file of files) {
     hash.update(relative(root, file)).update('\0').update(await readFile(file)).update('\0')
   }
   return hash.digest('hex').slice(0, 16)
+}
+
+/** SHA-256 over the renderer's inputs (paths and contents), first 16 hex digits. */
+export function rendererSourceHash(root = REPO_ROOT): Promise<string> {
+  return contentHash(root, INPUTS)
+}
+
+/**
+ * Builds into a temporary folder beside `dir`, then renames it into place, so nothing ever
+ * serves or runs a half-written build; a concurrent identical build may have won the rename.
+ */
+export async function buildIntoPlace(dir: string, build: (temp: string) => Promise<void>): Promise<void> {
+  const base = dirname(dir)
+  await mkdir(base, { recursive: true })
+  const temp = join(base, `.build-${process.pid}-${Date.now()}`)
+  await build(temp)
+  try {
+    await rename(temp, dir)
+  } catch {
+    // Another build of the same sources finished first; theirs is identical.
+    await rm(temp, { recursive: true, force: true })
+  }
 }
 
 export interface RendererBuild {
@@ -47,33 +69,26 @@ export interface RendererBuild {
 /** The folder holding index.html and assets for the current sources; builds it when missing. */
 export async function ensureRendererBuild(root = REPO_ROOT, log: (line: string) => void = () => {}): Promise<RendererBuild> {
   const hash = await rendererSourceHash(root)
-  const base = join(root, 'out', 'web-renderer')
-  const dir = join(base, hash)
+  const dir = join(root, 'out', 'web-renderer', hash)
   if (existsSync(join(dir, 'index.html'))) return { dir, built: false }
-  await mkdir(base, { recursive: true })
-  const temp = join(base, `.build-${process.pid}-${Date.now()}`)
   log('Building the renderer (once per source change)…')
   const [{ build }, configModule] = await Promise.all([import('vite'), import('../../electron.vite.config')])
   const config = configModule.default as { renderer?: Record<string, unknown> & { build?: Record<string, unknown> } }
   const renderer = config.renderer ?? {}
-  await build({
-    ...renderer,
-    configFile: false,
-    root: join(root, 'src/renderer'),
-    base: './',
-    logLevel: 'error',
-    build: {
-      ...(renderer.build ?? {}),
-      outDir: temp,
-      emptyOutDir: true,
-      rollupOptions: { input: join(root, 'src/renderer/index.html') }
-    }
+  await buildIntoPlace(dir, async (temp) => {
+    await build({
+      ...renderer,
+      configFile: false,
+      root: join(root, 'src/renderer'),
+      base: './',
+      logLevel: 'error',
+      build: {
+        ...(renderer.build ?? {}),
+        outDir: temp,
+        emptyOutDir: true,
+        rollupOptions: { input: join(root, 'src/renderer/index.html') }
+      }
+    })
   })
-  try {
-    await rename(temp, dir)
-  } catch {
-    // Another shell finished the same build first; theirs is identical.
-    await rm(temp, { recursive: true, force: true })
-  }
   return { dir, built: true }
 }

@@ -3,9 +3,11 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import WebSocket from 'ws'
-import { createWsBridge, fetchDownlink, type WebSocketLike } from '../renderer/src/lib/transport-ws'
+import type { TrayModel } from '../shared/contract'
+import type { RecordedEffect } from '../shared/web/web-shell-events'
+import { createWsBridge, fetchDownlink, type WebSocketLike, type WsBridge } from '../renderer/src/lib/transport-ws'
 import { parseWebArgs } from './cli-args'
 import { startWebShell, type WebShell } from './server'
 import { resolveStaticPath } from './static-files'
@@ -68,7 +70,8 @@ describe('web shell', () => {
     expect((await get(shell.origin, '/', `localhost:${port}`)).status).toBe(403)
   })
 
-  it('answers the contract over the socket and its downlink with the real core, as the web shell', async () => {
+  /** A page: the renderer's own transport, with what the web shell told it about its tray and effects. */
+  function page(): { bridge: WsBridge; trays: TrayModel[]; recorded: RecordedEffect[] } {
     const secret = new URL(shell.url).hash.replace('#secret=', '')
     const bridge = createWsBridge({
       origin: shell.origin.replace('http:', 'ws:'),
@@ -76,10 +79,17 @@ describe('web shell', () => {
       createSocket: (url, protocols) => new WebSocket(url, protocols, { origin: shell.origin }) as unknown as WebSocketLike,
       openDownlink: fetchDownlink(shell.origin)
     })
+    const trays: TrayModel[] = []
+    const recorded: RecordedEffect[] = []
+    bridge.onShellEvent('tray', (tray) => trays.push(tray))
+    bridge.onShellEvent('recorded', (effect) => recorded.push(effect))
+    return { bridge, trays, recorded }
+  }
+
+  it('answers the contract over the socket and its downlink with the real core, as the web shell', async () => {
+    const { bridge } = page()
     try {
-      const info = await bridge.invoke('app.info')
-      expect(info.ok && info.value.shell).toBe('web')
-      expect(info.ok && info.value.replaced.length).toBeGreaterThan(0)
+      expect(await bridge.invoke('app.info')).toMatchObject({ ok: true, value: { version: expect.any(String) } })
       const profiles = await bridge.invoke('profiles.get')
       // First run: the Sandbox is preselected with its demo account and its own password (#12 item 1).
       expect(profiles.ok && profiles.value.selectedId).toBe('sandbox')
@@ -97,6 +107,33 @@ describe('web shell', () => {
       expect(list.ok && list.value.instances).toHaveLength(3)
     } finally {
       bridge.close()
+    }
+  })
+
+  it('stands in for Electron on the page: the tray as a panel, effects recorded and listed, each page caught up', async () => {
+    const first = page()
+    const second = page()
+    try {
+      // A page is sent the tray as soon as it connects, before any answer of its own.
+      expect((await first.bridge.invoke('app.info')).ok).toBe(true)
+      expect(first.trays.at(-1)?.items.length).toBeGreaterThan(0)
+      expect(await first.bridge.invoke('external.open', { url: 'https://example.com/a' })).toEqual({ ok: true, value: undefined })
+      await vi.waitFor(() => expect(first.recorded).toHaveLength(1))
+      expect(first.recorded[0]).toMatchObject({ kind: 'external-url', detail: 'https://example.com/a' })
+      expect(shell.recorded()).toEqual(first.recorded)
+      // A page that connects later is sent what it missed.
+      const late = page()
+      try {
+        expect((await late.bridge.invoke('app.info')).ok).toBe(true)
+        expect(late.recorded).toEqual(shell.recorded())
+        expect(late.trays.at(-1)).toEqual(first.trays.at(-1))
+      } finally {
+        late.bridge.close()
+      }
+      await vi.waitFor(() => expect(second.recorded).toEqual(first.recorded))
+    } finally {
+      first.bridge.close()
+      second.bridge.close()
     }
   })
 

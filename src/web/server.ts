@@ -1,8 +1,8 @@
 /**
  * `npm run web`: the real main-process core in Node, the real renderer in any browser, joined by
  * the WebSocket transport, all on 127.0.0.1. The URL it prints carries a per-run secret; without
- * it the page cannot open the socket. Electron-only effects are recorded and shown on the page
- * (web-platform.ts). Tests start it with `startWebShell` and drive the Sandbox's emulator
+ * it the page cannot open the socket. Electron-only effects are recorded and shown on the page,
+ * and the tray menu is a panel there (web-platform.ts). Tests start it with `startWebShell` and drive the Sandbox's emulator
  * through `emulator()`.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
@@ -10,16 +10,17 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Clock } from '../shared/clock'
+import { systemClock, type Clock } from '../shared/clock'
 import type { SandboxAccess } from '../shared/contract'
+import type { RecordedEffect } from '../shared/web/web-shell-events'
 import { createMemoryKeychain, createOsKeychain } from '../main/account/keychain'
 import type { EmulatorStartOptions, StartEmulator } from '../main/account/sandbox'
+import { startSandboxEmulator, type EmulatorControl, type EmulatorOptions, type ReachFactory } from '../main/account/sandbox-emulator'
 import { createAppCore } from '../main/core'
 import { createLogger, logDirFor } from '../main/log'
 import type { AppCore, Keychain } from '../main/core-types'
-import { attachWsTransport } from '../main/transport/ws-server'
-import { createSecret } from '../main/transport/secret'
-import type { EmulatorControl, EmulatorOptions, ReachFactory } from '../emulator/index'
+import { attachWsTransport, type TransportCore } from './transport/ws-server'
+import { createSecret } from '../shared/node/secret'
 import { REPO_ROOT, ensureRendererBuild } from './renderer-build'
 import { serveStatic } from './static-files'
 import { createWebPlatform } from './web-platform'
@@ -56,6 +57,8 @@ export interface WebShell {
   emulator(): EmulatorControl
   /** The Sandbox's address, account and control plane, as Settings shows them; throws until it has started. */
   sandbox(): SandboxAccess
+  /** What the pages list under "Would have opened outside the page", oldest first. */
+  recorded(): RecordedEffect[]
   close(): Promise<void>
 }
 
@@ -83,9 +86,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
   let control: EmulatorControl | undefined
   let access: SandboxAccess | undefined
   const startEmulator: StartEmulator = async (sandbox: EmulatorStartOptions) => {
-    const { startEmulator: start } = await import('../emulator/index')
     const emulatorOptions = { ...sandbox, ...options.emulator, ...(options.clock ? { clock: options.clock } : {}) }
-    const emulator = await start(emulatorOptions)
+    const emulator = await startSandboxEmulator(emulatorOptions)
     control = emulator.control
     const [user] = emulatorOptions.users
     access = {
@@ -104,10 +106,12 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
     options.keychain === 'os' ? createOsKeychain() : options.keychain === 'memory' || !options.keychain ? createMemoryKeychain() : options.keychain
   // The same main-process log as the desktop app, in the same place: <dataDir>/logs/main.log.
   const appLog = createLogger({ dir: logDirFor(dataDir) })
+  const clock = options.clock ?? systemClock()
+  const web = createWebPlatform({ onQuit: () => (options.onQuit ? options.onQuit() : void close()), now: () => clock.now(), log })
   const core = createAppCore({
     dataDir,
     log: appLog,
-    platform: createWebPlatform({ onQuit: () => (options.onQuit ? options.onQuit() : void close()), log }),
+    platform: web.platform,
     keychain,
     version: await packageVersion(),
     startEmulator,
@@ -129,9 +133,21 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
       if (!response.headersSent) response.writeHead(500).end()
     })
   })
+  // Pages hear the core's events and the web shell's own; everything else goes to the core as it is
+  // at the time (a benchmark may wrap core.notice after start).
+  const pageCore: TransportCore = {
+    handle: (command, input, context) => core.handle(command, input, context),
+    notice: (notice, input, context) => core.notice(notice, input, context),
+    clientGone: (clientId) => core.clientGone(clientId),
+    subscribe(sink) {
+      const offs = [core.subscribe(sink), web.subscribe(sink)]
+      return () => offs.forEach((off) => off())
+    }
+  }
   const secret = createSecret()
   const transport = attachWsTransport(server, {
-    core,
+    core: pageCore,
+    welcome: (clientId) => web.welcome(clientId),
     secret,
     // The request handler above routes downlink requests to the transport.
     downlink: true,
@@ -168,6 +184,7 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
       if (!access) throw notStarted()
       return access
     },
+    recorded: () => web.recorded(),
     close
   }
 }

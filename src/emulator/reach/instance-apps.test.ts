@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
 import { JUPYTER_PORT } from './instance-apps'
 import { sftpServerPath, SMALL_DISK_BYTES } from './sftp-server'
-import { connectToInstance, fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './test-support'
+import { connectToInstance, fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
 
 const alice = userKey()
 let cloud: FakeCloud

@@ -2,7 +2,7 @@ import { connect, createServer, type Server } from 'node:net'
 import { Agent, request } from 'undici'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, parseSshBackend, type EmulatorReach } from './index'
-import { fakeCloud, freePort, type FakeCloud } from './test-support'
+import { fakeCloud, freePort, type FakeCloud } from './testing/fake-cloud'
 import type { EmuInstanceView } from '../reach-types'
 
 let cloud: FakeCloud

@@ -13,23 +13,71 @@ export interface ShellContext {
   clientEnv?: Record<string, string>
 }
 
-export function loginShell(environment: NodeJS.ProcessEnv = process.env): string {
+export function loginShell(environment: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, exists: (path: string) => boolean = existsSync): string {
+  if (platform === 'win32') return windowsShell(environment, exists)
   const candidate = environment.SHELL
-  if (candidate && candidate.startsWith('/') && existsSync(candidate)) return candidate
+  if (candidate && candidate.startsWith('/') && exists(candidate)) return candidate
   return '/bin/bash'
 }
 
-export function shellEnvironment(context: ShellContext, environment: NodeJS.ProcessEnv = process.env): Record<string, string> {
+/**
+ * Windows has no /bin/bash: Windows PowerShell, which every Windows 10 and 11 has, is the nearest
+ * to a Linux login (ls, cd, pwd, cat and echo work); cmd.exe where it is missing.
+ */
+function windowsShell(environment: NodeJS.ProcessEnv, exists: (path: string) => boolean): string {
+  const root = environment['SystemRoot'] ?? environment['SYSTEMROOT'] ?? 'C:\\Windows'
+  const powershell = `${root}\\System32\\WindowsPowerShell\\v1.0\\powershell.exe`
+  if (exists(powershell)) return powershell
+  return environment['ComSpec'] ?? environment['COMSPEC'] ?? `${root}\\System32\\cmd.exe`
+}
+
+/** How the login shell runs a command line (`exec`), or an interactive session (no command). */
+export function shellArguments(shell: string, command: string | undefined): string[] {
+  const name = shell.split(/[\\/]/).pop()!.toLowerCase()
+  if (name === 'powershell.exe' || name === 'pwsh.exe') return command === undefined ? ['-NoLogo'] : ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', command]
+  if (name === 'cmd.exe') return command === undefined ? [] : ['/d', '/s', '/c', command]
+  return command === undefined ? [] : ['-c', command]
+}
+
+/**
+ * Windows programs need a few system variables to start at all (PowerShell fails without
+ * SystemRoot); they hold no secrets of the person running the emulator.
+ */
+const WINDOWS_SYSTEM_VARIABLES = ['SystemRoot', 'SystemDrive', 'windir', 'ComSpec', 'PATHEXT', 'TEMP', 'TMP', 'OS', 'PROCESSOR_ARCHITECTURE', 'NUMBER_OF_PROCESSORS']
+
+export function shellEnvironment(context: ShellContext, environment: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Record<string, string> {
   const env: Record<string, string> = {
     HOME: context.home,
     USER: context.username,
     LOGNAME: context.username,
-    SHELL: loginShell(environment),
+    SHELL: loginShell(environment, platform),
     PATH: environment.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     LANG: environment.LANG ?? 'C.UTF-8'
   }
+  if (platform === 'win32') {
+    for (const name of WINDOWS_SYSTEM_VARIABLES) {
+      const value = environment[name]
+      if (value !== undefined) env[name] = value
+    }
+    env['USERPROFILE'] = context.home
+  }
   if (context.term) env.TERM = context.term
   return { ...env, ...context.clientEnv }
+}
+
+/**
+ * What the terminal shows when the shell cannot start (the session then ends with exit status
+ * 127): the shell, the reason, and what to do about the known causes.
+ */
+export function shellStartFailure(shell: string, error: unknown, platform: NodeJS.Platform = process.platform): string {
+  const reason = error instanceof Error ? error.message : String(error)
+  const hint =
+    platform === 'darwin' && /posix_spawnp? failed/i.test(reason)
+      ? " On macOS this means node-pty's spawn-helper is not executable: run `npm rebuild node-pty` in Cloud Tray's folder (npm install does it through the postinstall script), or reinstall Cloud Tray."
+      : /ENOENT|not found|cannot find/i.test(reason)
+        ? ` ${shell} does not exist on this computer; set SHELL to a shell that does before starting Cloud Tray.`
+        : ''
+  return `Could not start the shell ${shell}: ${reason.replace(/\.$/, '')}.${hint}`
 }
 
 /** Like OpenSSH's default AcceptEnv: the locale only. Anything else (LD_PRELOAD, PATH) is refused. */

@@ -7,7 +7,7 @@ import ssh2 from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { OpenSshServer, opensshAvailable } from '../../main/ssh/testing/openssh-server'
 import { createReach, type EmulatorReach } from './index'
-import { fakeCloud, freePort } from './test-support'
+import { fakeCloud, freePort } from './testing/fake-cloud'
 
 const available = opensshAvailable()
 let sshd: OpenSshServer

@@ -9,7 +9,7 @@ import { spawn as spawnChild } from 'node:child_process'
 import { constants as osConstants } from 'node:os'
 import * as pty from 'node-pty'
 import type { PseudoTtyInfo, ServerChannel, Session } from 'ssh2'
-import { acceptsClientEnv, loginShell, shellEnvironment } from './shell-environment'
+import { acceptsClientEnv, loginShell, shellArguments, shellEnvironment, shellStartFailure } from './shell-environment'
 import { pumpWithBackpressure } from './backpressure'
 import { keepTailOnExit } from './pty-tail'
 import { sftpServerCommand, type SftpFault } from './sftp-server'
@@ -20,7 +20,12 @@ export interface SessionOptions {
   log(line: string): void
   /** The SFTP fault a test asked for (sftp-server.ts); none when absent. */
   sftpFault?: () => SftpFault
+  /** node-pty's spawn; tests pass one that fails as it does on a broken install. */
+  spawnPty?: typeof pty.spawn
 }
+
+/** The exit status of a shell that could not start, as POSIX shells give for a command they cannot run. */
+export const SHELL_START_FAILED = 127
 
 /** Something running behind the channel that the session can resize, signal and kill. */
 interface Running {
@@ -55,8 +60,9 @@ export function serveSession(session: Session, options: SessionOptions): { close
   })
   const start = (channel: ServerChannel, command: string | undefined): void => {
     const env = shellEnvironment({ home: options.home, username: options.username, term: ptyInfo?.term, clientEnv })
-    const args = command === undefined ? [] : ['-c', command]
-    running = ptyInfo ? runInPty(channel, args, env, ptyInfo, options) : runInPipes(channel, loginShell(), args, env, options)
+    const shell = loginShell()
+    const args = shellArguments(shell, command)
+    running = ptyInfo ? runInPty(channel, shell, args, env, ptyInfo, options) : runInPipes(channel, shell, args, env, options)
   }
   session.on('shell', (accept) => {
     if (running) return
@@ -77,16 +83,29 @@ export function serveSession(session: Session, options: SessionOptions): { close
   return { close: () => running?.kill() }
 }
 
-function runInPty(channel: ServerChannel, args: string[], env: Record<string, string>, info: PseudoTtyInfo, options: SessionOptions): Running {
-  const child = pty.spawn(loginShell(), args, {
-    name: info.term || 'xterm-256color',
-    cols: Math.max(1, info.cols || 80),
-    rows: Math.max(1, info.rows || 24),
-    cwd: options.home,
-    env,
-    // Buffers, not strings: the bytes go to the client as they are, never re-decoded here.
-    encoding: null
-  })
+function runInPty(channel: ServerChannel, shell: string, args: string[], env: Record<string, string>, info: PseudoTtyInfo, options: SessionOptions): Running {
+  let child: pty.IPty
+  try {
+    child = (options.spawnPty ?? pty.spawn)(shell, args, {
+      name: info.term || 'xterm-256color',
+      cols: Math.max(1, info.cols || 80),
+      rows: Math.max(1, info.rows || 24),
+      cwd: options.home,
+      env,
+      // Buffers, not strings: the bytes go to the client as they are, never re-decoded here.
+      encoding: null
+    })
+  } catch (error) {
+    // node-pty throws before any process exists (macOS without spawn-helper's execute bit, a
+    // shell missing on Windows). Answer as sshd does for a shell that cannot run: the reason on
+    // the terminal and an exit status, so the client shows it and does not reconnect to the same
+    // failure; throwing here would drop the whole connection instead.
+    const message = shellStartFailure(shell, error)
+    options.log(`ssh: ${message}`)
+    channel.write(`${message}\r\n`)
+    finish(channel, SHELL_START_FAILED, undefined)
+    return { resize: () => {}, signal: () => {}, kill: () => {} }
+  }
   pumpWithBackpressure(child, channel)
   keepTailOnExit(child)
   channel.on('data', (data: Buffer) => child.write(data))
@@ -107,9 +126,10 @@ function runInPipes(channel: ServerChannel, file: string, args: string[], env: R
   channel.pipe(child.stdin)
   child.stdin.on('error', () => {}) // the command may exit without reading its input
   child.on('error', (error) => {
-    options.log(`ssh: could not start ${file}: ${error.message}`)
-    channel.stderr.write(`Could not start ${file}: ${error.message}\r\n`)
-    finish(channel, 127, undefined)
+    const message = shellStartFailure(file, error)
+    options.log(`ssh: ${message}`)
+    channel.stderr.write(`${message}\r\n`)
+    finish(channel, SHELL_START_FAILED, undefined)
   })
   child.on('close', (code, signal) => finish(channel, code ?? 0, signal ?? undefined))
   channel.on('close', () => child.kill())

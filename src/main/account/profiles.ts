@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Profile, ProfileInput, ProfilesState, SandboxAccess } from '../../shared/contract'
 import { AppError } from '../app-error'
-import { writeFileAtomic } from '../util/atomic-write'
+import { writeFileAtomic } from '../../shared/node/atomic-write'
 
 export const HPC_AI_PROFILE_ID = 'hpc-ai'
 export const SANDBOX_PROFILE_ID = 'sandbox'
@@ -27,9 +27,21 @@ const ProfilesFileSchema = z.object({
   selectedId: z.string().default(SANDBOX_PROFILE_ID),
   /** Last user name per profile, to prefill the login form. */
   lastUsernames: z.record(z.string(), z.string()).default({}),
-  /** The remembered session to resume at start: where to look in the keychain. */
+  /** How each profile was last signed in to (absent: password). */
+  lastMethods: z.record(z.string(), z.enum(['password', 'api-key'])).default({}),
+  /**
+   * The remembered session to resume at start: where to look in the keychain, and the origin
+   * the token was issued by (session-origin.ts); it is resumed only against that origin.
+   */
   remembered: z
-    .object({ profileId: z.string(), username: z.string(), expiresAt: z.number().optional() })
+    .object({
+      profileId: z.string(),
+      username: z.string(),
+      expiresAt: z.number().optional(),
+      origin: z.string().optional(),
+      /** `api-key`: the keychain holds the key (apiKeyAccount), resumed without expiry. */
+      method: z.enum(['password', 'api-key']).optional()
+    })
     .nullable()
     .default(null)
 })
@@ -37,7 +49,7 @@ export type ProfilesFile = z.infer<typeof ProfilesFileSchema>
 
 export function defaultProfilesFile(): ProfilesFile {
   // First run: the Sandbox is preselected with its demo account, so Sign in shows a working cloud.
-  return { userProfiles: [], selectedId: SANDBOX_PROFILE_ID, lastUsernames: {}, remembered: null }
+  return { userProfiles: [], selectedId: SANDBOX_PROFILE_ID, lastUsernames: {}, lastMethods: {}, remembered: null }
 }
 
 export function allProfiles(file: ProfilesFile, sandboxUrl: string): Profile[] {
@@ -57,6 +69,7 @@ export function profilesState(file: ProfilesFile, sandboxUrl: string, sandbox?: 
     profiles,
     selectedId,
     lastUsername,
+    lastMethod: file.lastMethods[selectedId] ?? 'password',
     ...(isSandbox && sandbox ? { demoPassword: sandbox.password } : {}),
     ...(sandbox ? { sandbox } : {})
   }
@@ -124,11 +137,14 @@ export function removeProfile(file: ProfilesFile, id: string): ProfilesFile {
   if (!file.userProfiles.some((p) => p.id === id)) return file
   const lastUsernames = { ...file.lastUsernames }
   delete lastUsernames[id]
+  const lastMethods = { ...file.lastMethods }
+  delete lastMethods[id]
   return {
     ...file,
     userProfiles: file.userProfiles.filter((p) => p.id !== id),
     selectedId: file.selectedId === id ? SANDBOX_PROFILE_ID : file.selectedId,
     lastUsernames,
+    lastMethods,
     remembered: file.remembered?.profileId === id ? null : file.remembered
   }
 }

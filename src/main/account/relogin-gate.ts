@@ -25,7 +25,12 @@ interface Parked {
 }
 
 /** Commands that must never wait for a login: they are the login. */
-const NEVER_PARKED: ReadonlySet<CommandName> = new Set<CommandName>(['session.login', 'session.logout'])
+const NEVER_PARKED: ReadonlySet<CommandName> = new Set<CommandName>([
+  'session.login',
+  'session.loginWithKey',
+  'session.notebookSignIn',
+  'session.logout'
+])
 
 export class ReloginGate {
   private readonly parked = new Set<Parked>()

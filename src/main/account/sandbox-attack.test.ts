@@ -13,7 +13,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEmulator, type Emulator } from '../../emulator/index'
 import { createReach } from '../../emulator/reach/index'
-import { post } from '../../emulator/test-support'
+import { post } from '../../emulator/testing/http-client'
 import { startSandbox, type RunningSandbox } from './sandbox'
 
 const SSH = '/usr/bin/ssh'

@@ -2,13 +2,14 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCoreRig, createRequest, type CoreRig } from '../test-support/core-harness'
+import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
 import { createReach } from '../../emulator/reach/index'
 import { startSandbox } from './sandbox'
 import { startEmulator } from '../../emulator/index'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { post } from '../../emulator/test-support'
+import { post } from '../../emulator/testing/http-client'
 import { tmpdir } from 'node:os'
+import { posixFileModesMissing, skipBecause } from '../../shared/node/testing/platform-support'
 
 let rig: CoreRig | undefined
 afterEach(async () => {
@@ -27,7 +28,7 @@ describe('Sandbox', () => {
     expect(sandbox.baseUrl).not.toBe(rig.emulator.baseUrl)
 
     const keyPath = join(rig.dataDir, 'sandbox', 'id_ed25519')
-    expect((await stat(keyPath)).mode & 0o777).toBe(0o600)
+    if (!skipBecause(posixFileModesMissing(), 'the Sandbox key’s file mode')) expect((await stat(keyPath)).mode & 0o777).toBe(0o600)
     const publicKey = await readFile(`${keyPath}.pub`, 'utf8')
     expect(publicKey).toMatch(/^ssh-ed25519 /)
 

@@ -12,10 +12,9 @@ import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SandboxAccess } from '../../shared/contract'
-import type { SandboxInfo } from '../core-types'
 import type { ReachFactory } from '../../emulator/reach-types'
 import { generateEd25519KeyPair } from '../../emulator/reach/host-key'
-import { writeFileAtomic } from '../util/atomic-write'
+import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { SANDBOX_USERNAME } from './profiles'
 
 /** What the Sandbox needs of the emulator: `startEmulator` from src/emulator/index.ts. */
@@ -38,9 +37,19 @@ export interface EmulatorHandle {
   close(): Promise<void>
   /** Set when the emulator runs with reach (E1): SHA-256 of its notebook certificate, hex. */
   notebookCertSha256?: string
+  /** The emulator's control, for what the Sandbox comes with (its catalog's images). */
+  control?: { catalog(): { images: { imageId: string; name: string }[] } }
 }
 
 export type StartEmulator = (options: EmulatorStartOptions) => Promise<EmulatorHandle>
+
+/** What the rest of main needs to know of a running Sandbox. */
+export interface SandboxInfo {
+  /** SHA-256 of the emulator's notebook certificate (DER), lowercase hex without colons. */
+  notebookCertSha256: string
+  /** Private key the app generated and registered with the Sandbox's SSH servers. */
+  sshPrivateKeyPath: string
+}
 
 export interface SandboxOptions {
   dataDir: string
@@ -52,6 +61,8 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   baseUrl: string
   info: SandboxInfo
+  /** The images the Sandbox offers, with its names for them: the create form lists them. */
+  images: { imageId: string; name: string }[]
   /** How to reach it by hand (Settings shows it; the sign-in form fills in the password). */
   access: SandboxAccess
   close(): Promise<void>
@@ -83,6 +94,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   })
   return {
     baseUrl: handle.baseUrl,
+    images: (handle.control?.catalog().images ?? []).map(({ imageId, name }) => ({ imageId, name })),
     info: { sshPrivateKeyPath: key.privateKeyPath, notebookCertSha256: certSha256 ?? handle.notebookCertSha256 ?? '' },
     access: {
       apiUrl: handle.baseUrl,

@@ -32,17 +32,25 @@ export type CloudOperation =
   | 'terminateInstance'
   | 'createVolume'
   | 'listVolumes'
+  | 'catalog'
+  | 'balance'
 
 export interface CallContext {
   operation: CloudOperation
   /** scheme://host:port of the profile, shown in network messages. */
   origin: string
   now: () => number
+  /** What the call sent to prove who it is; absent: nothing (login). */
+  credential?: 'token' | 'api-key'
 }
 
 export interface HttpAnswer {
   status: number
   text: string
+  /** The Date header, when the answer had one. */
+  date?: string
+  /** The Location header, when the answer had one (redirects). */
+  location?: string
 }
 
 const WHAT: Record<CloudOperation, string> = {
@@ -52,7 +60,9 @@ const WHAT: Record<CloudOperation, string> = {
   stopInstance: 'stop the instance',
   terminateInstance: 'terminate the instance',
   createVolume: 'create the volume',
-  listVolumes: 'list your volumes'
+  listVolumes: 'list your volumes',
+  catalog: 'read the instance types on offer',
+  balance: 'read your balance'
 }
 
 const CREATES: ReadonlySet<CloudOperation> = new Set(['createInstance', 'createVolume'])
@@ -69,10 +79,13 @@ export function interpretAnswer<T>(answer: HttpAnswer, schema: z.ZodType<T>, con
   }
 
   const error = ErrorBodySchema.safeParse(body)
-  if (error.success && error.data.code === NOT_LOGGED_IN_CODE) throw notLoggedIn(answer.status)
+  if (error.success && error.data.code === NOT_LOGGED_IN_CODE) throw notLoggedIn(answer.status, context)
   if (error.success && error.data.code === BAD_CREDENTIALS_CODE) {
     throw badCredentials(error.data, answer.status, context)
   }
+  // The real service answers a missing or refused credential with a bare 401 ("Not logged in",
+  // "User ID mismatch"; hpcai-api-facts.md 5): whatever the body, the credential was refused.
+  if (answer.status === 401 && context.credential !== undefined) throw notLoggedIn(answer.status, context)
 
   let shapeProblem: unknown
   if (success) {
@@ -85,7 +98,14 @@ export function interpretAnswer<T>(answer: HttpAnswer, schema: z.ZodType<T>, con
   throw unexpectedResponse(context, 'the answer does not have the documented shape', answer.status, shapeProblem)
 }
 
-function notLoggedIn(status: number): CloudError {
+function notLoggedIn(status: number, context: CallContext): CloudError {
+  if (context.credential === 'api-key') {
+    return new CloudError(
+      'not-logged-in',
+      'The cloud refused your API key: it may have been deleted or replaced. Make a new key in the HPC-AI console, then sign in with it.',
+      { status }
+    )
+  }
   return new CloudError(
     'not-logged-in',
     'You are not logged in, or your login has expired. Log in again to continue.',

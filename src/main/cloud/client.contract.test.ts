@@ -6,11 +6,11 @@
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import type { CreateInstanceRequest } from '../../shared/api'
+import type { CreateInstanceRequest } from '../../shared/create-request'
 import { startEmulator, type Emulator } from '../../emulator'
-import { createRequest as createRequestFor } from '../test-support/core-harness'
+import { createRequest as createRequestFor } from '../testing/core-harness'
 import { createCloudClient } from './client'
-import { failureOf } from './http-fixture'
+import { failureOf } from './testing/http-fixture'
 import type { CloudClient } from './types'
 
 const LOCKOUT_MS = 15 * 60_000
@@ -198,7 +198,7 @@ describe('instances', () => {
     emulator.control.faults.setLatency(40)
     emulator.control.resetRequestCount()
     try {
-      const all = await viaProxy.listAllInstances({ pageSize: 5 })
+      const all = (await viaProxy.listAllInstances({ pageSize: 5 })).instances
       expect(all.map((instance) => instance.instanceMetadata.instanceId)).toEqual(expected)
       expect(emulator.control.requestCount()).toBe(5)
       // Page 1 alone, then pages 2–5 together: four requests were in the service at once.
@@ -207,7 +207,7 @@ describe('instances', () => {
       // The next walk (a poller's next poll) knows the total: page 1 goes out with pages 2–4.
       proxy.resetMaxInFlight()
       emulator.control.resetRequestCount()
-      const again = await viaProxy.listAllInstances({ pageSize: 5 })
+      const again = (await viaProxy.listAllInstances({ pageSize: 5 })).instances
       expect(again.map((instance) => instance.instanceMetadata.instanceId)).toEqual(expected)
       expect(emulator.control.requestCount()).toBe(5)
       expect(proxy.firstWave()).toEqual([1, 2, 3, 4])

@@ -1,7 +1,9 @@
 /**
- * The cloud API client on undici: JSON POSTs over a shared keep-alive pool, the token in the
- * `AccessToken` cookie, every answer parsed with the zod schemas of src/shared/api.ts, and every
- * failure turned into one CloudError (classify.ts) with the token scrubbed out (redact.ts).
+ * The cloud API client on undici: JSON POSTs (and GET /balance) over a shared keep-alive pool,
+ * the credential on every call but login (a console API key as `X-API-Key`, else the token in
+ * the `AccessToken` cookie), every answer parsed with the zod schemas of src/shared, redirects
+ * followed only within the same site (redirects.ts), and every failure turned into one
+ * CloudError (classify.ts) with the credential scrubbed out (redact.ts).
  */
 import type { Dispatcher } from 'undici'
 import type { z } from 'zod'
@@ -12,8 +14,11 @@ import {
   ListVolumesResponseSchema,
   LoginResultSchema,
   type Instance,
-  type PagerRequest
+  type PagerRequest,
+  type UnreadableInstance
 } from '../../shared/api'
+import { BalanceResponseSchema } from '../../shared/balance'
+import { CatalogResponseSchema } from '../../shared/catalog'
 import {
   answerTooLarge,
   exchangeFailure,
@@ -24,8 +29,10 @@ import {
 } from './classify'
 import { CloudError, isCloudError } from './errors'
 import { walkPages } from './paging'
-import { acquirePool } from './pool'
+import { acquirePool, type PoolLease } from './pool'
 import { redactError } from './redact'
+import { REDIRECT_STATUSES, decideRedirect } from './redirects'
+import { offsetFromDate, type ServerClockOffset } from './server-clock'
 import type { CloudClient, CloudClientOptions } from './types'
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000
@@ -81,18 +88,41 @@ function isCookieSafe(token: string): boolean {
   return /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]+$/.test(token)
 }
 
+/** A header value must be one line of printable ASCII: a key with anything else could smuggle a header. */
+function isHeaderSafe(key: string): boolean {
+  return /^[\x21-\x7e]+$/.test(key)
+}
+
+/** What one call sends to prove who it is: nothing (login), the API key, or the token. */
+type Sent = { kind: 'api-key'; value: string } | { kind: 'token'; value: string } | undefined
+
 export function createCloudClient(options: CloudClientOptions): CloudClient {
   const address = parseBaseUrl(options.baseUrl)
-  const lease = acquirePool({
-    origin: address.origin,
-    connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
-    ...(options.ca !== undefined && address.origin.startsWith('https:') ? { ca: options.ca } : {})
-  })
+  const leases = new Map<string, PoolLease>()
+  /** The keep-alive pool of an origin: the profile's, or a same-site origin a redirect named. */
+  const poolFor = (origin: string): Dispatcher => {
+    let lease = leases.get(origin)
+    if (!lease) {
+      lease = acquirePool({
+        origin,
+        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+        bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+        ...(options.ca !== undefined && origin.startsWith('https:') ? { ca: options.ca } : {}),
+        ...(options.lookup ? { lookup: options.lookup } : {})
+      })
+      leases.set(origin, lease)
+    }
+    return lease.pool
+  }
+  poolFor(address.origin)
   let closed = false
   /** The instance total of the last listAllInstances: lets the next walk skip waiting for page 1. */
   let knownTotal: number | undefined
+  const now = options.now ?? Date.now
+  /** The latest answer's proof of the service's clock; the latest, as clocks drift and jump. */
+  let serverClock: ServerClockOffset | undefined
 
+  /** `body` undefined: a GET. */
   async function call<T>(
     operation: CloudOperation,
     path: string,
@@ -101,24 +131,51 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     authenticated: boolean
   ): Promise<T> {
     const context: CallContext = { operation, origin: address.origin, now: Date.now }
-    // Read even for login, which does not send it: an answer must not echo a token we hold.
+    // Read even for login, which does not send them: an answer must not echo a secret we hold.
     let token: string | undefined
+    let apiKey: string | undefined
     try {
       if (closed) throw clientClosed(context)
       token = options.token()
-      if (authenticated && token !== undefined && !isCookieSafe(token)) throw damagedToken()
-      const sent = authenticated ? token : undefined
-      const answer = await exchange(lease.pool, address.pathPrefix + path, body, sent, context)
+      apiKey = options.apiKey?.()
+      let sent: Sent
+      if (authenticated && apiKey !== undefined) {
+        if (!isHeaderSafe(apiKey)) throw damagedKey()
+        sent = { kind: 'api-key', value: apiKey }
+      } else if (authenticated && token !== undefined) {
+        if (!isCookieSafe(token)) throw damagedToken()
+        sent = { kind: 'token', value: token }
+      }
+      if (sent) context.credential = sent.kind
+      const sentAt = now()
+      const answer = await exchangeFollowing(address.origin + address.pathPrefix + path, body, sent, context)
+      serverClock = offsetFromDate(answer.date, sentAt, now()) ?? serverClock
       return interpretAnswer(answer, schema, context)
     } catch (error) {
       const typed = isCloudError(error) ? error : exchangeFailure(error, context)
-      throw redactError(typed, token)
+      throw redactError(redactError(typed, token), apiKey)
+    }
+  }
+
+  /** One exchange, and again at the address of each same-site redirect (redirects.ts). */
+  async function exchangeFollowing(url: string, body: unknown, sent: Sent, context: CallContext): Promise<HttpAnswer> {
+    let target = new URL(url)
+    for (let hops = 0; ; hops++) {
+      const answer = await exchange(poolFor(target.origin), target.pathname + target.search, body, sent, context)
+      if (!REDIRECT_STATUSES.has(answer.status)) return answer
+      const decision = decideRedirect(answer.location, target, hops)
+      if (!decision.follow) throw refusedRedirect(decision, answer.status, context)
+      target = decision.url
     }
   }
 
   async function listInstances(pager: PagerRequest) {
     return call('listInstances', '/instance/list', { pager }, ListInstancesResponseSchema, true)
   }
+
+  /** A list row: read, or unreadable (keyed so the walk lists each once, like instances). */
+  type Row = { instance: Instance } | { unreadable: UnreadableInstance; key: string }
+  let anonymous = 0
 
   return {
     baseUrl: options.baseUrl,
@@ -129,21 +186,31 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
 
     async listAllInstances(listOptions) {
       const pageSize = Math.max(1, Math.floor(listOptions?.pageSize ?? DEFAULT_LIST_PAGE_SIZE))
-      const walk = await walkPages<Instance>(
+      const walk = await walkPages<Row>(
         async (pager) => {
           const page = await listInstances(pager)
-          return { items: page.instances, pager: page.pager }
+          const rows: Row[] = [
+            ...page.instances.map((instance) => ({ instance })),
+            ...page.unreadable.map((unreadable) => ({
+              unreadable,
+              key: unreadable.instanceId !== null ? `unreadable:${unreadable.instanceId}` : `unreadable#${++anonymous}`
+            }))
+          ]
+          return { items: rows, pager: page.pager }
         },
         {
           pageSize,
           concurrency: LIST_CONCURRENCY,
           maxPages: MAX_PAGES,
-          keyOf: (instance) => instance.instanceMetadata.instanceId,
+          keyOf: (row) => ('instance' in row ? row.instance.instanceMetadata.instanceId : row.key),
           ...(knownTotal !== undefined ? { expectedTotal: knownTotal } : {})
         }
       )
       knownTotal = walk.pageSizeHonored ? walk.totalEntries : undefined
-      return walk.items
+      return {
+        instances: walk.items.flatMap((row) => ('instance' in row ? [row.instance] : [])),
+        unreadable: walk.items.flatMap((row) => ('unreadable' in row ? [row.unreadable] : []))
+      }
     },
 
     createInstance: (request) =>
@@ -165,28 +232,34 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       return answer.volumeList
     },
 
+    // The real launch form's feed takes an empty object (hpcai-api-facts.md 2.9).
+    catalog: () => call('catalog', '/resource/user/instance/list', {}, CatalogResponseSchema, true),
+
+    balance: () => call('balance', '/balance', undefined, BalanceResponseSchema, true),
+
+    serverClock: () => serverClock,
+
     async close() {
       if (closed) return
       closed = true
-      await lease.release()
+      await Promise.all([...leases.values()].map((lease) => lease.release()))
+      leases.clear()
     }
   }
 }
 
-/** One POST: sends JSON, reads the whole answer as text (bounded), always frees the socket. */
-async function exchange(
-  pool: Dispatcher,
-  path: string,
-  body: unknown,
-  token: string | undefined,
-  context: CallContext
-): Promise<HttpAnswer> {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'application/json'
-  }
-  if (token !== undefined) headers['cookie'] = `AccessToken=${token}`
-  const response = await pool.request({ method: 'POST', path, headers, body: JSON.stringify(body) })
+/**
+ * One request (a POST with a JSON body; a GET when `body` is undefined): reads the whole answer
+ * as text (bounded), always frees the socket.
+ */
+async function exchange(pool: Dispatcher, path: string, body: unknown, sent: Sent, context: CallContext): Promise<HttpAnswer> {
+  const headers: Record<string, string> = { accept: 'application/json' }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  if (sent?.kind === 'api-key') headers['x-api-key'] = sent.value
+  if (sent?.kind === 'token') headers['cookie'] = `AccessToken=${sent.value}`
+  const response = await pool.request(
+    body === undefined ? { method: 'GET', path, headers } : { method: 'POST', path, headers, body: JSON.stringify(body) }
+  )
   const chunks: Buffer[] = []
   let size = 0
   // Leaving this loop early (too large, socket error) destroys the body stream, freeing the socket.
@@ -195,7 +268,26 @@ async function exchange(
     if (size > MAX_ANSWER_BYTES) throw answerTooLarge(context, response.statusCode, MAX_ANSWER_BYTES)
     chunks.push(chunk)
   }
-  return { status: response.statusCode, text: Buffer.concat(chunks).toString('utf8') }
+  const date = response.headers['date']
+  const location = response.headers['location']
+  return {
+    status: response.statusCode,
+    text: Buffer.concat(chunks).toString('utf8'),
+    ...(typeof date === 'string' ? { date } : {}),
+    ...(typeof location === 'string' ? { location } : {})
+  }
+}
+
+/** A redirect the client does not follow: where it pointed, and what to do about it. */
+function refusedRedirect(decision: Exclude<ReturnType<typeof decideRedirect>, { follow: true }>, status: number, context: CallContext): CloudError {
+  const what = `${context.origin} answered with a redirect (HTTP ${status})`
+  const message =
+    decision.reason === 'no-location'
+      ? `${what} without saying where to. Check the profile's address (for example https://hpc-ai.com/api).`
+      : decision.reason === 'too-many'
+        ? `${what} again and again, last to ${decision.shown}. Check the profile's address (for example https://hpc-ai.com/api).`
+        : `${what} to ${decision.shown}, another site. Cloud Tray sends your sign-in only to the profile's own site, so it did not follow. If that is the cloud's new address, put it in the profile.`
+  return new CloudError('unexpected-response', message, { status })
 }
 
 function clientClosed(context: CallContext): CloudError {
@@ -203,6 +295,10 @@ function clientClosed(context: CallContext): CloudError {
     'network',
     `Could not reach ${context.origin}: this connection was already closed. Try again; if it keeps happening, restart Cloud Tray.`
   )
+}
+
+function damagedKey(): CloudError {
+  return new CloudError('not-logged-in', 'The saved API key is damaged and cannot be used. Sign in again with your API key.')
 }
 
 function damagedToken(): CloudError {

@@ -110,11 +110,44 @@ describe('walkPages', () => {
     const requested: number[] = []
     const liar = async (pager: PagerRequest): Promise<Page<Item>> => {
       requested.push(pager.currentPage)
-      return { items: [{ id: `p${pager.currentPage}` }], pager: { currentPage: pager.currentPage, pageSize: 10, totalEntries: 1e12 } }
+      return { items: ids(10, `p${pager.currentPage}-`), pager: { currentPage: pager.currentPage, pageSize: 10, totalEntries: 1e12 } }
     }
     const all = (await walkPages(liar, { ...options, maxPages: 7 })).items
-    expect(all).toHaveLength(7)
+    expect(all).toHaveLength(70)
     expect(requested).toHaveLength(7)
+  })
+
+  it('#12 item 6: stops at the first short or empty page, whatever total the server claims', async () => {
+    for (const pageOneSize of [0, 3, 10]) {
+      const requested: number[] = []
+      // A huge total, page 1 as given, every later page empty.
+      const liar = async (pager: PagerRequest): Promise<Page<Item>> => {
+        requested.push(pager.currentPage)
+        const items = pager.currentPage === 1 ? ids(pageOneSize) : []
+        return { items, pager: { currentPage: pager.currentPage, pageSize: 10, totalEntries: 1e9 } }
+      }
+      const walk = await walkPages(liar, { ...options, maxPages: 2000 })
+      expect(walk.items).toHaveLength(pageOneSize)
+      // A short page 1 ends the walk; a full one lets one wave of pages go out, then the first empty one ends it.
+      expect(requested.length).toBeLessThanOrEqual(pageOneSize === 10 ? 1 + options.concurrency : 1)
+      // The next poll does not guess pages from the claimed total either.
+      requested.length = 0
+      await walkPages(liar, { ...options, maxPages: 2000, expectedTotal: walk.totalEntries })
+      expect(requested.length).toBeLessThanOrEqual(pageOneSize === 10 ? 1 + options.concurrency : 1)
+    }
+  })
+
+  it('#12 item 6: a short page in the middle ends the walk, even when guessing from the last total', async () => {
+    const requested: number[] = []
+    const liar = async (pager: PagerRequest): Promise<Page<Item>> => {
+      requested.push(pager.currentPage)
+      const items = pager.currentPage <= 2 ? ids(10, `p${pager.currentPage}-`) : pager.currentPage === 3 ? ids(4, 'p3-') : []
+      return { items, pager: { currentPage: pager.currentPage, pageSize: 10, totalEntries: 5e6 } }
+    }
+    const walk = await walkPages(liar, { ...options, expectedTotal: 5e6 })
+    expect(walk.items).toHaveLength(24)
+    expect(Math.max(...requested)).toBeLessThanOrEqual(3 + options.concurrency)
+    expect(requested.length).toBeLessThanOrEqual(3 + options.concurrency)
   })
 })
 

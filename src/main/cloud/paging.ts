@@ -6,6 +6,10 @@
  * entry one place down). An entry can therefore appear on two pages, which we dedupe by id; and
  * the total can grow, which later pages report and we follow, up to a hard page cap.
  *
+ * A hostile or broken service can claim any total. The list ends at the first page that comes back
+ * short (fewer entries than the page size) or empty, whatever the total says: otherwise a claimed
+ * total of millions with empty pages would send up to `maxPages` requests on every poll.
+ *
  * A poller walks the same list again and again. Given the total of its last walk
  * (`expectedTotal`), the walk does not wait for page 1 before asking for the others: it starts
  * pages 1…n at once, saving one round trip per poll. Page 1's answer then replaces the guess.
@@ -87,6 +91,9 @@ async function walk<T>(
     nextPage = 1
   }
   let failed = false
+  /** The first page that came back short or empty: the list ends there, whatever the total claims. */
+  let endPage = first && first.items.length < size ? 1 : Infinity
+  lastPage = Math.min(lastPage, endPage)
 
   async function worker(): Promise<void> {
     while (!failed && !misaligned && nextPage <= lastPage) {
@@ -102,6 +109,8 @@ async function walk<T>(
         } else {
           lastPage = Math.max(lastPage, pagesFor(totalEntries))
         }
+        if (!misaligned && page.items.length < size) endPage = Math.min(endPage, current)
+        lastPage = Math.min(lastPage, endPage)
       } catch (error) {
         failed = true
         throw error
@@ -123,5 +132,7 @@ async function walk<T>(
       items.push(item)
     }
   }
-  return { items, totalEntries, pageSizeHonored: pageSizeHonored && !misaligned }
+  // A list that ended short has exactly what was seen: the next walk must not guess from a bigger claim.
+  const seenTotal = endPage === Infinity ? totalEntries : Math.min(totalEntries, items.length)
+  return { items, totalEntries: seenTotal, pageSizeHonored: pageSizeHonored && !misaligned }
 }

@@ -7,6 +7,7 @@
  * different pools, because those settings belong to the connections.
  */
 import { createHash } from 'node:crypto'
+import type { LookupFunction } from 'node:net'
 import { Pool } from 'undici'
 
 export interface PoolSettings {
@@ -17,6 +18,8 @@ export interface PoolSettings {
   bodyTimeoutMs: number
   /** PEM certificate(s) to trust instead of the system's (HTTPS only): the Sandbox's pinned certificate. */
   ca?: string
+  /** Name resolution instead of the system's (tests give made-up host names a loopback address). */
+  lookup?: LookupFunction
 }
 
 export interface PoolLease {
@@ -45,9 +48,17 @@ interface Entry {
 
 const pools = new Map<string, Entry>()
 
+const lookupIds = new WeakMap<LookupFunction, number>()
+let lookupCount = 0
+
 function keyOf(settings: PoolSettings): string {
   const ca = settings.ca ? createHash('sha256').update(settings.ca).digest('hex') : '-'
-  return [settings.origin, settings.connectTimeoutMs, settings.bodyTimeoutMs, ca].join('|')
+  let lookup = '-'
+  if (settings.lookup) {
+    if (!lookupIds.has(settings.lookup)) lookupIds.set(settings.lookup, ++lookupCount)
+    lookup = String(lookupIds.get(settings.lookup))
+  }
+  return [settings.origin, settings.connectTimeoutMs, settings.bodyTimeoutMs, ca, lookup].join('|')
 }
 
 export function acquirePool(settings: PoolSettings): PoolLease {
@@ -64,7 +75,9 @@ export function acquirePool(settings: PoolSettings): PoolLease {
         headersTimeout: settings.bodyTimeoutMs,
         bodyTimeout: settings.bodyTimeoutMs,
         // Node's `ca` replaces the system roots: with it, only the pinned certificate is trusted here.
-        ...(settings.ca ? { connect: { ca: settings.ca } } : {})
+        ...(settings.ca || settings.lookup
+          ? { connect: { ...(settings.ca ? { ca: settings.ca } : {}), ...(settings.lookup ? { lookup: settings.lookup } : {}) } }
+          : {})
       }),
       leases: 0
     }

@@ -1,11 +1,13 @@
 /**
- * One zod schema per contract command: what `handle()` accepts from a renderer before any
- * handler runs. A renderer is untrusted input (a compromised page could send anything), so
+ * One zod schema per contract command and notice: what the dispatcher accepts from a renderer
+ * before any handler runs. A renderer is untrusted input (a compromised page could send anything), so
  * objects are strict, strings bounded, numbers finite. `z.void()` commands take no input.
  */
 import { z } from 'zod'
-import { CHARGE_MODES } from '../../shared/api'
-import type { CommandInput, CommandName } from '../../shared/contract'
+import type { CommandInput, CommandName, NoticeInput, NoticeName } from '../../shared/contract'
+import { CreateInstanceRequestSchema, MAX_TEXT_LENGTH } from '../../shared/create-request'
+import { CreateVolumeRequestSchema } from '../../shared/volume-request'
+import { MAX_LABEL_LENGTH } from '../catalog/image-book'
 import { SettingsPatchSchema } from '../settings/settings-schema'
 import { FILES_CHUNK } from '../../shared/contract-files'
 import { MAX_DOWNLOAD_ITEMS } from '../ssh/sftp/download'
@@ -16,39 +18,6 @@ const name = z.string().max(200)
 const none = z.undefined().or(z.null()).transform(() => undefined)
 
 const pager = z.object({ currentPage: z.number().int().min(1).max(100_000), pageSize: z.number().int().min(1).max(500) }).strict()
-
-const createInstance = z
-  .object({
-    name: z.string().min(1).max(200),
-    imageId: id,
-    instanceTypeId: id,
-    region: id,
-    billing: z.object({ chargeMode: z.enum(CHARGE_MODES), duration: z.number().int().min(1).max(1000) }).strict(),
-    remoteStorages: z
-      .array(
-        z
-          .object({
-            mountPath: z.string().min(1).max(500),
-            remoteStorageName: z.string().min(1).max(200),
-            remoteStorageId: id,
-            type: z.string().min(1).max(100)
-          })
-          .strict()
-      )
-      .max(50),
-    instanceConfiguration: z
-      .object({
-        extraDataDiskSizeDB: z.number().min(0).max(1_000_000).optional(),
-        enableCommonData: z.boolean(),
-        enableDocker: z.boolean(),
-        dockerStorageSize: z.number().min(0).max(1_000_000).optional(),
-        initScript: z.string().max(100_000)
-      })
-      .strict(),
-    isSpotInstance: z.boolean().optional(),
-    nodePorts: z.array(z.number().int().min(1).max(65_535)).max(50)
-  })
-  .strict()
 
 const dimensions = { cols: z.number().int().min(1).max(2000), rows: z.number().int().min(1).max(1000) }
 
@@ -81,35 +50,44 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
       rememberMe: z.boolean()
     })
     .strict(),
+  'session.loginWithKey': z
+    .object({
+      profileId: id,
+      username: z.string().trim().min(1, 'Enter your user name.').max(200),
+      // A header value: one line of printable ASCII, as the console shows it.
+      apiKey: z
+        .string()
+        .trim()
+        .min(1, 'Paste your API key.')
+        .max(1000)
+        .regex(/^[\x21-\x7e]+$/, 'An API key is one line of letters, digits and symbols, without spaces.'),
+      rememberMe: z.boolean()
+    })
+    .strict(),
+  'session.notebookSignIn': z.object({ password: z.string().min(1, 'Enter your password.').max(1000) }).strict(),
   'session.logout': none,
   'instances.get': none,
   'instances.refresh': none,
   'instances.page': pager,
-  'instances.create': z.object({ request: createInstance }).strict(),
+  'instances.create': z.object({ request: CreateInstanceRequestSchema, notMine: z.array(id).max(100).optional() }).strict(),
   'instances.stop': instanceRef,
   'instances.terminate': instanceRef,
   'volumes.list': pager,
-  'volumes.create': z
-    .object({
-      name: z.string().trim().min(1, 'Enter a volume name.').max(200),
-      sizeGB: z.number().int().min(1).max(1_000_000),
-      region: id,
-      volumeType: z.string().trim().min(1).max(100)
-    })
-    .strict(),
-  'catalog.suggestions': none,
+  'volumes.create': CreateVolumeRequestSchema,
+  'catalog.get': none,
+  'catalog.refresh': none,
+  'images.save': z.object({ imageId: z.string().trim().min(1, 'Enter the image id.').max(MAX_TEXT_LENGTH), label: z.string().max(MAX_LABEL_LENGTH) }).strict(),
+  'images.remove': z.object({ imageId: z.string().min(1).max(MAX_TEXT_LENGTH) }).strict(),
+  'balance.get': none,
+  'balance.refresh': none,
   'settings.get': none,
   'settings.update': SettingsPatchSchema,
-  'tray.get': none,
   'tray.activate': z.object({ itemId: z.string().min(1).max(300) }).strict(),
   'notebook.open': instanceRef,
   'external.open': z.object({ url: z.string().min(1).max(4000) }).strict(),
+  'clipboard.read': none,
   'warnings.get': none,
-  'recorded.get': none,
   'ssh.open': z.object({ instanceId: id, ...dimensions }).strict(),
-  'ssh.input': z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
-  'ssh.resize': z.object({ terminalId: id, ...dimensions }).strict(),
-  'ssh.ack': z.object({ terminalId: id, bytes: z.number().int().min(0).max(1 << 30) }).strict(),
   'ssh.close': terminalRef,
   'ssh.reconnect': terminalRef,
   'ssh.answer': z.object({ promptId: id, answer: promptAnswer }).strict(),
@@ -149,6 +127,14 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
       replace: z.boolean()
     })
     .strict(),
+  'files.download': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
+  'files.cancel': z.object({ transferId: id }).strict()
+}
+
+export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unknown> } = {
+  'ssh.ack': z.object({ terminalId: id, bytes: z.number().int().min(0).max(1 << 30) }).strict(),
+  'ssh.input': z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
+  'ssh.resize': z.object({ terminalId: id, ...dimensions }).strict(),
   'files.chunk': z
     .object({
       transferId: id,
@@ -157,9 +143,7 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
       data: z.instanceof(Uint8Array).refine((data) => data.length > 0 && data.length <= FILES_CHUNK, `A chunk holds 1 to ${FILES_CHUNK} bytes.`)
     })
     .strict(),
-  'files.download': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
-  'files.saved': z.object({ transferId: id, bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }).strict(),
-  'files.cancel': z.object({ transferId: id }).strict()
+  'files.saved': z.object({ transferId: id, bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }).strict()
 }
 
 /** The first problem with an input, as a sentence and the dotted field path. */

@@ -1,60 +1,95 @@
 /**
  * Instances: the watcher's snapshot, a server page for the pager, and the actions that change
- * an instance. Each action tells the core what this app did (so its own stop is not announced
- * as news) and makes the watcher poll fast.
+ * an instance. Each action tells the notifier what this app did (so its own stop is not
+ * announced as news) and makes the watcher poll fast.
  */
-import type { CommandGroup, CoreServices } from '../core-types'
-import type { CoreInternals } from '../core-internals'
+import type { Instance } from '../../shared/api'
+import type { Clock } from '../../shared/clock'
+import type { InstancesSnapshot, SessionState } from '../../shared/contract'
+import { canStop, canTerminate } from '../../shared/instance-rules'
 import { AppError } from '../app-error'
-import { canStop } from '../tray/tray-model'
+import type { CloudClient } from '../cloud/types'
+import type { OwnAction } from '../notify/notifier'
 import { createInstanceOnce } from './create-once'
+import type { CommandGroup } from './dispatcher'
 
-export function instanceCommands(services: CoreServices, core: CoreInternals): CommandGroup {
+export interface InstanceServices {
+  clock: Clock
+  account: {
+    /** The session's cloud client; throws AppError `no-session` when signed out. */
+    cloud(): CloudClient
+    state(): SessionState
+  }
+  /** The instance watcher (watch/watcher.ts). */
+  watch: {
+    snapshot(): InstancesSnapshot
+    find(instanceId: string): Instance | undefined
+    /** Polls now and resolves after that poll. */
+    pollNow(): Promise<void>
+    /** This app changed something: poll fast for a while. */
+    actionHappened(): void
+  }
+  /** The notifier's record of this app's own actions. */
+  own: { noteOwnAction(action: OwnAction, instanceId: string): void; forgetOwnAction(action: OwnAction, instanceId: string): void }
+  /** The image book: a launch puts its image first in the create form's list. */
+  images: { used(imageId: string): Promise<void> }
+}
+
+type InstanceCommand =
+  | 'instances.get'
+  | 'instances.refresh'
+  | 'instances.page'
+  | 'instances.create'
+  | 'instances.stop'
+  | 'instances.terminate'
+
+export function instanceCommands(services: InstanceServices): CommandGroup<InstanceCommand> {
+  const { account, watch, own } = services
   const creator = createInstanceOnce(services.clock)
+
+  /** Refuses what the instance's status does not allow (a stale window may still ask). */
+  const allowed = (instanceId: string, rule: (instance: Instance) => boolean, refusal: (instance: Instance) => string): void => {
+    const known = watch.find(instanceId)
+    if (known && !rule(known)) throw new AppError('not-allowed', refusal(known))
+  }
+
+  /** Noted before the call: the watcher may see the outcome before the answer arrives. */
+  const act = async (action: OwnAction, instanceId: string, call: (cloud: CloudClient) => Promise<{ instanceId: string }>) => {
+    const cloud = account.cloud()
+    own.noteOwnAction(action, instanceId)
+    try {
+      const answer = await call(cloud)
+      watch.actionHappened()
+      return answer
+    } catch (error) {
+      own.forgetOwnAction(action, instanceId)
+      throw error
+    }
+  }
+
   return {
     handlers: {
-      'instances.get': async () => core.snapshot(),
-      'instances.refresh': () => core.refresh(),
-      'instances.page': (pager) => services.cloud().listInstances(pager),
-      'catalog.suggestions': async () => core.suggestions(),
-      'instances.create': async ({ request }) => {
-        const created = await creator.create(services.cloud(), request, core.snapshot().instances)
-        core.noteAction('create', created.instanceId)
-        services.pollSoon('create')
-        void core.rememberLaunch(request)
+      'instances.get': async () => watch.snapshot(),
+      'instances.refresh': async () => {
+        if (account.state().status === 'signed-out') throw new AppError('no-session', 'You are signed out. Sign in to see your instances.')
+        await watch.pollNow()
+        return watch.snapshot()
+      },
+      'instances.page': (pager) => account.cloud().listInstances(pager),
+      'instances.create': async ({ request, notMine }) => {
+        const created = await creator.create(account.cloud(), request, watch.snapshot().instances, notMine ? { notMine } : {})
+        own.noteOwnAction('create', created.instanceId)
+        watch.actionHappened()
+        void services.images.used(request.imageId).catch(() => undefined)
         return { instanceId: created.instanceId }
       },
       'instances.stop': async ({ instanceId }) => {
-        const known = services.findInstance(instanceId)
-        if (known && !canStop(known.instanceRuntimeInfo.status)) {
-          throw new AppError(
-            'not-allowed',
-            `«${known.instanceSpecInfo.name}» is ${known.instanceRuntimeInfo.status}; there is nothing to stop.`
-          )
-        }
-        // Noted before the call: the watcher may see "Stopped" before the answer arrives.
-        const cloud = services.cloud()
-        core.noteAction('stop', instanceId)
-        try {
-          const stopped = await cloud.stopInstance(instanceId)
-          services.pollSoon('stop')
-          return stopped
-        } catch (error) {
-          core.forgetAction('stop', instanceId)
-          throw error
-        }
+        allowed(instanceId, canStop, (known) => `«${known.instanceSpecInfo.name}» is ${known.instanceRuntimeInfo.status}; there is nothing to stop.`)
+        return act('stop', instanceId, (cloud) => cloud.stopInstance(instanceId))
       },
       'instances.terminate': async ({ instanceId }) => {
-        const cloud = services.cloud()
-        core.noteAction('terminate', instanceId)
-        try {
-          const terminated = await cloud.terminateInstance(instanceId)
-          services.pollSoon('terminate')
-          return terminated
-        } catch (error) {
-          core.forgetAction('terminate', instanceId)
-          throw error
-        }
+        allowed(instanceId, canTerminate, (known) => `«${known.instanceSpecInfo.name}» is already released; there is nothing to delete.`)
+        return act('terminate', instanceId, (cloud) => cloud.terminateInstance(instanceId))
       }
     }
   }

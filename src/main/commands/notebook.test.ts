@@ -1,36 +1,32 @@
 import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
-import { ManualClock } from '../../shared/clock'
-import type { CoreServices, NotebookWindowRequest, Platform, SandboxInfo } from '../core-types'
+import type { SandboxInfo } from '../account/sandbox'
+import type { NotebookWindowRequest, Platform } from '../core-types'
 import { AppError } from '../app-error'
-import { notebookCommands } from './notebook'
-import { instanceWith } from '../notebook/test-instance'
+import { notebookCommands, type NotebookServices } from './notebook'
+import { instanceWith } from '../notebook/testing/instance'
 
 const TOKEN = 'header.payload.signature'
 
-function services(options: { token?: string; instance?: Instance; sandbox?: SandboxInfo } = {}): { services: CoreServices; opened: NotebookWindowRequest[] } {
+function services(options: { token?: string; instance?: Instance; sandbox?: SandboxInfo } = {}): { services: NotebookServices; opened: NotebookWindowRequest[] } {
   const opened: NotebookWindowRequest[] = []
   const platform = {
-    shell: 'web',
     openNotebook: async (request: NotebookWindowRequest) => {
       opened.push(request)
     }
   } as unknown as Platform
-  const value = {
-    dataDir: '/nowhere',
-    clock: new ManualClock(),
-    emit: () => {},
+  const value: NotebookServices = {
     platform,
     findInstance: (id: string) => (options.instance?.instanceMetadata.instanceId === id ? options.instance : undefined),
     currentProfile: () => ({ id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:1/api', builtIn: 'sandbox' as const }),
     accessToken: () => ('token' in options ? options.token : TOKEN),
     sandbox: () => options.sandbox
-  } as unknown as CoreServices
+  }
   return { services: value, opened }
 }
 
 async function open(fixture: ReturnType<typeof services>, instanceId = 'inst-1'): Promise<{ url: string }> {
-  return notebookCommands(fixture.services).handlers['notebook.open']!({ instanceId }, { clientId: 'c1' })
+  return notebookCommands(fixture.services).handlers['notebook.open']({ instanceId }, { clientId: 'c1' })
 }
 
 describe('notebook.open', () => {

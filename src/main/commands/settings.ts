@@ -1,12 +1,32 @@
-/** Settings: read and patch; the store validates and writes atomically. */
-import type { CommandGroup, CoreServices } from '../core-types'
-import type { CoreInternals } from '../core-internals'
+/**
+ * Settings: read and patch; the store validates and writes atomically. A change is announced,
+ * the OS start-at-login entry follows ours, and whatever shows settings (the tray) updates.
+ */
+import type { Settings, SettingsPatch } from '../../shared/contract'
+import type { EventSink, Platform } from '../core-types'
+import type { CommandGroup } from './dispatcher'
 
-export function settingsCommands(services: CoreServices, core: CoreInternals): CommandGroup {
+export interface SettingsServices {
+  store: { get(): Settings; update(patch: SettingsPatch): Promise<Settings> }
+  emit: EventSink
+  platform: Pick<Platform, 'setStartAtLogin'>
+  /** After a change was saved. */
+  changed(settings: Settings, before: Settings): void
+}
+
+export function settingsCommands(services: SettingsServices): CommandGroup<'settings.get' | 'settings.update'> {
+  const { store } = services
   return {
     handlers: {
-      'settings.get': async () => services.settings(),
-      'settings.update': (patch) => core.updateSettings(patch)
+      'settings.get': async () => store.get(),
+      'settings.update': async (patch) => {
+        const before = store.get()
+        const next = await store.update(patch)
+        services.emit('settings', next)
+        if (next.startAtLogin !== before.startAtLogin) services.platform.setStartAtLogin(next.startAtLogin)
+        services.changed(next, before)
+        return next
+      }
     }
   }
 }

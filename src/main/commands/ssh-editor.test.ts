@@ -13,7 +13,7 @@ import type { Platform } from '../core-types'
 import { KnownHostsStore } from '../ssh/known-hosts-store'
 import { runningInstance } from '../ssh/testing/instance'
 import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
-import { callHandler as call, fakeSshServices } from '../test-support/ssh-command-services'
+import { callHandler as call, fakeSshServices } from './testing/ssh-command-services'
 import { createSshCommands } from './ssh'
 
 describe.skipIf(!opensshAvailable())('open the instance in an editor', () => {

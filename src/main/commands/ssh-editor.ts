@@ -8,10 +8,10 @@
  */
 import type { Editor } from '../../shared/contract-tunnels'
 import { AppError } from '../app-error'
-import type { CommandHandlers } from '../core-types'
 import { EDITOR_NAMES, editorUrl } from '../ssh/editors'
 import type { SshLinks } from '../ssh/links'
 import { hostAlias, hostBlockInPlace, readSshConfig, type HostBlockInput } from '../ssh/ssh-config'
+import type { CommandGroup } from './dispatcher'
 
 export interface EditorDeps {
   links: SshLinks
@@ -24,30 +24,34 @@ export interface EditorDeps {
 /** How long "Open in …" waits for the instance to say where home is. */
 export const HOME_LOOKUP_MS = 5_000
 
-export function editorHandlers(deps: EditorDeps): CommandHandlers {
+export type EditorCommand = 'editor.available' | 'editor.open'
+
+export function editorCommands(deps: EditorDeps): CommandGroup<EditorCommand> {
   return {
-    'editor.available': async () => ({ editors: deps.editors() }),
-    'editor.open': async ({ instanceId, editor }) => {
-      const input = deps.blockInput(instanceId)
-      const existing = (await readSshConfig(deps.homeDir).catch(() => null)) ?? ''
-      if (!hostBlockInPlace(existing, input)) {
-        throw new AppError(
-          'not-allowed',
-          `${EDITOR_NAMES[editor]} connects through the instance's Host entry in ~/.ssh/config, which is not there (or out of date). Review and write it, then open again.`,
-          { field: 'config' }
-        )
+    handlers: {
+      'editor.available': async () => ({ editors: deps.editors() }),
+      'editor.open': async ({ instanceId, editor }) => {
+        const input = deps.blockInput(instanceId)
+        const existing = (await readSshConfig(deps.homeDir).catch(() => null)) ?? ''
+        if (!hostBlockInPlace(existing, input)) {
+          throw new AppError(
+            'not-allowed',
+            `${EDITOR_NAMES[editor]} connects through the instance's Host entry in ~/.ssh/config, which is not there (or out of date). Review and write it, then open again.`,
+            { field: 'config' }
+          )
+        }
+        const home = await deps.links
+          .exec(instanceId, 'printf %s "$HOME"', { timeoutMs: HOME_LOOKUP_MS, maxOutputBytes: 4096 })
+          .then((result) => (result.exitCode === 0 ? result.stdout : undefined))
+          .catch(() => undefined)
+        const url = editorUrl(editor, hostAlias(input.instanceName, input.instanceId), home)
+        try {
+          await deps.openEditor(url)
+        } catch (error) {
+          throw new AppError('not-allowed', `Your system could not open ${EDITOR_NAMES[editor]} (${(error as Error).message}). Is it installed, with its Remote - SSH extension?`, { cause: error })
+        }
+        return { url }
       }
-      const home = await deps.links
-        .exec(instanceId, 'printf %s "$HOME"', { timeoutMs: HOME_LOOKUP_MS, maxOutputBytes: 4096 })
-        .then((result) => (result.exitCode === 0 ? result.stdout : undefined))
-        .catch(() => undefined)
-      const url = editorUrl(editor, hostAlias(input.instanceName, input.instanceId), home)
-      try {
-        await deps.openEditor(url)
-      } catch (error) {
-        throw new AppError('not-allowed', `Your system could not open ${EDITOR_NAMES[editor]} (${(error as Error).message}). Is it installed, with its Remote - SSH extension?`, { cause: error })
-      }
-      return { url }
     }
   }
 }

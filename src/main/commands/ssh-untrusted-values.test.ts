@@ -12,11 +12,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
 import type { Settings } from '../../shared/contract'
 import { AppError } from '../app-error'
-import type { CommandGroup } from '../core-types'
+import type { AnyCommandGroup } from './dispatcher'
 import { sshCommand } from '../ssh/target'
 import { runningInstance } from '../ssh/testing/instance'
 import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
-import { callHandler as call, fakeSshServices } from '../test-support/ssh-command-services'
+import { callHandler as call, fakeSshServices } from './testing/ssh-command-services'
 import { createSshCommands } from './ssh'
 
 const SSH = '/usr/bin/ssh'
@@ -50,7 +50,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
   afterEach(() => rmSync(marker, { force: true }))
 
   /** The ssh commands over these instances, with a fresh home and the test server's key in Settings. */
-  function setup(instances: Instance[]): { group: CommandGroup; home: string; config: string } {
+  function setup(instances: Instance[]): { group: AnyCommandGroup; home: string; config: string } {
     const home = join(scratch, `home-${++counter}`)
     mkdirSync(join(home, '.ssh'), { recursive: true })
     const { services } = fakeSshServices(join(scratch, `data-${counter}`), instances)

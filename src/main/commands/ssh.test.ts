@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Events } from '../../shared/contract'
 import { runningInstance } from '../ssh/testing/instance'
-import { callHandler as call, fakeSshServices as fakeServices } from '../test-support/ssh-command-services'
+import { callHandler as call, fakeSshServices as fakeServices, typeInto as type } from './testing/ssh-command-services'
 import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
 import { createSshCommands } from './ssh'
 
@@ -78,8 +78,8 @@ describe.skipIf(!opensshAvailable())('ssh commands: a terminal through the handl
     await call(group, 'ssh.answer', { promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, 'owner')
     await until(() => sent.some((item) => item.event === 'ssh.status' && (item.payload as { state: string }).state === 'connected'))
     expect(readFileSync(join(scratch, 'data', 'known_hosts'), 'utf8')).toContain(`[127.0.0.1]:${server.port} ssh-ed25519 `)
-    await expect(call(group, 'ssh.input', { terminalId, data: 'x' }, 'intruder')).rejects.toThrow(/terminal is closed/)
-    await call(group, 'ssh.input', { terminalId, data: 'echo via-$((3*3))\n' }, 'owner')
+    expect(() => type(group, terminalId, 'x', 'intruder')).toThrow(/terminal is closed/)
+    type(group, terminalId, 'echo via-$((3*3))\n', 'owner')
     const text = (): string =>
       sent
         .filter((item) => item.event === 'ssh.data')
@@ -90,7 +90,7 @@ describe.skipIf(!opensshAvailable())('ssh commands: a terminal through the handl
     expect(JSON.stringify(sent.map((item) => item.payload))).not.toContain('secret-token')
 
     group.clientGone?.('owner')
-    await expect(call(group, 'ssh.input', { terminalId, data: 'x' }, 'owner')).rejects.toThrow(/terminal is closed/)
+    expect(() => type(group, terminalId, 'x', 'owner')).toThrow(/terminal is closed/)
     await group.dispose?.()
   })
 })

@@ -1,31 +1,37 @@
 /**
- * The SSH command group: terminals (`ssh.*`, served by one SshManager), port tunnels
- * (`tunnels.*`, ssh-tunnels.ts), files panels (`files.*`, ssh-files.ts), and the copy/config
- * helpers, all over one SshLinks (one shared
- * connection per instance). Terminal bytes go only to the client that opened the terminal; a
- * client that goes away has its terminals closed and its prompts cancelled. Connections end when
- * their instance stops; tunnels follow the session and the instance list.
+ * The SSH command group: terminals (`ssh.*`; input, resize and acks as notices) served by one
+ * SshManager, port tunnels (`tunnels.*`, ssh-tunnels.ts), files panels (`files.*`, ssh-files.ts),
+ * "Open in VS Code / Cursor" (`editor.*`, ssh-editor.ts) and the copy/config helpers, all over one
+ * SshLinks (one shared connection per instance). Terminal bytes go only to the client that
+ * opened the terminal; a client that goes away has its terminals and files sessions closed and
+ * its prompts cancelled. Connections end when their instance stops; tunnels follow the session
+ * and the instance list (`instancesChanged`, `sessionChanged`, called by core.ts).
  */
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Instance } from '../../shared/api'
+import type { Clock } from '../../shared/clock'
+import type { InstancesSnapshot, Profile, SessionState, Settings } from '../../shared/contract'
+import type { Editor } from '../../shared/contract-tunnels'
+import type { SandboxInfo } from '../account/sandbox'
 import { AppError } from '../app-error'
-import type { CommandGroup, CoreServices } from '../core-types'
+import type { EventSink, Platform } from '../core-types'
+import type { CommandGroup } from './dispatcher'
 import { agentPath } from '../ssh/agent-path'
+import { installedEditors } from '../ssh/editors'
+import { FilesManager } from '../ssh/files-manager'
 import { KnownHostsStore } from '../ssh/known-hosts-store'
+import { SshLinks } from '../ssh/links'
 import { hostBlockInPlace, planHostBlock, readSshConfig, sshConfigPath, writeHostBlock, type HostBlockInput } from '../ssh/ssh-config'
 import { SshManager, linkOptions, type SshManagerOptions } from '../ssh/ssh-manager'
-import { SshLinks } from '../ssh/links'
-import { sshCommand, sshEnded, sshTarget } from '../ssh/target'
+import { sshEnded } from '../../shared/instance-rules'
+import { sshCommand, sshTarget } from '../ssh/target'
 import { TunnelManager } from '../ssh/tunnel-manager'
 import { TunnelStore } from '../ssh/tunnel-store'
-import { tunnelHandlers } from './ssh-tunnels'
-import { filesHandlers } from './ssh-files'
-import { FilesManager } from '../ssh/files-manager'
-import { editorHandlers } from './ssh-editor'
-import { installedEditors } from '../ssh/editors'
-import type { Editor } from '../../shared/contract-tunnels'
+import { editorCommands, type EditorCommand } from './ssh-editor'
+import { filesCommands, type FilesCommand, type FilesNotice } from './ssh-files'
+import { tunnelCommands, type TunnelCommand } from './ssh-tunnels'
 
 export interface SshEnvironment {
   /** The user's home: ~/.ssh keys, known_hosts and config. */
@@ -42,15 +48,57 @@ export function defaultSshEnvironment(): SshEnvironment {
   return { homeDir: homedir(), agent: agentPath(process.platform, process.env, existsSync) }
 }
 
-export function sshCommands(services: CoreServices): CommandGroup {
+/** What the ssh commands use of the app. */
+export interface SshServices {
+  /** known_hosts of the app's own lives here. */
+  dataDir: string
+  clock: Clock
+  emit: EventSink
+  /** The instance as the watcher last saw it. */
+  findInstance(instanceId: string): Instance | undefined
+  currentProfile(): Profile
+  settings(): Settings
+  /** Set while the Sandbox profile's embedded emulator runs (its SSH key). */
+  sandbox(): SandboxInfo | undefined
+  /** A tunnel's page in the browser; an editor's Remote-SSH link. */
+  platform: Pick<Platform, 'openExternal' | 'openEditor'>
+  /** The session as it stands at start (tunnels come back once signed in). */
+  sessionState(): SessionState
+  /** The tunnels' list changed: what the tray shows of them too. */
+  tunnelsChanged(): void
+}
+
+type SshCommand =
+  | 'ssh.open'
+  | 'ssh.close'
+  | 'ssh.reconnect'
+  | 'ssh.answer'
+  | 'ssh.forgetHostKey'
+  | 'ssh.command'
+  | 'ssh.configPreview'
+  | 'ssh.configWrite'
+
+type SshNotice = 'ssh.ack' | 'ssh.input' | 'ssh.resize'
+
+/** The group, and what the rest of main tells it or asks of it. */
+export type SshGroup = CommandGroup<SshCommand | TunnelCommand | FilesCommand | EditorCommand, SshNotice | FilesNotice> & {
+  /**
+   * The shared connections: `links.exec` is the seam for background commands on running
+   * instances (e.g. a GPU-activity probe), to be handed to whoever needs it.
+   */
+  links: SshLinks
+  tunnels: TunnelManager
+  /** A new instance list: connections to stopped instances end; tunnels follow. */
+  instancesChanged(snapshot: InstancesSnapshot): void
+  /** Signed in: the profile's remembered tunnels come back; signed out: they close. */
+  sessionChanged(state: SessionState): void
+}
+
+export function sshCommands(services: SshServices): SshGroup {
   return createSshCommands(services, defaultSshEnvironment())
 }
 
-/**
- * The group, and the shared connections it serves from: `links.exec` is the seam for background
- * commands on running instances (e.g. a GPU-activity probe), to be handed to whoever needs it.
- */
-export function createSshCommands(services: CoreServices, environment: SshEnvironment): CommandGroup & { links: SshLinks } {
+export function createSshCommands(services: SshServices, environment: SshEnvironment): SshGroup {
   const sandboxKey = (): string | undefined =>
     services.currentProfile().builtIn === 'sandbox' ? services.sandbox()?.sshPrivateKeyPath : undefined
   const identityFile = (): string | undefined => services.settings().sshKeyFile ?? sandboxKey()
@@ -74,25 +122,17 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
     store: new TunnelStore(services.dataDir),
     findInstance: (instanceId) => services.findInstance(instanceId),
     publish: (list) => services.emit('tunnels', list),
-    stateChanged: () => services.trayChanged(),
+    stateChanged: () => services.tunnelsChanged(),
     // why: the tunnel's own http://127.0.0.1:<port>/ address, built by main; the platform checks it again.
     openUrl: (url) => services.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
   })
   const files = new FilesManager({ links, clock: services.clock, emit: services.emit })
-  const followSession = (state: ReturnType<CoreServices['sessionState']>): void => {
+  const filesGroup = filesCommands(files)
+  const sessionChanged = (state: SessionState): void => {
     if (state.status === 'signed-in') void tunnels.signedIn(state.profileId)
     else if (state.status === 'signed-out') tunnels.signedOut()
   }
-  followSession(services.sessionState())
-  const unsubscribeSession = services.onSessionChange(followSession)
-  const unsubscribeSnapshot = services.onSnapshot((snapshot) => {
-    // Connections to an instance that stopped end now (exec probes included), not after retries.
-    for (const instanceId of links.instanceIds()) {
-      const instance = snapshot.instances.find((each) => each.instanceMetadata.instanceId === instanceId)
-      if (snapshot.fetchedAt !== null && sshEnded(instance)) links.instanceStopped(instanceId, stoppedLine(instance))
-    }
-    void tunnels.instances(snapshot)
-  })
+  sessionChanged(services.sessionState())
 
   const instance = (instanceId: string): Instance => {
     const found = services.findInstance(instanceId)
@@ -111,20 +151,27 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
 
   return {
     links,
+    tunnels,
+    sessionChanged,
+    instancesChanged(snapshot) {
+      // Connections to an instance that stopped end now (exec probes included), not after retries.
+      for (const instanceId of links.instanceIds()) {
+        const found = snapshot.instances.find((each) => each.instanceMetadata.instanceId === instanceId)
+        if (snapshot.fetchedAt !== null && sshEnded(found)) links.instanceStopped(instanceId, stoppedLine(found))
+      }
+      void tunnels.instances(snapshot)
+    },
     handlers: {
-      ...tunnelHandlers(tunnels),
-      ...filesHandlers(files),
-      ...editorHandlers({
+      ...tunnelCommands(tunnels).handlers,
+      ...filesGroup.handlers,
+      ...editorCommands({
         links,
         homeDir: environment.homeDir,
         blockInput,
         openEditor: (url) => services.platform.openEditor(url),
         editors: environment.editors ?? (() => installedEditors({ platform: process.platform, env: process.env, home: environment.homeDir, exists: existsSync }))
-      }),
+      }).handlers,
       'ssh.open': async ({ instanceId, cols, rows }, { clientId }) => manager.open(instanceId, cols, rows, clientId),
-      'ssh.input': async ({ terminalId, data }, { clientId }) => manager.input(terminalId, data, clientId),
-      'ssh.resize': async ({ terminalId, cols, rows }, { clientId }) => manager.resize(terminalId, cols, rows, clientId),
-      'ssh.ack': async ({ terminalId, bytes }, { clientId }) => manager.ack(terminalId, bytes, clientId),
       'ssh.close': async ({ terminalId }, { clientId }) => manager.close(terminalId, clientId),
       'ssh.reconnect': async ({ terminalId }, { clientId }) => manager.reconnect(terminalId, clientId),
       'ssh.answer': async ({ promptId, answer }, { clientId }) => manager.answer(promptId, answer, clientId),
@@ -164,6 +211,12 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
         return { path: outcome.path, backupPath: outcome.backupPath }
       }
     },
+    notices: {
+      'ssh.input': ({ terminalId, data }, { clientId }) => manager.input(terminalId, data, clientId),
+      'ssh.resize': ({ terminalId, cols, rows }, { clientId }) => manager.resize(terminalId, cols, rows, clientId),
+      'ssh.ack': ({ terminalId, bytes }, { clientId }) => manager.ack(terminalId, bytes, clientId),
+      ...filesGroup.notices
+    },
     clientGone: (clientId) => {
       files.clientGone(clientId)
       manager.clientGone(clientId)
@@ -172,10 +225,7 @@ export function createSshCommands(services: CoreServices, environment: SshEnviro
     onSystemEvent: (event) => {
       if (event === 'resume' || event === 'online') links.retryWaitingNow()
     },
-    trayContext: () => ({ tunnels: tunnels.list() }),
     dispose: () => {
-      unsubscribeSession()
-      unsubscribeSnapshot()
       tunnels.dispose()
       files.dispose()
       manager.dispose()

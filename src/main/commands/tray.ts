@@ -1,16 +1,54 @@
 /**
- * The tray menu: its model, and running an item by id. The Electron tray calls `tray.activate`
- * in main; the web shell's tray panel sends it from the page. An item runs only if the current
- * model shows it enabled, so a stale menu cannot stop an instance that is already gone.
+ * The tray menu's items, run by id: the Electron tray calls `tray.activate` in main; a shell
+ * without a system tray shows the menu on its page and sends it from there. An item runs only if the current
+ * model shows it enabled, so a stale menu cannot stop an instance that is already gone. Items
+ * that open a notebook, copy the SSH command or work a port tunnel call those functions directly,
+ * so a failure keeps its own kind and words.
  */
-import type { Result, TrayMenuItem } from '../../shared/contract'
-import type { CommandGroup, CoreServices } from '../core-types'
-import type { CoreInternals } from '../core-internals'
+import type { Instance } from '../../shared/api'
+import type { NavigateTarget, TrayMenuItem, TrayModel } from '../../shared/contract'
+import { portUrlOf } from '../../shared/instance-rules'
 import { AppError } from '../app-error'
-import { parseTrayItemId, portAddress } from '../tray/tray-model'
+import type { ClientId, EventSink, Platform } from '../core-types'
+import { parseTrayItemId } from '../tray/tray-model'
+import type { CommandGroup } from './dispatcher'
 
-export function trayCommands(services: CoreServices, core: CoreInternals): CommandGroup {
-  const navigate = (target: Parameters<typeof services.emit<'navigate'>>[1]): void => {
+export interface TrayServices {
+  /** The menu as it stands (tray/tray-presenter.ts). */
+  tray(): TrayModel
+  platform: Pick<Platform, 'showWindow' | 'quit' | 'openExternal' | 'writeClipboard'>
+  emit: EventSink
+  /** "Refresh now". */
+  refresh(): void
+  signOut(): Promise<unknown>
+  /** The instance as the watcher last saw it. */
+  findInstance(instanceId: string): Instance | undefined
+  /** Opens the instance's notebook window (commands/notebook.ts). */
+  openNotebook(instanceId: string): Promise<unknown>
+  /** An API-key session without a notebook token: the window asks for the password first. */
+  needsNotebookPassword(): boolean
+  /** The command to paste into a terminal (the ssh commands' `ssh.command`). */
+  sshCommand(instanceId: string): Promise<string>
+  /** The port tunnels (ssh/tunnel-manager.ts). */
+  tunnels: TrayTunnels
+}
+
+/** What the tray does with port tunnels (the ssh group's TunnelManager). */
+export interface TrayTunnels {
+  /**
+   * Forwards `remotePort`; a connection's questions go to `clientId` (the web shell's page), or,
+   * from the Electron tray (MAIN_CLIENT), to nobody: a first connection that needs one fails
+   * with the reason.
+   */
+  start(instanceId: string, remotePort: number, clientId: ClientId): Promise<unknown>
+  stop(tunnelId: string): Promise<unknown>
+  open(tunnelId: string): Promise<unknown>
+  /** The tunnel's local address, or undefined when it is gone. */
+  address(tunnelId: string): string | undefined
+}
+
+export function trayCommands(services: TrayServices): CommandGroup<'tray.activate'> {
+  const navigate = (target: NavigateTarget): void => {
     services.platform.showWindow()
     services.emit('navigate', target)
   }
@@ -20,10 +58,9 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
   }
   return {
     handlers: {
-      'tray.get': async () => core.tray(),
-      'tray.activate': async ({ itemId }, context) => {
+      'tray.activate': async ({ itemId }, { clientId }) => {
         const action = parseTrayItemId(itemId)
-        const item = findItem(core.tray().items, itemId)
+        const item = findItem(services.tray().items, itemId)
         if (!action || !item) throw new AppError('not-allowed', 'That menu item is no longer there. Open the menu again.')
         if (!item.enabled) throw new AppError('not-allowed', `“${item.label}” is not available right now.`)
         switch (action.kind) {
@@ -37,12 +74,12 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
           case 'new-volume':
             return navigate({ view: 'create-volume' })
           case 'refresh':
-            services.pollSoon('user')
+            services.refresh()
             return
           case 'sign-in':
             return navigate({ view: 'login' })
           case 'sign-out':
-            await core.logout()
+            await services.signOut()
             return
           case 'quit':
             services.platform.quit()
@@ -52,37 +89,36 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
           case 'stop':
             // Stopping ends billing and work in progress: the window asks first.
             return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'stop' })
+          case 'terminate':
+            // Deleting cannot be undone: the window's own confirmation (type the name) asks first.
+            return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'terminate' })
           case 'notebook':
-            await run(core.invoke('notebook.open', { instanceId: action.instanceId }))
+            if (services.needsNotebookPassword()) return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'notebook-password' })
+            await services.openNotebook(action.instanceId)
             return
           case 'copy-ssh':
-            copy((await run(core.invoke('ssh.command', { instanceId: action.instanceId }))).command)
-            return
-          // From the Electron tray nobody can answer a prompt (clientId main): a first connection
-          // that needs one fails with the reason, shown as a notification. The web shell's panel
-          // is a page: its prompts are asked there.
+            return copy(await services.sshCommand(action.instanceId))
           case 'forward':
-            await run(core.invoke('tunnels.start', { instanceId: action.instanceId, remotePort: action.remotePort }, context))
+            await services.tunnels.start(action.instanceId, action.remotePort, clientId)
             return
           case 'forward-other':
             return navigate({ view: 'instances', instanceId: action.instanceId, show: 'forward-port' })
           case 'tunnel-open':
-            await run(core.invoke('tunnels.open', { tunnelId: action.tunnelId }))
+            await services.tunnels.open(action.tunnelId)
             return
           case 'tunnel-stop':
-            await run(core.invoke('tunnels.stop', { tunnelId: action.tunnelId }))
+            await services.tunnels.stop(action.tunnelId)
             return
           case 'tunnel-copy': {
-            const tunnel = (await run(core.invoke('tunnels.list', undefined))).find((each) => each.tunnelId === action.tunnelId)
-            if (!tunnel) throw new AppError('not-allowed', 'That tunnel is no longer there. Open the menu again.')
-            copy(tunnel.localAddress)
-            return
+            const address = services.tunnels.address(action.tunnelId)
+            if (!address) throw new AppError('not-allowed', 'That tunnel is no longer there. Open the menu again.')
+            return copy(address)
           }
           case 'open-port': {
             const instance = services.findInstance(action.instanceId)
-            const url = instance ? portAddress(instance, action.nodePort) : undefined
+            const url = instance ? portUrlOf(instance, action.nodePort) : undefined
             if (!url) throw new AppError('not-allowed', 'That port is no longer forwarded. Refresh and try again.')
-            // why: portAddress builds http://address:nodePort from the instance; the platform checks it again.
+            // why: portUrlOf builds http://address:nodePort from the instance; the platform checks it again.
             await services.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
             return
           }
@@ -92,13 +128,6 @@ export function trayCommands(services: CoreServices, core: CoreInternals): Comma
   }
 }
 
-/** The value of a nested command, or its error (kept in its words) thrown on. */
-async function run<T>(pending: Promise<Result<T>>): Promise<T> {
-  const result = await pending
-  if (!result.ok) throw new AppError(asAppKind(result.error.kind), result.error.message)
-  return result.value
-}
-
 function findItem(items: readonly TrayMenuItem[], id: string): TrayMenuItem | undefined {
   for (const item of items) {
     if (item.id === id) return item
@@ -106,10 +135,4 @@ function findItem(items: readonly TrayMenuItem[], id: string): TrayMenuItem | un
     if (inner) return inner
   }
   return undefined
-}
-
-/** Errors of nested commands keep their message; cloud kinds are reported as `internal`-free app kinds. */
-function asAppKind(kind: string): 'not-allowed' | 'no-session' | 'ssh' | 'internal' {
-  if (kind === 'no-session' || kind === 'ssh' || kind === 'internal') return kind
-  return 'not-allowed'
 }

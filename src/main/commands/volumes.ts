@@ -1,11 +1,19 @@
-/** Storage volumes: list and create, straight through the cloud client. */
-import type { CommandGroup, CoreServices } from '../core-types'
+/** Storage volumes: list, and create exactly once even when an answer is lost (volume-create-once.ts). */
+import type { CloudClient } from '../cloud/types'
+import type { CommandGroup } from './dispatcher'
+import { createVolumeOnce } from './volume-create-once'
 
-export function volumeCommands(services: CoreServices): CommandGroup {
+export interface VolumeServices {
+  /** The session's cloud client; throws AppError `no-session` when signed out. */
+  cloud(): CloudClient
+}
+
+export function volumeCommands(services: VolumeServices): CommandGroup<'volumes.list' | 'volumes.create'> {
+  const creator = createVolumeOnce()
   return {
     handlers: {
       'volumes.list': (pager) => services.cloud().listVolumes(pager),
-      'volumes.create': (request) => services.cloud().createVolume(request)
+      'volumes.create': async (request) => (await creator.create(services.cloud(), request)).volume
     }
   }
 }

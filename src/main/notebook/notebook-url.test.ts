@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { notebookAddress, notebookUrl } from './notebook-url'
-import { instanceWith } from './test-instance'
+import { instanceWith } from './testing/instance'
 
 describe('notebookUrl', () => {
   it.each([

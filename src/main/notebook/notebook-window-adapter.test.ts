@@ -14,6 +14,9 @@ class FakeCookies {
   set = vi.fn(async (cookie: { url: string; value: string }) => {
     calls.push(`cookie ${this.partition} ${cookie.url}`)
   })
+  remove = vi.fn(async (url: string, name: string) => {
+    calls.push(`remove ${this.partition} ${url} ${name}`)
+  })
 }
 
 class FakeSession {
@@ -37,6 +40,12 @@ class FakeSession {
   setCertificateVerifyProc(proc: FakeSession['verify']): void {
     this.verify = proc
   }
+  async clearStorageData(): Promise<void> {
+    calls.push(`clear storage ${this.partition}`)
+  }
+  async clearCache(): Promise<void> {
+    calls.push(`clear cache ${this.partition}`)
+  }
 }
 
 class FakeContents extends EventEmitter {
@@ -52,7 +61,9 @@ class FakeWindow extends EventEmitter {
   destroyed = false
   focused = 0
   loadFails?: string
-  constructor(readonly options: { webPreferences: Record<string, unknown>; title: string; icon?: { png: Buffer } }) {
+  /** The page's beforeunload refuses (unsaved work). */
+  refuses = false
+  constructor(readonly options: { webPreferences?: Record<string, unknown>; title?: string; icon?: { png: Buffer } }) {
     super()
     FakeWindow.all.push(this)
   }
@@ -71,11 +82,25 @@ class FakeWindow extends EventEmitter {
     this.focused++
   }
   show(): void {}
+  /** As Electron: `close`, then the page's beforeunload; a refusal unanswered cancels the close. */
   close(): void {
+    this.emit('close', { preventDefault: () => {} })
+    if (this.refuses) {
+      let prevented = false
+      this.webContents.emit('will-prevent-unload', { preventDefault: () => (prevented = true) })
+      if (!prevented) return
+    }
+    this.destroy()
+  }
+  destroy(): void {
+    if (this.destroyed) return
     this.destroyed = true
     this.emit('closed')
   }
 }
+
+const dialogAnswers: number[] = []
+const asked: { message: string; buttons: string[]; sync: boolean }[] = []
 
 const sessions = new Map<string, FakeSession>()
 const opened: string[] = []
@@ -89,6 +114,16 @@ vi.mock('electron', () => ({
     }
   },
   shell: { openExternal: async (url: string) => void opened.push(url) },
+  dialog: {
+    showMessageBox: async (_window: unknown, question: { message: string; buttons: string[] }) => {
+      asked.push({ message: question.message, buttons: question.buttons, sync: false })
+      return { response: dialogAnswers.shift() ?? 1 }
+    },
+    showMessageBoxSync: (_window: unknown, question: { message: string; buttons: string[] }) => {
+      asked.push({ message: question.message, buttons: question.buttons, sync: true })
+      return dialogAnswers.shift() ?? 1
+    }
+  },
   nativeImage: { createFromBuffer: (png: Buffer) => ({ png }) }
 }))
 
@@ -114,6 +149,8 @@ function request(overrides: Partial<NotebookWindowRequest> = {}): NotebookWindow
 beforeEach(() => {
   calls.length = 0
   opened.length = 0
+  asked.length = 0
+  dialogAnswers.length = 0
   FakeWindow.all = []
   sessions.clear()
 })
@@ -122,7 +159,7 @@ describe('notebook window adapter', () => {
   it('sets the cookie in the profile’s partition before loading, in a sandboxed window with no preload', async () => {
     await createNotebookWindows().open(request())
     expect(calls).toEqual(['cookie persist:notebook-sandbox https://127.0.0.1:40123', 'load https://127.0.0.1:40123/notebook/inst-1/lab'])
-    const preferences = FakeWindow.all[0]!.options.webPreferences
+    const preferences = FakeWindow.all[0]!.options.webPreferences!
     expect(preferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webviewTag: false })
     expect(preferences).not.toHaveProperty('preload')
     expect(preferences['session']).toBe(sessions.get('persist:notebook-sandbox'))
@@ -205,5 +242,79 @@ describe('notebook window adapter', () => {
       FakeWindow.prototype.loadURL = original
     }
     expect(calls.slice(-2)).toEqual(['load https://127.0.0.1:40123/notebook/inst-1/lab', 'load data:'])
+  })
+
+  it('tracks the pop-ups a notebook opens (they outlive it), and closes them with the others', async () => {
+    const windows = createNotebookWindows()
+    await windows.open(request())
+    const notebook = FakeWindow.all[0]!
+    const answer = notebook.webContents.openHandler!({ url: 'https://127.0.0.1:40123/notebook/inst-1/lab?view=console' })
+    expect(answer).toMatchObject({ action: 'allow', outlivesOpener: true })
+    const popup = new FakeWindow({})
+    notebook.webContents.emit('did-create-window', popup)
+    expect(await windows.closeAll()).toEqual([])
+    expect([notebook.destroyed, popup.destroyed]).toEqual([true, true])
+  })
+
+  it('closeAll keeps the windows whose page refuses, and names them; destroyAll then closes them without asking', async () => {
+    const windows = createNotebookWindows()
+    await windows.open(request())
+    await windows.open(request({ instanceId: 'inst-2', instanceName: 'other' }))
+    const [first, second] = FakeWindow.all as [FakeWindow, FakeWindow]
+    first.refuses = true
+    expect(await windows.closeAll('sandbox')).toEqual(['trainer — Notebook'])
+    expect([first.destroyed, second.destroyed]).toEqual([false, true])
+    expect(asked).toEqual([])
+    windows.destroyAll()
+    expect(first.destroyed).toBe(true)
+  })
+
+  it('a refused close of one window asks, and closes it only if the user leaves', async () => {
+    const windows = createNotebookWindows()
+    await windows.open(request())
+    const notebook = FakeWindow.all[0]!
+    notebook.refuses = true
+    dialogAnswers.push(1) // Stay
+    notebook.close()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(asked).toEqual([{ message: 'Close this notebook window?', buttons: ['Close Anyway', 'Stay'], sync: false }])
+    expect(notebook.destroyed).toBe(false)
+    dialogAnswers.push(0) // Close Anyway
+    notebook.close()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(notebook.destroyed).toBe(true)
+  })
+
+  it('leaving the page inside the window asks at once, and lets the navigation go on only if the user leaves', async () => {
+    await createNotebookWindows().open(request())
+    const contents = FakeWindow.all[0]!.webContents
+    const unload = (): boolean => {
+      let prevented = false
+      contents.emit('will-prevent-unload', { preventDefault: () => (prevented = true) })
+      return prevented
+    }
+    dialogAnswers.push(1, 0)
+    expect([unload(), unload()]).toEqual([false, true])
+    expect(asked.map((a) => [a.message, a.sync])).toEqual([
+      ['Leave this notebook page?', true],
+      ['Leave this notebook page?', true]
+    ])
+  })
+
+  it("ending a profile's access closes its windows and removes the cookie and the partition's storage", async () => {
+    const windows = createNotebookWindows()
+    await windows.open(request())
+    await windows.open(request({ profileId: 'hpc-ai', url: 'https://nb.example/notebook/inst-9/lab', cookie: { url: 'https://nb.example', name: 'AccessToken', value: 't', secure: true, httpOnly: true, sameSite: 'strict' } }))
+    calls.length = 0
+    await windows.endAccess('sandbox')
+    expect(calls).toEqual([
+      'remove persist:notebook-sandbox https://127.0.0.1:40123 AccessToken',
+      'clear storage persist:notebook-sandbox',
+      'clear cache persist:notebook-sandbox'
+    ])
+    expect(FakeWindow.all.map((w) => w.destroyed)).toEqual([true, false])
+    // The next sign-in's notebook gets a fresh window and cookie.
+    await windows.open(request())
+    expect(FakeWindow.all).toHaveLength(3)
   })
 })

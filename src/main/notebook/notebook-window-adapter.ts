@@ -1,14 +1,20 @@
 /**
  * Notebook windows in Electron: glue only. Every decision is a pure, tested function
- * (navigation-policy, notebook-cookie, certificate-pin, partition, load-failure-page); this
- * file applies them to Electron's session and window objects. It can only be type-checked here.
+ * (navigation-policy, notebook-cookie, certificate-pin, partition, load-failure-page,
+ * windows/leave-policy); this file applies them to Electron's session and window objects.
  *
  * A notebook window shows a remote page with the user's token in a cookie, so it gets the
  * strictest setup: its own partition per profile, sandboxed, no preload, no Node, navigation
  * locked to the notebook's origin, permissions denied, and the self-signed certificate trusted
- * only for the Sandbox, by its pinned fingerprint.
+ * only for the Sandbox, by its pinned fingerprint. Pop-ups the page opens on its own origin are
+ * notebook windows too: tracked, guarded and closed with the others.
+ *
+ * A page with unsaved work refuses to unload (JupyterLab's `beforeunload`); Electron then emits
+ * `will-prevent-unload` and, unless main says otherwise, cancels the close. Closing one window,
+ * the user is asked; closing many (Quit, sign-out), the windows that refuse are reported so the
+ * caller asks once for all.
  */
-import { BrowserWindow, nativeImage, session, shell, type Session, type WebContents, type WebPreferences } from 'electron'
+import { BrowserWindow, dialog, nativeImage, session, shell, type Session, type WebContents, type WebPreferences } from 'electron'
 import { checkExternalUrl } from '../commands/app'
 import type { NotebookWindowRequest } from '../core-types'
 import { isPinnedCertificate, pinFor, type CertificatePin } from './certificate-pin'
@@ -17,13 +23,22 @@ import { notebookNavigation } from './navigation-policy'
 import { notebookCookie } from './notebook-cookie'
 import { notebookPartition } from './partition'
 import { windowIconPng } from '../windows/window-icon'
+import { leaveAnswer, leaveQuestion } from '../windows/leave-policy'
 
 export interface NotebookWindows {
   /** Opens (or focuses) the instance's notebook window, signed in with the request's cookie. */
   open(request: NotebookWindowRequest): Promise<void>
   /** After a re-login: the new token into the cookie of that profile's open notebook windows. */
   refreshCookies(profileId: string, token: string): Promise<void>
-  closeAll(): void
+  /**
+   * Asks every notebook window (pop-ups too) of `profileId`, or of every profile, to close.
+   * Windows whose page refuses to unload stay open; resolves with their titles.
+   */
+  closeAll(profileId?: string): Promise<string[]>
+  /** Closes them at once, without asking their pages (the user chose to leave). */
+  destroyAll(profileId?: string): void
+  /** The profile's sign-in is over: its windows go at once, and its partition forgets the cookie and its storage. */
+  endAccess(profileId: string): Promise<void>
 }
 
 interface OpenNotebook {
@@ -31,15 +46,32 @@ interface OpenNotebook {
   request: NotebookWindowRequest
 }
 
+/** Every notebook window and pop-up, with what closing it needs. */
+interface TrackedWindow {
+  profileId: string
+  title: string
+  /** Between `close` and the page's answer: a refusal then is the user's close being refused. */
+  closing: boolean
+  /** Set while closeAll waits for this window: told whether it closed or its page refused. */
+  answer?: (outcome: 'closed' | 'refused') => void
+}
+
 /** Chromium's verify results: 0 trust, -3 use Chromium's own verdict. */
 const TRUST = 0
 const CHROMIUM_DECIDES = -3
+/** A page whose renderer does not answer its beforeunload in this time counts as refusing (Electron's own unresponsive mark). */
+const CLOSE_ANSWER_MS = 5_000
 
 export function createNotebookWindows(log: (line: string) => void = () => {}): NotebookWindows {
   const open = new Map<string, OpenNotebook>()
+  const tracked = new Map<BrowserWindow, TrackedWindow>()
   /** Per partition: the pin its verify proc checks (set at each open; the Sandbox may restart). */
   const pins = new Map<string, CertificatePin | undefined>()
   const configured = new Set<string>()
+  /** Per partition: the origins its AccessToken cookie was set for, to remove it at sign-out. */
+  const cookieUrls = new Map<string, Set<string>>()
+  /** Per partition: an end of access still clearing it; an open waits, so its new cookie is not cleared. */
+  const clearing = new Map<string, Promise<void>>()
 
   const sessionFor = (profileId: string): Session => {
     const partition = notebookPartition(profileId)
@@ -63,8 +95,66 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
     opening.catch((error: Error) => log(`notebook: could not open a link in the browser: ${error.message}`))
   }
 
+  const setCookie = async (ses: Session, partition: string, cookie: NotebookWindowRequest['cookie']): Promise<void> => {
+    await ses.cookies.set(cookie)
+    const urls = cookieUrls.get(partition) ?? new Set<string>()
+    urls.add(cookie.url)
+    cookieUrls.set(partition, urls)
+  }
+
+  /** Closing, refusing pages and the user's answer, for a notebook window or one of its pop-ups. */
+  const track = (window: BrowserWindow, profileId: string, title: string): void => {
+    const entry: TrackedWindow = { profileId, title, closing: false }
+    tracked.set(window, entry)
+    window.on('close', () => {
+      entry.closing = true
+    })
+    window.on('closed', () => {
+      tracked.delete(window)
+      entry.answer?.('closed')
+    })
+    window.webContents.on('will-prevent-unload', (event) => {
+      if (entry.answer) {
+        // Part of a Quit or sign-out: the page stays; the caller asks once for every such window.
+        entry.closing = false
+        entry.answer('refused')
+        return
+      }
+      if (entry.closing) {
+        // The user closed this window and the page refused: the close is cancelled; ask, and close if they leave.
+        entry.closing = false
+        void dialog.showMessageBox(window, leaveQuestion('close-window', [entry.title])!).then(({ response }) => {
+          if (leaveAnswer(response) === 'leave' && !window.isDestroyed()) window.destroy()
+        })
+        return
+      }
+      // Leaving the page inside the window (a reload, a link): the answer is needed before the navigation goes on.
+      if (leaveAnswer(dialog.showMessageBoxSync(window, leaveQuestion('leave-page', [entry.title])!)) === 'leave') event.preventDefault()
+    })
+  }
+
+  const windowsOf = (profileId?: string): [BrowserWindow, TrackedWindow][] =>
+    [...tracked].filter(([window, entry]) => !window.isDestroyed() && (profileId === undefined || entry.profileId === profileId))
+
+  const attemptClose = (window: BrowserWindow, entry: TrackedWindow): Promise<'closed' | 'refused'> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(() => finish('refused'), CLOSE_ANSWER_MS)
+      const finish = (outcome: 'closed' | 'refused'): void => {
+        clearTimeout(timer)
+        entry.answer = undefined
+        resolve(outcome)
+      }
+      entry.answer = finish
+      window.close()
+    })
+
+  const destroyAll = (profileId?: string): void => {
+    for (const [window] of windowsOf(profileId)) window.destroy()
+    for (const [key, entry] of open) if (profileId === undefined || entry.request.profileId === profileId) open.delete(key)
+  }
+
   /** Keeps a notebook's webContents (and the windows it opens) on its origin. */
-  const guard = (contents: WebContents, origin: string, ses: Session): void => {
+  const guard = (contents: WebContents, origin: string, ses: Session, owner: { profileId: string; title: string }): void => {
     const leave = (event: { preventDefault(): void }, url: string, mainFrame: boolean): void => {
       const decision = notebookNavigation(origin, url)
       if (decision === 'allow') return
@@ -81,21 +171,28 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
     contents.on('will-attach-webview', (event) => event.preventDefault())
     contents.setWindowOpenHandler(({ url }) => {
       const decision = notebookNavigation(origin, url)
-      if (decision === 'allow') return { action: 'allow', overrideBrowserWindowOptions: { webPreferences: securePreferences(ses) } }
+      // A pop-up outlives its opener (as a browser tab does): Electron would otherwise destroy it,
+      // unsaved work and all, when the notebook window closes. It is tracked and closed with the rest.
+      if (decision === 'allow') return { action: 'allow', outlivesOpener: true, overrideBrowserWindowOptions: { webPreferences: securePreferences(ses) } }
       if (decision === 'external') openExternally(url)
       return { action: 'deny' }
     })
-    contents.on('did-create-window', (child) => guard(child.webContents, origin, ses))
+    contents.on('did-create-window', (child) => {
+      track(child, owner.profileId, owner.title)
+      guard(child.webContents, origin, ses, owner)
+    })
   }
 
   return {
     async open(request) {
       const key = `${request.profileId}\n${request.instanceId}`
+      const partition = notebookPartition(request.profileId)
+      await clearing.get(partition)
       const existing = open.get(key)
       const ses = sessionFor(request.profileId)
-      pins.set(notebookPartition(request.profileId), pinFor(request.url, request.pinnedCertificateSha256))
+      pins.set(partition, pinFor(request.url, request.pinnedCertificateSha256))
       // Set before any load: the first request must already carry the token.
-      await ses.cookies.set(request.cookie)
+      await setCookie(ses, partition, request.cookie)
       if (existing && !existing.window.isDestroyed()) {
         if (new URL(existing.request.url).origin === new URL(request.url).origin) {
           existing.request = request
@@ -104,14 +201,16 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
           return
         }
         // The notebook moved (e.g. the Sandbox restarted on another port): its guard is for the
-        // old origin, so the old window goes and a new one is made for the new address.
+        // old origin, so the old window goes and a new one is made for the new address. The old
+        // page can no longer reach its server, so there is nothing it could still save.
         open.delete(key)
-        existing.window.close()
+        existing.window.destroy()
       }
       const iconPng = windowIconPng(process.platform)
+      const title = `${request.instanceName} — Notebook`
       const window = new BrowserWindow({
         ...(iconPng ? { icon: nativeImage.createFromBuffer(iconPng) } : {}),
-        title: `${request.instanceName} — Notebook`,
+        title,
         width: 1200,
         height: 820,
         show: false,
@@ -120,13 +219,14 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
         webPreferences: { ...securePreferences(ses), sandbox: true, contextIsolation: true, disableBlinkFeatures: 'Auxclick' }
       })
       open.set(key, { window, request })
+      track(window, request.profileId, title)
       window.on('closed', () => {
         if (open.get(key)?.window === window) open.delete(key)
       })
       window.once('ready-to-show', () => window.show())
       // Keep our title (the page's own <title> would replace it): the user finds the window by instance.
       window.on('page-title-updated', (event) => event.preventDefault())
-      guard(window.webContents, new URL(request.url).origin, ses)
+      guard(window.webContents, new URL(request.url).origin, ses, { profileId: request.profileId, title })
       try {
         await window.loadURL(request.url)
       } catch (error) {
@@ -146,14 +246,39 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
         const cookie = notebookCookie(entry.request.url, token)
         entry.request = { ...entry.request, cookie }
         // Not reloaded: the page keeps its state; its next request carries the new token.
-        updates.push(ses.cookies.set(cookie))
+        updates.push(setCookie(ses, notebookPartition(profileId), cookie))
       }
       await Promise.all(updates)
     },
 
-    closeAll() {
-      for (const entry of open.values()) if (!entry.window.isDestroyed()) entry.window.close()
-      open.clear()
+    async closeAll(profileId) {
+      const outcomes = await Promise.all(windowsOf(profileId).map(async ([window, entry]) => ({ entry, outcome: await attemptClose(window, entry) })))
+      return [...new Set(outcomes.filter((o) => o.outcome === 'refused').map((o) => o.entry.title))]
+    },
+
+    destroyAll,
+
+    async endAccess(profileId) {
+      destroyAll(profileId)
+      const partition = notebookPartition(profileId)
+      const ses = session.fromPartition(partition)
+      const ending = (async () => {
+        const urls = [...(cookieUrls.get(partition) ?? [])]
+        cookieUrls.delete(partition)
+        await Promise.all(urls.map((url) => ses.cookies.remove(url, 'AccessToken')))
+        // Everything the notebook pages kept (local storage, IndexedDB, service workers, cache):
+        // the next account to use this profile starts clean.
+        await ses.clearStorageData()
+        await ses.clearCache()
+      })()
+      clearing.set(partition, ending.catch(() => undefined))
+      try {
+        await ending
+      } catch (error) {
+        log(`notebook: could not clear the ${partition} partition: ${(error as Error).message}`)
+      } finally {
+        clearing.delete(partition)
+      }
     }
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Transition } from '../../shared/contract'
-import { notificationsFor, type AppActions } from './policy'
+import { lowBalanceNotification, notificationsFor, stuckNotification, type AppActions } from './policy'
 
-const all = { ready: true, failed: true, stopped: true, released: true }
+const all = { ready: true, failed: true, stopped: true, released: true, stuck: true }
 const none: AppActions = { stopping: new Set(), terminating: new Set(), created: new Set() }
 const t = (from: string | null, to: string | null, extra: Partial<Transition> = {}): Transition => ({
   instanceId: 'i1',
@@ -55,5 +55,22 @@ describe('notification policy', () => {
     expect(summary).toHaveLength(1)
     expect(summary[0]).toMatchObject({ kind: 'summary', title: '4 instances changed' })
     expect(summary[0]!.body).toContain('«n3» is ready')
+  })
+})
+
+describe('#15: stuck starts and a low balance', () => {
+  it('a back-off says what the cloud reports and what to do', () => {
+    const n = stuckNotification('id', { instanceId: 'i', name: 'train', status: 'Starting', reason: 'back-off', since: 0, diagnosisReason: 'BackOff', diagnosisMessage: 'Back-off restarting failed container download-image' }, 60_000)
+    expect(n).toMatchObject({ kind: 'stuck', title: '«train» is stuck starting', instanceId: 'i' })
+    expect(n.body).toMatch(/reports BackOff: “Back-off restarting failed container download-image”.*delete it for good/)
+  })
+
+  it('no progress says for how long', () => {
+    const n = stuckNotification('id', { instanceId: 'i', name: 'train', status: 'Initializing', reason: 'no-progress', since: 0 }, 20 * 60_000)
+    expect(n.body).toMatch(/“Initializing” for 20 minutes without progress/)
+  })
+
+  it('a low balance names the amount and the threshold', () => {
+    expect(lowBalanceNotification('id', 4.2, 10)).toMatchObject({ kind: 'low-balance', title: 'Balance low: $4.20', body: expect.stringMatching(/below the \$10.00 you set/) })
   })
 })

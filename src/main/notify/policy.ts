@@ -1,8 +1,12 @@
 /**
- * Which transitions deserve a desktop notification, and what they say. Pure: the caller passes
- * what this app asked for itself (a stop the user clicked is not news) and the settings.
+ * Which events deserve a desktop notification, and what they say: what a person waits for (an
+ * instance ready, failed, stopped by someone else, released, stuck starting; the balance running
+ * low). Pure: the caller passes what this app asked for itself (a stop the user clicked is not
+ * news) and the settings.
  */
-import type { AppNotification, NotificationKind, Settings, Transition } from '../../shared/contract'
+import type { AppNotification, NotificationKind, Settings, StuckStart, Transition } from '../../shared/contract'
+import { knownStatus, statusGroup } from '../../shared/instance-rules'
+import { formatDollars } from '../../shared/money'
 
 /** More notifications than this at once become one summary. */
 export const SUMMARY_THRESHOLD = 3
@@ -32,30 +36,31 @@ export function notificationsFor(
 ): PolicyResult {
   const settled: PolicyResult['settled'] = { stopping: [], terminating: [], created: [] }
   const single: AppNotification[] = []
-  const add = (kind: Exclude<NotificationKind, 'summary' | 'expiring'>, t: Transition, title: string, body: string): void => {
+  const add = (kind: 'ready' | 'failed' | 'stopped' | 'released', t: Transition, title: string, body: string): void => {
     if (prefs[kind]) single.push({ id: makeId(kind, t.instanceId), kind, title, body, instanceId: t.instanceId })
   }
   for (const t of transitions) {
     const name = `«${t.name}»`
-    if (t.to === 'Running') {
+    const to = t.to === null ? null : knownStatus(t.to)
+    if (to === 'Running') {
       const created = actions.created.has(t.instanceId)
       if (created) settled.created.push(t.instanceId)
       if (t.from !== null || created) add('ready', t, `${name} is ready`, 'Open its notebook or a terminal from Cloud Tray.')
-    } else if (t.to === 'StartingFailed' || t.to === 'InitializationFailed') {
+    } else if (t.to !== null && statusGroup(t.to) === 'failed') {
       if (actions.created.has(t.instanceId)) settled.created.push(t.instanceId)
       const reason = t.diagnosisMessage || t.message || 'The cloud gave no reason.'
       add('failed', t, `${name} failed to start`, reason)
-    } else if (t.to === 'Stopped') {
+    } else if (to === 'Stopped') {
       if (actions.stopping.has(t.instanceId)) {
         settled.stopping.push(t.instanceId)
       } else if (t.from !== null) {
         const why = t.message || 'It was stopped outside Cloud Tray; spot instances can be reclaimed by the provider.'
         add('stopped', t, `${name} stopped`, why)
       }
-    } else if (t.to === 'Released' || t.to === null) {
+    } else if (to === 'Released' || t.to === null) {
       if (actions.terminating.has(t.instanceId)) {
         settled.terminating.push(t.instanceId)
-      } else if (t.from !== null && t.from !== 'Released') {
+      } else if (t.from !== null && knownStatus(t.from) !== 'Released') {
         const body = t.to === null ? 'It is no longer in your instance list.' : t.message || 'Its resources were returned to the provider.'
         add('released', t, `${name} was released`, body)
       }
@@ -77,5 +82,34 @@ export function expiringNotification(id: string, minutesLeft: number): AppNotifi
     kind: 'expiring',
     title: 'Your session ends soon',
     body: `Cloud Tray will stop watching your instances in ${minutesLeft} minute${minutesLeft === 1 ? '' : 's'}. Sign in again to keep going.`
+  }
+}
+
+/**
+ * A stuck start: what the service reports and what to do. It keeps costing money while it
+ * waits, and the real service never gives up on an image it cannot pull, so the advice is to
+ * delete it and launch again with an image that works.
+ */
+export function stuckNotification(id: string, stuck: StuckStart, now: number): AppNotification {
+  const name = `«${stuck.name}»`
+  const minutes = Math.max(1, Math.round((now - stuck.since) / 60_000))
+  const reported =
+    stuck.reason === 'back-off'
+      ? `The cloud reports ${stuck.diagnosisReason ?? 'a back-off'}${stuck.diagnosisMessage ? `: “${stuck.diagnosisMessage}”` : ''}. The image could not be pulled; it may be misspelt or private.`
+      : `It has been “${stuck.status}” for ${minutes} minute${minutes === 1 ? '' : 's'} without progress.`
+  const advice =
+    stuck.reason === 'back-off'
+      ? 'It keeps billing while it retries: delete it for good in Cloud Tray, then create it again with an image id from the console.'
+      : 'It keeps billing while it waits: if it does not move soon, delete it for good in Cloud Tray and create it again.'
+  return { id, kind: 'stuck', title: `${name} is stuck starting`, body: `${reported} ${advice}`, instanceId: stuck.instanceId }
+}
+
+/** The available balance fell below the user's threshold. */
+export function lowBalanceNotification(id: string, available: number, threshold: number): AppNotification {
+  return {
+    id,
+    kind: 'low-balance',
+    title: `Balance low: ${formatDollars(available)}`,
+    body: `Your available balance is below the ${formatDollars(threshold)} you set in Settings. Top up in the HPC-AI console, or stop instances you do not need.`
   }
 }

@@ -4,9 +4,12 @@
  */
 import { z } from 'zod'
 import type { Settings } from '../../shared/contract'
+import { MAX_LOW_BALANCE, MAX_STUCK_MINUTES, MIN_STUCK_MINUTES } from '../../shared/settings-limits'
 
 export const DEFAULT_SETTINGS: Settings = {
-  notifications: { ready: true, failed: true, stopped: true, released: true },
+  notifications: { ready: true, failed: true, stopped: true, released: true, stuck: true },
+  stuckStartMinutes: 15,
+  lowBalanceThreshold: 10,
   pollIntervals: { fastMs: 2_500, steadyMs: 30_000 },
   sshKeyFile: null,
   startAtLogin: false,
@@ -23,9 +26,12 @@ export const SettingsSchema = z.object({
       ready: z.boolean().default(d.notifications.ready),
       failed: z.boolean().default(d.notifications.failed),
       stopped: z.boolean().default(d.notifications.stopped),
-      released: z.boolean().default(d.notifications.released)
+      released: z.boolean().default(d.notifications.released),
+      stuck: z.boolean().default(d.notifications.stuck)
     })
     .default(d.notifications),
+  stuckStartMinutes: z.number().int().min(MIN_STUCK_MINUTES).max(MAX_STUCK_MINUTES).default(d.stuckStartMinutes),
+  lowBalanceThreshold: z.number().min(0).max(MAX_LOW_BALANCE).nullable().default(d.lowBalanceThreshold),
   pollIntervals: z
     .object({
       // Bounds keep a hand-edited file from hammering the API or making the app look dead.
@@ -48,10 +54,13 @@ export const SettingsPatchSchema = z
         ready: z.boolean(),
         failed: z.boolean(),
         stopped: z.boolean(),
-        released: z.boolean()
+        released: z.boolean(),
+        stuck: z.boolean()
       })
       .partial()
       .strict(),
+    stuckStartMinutes: z.number().int().min(MIN_STUCK_MINUTES).max(MAX_STUCK_MINUTES),
+    lowBalanceThreshold: z.number().min(0).max(MAX_LOW_BALANCE).nullable(),
     pollIntervals: z
       .object({
         fastMs: z.number().int().min(1_000).max(60_000),

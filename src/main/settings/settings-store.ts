@@ -7,7 +7,7 @@ import { readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Settings, SettingsPatch } from '../../shared/contract'
 import type { Clock } from '../../shared/clock'
-import { writeFileAtomic } from '../util/atomic-write'
+import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { DEFAULT_SETTINGS, SettingsSchema, applySettingsPatch, SettingsPatchSchema } from './settings-schema'
 
 export interface SettingsLoad {

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe } from 'vitest'
 import type { SshPrompt } from '../../shared/contract-ssh'
 import { REACH_FOLDER, safeFolderName } from '../../emulator/reach/create-reach'
-import { startSandboxCore, type SandboxCore } from '../test-support/sandbox-core'
+import { startSandboxCore, type SandboxCore } from '../testing/sandbox-core'
 import { FilesHarness } from './testing/files-harness'
 import { filesSuite } from './testing/files-suite'
 
@@ -17,7 +17,6 @@ describe('files (SFTP) against the emulator’s SSH server, through the core', (
 
   beforeAll(async () => {
     sandbox = await startSandboxCore({
-      shell: 'web',
       instanceName: 'files-box',
       onEvent: (event, payload, target) => {
         for (const harness of harnesses) harness.emit(event, payload as never, target)
@@ -35,6 +34,7 @@ describe('files (SFTP) against the emulator’s SSH server, through the core', (
     const harness = new FilesHarness()
     harnesses.push(harness)
     harness.invoke = (command, input) => sandbox.call(command as never, input, harness.clientId)
+    harness.send = (notice, input) => sandbox.core.notice(notice as never, input, { clientId: harness.clientId })
     return {
       harness,
       instanceId: sandbox.instanceId,

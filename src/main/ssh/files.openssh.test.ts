@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe } from 'vitest'
-import { filesHandlers } from '../commands/ssh-files'
+import { filesCommands } from '../commands/ssh-files'
 import { FilesManager } from './files-manager'
 import { KnownHostsStore } from './known-hosts-store'
-import { FilesHarness, groupInvoke } from './testing/files-harness'
+import { FilesHarness, groupDriver } from './testing/files-harness'
 import { filesSuite } from './testing/files-suite'
 import { OpenSshServer, opensshAvailable } from './testing/openssh-server'
 import { splitClock } from './testing/split-clock'
@@ -40,7 +40,7 @@ describe.skipIf(!opensshAvailable())('files (SFTP) against OpenSSH', () => {
     const harness = new FilesHarness()
     const links = sshdLinks(server, { clock, knownHosts, homeDir: scratch, emit: harness.emit })
     const files = new FilesManager({ links, clock, emit: harness.emit })
-    harness.invoke = groupInvoke({ handlers: filesHandlers(files) }, harness.clientId)
+    Object.assign(harness, groupDriver(filesCommands(files), harness.clientId))
     cleanups.push(() => files.dispose(), () => links.dispose())
     return { harness }
   }

@@ -16,6 +16,7 @@ import type { ClientChannel } from 'ssh2'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Instance } from '../../shared/api'
+import { isRunning } from '../../shared/instance-rules'
 import type { Clock, TimerHandle } from '../../shared/clock'
 import type { PromptAnswer } from '../../shared/contract-ssh'
 import { AppError } from '../app-error'
@@ -26,6 +27,10 @@ import { connect, SshConnectError, type SshConnectFailure, type SshConnection } 
 import type { KnownHostsStore } from './known-hosts-store'
 import { PromptBroker, type PromptQuestion } from './prompts'
 import { requireRunning, sshTarget, type SshTarget } from './target'
+
+/** Said when a real instance refuses every key: the one fix the provider allows. */
+export const REAL_CLOUD_KEY_ADVICE =
+  'On HPC-AI an instance accepts only SSH keys registered in the console (SSH keys) before it was created: add your public key there, then create a new instance.'
 
 export interface SshLinksOptions {
   clock: Clock
@@ -203,7 +208,7 @@ export class SshLinks {
   async exec(instanceId: string, command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const instance = this.options.findInstance(instanceId)
     if (!instance) throw new ExecError('not-running', `Instance ${instanceId} is not in the list.`)
-    if (instance.instanceRuntimeInfo.status !== 'Running') {
+    if (!isRunning(instance)) {
       throw new ExecError('not-running', `${instance.instanceSpecInfo.name} is ${instance.instanceRuntimeInfo.status}, not Running.`)
     }
     let link = this.links.get(instanceId)
@@ -349,9 +354,10 @@ export class SshLinks {
           return answer.finally(() => link.promptIds.delete(promptId))
         }
       : undefined
+    const sandboxKey = this.options.sandboxKeyFile()
     const candidates = authCandidates({
       ...(this.options.agent ? { agent: this.options.agent } : {}),
-      keyFiles: [this.options.settingsKeyFile(), this.options.sandboxKeyFile(), ...DEFAULT_KEYS.map((name) => join(this.options.homeDir, '.ssh', name))]
+      keyFiles: [this.options.settingsKeyFile(), sandboxKey, ...DEFAULT_KEYS.map((name) => join(this.options.homeDir, '.ssh', name))]
     })
     link.connecting = connect({
       target: link.target,
@@ -386,8 +392,11 @@ export class SshLinks {
         for (const promptId of link.promptIds) this.prompts.cancel(promptId)
         if (link.users.size === 0 || this.disposed || this.links.get(link.instanceId) !== link) return
         const failure = error instanceof SshConnectError ? error : new SshConnectError('network', String(error), true)
-        if (failure.retryable) this.scheduleRetry(link, failure.message)
-        else this.broadcast(link, { state: 'failed', message: failure.message, needsUser: true, reason: failure.reason })
+        // A real cloud (not the Sandbox, whose key the app registers itself) takes only keys
+        // registered in its console before the instance was created (hpcai-api-facts.md 4).
+        const message = failure.reason === 'auth' && sandboxKey === undefined ? `${failure.message} ${REAL_CLOUD_KEY_ADVICE}` : failure.message
+        if (failure.retryable) this.scheduleRetry(link, message)
+        else this.broadcast(link, { state: 'failed', message, needsUser: true, reason: failure.reason })
       }
     )
     return link.connecting

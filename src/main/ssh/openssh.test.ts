@@ -203,6 +203,8 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     // The password prompt (the server offers none) was never asked; no retry is scheduled.
     expect(harness.lastStatus(terminalId)).toMatchObject({ needsUser: true })
     expect(harness.lastStatus(terminalId)?.message).toMatch(/did not accept any of your keys/)
+    // #15: a real cloud's instance (not the Sandbox) takes only keys registered before it was created.
+    expect(harness.lastStatus(terminalId)?.message).toMatch(/registered in the console \(SSH keys\) before it was created/)
     manual.advance(120_000)
     expect(harness.lastStatus(terminalId)?.state).toBe('failed')
   })

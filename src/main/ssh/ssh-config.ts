@@ -19,7 +19,7 @@
 import { copyFile, lstat, mkdir, readlink, realpath } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { AppError } from '../app-error'
-import { writeFileAtomic } from '../util/atomic-write'
+import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { readTextIfExists } from '../util/read-text'
 import { globMatch } from './known-hosts'
 import type { SshTarget } from './target'

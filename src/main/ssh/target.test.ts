@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../app-error'
-import { requireRunning, sshCommand, sshEnded, sshTarget } from './target'
+import { requireRunning, sshCommand, sshTarget } from './target'
 import { runningInstance } from './testing/instance'
 
 describe('sshTarget', () => {
@@ -44,24 +44,4 @@ describe('sshTarget', () => {
     instance.instanceRuntimeInfo.status = 'Stopped'
     expect(() => requireRunning(instance)).toThrow(AppError)
   })
-})
-
-describe('sshEnded', () => {
-  it.each([
-    ['Running', false],
-    ['Starting', false],
-    ['Restarting', false],
-    ['Initializing', false],
-    ['SomethingNew', false],
-    ['Stopping', true],
-    ['Stopped', true],
-    ['Released', true],
-    ['StartingFailed', true]
-  ])('%s → %s', (status, ended) => {
-    const instance = runningInstance({ host: 'h', port: 22, username: 'u' })
-    instance.instanceRuntimeInfo.status = status
-    expect(sshEnded(instance)).toBe(ended)
-  })
-
-  it('a vanished instance has ended', () => expect(sshEnded(undefined)).toBe(true))
 })

@@ -1,12 +1,13 @@
 /**
- * Where an instance's SSH server is: the nodePorts entry for port 22 gives the address and the
- * public port; the region's sshAddress stands in when the entry has no address. The login name
- * is the instance's `instanceUsername`. All three come from the server, so each must pass
+ * Where an instance's SSH server is comes from the spec's rule in src/shared/instance-rules.ts
+ * (sshEndpoint: the port-22 entry, the region's sshAddress when the entry has none, the
+ * instance's `instanceUsername`). All three come from the server, so each must pass
  * ssh-values.ts before anything (a terminal, the copied command, ~/.ssh/config, known_hosts)
- * uses it.
+ * uses it; this file says why when there is none or it is refused.
  */
 import { join as shellJoin } from 'shlex'
-import { statusGroup, type Instance } from '../../shared/api'
+import type { Instance } from '../../shared/api'
+import { isRunning, sshEndpoint, sshEntry } from '../../shared/instance-rules'
 import { AppError } from '../app-error'
 import { shownValue, sshHost, sshPort, sshUser, type SshValue } from './ssh-values'
 
@@ -18,17 +19,19 @@ export interface SshTarget {
 
 export function sshTarget(instance: Instance): SshTarget {
   const name = instance.instanceSpecInfo.name
-  const entry = instance.instanceSpecInfo.nodePorts.find((nodePort) => nodePort.port === 22)
-  if (!entry) {
+  const endpoint = sshEndpoint(instance)
+  if (!endpoint.ok && endpoint.reason === 'no-ssh-port') {
     throw new AppError('not-allowed', `“${name}” has no SSH port. Create the instance with port 22 open to reach it by SSH.`)
   }
-  const host = entry.address || instance.instanceSpecInfo.regionInfo.sshAddress
-  if (!host) {
+  if (!endpoint.ok) {
+    // Port 0 means "not assigned yet"; any other port the rules refuse is bad data, said as such.
+    const nodePort = sshEntry(instance)?.nodePort ?? 0
+    if (nodePort !== 0) checked(name, 'SSH port', String(nodePort), sshPort(nodePort))
     throw new AppError('not-allowed', `The cloud did not say where “${name}” answers SSH yet. Wait a moment and try again.`)
   }
   return {
-    host: checked(name, 'address', host, sshHost(host)),
-    port: checked(name, 'SSH port', String(entry.nodePort), sshPort(entry.nodePort)),
+    host: checked(name, 'address', endpoint.host, sshHost(endpoint.host)),
+    port: checked(name, 'SSH port', String(endpoint.port), sshPort(endpoint.port)),
     username: checked(name, 'login name', instance.instanceMetadata.instanceUsername, sshUser(instance.instanceMetadata.instanceUsername))
   }
 }
@@ -45,24 +48,12 @@ function checked<T>(instanceName: string, what: string, raw: string, result: Ssh
 /** Only a running instance has an SSH server to reach. */
 export function requireRunning(instance: Instance): void {
   const status = instance.instanceRuntimeInfo.status
-  if (statusGroup(status) !== 'usable') {
+  if (!isRunning(instance)) {
     throw new AppError(
       'not-allowed',
       `“${instance.instanceSpecInfo.name}” is ${status}, not running. Open a terminal once it is Running.`
     )
   }
-}
-
-/**
- * Whether an instance's SSH connections should end: it is stopping or stopped, failed, or gone
- * from the list. A restart on the way back (Starting, Restarting) is not a stop: connections keep
- * reconnecting through it by themselves.
- */
-export function sshEnded(instance: Instance | undefined): boolean {
-  if (!instance) return true
-  const status = instance.instanceRuntimeInfo.status
-  const group = statusGroup(status)
-  return status === 'Stopping' || group === 'ended' || group === 'failed'
 }
 
 /**

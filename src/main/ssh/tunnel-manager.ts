@@ -14,7 +14,7 @@ import { AppError } from '../app-error'
 import type { ClientId } from '../core-types'
 import type { SshLinks } from './links'
 import { PortInUseError, isPortFree, portRefusal, suggestPort } from './local-port'
-import { sshEnded } from './target'
+import { isRunning, sshEnded } from '../../shared/instance-rules'
 import { Tunnel } from './tunnel'
 import type { TunnelStore } from './tunnel-store'
 
@@ -137,7 +137,8 @@ export class TunnelManager {
     this.publish()
     // The list may already say these instances run (a poll that landed while the file was read).
     for (const tunnel of made) {
-      if (this.options.findInstance(tunnel.instanceId)?.instanceRuntimeInfo.status === 'Running') await this.resume(tunnel)
+      const instance = this.options.findInstance(tunnel.instanceId)
+      if (instance && isRunning(instance)) await this.resume(tunnel)
     }
   }
 
@@ -170,7 +171,7 @@ export class TunnelManager {
         continue
       }
       tunnel.instanceName = instance.instanceSpecInfo.name
-      const running = instance.instanceRuntimeInfo.status === 'Running'
+      const running = isRunning(instance)
       // A restart on its way back (Starting) keeps the listener: the link reconnects through it.
       if (sshEnded(instance) && tunnel.listening) tunnel.suspend(waitingLine(instance))
       else if (!tunnel.listening && !running) tunnel.message = waitingLine(instance)

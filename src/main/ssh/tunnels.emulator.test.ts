@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SshPrompt } from '../../shared/contract-ssh'
 import type { TunnelInfo } from '../../shared/contract-tunnels'
-import { startSandboxCore, type SandboxCore } from '../test-support/sandbox-core'
+import { startSandboxCore, type SandboxCore } from '../testing/sandbox-core'
 import { httpRequest, httpText, patternStream, postPattern, sha256Of, startHttpTarget, type HttpTarget } from './testing/http-target'
 
 const MiB = 1024 * 1024
@@ -26,7 +26,7 @@ describe('tunnels against the emulator’s SSH server, through the core', () => 
 
   beforeAll(async () => {
     app = await startHttpTarget()
-    sandbox = await startSandboxCore({ shell: 'electron', instanceName: 'tunnel-box' })
+    sandbox = await startSandboxCore({ instanceName: 'tunnel-box' })
     ;({ instanceId, call, emulator, platform, sent } = sandbox)
   })
 
@@ -49,7 +49,8 @@ describe('tunnels against the emulator’s SSH server, through the core', () => 
     (await call('tunnels.list')).find((tunnel) => tunnel.instanceId === instanceId && tunnel.remotePort === remotePort)
 
   it('forwards Jupyter from the tray: refused until the host key is trusted, then the instance’s page', async () => {
-    const tray = await call('tray.get')
+    // The menu as main last handed it to the tray.
+    const tray = platform.trays.at(-1)!
     const submenu = tray.items.find((item) => item.id === `instance:${instanceId}`)!.submenu!
     const forward = submenu.find((item) => item.id === `instance:${instanceId}:forward`)!
     expect(forward.submenu!.map((item) => item.label)).toEqual([
@@ -76,7 +77,7 @@ describe('tunnels against the emulator’s SSH server, through the core', () => 
     expect(page).toContain(`<h1>Jupyter on ${instanceId}</h1>`)
 
     // The tray lists it with open / copy / stop; "open" goes to the system browser.
-    const listed = (await call('tray.get')).items.find((item) => item.id === `instance:${instanceId}`)!.submenu!
+    const listed = platform.trays.at(-1)!.items.find((item) => item.id === `instance:${instanceId}`)!.submenu!
     const entry = listed.find((item) => item.id === `instance:${instanceId}:tunnel:${open!.tunnelId}`)!
     expect(entry.label).toBe(`${open!.localAddress} → Jupyter (8888)`)
     await call('tray.activate', { itemId: `instance:${instanceId}:tunnel:${open!.tunnelId}:open` }, 'main')

@@ -5,6 +5,7 @@
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron'
 import type { TrayIcon, TrayMenuItem, TrayModel } from '../../shared/contract'
 import { TRAY_ICON_PNGS } from './tray-icons.generated'
+import { trayClickOpensWindow } from '../windows/desktop-integration'
 
 export interface TrayAdapter {
   set(model: TrayModel): void
@@ -28,9 +29,9 @@ export function createTrayAdapter(onActivate: (itemId: string) => void): TrayAda
     return img
   }
   const tray = new Tray(image('idle'))
-  // Windows users expect a click on the icon to bring the window; the menu stays on right-click.
-  // (Linux AppIndicator ignores clicks, macOS opens the menu: there the menu has "Open Cloud Tray".)
-  if (process.platform === 'win32') tray.on('click', () => onActivate('open-window'))
+  // A click on the icon brings the window on Windows and Linux; the menu stays on right-click
+  // (desktop-integration.ts). macOS opens the menu, which has "Open Cloud Tray".
+  if (trayClickOpensWindow(process.platform)) tray.on('click', () => onActivate('open-window'))
   const toTemplate = (items: readonly TrayMenuItem[]): MenuItemConstructorOptions[] =>
     items.map((item) =>
       item.type === 'separator'

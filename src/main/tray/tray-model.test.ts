@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
 import type { InstancesSnapshot, SessionState, TrayMenuItem } from '../../shared/contract'
 import { DEFAULT_SETTINGS } from '../settings/settings-schema'
-import { fakeInstance } from '../test-support/fake-instance'
+import { makeInstance } from '../../shared/testing/instance'
+import { portUrlOf } from '../../shared/instance-rules'
 import { MAX_TRAY_INSTANCES, icon, parseTrayItemId, tooltip, trayModel } from './tray-model'
 
 const signedIn: SessionState = { status: 'signed-in', profileId: 'sandbox', username: 'demo', remembered: false, keychain: 'available' }
@@ -13,10 +14,10 @@ const ports = [
   { port: 22, address: '10.0.0.5', nodePort: 30022 },
   { port: 8888, address: '10.0.0.5', nodePort: 30888 }
 ]
-const running = fakeInstance('r1', 'trainer', 'Running', {}, ports)
-const starting = fakeInstance('s1', 'warmup', 'Starting', {}, ports)
-const stopped = fakeInstance('x1', 'old', 'Stopped', {}, ports)
-const failed = fakeInstance('f1', 'broken', 'StartingFailed')
+const running = makeInstance({ id: 'r1', name: 'trainer', status: 'Running', nodePorts: ports })
+const starting = makeInstance({ id: 's1', name: 'warmup', status: 'Starting', nodePorts: ports })
+const stopped = makeInstance({ id: 'x1', name: 'old', status: 'Stopped', nodePorts: ports })
+const failed = makeInstance({ id: 'f1', name: 'broken', status: 'StartingFailed', nodePorts: [] })
 
 const byId = (items: TrayMenuItem[], id: string): TrayMenuItem | undefined => {
   for (const item of items) {
@@ -38,8 +39,9 @@ describe('tray model', () => {
       'Open notebook',
       'Open terminal',
       'Copy SSH command',
-      'Open http://10.0.0.5:30888',
-      'Stop…'
+      '8888 → http://10.0.0.5:30888',
+      'Stop…',
+      'Delete for good…'
     ])
   })
 
@@ -48,8 +50,8 @@ describe('tray model', () => {
     ['Starting: only stop', starting, { notebook: false, terminal: false, 'copy-ssh': false, 'port:30888': false, stop: true }],
     ['Stopped: nothing', stopped, { notebook: false, terminal: false, 'copy-ssh': false, 'port:30888': false, stop: false }],
     ['failed: stop (ends billing)', failed, { notebook: false, terminal: false, 'copy-ssh': false, stop: true }],
-    ['Running without port 22: no terminal', fakeInstance('n1', 'nossh', 'Running'), { notebook: true, terminal: false, 'copy-ssh': false }],
-    ['Stopping: nothing to stop', fakeInstance('t1', 'halting', 'Stopping', {}, ports), { stop: false }]
+    ['Running without port 22: no terminal', makeInstance({ id: 'n1', name: 'nossh', status: 'Running', nodePorts: [] }), { notebook: true, terminal: false, 'copy-ssh': false }],
+    ['Stopping: nothing to stop', makeInstance({ id: 't1', name: 'halting', status: 'Stopping', nodePorts: ports }), { stop: false }]
   ])('items enabled only where they work — %s', (_name, instance, expected) => {
     for (const [action, want] of Object.entries(expected)) expect([action, enabled(instance, action)]).toEqual([action, want])
   })
@@ -102,15 +104,71 @@ describe('tray model', () => {
   })
 
   it('many instances: the ones needing attention or changing first, the rest as one item', () => {
-    const many = Array.from({ length: 40 }, (_, i) => fakeInstance(`many-${i}`, `stopped ${i}`, 'Stopped'))
+    const many = Array.from({ length: 40 }, (_, i) => makeInstance({ id: `many-${i}`, name: `stopped ${i}`, status: 'Stopped', nodePorts: [] }))
     many.splice(30, 0, failed, starting, running)
     const model = trayModel(signedIn, snap(many), DEFAULT_SETTINGS)
     const subs = model.items.filter((i) => i.type === 'submenu')
     expect(subs).toHaveLength(MAX_TRAY_INSTANCES)
-    expect(subs.slice(0, 3).map((s) => s.label)).toEqual(['broken — StartingFailed', 'warmup — Starting', 'trainer — Running'])
+    expect(subs.slice(0, 3).map((s) => s.label)).toEqual(['broken — Failed to start', 'warmup — Starting', 'trainer — Running'])
     expect(byId(model.items, 'more-instances')).toMatchObject({ label: `${43 - MAX_TRAY_INSTANCES} more in Cloud Tray…`, enabled: true })
     const ids = model.items.map((i) => i.id)
     expect(new Set(ids).size).toBe(ids.length)
+  })
+
+  it('#12 item 11: an IPv6 port address is bracketed exactly once, bare or bracketed', () => {
+    for (const address of ['::1', '[::1]']) {
+      const v6 = makeInstance({ id: 'v6', name: 'six', status: 'Running', nodePorts: [{ port: 8888, address, nodePort: 30888 }] })
+      const item = byId(trayModel(signedIn, snap([v6]), DEFAULT_SETTINGS).items, 'instance:v6:port:30888')
+      expect(item?.label).toBe('8888 → http://[::1]:30888')
+      expect(portUrlOf(v6, 30888)).toBe('http://[::1]:30888')
+    }
+  })
+
+  it('#12 item 7: a port listed twice gets one menu item, so every item id is unique', () => {
+    const twice = makeInstance({ id: 'd1', name: 'dup', status: 'Running', nodePorts: [...ports, { port: 8888, address: '10.0.0.6', nodePort: 30888 }] })
+    const model = trayModel(signedIn, snap([twice, twice]), DEFAULT_SETTINGS)
+    const ids: string[] = []
+    const collect = (items: TrayMenuItem[]): void => items.forEach((i) => (ids.push(i.id), i.submenu && collect(i.submenu)))
+    collect(model.items)
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(byId(model.items, 'instance:d1:port:30888')?.label).toBe('8888 → http://10.0.0.5:30888')
+  })
+
+  it('#15: "Delete for good…" for every instance not yet released, behind the window\'s confirmation', () => {
+    expect(enabled(running, 'terminate')).toBe(true)
+    expect(enabled(stopped, 'terminate')).toBe(true)
+    expect(enabled(makeInstance({ id: 'g1', name: 'gone', status: 'Released', nodePorts: [] }), 'terminate')).toBe(false)
+    expect(parseTrayItemId('instance:r1:terminate')).toEqual({ kind: 'terminate', instanceId: 'r1' })
+    const loggedOut = byId(trayModel(expired, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:terminate')
+    expect(loggedOut?.enabled).toBe(false)
+  })
+
+  it('#15: the balance line, and "low" below the user\'s threshold', () => {
+    const balance = (available: number) => ({
+      balance: { balance: available, availableBalance: available, availableVoucherAmount: 0, availableCreditAmount: 0 },
+      fetchedAt: 1
+    })
+    const line = (available: number, threshold: number | null) =>
+      byId(trayModel(signedIn, snap([]), { ...DEFAULT_SETTINGS, lowBalanceThreshold: threshold }, { balance: balance(available) }).items, 'balance')?.label
+    expect(line(95.2, 10)).toBe('Balance: $95.20')
+    expect(line(4.2, 10)).toBe('Balance low: $4.20')
+    expect(line(4.2, null)).toBe('Balance: $4.20')
+    expect(byId(trayModel(signedIn, snap([]), DEFAULT_SETTINGS).items, 'balance')).toBeUndefined()
+    expect(byId(trayModel(signedOut, snap([]), DEFAULT_SETTINGS, { balance: balance(5) }).items, 'balance')).toBeUndefined()
+  })
+
+  it('#15: a stuck start says so; statuses read in people\'s words', () => {
+    const stuck = makeInstance({ id: 'st', name: 'pulling', status: 'Starting', nodePorts: [] })
+    const snapshot = { ...snap([stuck, failed]), stuck: [{ instanceId: 'st', name: 'pulling', status: 'Starting', reason: 'back-off' as const, since: 1 }] }
+    const subs = trayModel(signedIn, snapshot, DEFAULT_SETTINGS).items.filter((i) => i.type === 'submenu')
+    expect(subs.map((s) => s.label)).toEqual(['pulling — stuck starting', 'broken — Failed to start'])
+  })
+
+  it('#15: on an API-key session the notebook item says it asks for the password, until it was given', () => {
+    const keyed: SessionState = { ...signedIn, method: 'api-key' }
+    expect(byId(trayModel(keyed, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:notebook')?.label).toBe('Open notebook (asks for your password once)…')
+    const given = { ...keyed, notebookSignInUntil: 2 }
+    expect(byId(trayModel(given, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:notebook')?.label).toBe('Open notebook')
   })
 })
 

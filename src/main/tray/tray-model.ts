@@ -4,13 +4,39 @@
  * Linux AppIndicator ignores clicks on the icon.
  */
 import type { Instance } from '../../shared/api'
-import { statusGroup } from '../../shared/api'
-import type { InstancesSnapshot, SessionState, Settings, TrayIcon, TrayMenuItem, TrayModel, WatchHealth } from '../../shared/contract'
+import { availableOf } from '../../shared/balance'
+import {
+  canOpenNotebook,
+  canOpenTerminal,
+  canStop,
+  canTerminate,
+  forwardedPorts,
+  isRunning,
+  isStopping,
+  knownStatus,
+  portUrl,
+  statusGroup
+} from '../../shared/instance-rules'
+import type {
+  BalanceSnapshot,
+  InstancesSnapshot,
+  SessionState,
+  Settings,
+  TrayIcon,
+  TrayMenuItem,
+  TrayModel,
+  WatchHealth
+} from '../../shared/contract'
+import { formatDollars } from '../../shared/money'
+import { statusWords } from '../../shared/status-words'
+import { uniqueBy } from '../../shared/unique-by'
 import { TUNNEL_PRESETS, type TunnelInfo } from '../../shared/contract-tunnels'
 
 export interface TrayContext {
   health?: WatchHealth
   profileName?: string
+  /** The balance as last read (billing/balance-model.ts). */
+  balance?: BalanceSnapshot
   /** Port tunnels (src/main/ssh/tunnel-manager.ts): each instance's are listed in its submenu. */
   tunnels?: readonly Pick<TunnelInfo, 'tunnelId' | 'instanceId' | 'remotePort' | 'label' | 'localAddress' | 'state'>[]
 }
@@ -29,6 +55,7 @@ export type TrayAction =
   | { kind: 'copy-ssh'; instanceId: string }
   | { kind: 'open-port'; instanceId: string; nodePort: number }
   | { kind: 'stop'; instanceId: string }
+  | { kind: 'terminate'; instanceId: string }
   | { kind: 'forward'; instanceId: string; remotePort: number }
   | { kind: 'forward-other'; instanceId: string }
   | { kind: 'tunnel-open' | 'tunnel-copy' | 'tunnel-stop'; instanceId: string; tunnelId: string }
@@ -45,29 +72,11 @@ export function parseTrayItemId(itemId: string): TrayAction | undefined {
     if (tunnel[2] === 'forward-other') return { kind: 'forward-other', instanceId }
     return { kind: `tunnel-${tunnel[5] as 'open' | 'copy' | 'stop'}`, instanceId, tunnelId: tunnel[4]! }
   }
-  const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|port:(\d{1,5}))$/.exec(itemId)
+  const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|terminate|port:(\d{1,5}))$/.exec(itemId)
   if (!match) return undefined
   const instanceId = match[1]!
   if (match[3] !== undefined) return { kind: 'open-port', instanceId, nodePort: Number(match[3]) }
-  return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop', instanceId }
-}
-
-/** Where a forwarded port is reached: the entry's address, else the region's SSH address. */
-export function portAddress(instance: Instance, nodePort: number): string | undefined {
-  const entry = instance.instanceSpecInfo.nodePorts.find((p) => p.nodePort === nodePort)
-  if (!entry) return undefined
-  const host = entry.address || instance.instanceSpecInfo.regionInfo.sshAddress
-  return host ? `http://${host.includes(':') ? `[${host}]` : host}:${entry.nodePort}` : undefined
-}
-
-export function hasSsh(instance: Instance): boolean {
-  return instance.instanceSpecInfo.nodePorts.some((p) => p.port === 22)
-}
-
-/** Stop makes sense while the instance runs or is on its way (or failed, to end its billing). */
-export function canStop(status: string): boolean {
-  const group = statusGroup(status)
-  return status !== 'Stopping' && (group === 'usable' || group === 'transitioning' || group === 'failed')
+  return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop' | 'terminate', instanceId }
 }
 
 export function trayModel(
@@ -77,17 +86,22 @@ export function trayModel(
   context: TrayContext = {}
 ): TrayModel {
   const signedIn = session.status === 'signed-in'
-  const instances = session.status === 'signed-out' ? [] : snapshot.instances
+  // Submenu ids carry the instance id: an instance listed twice gets one submenu (the first).
+  const instances = session.status === 'signed-out' ? [] : uniqueBy(snapshot.instances, (i) => i.instanceMetadata.instanceId).items
   const items: TrayMenuItem[] = []
 
   items.push(label('status', statusLine(session, context)))
+  const money = balanceLine(session, _settings, context.balance)
+  if (money) items.push(label('balance', money))
   if (context.health?.state === 'failing') items.push(label('health', 'Cannot reach the cloud — retrying'))
   items.push(separator('sep-status'))
 
   if (session.status !== 'signed-out') {
     if (instances.length === 0) items.push(label('no-instances', snapshot.fetchedAt === null ? 'Loading instances…' : 'No instances'))
     const shown = instancesForMenu(instances)
-    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn, context.tunnels))
+    const stuck = new Set((snapshot.stuck ?? []).map((start) => start.instanceId))
+    const notebookPassword = session.method === 'api-key' && session.notebookSignInUntil === undefined
+    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn, stuck.has(instance.instanceMetadata.instanceId), notebookPassword, context.tunnels))
     if (shown.length < instances.length) {
       items.push(item('more-instances', `${instances.length - shown.length} more in Cloud Tray…`, true))
     }
@@ -121,28 +135,44 @@ export function instancesForMenu(instances: readonly Instance[]): Instance[] {
     .map(({ instance }) => instance)
 }
 
-function instanceSubmenu(instance: Instance, signedIn: boolean, tunnels: TrayContext['tunnels']): TrayMenuItem {
+/**
+ * `notebookPassword`: an API-key session that has not given its password for notebook pages
+ * yet; the item says so before the click.
+ */
+function instanceSubmenu(instance: Instance, signedIn: boolean, stuck: boolean, notebookPassword: boolean, tunnels: TrayContext['tunnels']): TrayMenuItem {
   const id = instance.instanceMetadata.instanceId
   const status = instance.instanceRuntimeInfo.status
-  const running = signedIn && status === 'Running'
-  const ssh = hasSsh(instance)
-  const ports = instance.instanceSpecInfo.nodePorts.filter((p) => p.port !== 22)
+  const running = signedIn && isRunning(instance)
+  const terminal = signedIn && canOpenTerminal(instance)
+  // Item ids carry the node port: a port the server lists twice gets one item (the first).
+  const ports = uniqueBy(forwardedPorts(instance), (p) => p.nodePort).items
   const submenu: TrayMenuItem[] = [
-    item(`instance:${id}:notebook`, 'Open notebook', running && instance.instanceRuntimeInfo.subUrl !== ''),
-    item(`instance:${id}:terminal`, 'Open terminal', running && ssh),
-    item(`instance:${id}:copy-ssh`, 'Copy SSH command', running && ssh)
+    item(`instance:${id}:notebook`, notebookPassword ? 'Open notebook (asks for your password once)…' : 'Open notebook', signedIn && canOpenNotebook(instance)),
+    item(`instance:${id}:terminal`, 'Open terminal', terminal),
+    item(`instance:${id}:copy-ssh`, 'Copy SSH command', terminal)
   ]
-  if (tunnels) submenu.push(...tunnelItems(id, running && ssh, tunnels.filter((tunnel) => tunnel.instanceId === id)))
+  if (tunnels) submenu.push(...tunnelItems(id, terminal, tunnels.filter((tunnel) => tunnel.instanceId === id)))
   if (ports.length > 0) {
     submenu.push(separator(`instance:${id}:sep-ports`))
     for (const port of ports) {
-      const url = portAddress(instance, port.nodePort)
-      submenu.push(item(`instance:${id}:port:${port.nodePort}`, url ? `Open ${url}` : `Port ${port.port}`, running && url !== undefined))
+      const url = portUrl(instance, port)
+      // The inside port first: it is the one the user chose ("8888 → http://host:30888").
+      submenu.push(item(`instance:${id}:port:${port.nodePort}`, url ? `${port.port} → ${url}` : `${port.port} (no address yet)`, running && url !== undefined))
     }
   }
   submenu.push(separator(`instance:${id}:sep-stop`))
-  submenu.push(item(`instance:${id}:stop`, 'Stop…', signedIn && canStop(status)))
-  return { id: `instance:${id}`, label: `${instance.instanceSpecInfo.name} — ${status}`, enabled: true, type: 'submenu', submenu }
+  submenu.push(item(`instance:${id}:stop`, 'Stop…', signedIn && canStop(instance)))
+  submenu.push(item(`instance:${id}:terminate`, 'Delete for good…', signedIn && canTerminate(instance)))
+  const shown = stuck ? 'stuck starting' : statusWords(status)
+  return { id: `instance:${id}`, label: `${instance.instanceSpecInfo.name} — ${shown}`, enabled: true, type: 'submenu', submenu }
+}
+
+/** "Balance: $95.20", "Balance low: $4.20" (below the user's threshold); none until read. */
+function balanceLine(session: SessionState, settings: Settings, snapshot: BalanceSnapshot | undefined): string | undefined {
+  if (session.status !== 'signed-in' || !snapshot?.balance) return undefined
+  const available = availableOf(snapshot.balance)
+  const low = settings.lowBalanceThreshold !== null && available < settings.lowBalanceThreshold
+  return `${low ? 'Balance low' : 'Balance'}: ${formatDollars(available)}`
 }
 
 /**
@@ -196,11 +226,11 @@ function statusLine(session: SessionState, context: TrayContext): string {
 }
 
 const TOOLTIP_GROUPS: { label: string; test: (status: string) => boolean }[] = [
-  { label: 'running', test: (s) => s === 'Running' },
-  { label: 'starting', test: (s) => statusGroup(s) === 'transitioning' && s !== 'Stopping' },
-  { label: 'stopping', test: (s) => s === 'Stopping' },
+  { label: 'running', test: (s) => statusGroup(s) === 'usable' },
+  { label: 'starting', test: (s) => statusGroup(s) === 'transitioning' && !isStopping(s) },
+  { label: 'stopping', test: (s) => isStopping(s) },
   { label: 'failed', test: (s) => statusGroup(s) === 'failed' },
-  { label: 'stopped', test: (s) => s === 'Stopped' }
+  { label: 'stopped', test: (s) => knownStatus(s) === 'Stopped' }
 ]
 
 export function tooltip(session: SessionState, instances: readonly Instance[]): string {

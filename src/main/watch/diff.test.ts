@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
 import { diffSnapshots } from './diff'
-import { fakeInstance } from '../test-support/fake-instance'
+import { makeInstance } from '../../shared/testing/instance'
 
-const a = (status: string, extra: Partial<Instance['instanceRuntimeInfo']> = {}): Instance => fakeInstance('a', 'alpha', status, extra)
-const b = (status: string): Instance => fakeInstance('b', 'beta', status)
+const a = (status: string, extra: Partial<Instance['instanceRuntimeInfo']> = {}): Instance => {
+  const instance = makeInstance({ id: 'a', name: 'alpha', status })
+  return { ...instance, instanceRuntimeInfo: { ...instance.instanceRuntimeInfo, ...extra } }
+}
+const b = (status: string): Instance => makeInstance({ id: 'b', name: 'beta', status })
 
 describe('diffSnapshots', () => {
   it.each<[string, Instance[] | null, Instance[], unknown[]]>([

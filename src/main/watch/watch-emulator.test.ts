@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Transition } from '../../shared/contract'
-import { createCoreRig, createRequest, type CoreRig } from '../test-support/core-harness'
+import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
 
 let rig: CoreRig | undefined
 afterEach(async () => {
@@ -21,10 +21,13 @@ async function refresh(r: CoreRig): Promise<void> {
   if (!result.ok) throw new Error(result.error.message)
 }
 
-/** Moves the core's clock to its next timer and waits until the poll it starts has answered. */
+/**
+ * Moves the core's clock to the watcher's next poll (other timers due before it, such as the
+ * balance's, run on the way) and waits until that poll has answered.
+ */
 async function runScheduledPoll(r: CoreRig): Promise<void> {
   const seen = r.events.length
-  const due = r.clock.nextDueAt()
+  const due = r.of('instances').at(-1)?.nextPollAt ?? r.clock.nextDueAt()
   if (due === undefined) throw new Error('no poll scheduled')
   r.clock.advance(due - r.clock.now())
   const deadline = Date.now() + 5_000
@@ -56,8 +59,6 @@ describe('watcher against the emulator', () => {
     await refresh(rig)
     expect(statuses(rig).at(-1)).toMatch(/^job: .* → Stopped$/)
     expect(rig.platform.notifications.map((n) => n.title)).toEqual(['«job» is ready'])
-    // The in-app toasts carry the same notifications as the desktop.
-    expect(rig.of('notification').map((n) => n.title)).toEqual(['«job» is ready'])
   })
 
   it('preemption and failure are announced', async () => {
@@ -73,7 +74,7 @@ describe('watcher against the emulator', () => {
     const titles = rig.platform.notifications.map((n) => [n.kind, n.body])
     expect(titles).toContainEqual(['failed', 'No GPU capacity left in this region.'])
     expect(titles.some(([kind]) => kind === 'stopped')).toBe(true)
-    expect(rig.of('tray').at(-1)!.icon).toBe('attention')
+    expect(rig.platform.trays.at(-1)!.icon).toBe('attention')
   })
 
   it('backs off while the emulator is down, reports it once, and recovers', async () => {

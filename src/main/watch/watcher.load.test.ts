@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AppNotification, Transition } from '../../shared/contract'
 import { createCloudClient } from '../cloud/client'
 import type { CloudClient } from '../cloud/types'
-import { createCoreRig, type CoreRig } from '../test-support/core-harness'
+import { createCoreRig, type CoreRig } from '../testing/core-harness'
 
 const INSTANCES = 2_000
 const CHANGES_PER_MINUTE = 200

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import type { Instance } from '../../shared/api'
+import type { Instance, UnreadableInstance } from '../../shared/api'
 import { ManualClock, flushAsync } from '../../shared/clock'
-import type { ErrorInfo, InstancesSnapshot, Transition, WatchHealth } from '../../shared/contract'
-import { fakeInstance } from '../test-support/fake-instance'
+import type { ErrorInfo, InstancesSnapshot, StuckStart, Transition, WatchHealth } from '../../shared/contract'
+import { makeInstance } from '../../shared/testing/instance'
 import { Watcher } from './watcher'
 
 class Fail extends Error {
@@ -11,11 +11,13 @@ class Fail extends Error {
   }
 }
 
-function rig(list: () => Promise<Instance[]>) {
+function rig(listInstances: () => Promise<Instance[]>, unreadable: UnreadableInstance[] = []) {
   const clock = new ManualClock()
+  const list = async () => ({ instances: await listInstances(), unreadable })
   const snapshots: InstancesSnapshot[] = []
   const transitions: Transition[][] = []
   const health: WatchHealth[] = []
+  const stuck: StuckStart[][] = []
   let notLoggedIn = 0
   const watcher = new Watcher({
     clock,
@@ -26,9 +28,11 @@ function rig(list: () => Promise<Instance[]>) {
     onSnapshot: (s) => snapshots.push(s),
     onTransitions: (t) => transitions.push(t),
     onHealth: (h) => health.push(h),
-    onNotLoggedIn: () => void notLoggedIn++
+    onNotLoggedIn: () => void notLoggedIn++,
+    stuckAfterMs: () => 15 * 60_000,
+    onStuck: (s) => void stuck.push(s)
   })
-  return { clock, watcher, snapshots, transitions, health, notLoggedIn: () => notLoggedIn }
+  return { clock, watcher, snapshots, transitions, health, stuck, notLoggedIn: () => notLoggedIn }
 }
 
 describe('Watcher', () => {
@@ -69,7 +73,7 @@ describe('Watcher', () => {
     let calls = 0
     const r = rig(async () => {
       calls++
-      return [fakeInstance('a', 'alpha', status)]
+      return [makeInstance({ id: 'a', name: 'alpha', status })]
     })
     expect(r.watcher.snapshot().mode).toBe('paused')
     r.watcher.sessionStarted(false)
@@ -96,7 +100,7 @@ describe('Watcher', () => {
   })
 
   it('the first snapshot after sign-in emits no transitions', async () => {
-    const r = rig(async () => [fakeInstance('a', 'alpha', 'Running')])
+    const r = rig(async () => [makeInstance({ id: 'a', name: 'alpha' })])
     r.watcher.sessionStarted(false)
     await r.clock.advanceAsync(0)
     expect(r.snapshots.at(-1)!.instances).toHaveLength(1)
@@ -150,7 +154,7 @@ describe('Watcher', () => {
     const r = rig(
       () =>
         new Promise<Instance[]>((resolve) => {
-          release = () => resolve([fakeInstance('a', 'alpha', 'Running')])
+          release = () => resolve([makeInstance({ id: 'a', name: 'alpha' })])
         })
     )
     r.watcher.sessionStarted(false)
@@ -168,7 +172,7 @@ describe('Watcher', () => {
         new Promise<Instance[]>((resolve) => {
           calls++
           const n = calls
-          releases.push(() => resolve([fakeInstance('a', `poll ${n}`, 'Running')]))
+          releases.push(() => resolve([makeInstance({ id: 'a', name: `poll ${n}` })]))
         })
     )
     r.watcher.sessionStarted(false)
@@ -181,5 +185,47 @@ describe('Watcher', () => {
     releases.shift()!()
     await flushAsync()
     expect(r.watcher.snapshot().instances.map((i) => i.instanceSpecInfo.name)).toEqual(['poll 2'])
+  })
+
+  it('#15: a start in back-off is told once, listed as stuck, and no longer keeps the poller fast', async () => {
+    let runtime: Partial<Instance['instanceRuntimeInfo']> = { diagnosisReason: 'BackOff', diagnosisMessage: 'Back-off restarting failed container download-image' }
+    let status = 'Starting'
+    const r = rig(async () => [makeInstance({ id: 'p', name: 'puller', status, nodePorts: [], runtime })])
+    r.watcher.sessionStarted(false)
+    await r.clock.advanceAsync(0)
+    expect(r.stuck).toEqual([[expect.objectContaining({ instanceId: 'p', reason: 'back-off', diagnosisReason: 'BackOff', diagnosisMessage: expect.stringMatching(/download-image/) })]])
+    expect(r.watcher.snapshot()).toMatchObject({ mode: 'steady', stuck: [{ instanceId: 'p', reason: 'back-off' }] })
+    await r.clock.advanceAsync(3 * 30_000)
+    expect(r.stuck).toHaveLength(1)
+    // It moves on, then sticks again: a new episode is told again.
+    status = 'Running'
+    runtime = {}
+    await r.watcher.pollNow()
+    expect(r.watcher.snapshot().stuck).toEqual([])
+    status = 'Starting'
+    runtime = { diagnosisReason: 'ImagePullBackOff' }
+    await r.watcher.pollNow()
+    expect(r.stuck).toHaveLength(2)
+  })
+
+  it('#15: a start with no progress for the user\'s threshold counts as stuck then, not before', async () => {
+    const r = rig(async () => [makeInstance({ id: 'i', name: 'slow', status: 'Initializing', nodePorts: [] })])
+    r.watcher.sessionStarted(false)
+    await r.clock.advanceAsync(0)
+    expect(r.watcher.snapshot().mode).toBe('fast')
+    await r.clock.advanceAsync(14 * 60_000)
+    expect(r.stuck).toEqual([])
+    expect(r.watcher.snapshot().mode).toBe('fast')
+    await r.clock.advanceAsync(60_000)
+    expect(r.stuck).toEqual([[expect.objectContaining({ instanceId: 'i', reason: 'no-progress', status: 'Initializing' })]])
+    expect(r.watcher.snapshot().mode).toBe('steady')
+  })
+
+  it('#15: rows that could not be read are kept beside the list', async () => {
+    const unreadable = [{ instanceId: 'bad', problem: 'instanceRuntimeInfo.status is missing' }]
+    const r = rig(async () => [makeInstance({ id: 'a', name: 'alpha', status: 'Running', nodePorts: [] })], unreadable)
+    r.watcher.sessionStarted(false)
+    await r.clock.advanceAsync(0)
+    expect(r.watcher.snapshot()).toMatchObject({ instances: [{ instanceMetadata: { instanceId: 'a' } }], unreadable })
   })
 })

@@ -3,21 +3,30 @@
  * snapshot and the status transitions. One poll at a time, ever: a poll asked for while one
  * runs is served by one more poll right after it. Timing comes from the pure schedule
  * (schedule.ts) on an injected Clock, so tests run hours of polling without sleeping.
+ *
+ * It also judges stuck starts (stuck.ts): each is told once per episode (`onStuck`), listed in
+ * the snapshot, and no longer keeps the poller fast, since waiting on it is all there is to do.
  */
-import type { Instance } from '../../shared/api'
-import { statusGroup } from '../../shared/api'
+import type { Instance, InstanceListing, UnreadableInstance } from '../../shared/api'
+import { statusGroup } from '../../shared/instance-rules'
 import type { Clock, TimerHandle } from '../../shared/clock'
-import type { ErrorInfo, InstancesSnapshot, PollMode, Transition, WatchHealth } from '../../shared/contract'
+import type { ErrorInfo, InstancesSnapshot, PollMode, StuckStart, Transition, WatchHealth } from '../../shared/contract'
+import type { SystemEvent } from '../core-types'
 import { diffSnapshots } from './diff'
 import { nextPoll } from './schedule'
+import { StuckStarts } from './stuck'
 
 export type PauseReason = 'signed-out' | 'asleep'
 
 export interface WatcherOptions {
   clock: Clock
-  /** Every instance of the signed-in user (all pages). */
-  list(): Promise<Instance[]>
+  /** Every instance of the signed-in user (all pages), and the rows that could not be read. */
+  list(): Promise<InstanceListing>
   intervals(): { fastMs: number; steadyMs: number }
+  /** How long a start may stay in one status before it counts as stuck (the user's setting). */
+  stuckAfterMs?(): number
+  /** Starts that became stuck with this poll: each is told once, until it moves again. */
+  onStuck?(stuck: StuckStart[]): void
   /** Error → plain data; the watcher switches on `kind`. */
   toErrorInfo(error: unknown): ErrorInfo
   random?: () => number
@@ -28,7 +37,7 @@ export interface WatcherOptions {
   onNotLoggedIn(): void
 }
 
-type PollOutcome = { kind: 'ok'; transitions: Transition[] } | { kind: 'failed'; error: ErrorInfo } | { kind: 'stale' }
+type PollOutcome = { kind: 'ok'; transitions: Transition[]; newlyStuck: StuckStart[] } | { kind: 'failed'; error: ErrorInfo } | { kind: 'stale' }
 
 export class Watcher {
   private readonly pauses = new Set<PauseReason>(['signed-out'])
@@ -38,6 +47,8 @@ export class Watcher {
   private timer: TimerHandle | undefined
   private previous: Instance[] | null = null
   private instances: Instance[] = []
+  private unreadable: UnreadableInstance[] = []
+  private readonly stuck = new StuckStarts()
   private fetchedAt: number | null = null
   private failures = 0
   private lastActionAt: number | undefined
@@ -53,6 +64,8 @@ export class Watcher {
   snapshot(): InstancesSnapshot {
     return {
       instances: this.instances,
+      unreadable: this.unreadable,
+      stuck: this.stuck.current(),
       fetchedAt: this.fetchedAt,
       mode: this.mode,
       ...(this.nextPollAt !== undefined ? { nextPollAt: this.nextPollAt } : {})
@@ -133,6 +146,14 @@ export class Watcher {
     void this.pollNow()
   }
 
+  /** The shell's power and network hints: asleep pauses, waking and coming online look again. */
+  onSystemEvent(event: SystemEvent): void {
+    if (event === 'suspend') this.pause('asleep')
+    else if (event === 'resume') this.resume('asleep')
+    else if (event === 'online') this.online()
+    else if (event === 'focus') this.focus()
+  }
+
   stop(): void {
     this.stopped = true
     this.generation++
@@ -146,6 +167,8 @@ export class Watcher {
   private reset(): void {
     this.previous = null
     this.instances = []
+    this.unreadable = []
+    this.stuck.clear()
     this.fetchedAt = null
     this.failures = 0
     this.lastActionAt = undefined
@@ -180,19 +203,22 @@ export class Watcher {
   }
 
   private async runPoll(generation: number): Promise<PollOutcome> {
-    let list: Instance[]
+    let listing: InstanceListing
     try {
-      list = await this.options.list()
+      listing = await this.options.list()
     } catch (error) {
       if (generation !== this.generation) return { kind: 'stale' }
       return { kind: 'failed', error: this.options.toErrorInfo(error) }
     }
     if (generation !== this.generation) return { kind: 'stale' }
+    const list = listing.instances
     const transitions = diffSnapshots(this.previous, list)
     this.previous = list
     this.instances = list
+    this.unreadable = listing.unreadable
     this.fetchedAt = this.options.clock.now()
-    return { kind: 'ok', transitions }
+    const newlyStuck = this.stuck.update(list, this.fetchedAt, this.options.stuckAfterMs?.() ?? Infinity)
+    return { kind: 'ok', transitions, newlyStuck }
   }
 
   private settle(outcome: PollOutcome): void {
@@ -227,6 +253,7 @@ export class Watcher {
     if (recovered) this.options.onHealth({ state: 'ok' })
     this.options.onSnapshot(this.snapshot())
     if (outcome.transitions.length > 0) this.options.onTransitions(outcome.transitions)
+    if (outcome.newlyStuck.length > 0) this.options.onStuck?.(outcome.newlyStuck)
   }
 
   private schedule(): void {
@@ -243,7 +270,10 @@ export class Watcher {
       now,
       fastMs,
       steadyMs,
-      anyTransitioning: this.instances.some((i) => statusGroup(i.instanceRuntimeInfo.status) === 'transitioning'),
+      // A stuck start will not move by itself: polling fast for it only costs requests.
+      anyTransitioning: this.instances.some(
+        (i) => statusGroup(i.instanceRuntimeInfo.status) === 'transitioning' && !this.stuck.has(i.instanceMetadata.instanceId)
+      ),
       lastActionAt: this.lastActionAt,
       consecutiveFailures: this.failures,
       random: (this.options.random ?? Math.random)()

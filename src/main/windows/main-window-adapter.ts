@@ -16,6 +16,7 @@ import {
   type AppPage
 } from './navigation-policy'
 import { windowIconPng } from './window-icon'
+import { reloadAfterCrash } from './desktop-integration'
 
 export interface MainWindowOptions {
   /** out/ of the build: preload at out/preload/index.cjs, page at out/renderer/index.html. */
@@ -27,7 +28,10 @@ export interface MainWindowOptions {
   /** Web links the page tries to open go through the core's external.open check. */
   openExternal(url: string): void
   onFocus(): void
-  /** The window's webContents is gone (terminal sessions it owned are released). */
+  /**
+   * The page that talked to main is gone — the webContents destroyed, its renderer crashed, or
+   * the page reloaded or navigated — so what it owned (terminal sessions) is released.
+   */
   onGone(webContentsId: number): void
 }
 
@@ -43,6 +47,8 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
   const fileUrl = pathToFileURL(join(options.outDir, 'renderer', 'index.html')).toString()
   const page: AppPage = options.devUrl ? { devOrigin: new URL(options.devUrl).origin } : { fileUrl }
   let window: BrowserWindow | undefined
+  /** When the page last reloaded by itself after a crash (a page that keeps crashing is left alone). */
+  let lastCrashReload: number | undefined
 
   hardenSession(page)
 
@@ -78,17 +84,29 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
       if (windowOpenDecision(url) === 'open-external') options.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
       return { action: 'deny' }
     })
-    const guard = (event: Electron.Event, url: string): void => {
-      const decision = mainWindowNavigation(url, page)
+    // The address is read from the event (Electron 45 deprecates the positional argument).
+    const guard = (event: Electron.Event<{ url: string }>): void => {
+      const decision = mainWindowNavigation(event.url, page)
       if (decision === 'allow') return
       event.preventDefault()
       // why: only http(s) links pass mainWindowNavigation, and openInBrowser checks them again.
-      if (decision === 'open-external') options.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
+      if (decision === 'open-external') options.openExternal(event.url) // eng-disable OPEN_EXTERNAL_JS_CHECK
     }
     contents.on('will-navigate', guard)
     contents.on('will-redirect', guard)
     contents.on('will-attach-webview', (event) => event.preventDefault())
     contents.on('destroyed', () => options.onGone(contentsId))
+    // A reload or a new document: the old page's SSH sessions would otherwise stay open, unseen.
+    contents.on('did-start-navigation', (event) => {
+      if (event.isMainFrame && !event.isSameDocument) options.onGone(contentsId)
+    })
+    contents.on('render-process-gone', (_event, details) => {
+      options.onGone(contentsId)
+      if (reloadAfterCrash(details.reason, lastCrashReload, Date.now())) {
+        lastCrashReload = Date.now()
+        contents.reload()
+      }
+    })
     win.on('focus', () => options.onFocus())
     win.on('close', (event) => {
       if (options.isQuitting()) return
@@ -108,6 +126,8 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
     page,
     show() {
       window ??= create()
+      // A page that crashed and was not reloaded (it kept crashing): bringing the window back tries again.
+      if (window.webContents.isCrashed()) window.webContents.reload()
       if (window.isMinimized()) window.restore()
       if (!window.isVisible()) {
         if (window.webContents.isLoading()) window.once('ready-to-show', () => window?.show())

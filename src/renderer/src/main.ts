@@ -1,4 +1,6 @@
 import { mount } from 'svelte'
+// Before any component, so a component's own rules come after the global ones.
+import './styles/global.css'
 import App from './App.svelte'
 
 const target = document.getElementById('app')

@@ -21,6 +21,8 @@ export interface InstanceOverrides {
   subUrl?: string
   /** Default: 22 → 30022 and 8080 → 30080 at sshAddress. */
   nodePorts?: NodePort[]
+  /** Further runtime fields (phase, diagnosisReason, …), applied last. */
+  runtime?: Partial<Instance['instanceRuntimeInfo']>
 }
 
 export function makeInstance(overrides: InstanceOverrides = {}): Instance {
@@ -67,7 +69,8 @@ export function makeInstance(overrides: InstanceOverrides = {}): Instance {
       healthy: true,
       subUrl: overrides.subUrl ?? '/notebook/1/',
       stopTimestamp: 0,
-      scheduledStopTimestamp: 0
+      scheduledStopTimestamp: 0,
+      ...overrides.runtime
     }
   }
 }

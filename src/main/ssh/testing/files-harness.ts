@@ -3,23 +3,40 @@
  * a local tree (read in FILES_CHUNK chunks, never more than FILES_WINDOW ahead of `files.written`),
  * downloads into a local folder (written as `files.data` arrives, `files.saved` after each), and
  * waits for statuses and outcomes with a deadline instead of sleeping. Commands go through
- * `invoke` (the group's handlers or the whole core); events come in through `emit`.
+ * `invoke` and notices (chunks, download credit) through `send` (the group's tables or the whole
+ * core); events come in through `emit`.
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, statSync, writeSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import type { EventName, Events } from '../../../shared/contract'
 import { FILES_CHUNK, FILES_WINDOW, type FilesStatus, type TransferItem, type TransferProgress } from '../../../shared/contract-files'
-import type { ClientId, CommandGroup, EventSink } from '../../core-types'
+import type { ClientId, EventSink } from '../../core-types'
+import type { AnyCommandGroup } from '../../commands/dispatcher'
 import { Waiters } from './waiters'
 
 export type Invoke = (command: string, input: unknown) => Promise<unknown>
+/** A notice: nothing is answered. */
+export type Send = (notice: string, input: unknown) => void
 
-/** `invoke` over a command group's handlers, as one client. */
-export function groupInvoke(group: CommandGroup, clientId: ClientId): Invoke {
-  return async (command, input) => {
-    const handler = (group.handlers as Record<string, (input: unknown, context: { clientId: ClientId }) => Promise<unknown>>)[command]
-    if (!handler) throw new Error(`no handler for ${command}`)
-    return handler(input, { clientId })
+type Handler = (input: unknown, context: { clientId: ClientId }) => unknown
+
+/** `invoke` and `send` over a command group's tables, as one client. */
+export function groupDriver(group: AnyCommandGroup, clientId: ClientId): { invoke: Invoke; send: Send } {
+  const find = (table: object | undefined, name: string): Handler => {
+    const handler = (table as Record<string, Handler> | undefined)?.[name]
+    if (!handler) throw new Error(`no handler for ${name}`)
+    return handler
+  }
+  return {
+    invoke: async (command, input) => find(group.handlers, command)(input, { clientId }),
+    // As the dispatcher does: a notice that cannot be taken (a transfer that ended) is dropped.
+    send: (notice, input) => {
+      try {
+        void Promise.resolve(find(group.notices, notice)(input, { clientId })).catch(() => {})
+      } catch {
+        // dropped
+      }
+    }
   }
 }
 
@@ -32,6 +49,7 @@ interface Receiving {
 
 export class FilesHarness {
   invoke!: Invoke
+  send!: Send
   readonly clientId: ClientId = 'client-1'
   readonly statuses: FilesStatus[] = []
   readonly progress = new Map<string, TransferProgress[]>()
@@ -99,8 +117,8 @@ export class FilesHarness {
           // A fresh buffer per chunk, as the window's are: the chunk is handed over, not copied.
           const buffer = Buffer.allocUnsafe(Math.min(FILES_CHUNK, item.size - offset))
           const length = readSync(fd, buffer, 0, buffer.length, offset)
-          // One-way, as the window sends it: no answer is awaited.
-          void this.invoke('files.chunk', { transferId, item: index, offset, data: new Uint8Array(buffer.buffer, buffer.byteOffset, length) })
+          // A notice, as the window sends it: no answer comes.
+          this.send('files.chunk', { transferId, item: index, offset, data: new Uint8Array(buffer.buffer, buffer.byteOffset, length) })
           offset += length
           sent += length
           await options.onSent?.(transferId, sent)
@@ -123,7 +141,7 @@ export class FilesHarness {
       else receiving.fds.set(index, -1)
     }
     onStart?.(transferId)
-    void this.invoke('files.saved', { transferId, bytes: 0 })
+    this.send('files.saved', { transferId, bytes: 0 })
     try {
       return await this.outcome(transferId)
     } finally {
@@ -158,6 +176,6 @@ export class FilesHarness {
     writeSync(fd, data, 0, data.length, offset)
     receiving.saved += data.length
     const bytes = receiving.saved
-    void this.invoke('files.saved', { transferId, bytes })
+    this.send('files.saved', { transferId, bytes })
   }
 }

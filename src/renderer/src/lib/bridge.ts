@@ -3,7 +3,18 @@
  * otherwise the web shell's WebSocket transport. Views call `call()` and `on()` and never know
  * which one they got.
  */
-import type { CloudBridge, CommandInput, CommandName, CommandResult, EventName, Events, Result } from '../../../shared/contract'
+import type {
+  CloudBridge,
+  CommandInput,
+  CommandName,
+  CommandResult,
+  EventName,
+  Events,
+  NoticeInput,
+  NoticeName,
+  Result
+} from '../../../shared/contract'
+import type { WebShellEventName, WebShellEvents } from '../../../shared/web/web-shell-events'
 import { createWsBridge, fetchDownlink, type ConnectionState, type WsBridge } from './transport-ws'
 
 const SECRET_KEY = 'cloud-tray.web-secret'
@@ -24,7 +35,14 @@ function takeWebSecret(): string | null {
 }
 
 let bridge: CloudBridge | undefined
+/** Set in the web shell: the same bridge, with the web shell's own events. */
+let webBridge: WsBridge | undefined
 const connectionListeners = new Set<(state: ConnectionState) => void>()
+
+/** Whether this page runs in `npm run web` (no preload installed `window.cloud`). */
+export function inWebShell(): boolean {
+  return !window.cloud
+}
 
 function createBridge(): CloudBridge {
   if (window.cloud) return window.cloud
@@ -32,7 +50,7 @@ function createBridge(): CloudBridge {
   if (!secret) {
     throw new Error('This page needs the address `npm run web` printed (it ends in #secret=…). Open that address instead.')
   }
-  return createWsBridge({
+  webBridge = createWsBridge({
     origin: `ws://${location.host}`,
     secret,
     openDownlink: fetchDownlink(),
@@ -40,6 +58,7 @@ function createBridge(): CloudBridge {
       for (const listener of connectionListeners) listener(state)
     }
   })
+  return webBridge
 }
 
 export function getBridge(): CloudBridge {
@@ -64,13 +83,16 @@ export function on<E extends EventName>(event: E, listener: (payload: Events[E])
   return getBridge().on(event, listener)
 }
 
+/** Web shell only: its own events (the tray, recorded effects); in Electron none ever comes. */
+export function onWebShell<E extends WebShellEventName>(event: E, listener: (payload: WebShellEvents[E]) => void): () => void {
+  getBridge()
+  return webBridge ? webBridge.onShellEvent(event, listener) : () => {}
+}
+
 /**
- * A command whose answer nobody reads (`ssh.ack`): over the web shell's WebSocket it goes one
- * way, so a terminal flood does not bring one result message back per acknowledged batch.
- * Electron's IPC has no such mode; there it is an ordinary invoke whose result is ignored.
+ * A notice (a keystroke, a resize, an ack): one way over either transport, so a terminal flood
+ * brings no answer back per message. Main checks it and drops what it cannot take.
  */
-export function notify<C extends CommandName>(command: C, ...input: CommandInput<C> extends void ? [] : [CommandInput<C>]): void {
-  const current = getBridge() as Partial<WsBridge> & CloudBridge
-  if (current.notify) current.notify(command, ...input)
-  else void current.invoke(command, ...input)
+export function send<N extends NoticeName>(notice: N, input: NoticeInput<N>): void {
+  getBridge().send(notice, input)
 }

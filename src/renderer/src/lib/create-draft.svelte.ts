@@ -10,12 +10,18 @@ class DraftStore {
   serverErrors = $state<FieldErrors>({})
   /** A server error that names no field of the form. */
   formError = $state<string | null>(null)
+  /**
+   * After a create whose outcome is unknown: an instance exists that may or may not be its
+   * result. The form asks: open it, or create anyway.
+   */
+  maybeCreated = $state<{ instanceId: string; message: string } | null>(null)
   submitting = $state(false)
 
   reset(): void {
     this.draft = emptyDraft()
     this.serverErrors = {}
     this.formError = null
+    this.maybeCreated = null
   }
 }
 

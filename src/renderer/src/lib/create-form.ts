@@ -1,17 +1,22 @@
 /**
  * The create-instance form as data: the draft the user edits, the checks that run before
- * anything is sent (the same rules the emulator enforces, so most mistakes never leave the
- * window), the request it becomes, and "Paste request JSON" (the provider's console exports the
- * create body; pasting it fills the form). Field keys are the request's dotted paths, so an
- * `invalid-request` error from the server lands on the same field a client check would.
+ * anything is sent (the rules and bounds of src/shared/create-request.ts, the schema main
+ * checks with, in the user's words; limits only the cloud knows are its to answer), the request
+ * it becomes, and "Paste request JSON" (the provider's console exports the create body; pasting
+ * it fills the form). Field keys are the request's dotted paths, so an `invalid-request` error
+ * from the server lands on the same field a client check would.
  */
+import { CHARGE_MODES, HOURLY_CHARGE_MODES, isChargeMode, type ChargeMode } from '../../../shared/api'
 import {
-  CHARGE_MODES,
-  HOURLY_CHARGE_MODES,
-  isChargeMode,
-  type ChargeMode,
+  CREATE_REQUEST_FIELDS,
+  MAX_INIT_SCRIPT_LENGTH,
+  MAX_LIST_LENGTH,
+  MAX_PORT,
+  MAX_TEXT_LENGTH,
+  MIN_PORT,
   type CreateInstanceRequest
-} from '../../../shared/api'
+} from '../../../shared/create-request'
+import { SSH_PORT } from '../../../shared/instance-rules'
 
 export interface StorageRow {
   /** Stable key for the row's DOM identity; not sent. */
@@ -37,18 +42,15 @@ export interface CreateDraft {
   initScript: string
   isSpotInstance: boolean
   nodePorts: number[]
+  /** A port typed into the box but not added yet: added on Create, or Create stops on it. Not sent. */
+  pendingPort: string
+  /** What the user calls the image (kept in their image book on Create). Not sent. */
+  imageLabel: string
 }
 
 /** Field path → message. */
 export type FieldErrors = Record<string, string>
 
-// The emulator's limits (src/emulator/create-request.ts), so the form refuses what the server would.
-export const NAME_MAX_LENGTH = 128
-export const MAX_DURATION = 1000
-export const MAX_DISK_GB = 100_000
-export const MAX_NODE_PORTS = 16
-/** SSH is always forwarded; listing 22 is refused. */
-export const SSH_PORT = 22
 export const STORAGE_TYPE_SUGGESTIONS = ['filesystem', 'highspeedstorage'] as const
 
 let nextRowKey = 1
@@ -68,7 +70,9 @@ export function emptyDraft(): CreateDraft {
     dockerStorageSize: 0,
     initScript: '',
     isSpotInstance: false,
-    nodePorts: []
+    nodePorts: [],
+    pendingPort: '',
+    imageLabel: ''
   }
 }
 
@@ -89,36 +93,57 @@ function isWholeNumber(value: number | null, min: number): value is number {
   return value !== null && Number.isInteger(value) && value >= min
 }
 
+function isSize(value: number): boolean {
+  return Number.isFinite(value) && value >= 0
+}
+
+const TOO_LONG = `Use at most ${MAX_TEXT_LENGTH} characters.`
+
+/** A required one-line field: its problem, or undefined. */
+function textProblem(value: string, missing: string): string | undefined {
+  const trimmed = value.trim()
+  if (!trimmed) return missing
+  return trimmed.length > MAX_TEXT_LENGTH ? TOO_LONG : undefined
+}
+
 export function validateDraft(draft: CreateDraft): FieldErrors {
   const errors: FieldErrors = {}
-  const name = draft.name.trim()
-  if (!name) errors['name'] = 'Give the instance a name.'
-  else if (name.length > NAME_MAX_LENGTH) errors['name'] = `Use at most ${NAME_MAX_LENGTH} characters.`
-  if (!draft.imageId.trim()) errors['imageId'] = 'Choose an image.'
-  if (!draft.instanceTypeId.trim()) errors['instanceTypeId'] = 'Choose an instance type.'
-  if (!draft.region.trim()) errors['region'] = 'Choose a region.'
+  const required: [keyof CreateDraft & keyof CreateInstanceRequest, string, string][] = [
+    ['name', draft.name, 'Give the instance a name.'],
+    ['imageId', draft.imageId, 'Choose an image.'],
+    ['instanceTypeId', draft.instanceTypeId, 'Choose an instance type.'],
+    ['region', draft.region, 'Choose a region.']
+  ]
+  for (const [field, value, missing] of required) {
+    const problem = textProblem(value, missing)
+    if (problem) errors[field] = problem
+  }
   if (!isChargeMode(draft.chargeMode)) errors['billing.chargeMode'] = 'Choose a billing mode.'
   if (isHourly(draft.chargeMode)) {
     if (draft.duration !== 1) errors['billing.duration'] = 'Hourly billing always runs for 1 period.'
   } else if (!isWholeNumber(draft.duration, 1)) {
     errors['billing.duration'] = 'Enter how many periods to subscribe, 1 or more.'
   }
-  if (!isHourly(draft.chargeMode) && isWholeNumber(draft.duration, 1) && draft.duration > MAX_DURATION) {
-    errors['billing.duration'] = `Subscribe for at most ${MAX_DURATION} periods.`
-  }
-  // The emulator asks only for a mount path; the other columns may be empty.
+  if (draft.storages.length > MAX_LIST_LENGTH) errors['remoteStorages'] = `Mount at most ${MAX_LIST_LENGTH} storages.`
+  // Only a mount path is required; the other columns are the cloud's to judge.
   draft.storages.forEach((row, index) => {
-    if (!row.mountPath.trim()) errors[`remoteStorages.${index}.mountPath`] = 'Enter where to mount it, e.g. /data.'
+    const path = `remoteStorages.${index}`
+    const mountProblem = textProblem(row.mountPath, 'Enter where to mount it, e.g. /data.')
+    if (mountProblem) errors[`${path}.mountPath`] = mountProblem
+    for (const field of ['remoteStorageName', 'remoteStorageId', 'type'] as const) {
+      if (row[field].trim().length > MAX_TEXT_LENGTH) errors[`${path}.${field}`] = TOO_LONG
+    }
   })
-  const extra = draft.extraDataDiskSizeGB ?? 0
-  if (!isWholeNumber(extra, 0) || extra > MAX_DISK_GB) {
-    errors['instanceConfiguration.extraDataDiskSizeDB'] = `Enter a whole number of GB from 0 (none) to ${MAX_DISK_GB}.`
+  if (!isSize(draft.extraDataDiskSizeGB ?? 0)) {
+    errors['instanceConfiguration.extraDataDiskSizeDB'] = 'Enter a size in GB, 0 (none) or more.'
   }
-  const docker = draft.dockerStorageSize ?? 0
-  if (draft.enableDocker && (!isWholeNumber(docker, 0) || docker > MAX_DISK_GB)) {
-    errors['instanceConfiguration.dockerStorageSize'] = `Enter a whole number of GB from 0 (the default) to ${MAX_DISK_GB}.`
+  if (draft.enableDocker && !isSize(draft.dockerStorageSize ?? 0)) {
+    errors['instanceConfiguration.dockerStorageSize'] = 'Enter a size in GB, 0 (the default) or more.'
   }
-  if (draft.nodePorts.length > MAX_NODE_PORTS) errors['nodePorts'] = `Forward at most ${MAX_NODE_PORTS} ports.`
+  if (draft.initScript.length > MAX_INIT_SCRIPT_LENGTH) {
+    errors['instanceConfiguration.initScript'] = `Keep the script under ${MAX_INIT_SCRIPT_LENGTH / 1024} KiB of text; fetch a longer one from inside the instance.`
+  }
+  if (draft.nodePorts.length > MAX_LIST_LENGTH) errors['nodePorts'] = `Forward at most ${MAX_LIST_LENGTH} ports.`
   const ports = new Set<number>()
   for (const port of draft.nodePorts) {
     const problem = nodePortProblem(port, ports)
@@ -131,22 +156,40 @@ export function validateDraft(draft: CreateDraft): FieldErrors {
   return errors
 }
 
+const PORT_RANGE = `A port is a whole number from ${MIN_PORT} to ${MAX_PORT}.`
+
+/**
+ * The ports are a set, and SSH's is forwarded without asking (every instance the API lists has
+ * a port-22 entry, `nodePorts: []` included), so the chips refuse a repeat and 22 as pointless.
+ */
 function nodePortProblem(port: number, existing: ReadonlySet<number> | readonly number[]): string | null {
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return 'A port is a whole number from 1 to 65535.'
+  if (!Number.isInteger(port) || port < MIN_PORT || port > MAX_PORT) return PORT_RANGE
   if (port === SSH_PORT) return 'Port 22 (SSH) is always forwarded; no need to add it.'
   const taken = Array.isArray(existing) ? existing.includes(port) : (existing as ReadonlySet<number>).has(port)
   if (taken) return `Port ${port} is already in the list.`
   return null
 }
 
+/**
+ * Before Create: a port still in the box (typed, not added) joins the list, or Create stops with
+ * why it cannot, next to the box. Nothing the user typed is dropped.
+ */
+export function withPendingPort(draft: CreateDraft): { draft: CreateDraft } | { error: string } {
+  const text = draft.pendingPort.trim()
+  if (text === '') return { draft }
+  const added = addNodePort(draft.nodePorts, text)
+  if ('error' in added) return { error: `“${text}” is still in the port box and was not added: ${added.error}` }
+  return { draft: { ...draft, nodePorts: added.ports, pendingPort: '' } }
+}
+
 /** Adds a port typed into the chip input; answers the new list or why it was refused. */
 export function addNodePort(ports: readonly number[], text: string): { ports: number[] } | { error: string } {
   const trimmed = text.trim()
-  if (!/^\d+$/.test(trimmed)) return { error: 'A port is a whole number from 1 to 65535.' }
+  if (!/^\d+$/.test(trimmed)) return { error: PORT_RANGE }
   const port = Number(trimmed)
   const problem = nodePortProblem(port, ports)
   if (problem) return { error: problem }
-  if (ports.length >= MAX_NODE_PORTS) return { error: `Forward at most ${MAX_NODE_PORTS} ports.` }
+  if (ports.length >= MAX_LIST_LENGTH) return { error: `Forward at most ${MAX_LIST_LENGTH} ports.` }
   return { ports: [...ports, port] }
 }
 
@@ -184,17 +227,7 @@ export function normaliseFieldPath(path: string): string {
 
 export type PasteResult = { ok: true; draft: CreateDraft; ignored: string[] } | { ok: false; message: string }
 
-const KNOWN_TOP = new Set([
-  'name',
-  'imageId',
-  'instanceTypeId',
-  'region',
-  'billing',
-  'remoteStorages',
-  'instanceConfiguration',
-  'isSpotInstance',
-  'nodePorts'
-])
+const KNOWN_TOP = new Set<string>(CREATE_REQUEST_FIELDS)
 
 function str(value: unknown): string {
   return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : ''
@@ -264,7 +297,7 @@ export function draftFromRequestJson(text: string, current: CreateDraft): PasteR
     for (const value of body['nodePorts']) {
       // The console exports numbers; some exports use {port: n}. Take both.
       const port = num(typeof value === 'object' && value !== null ? (value as { port?: unknown }).port : value)
-      if (port !== null && Number.isInteger(port) && port >= 1 && port <= 65535 && !ports.includes(port)) ports.push(port)
+      if (port !== null && Number.isInteger(port) && port >= MIN_PORT && port <= MAX_PORT && !ports.includes(port)) ports.push(port)
       else ignored.push(`nodePorts: ${JSON.stringify(value)}`)
     }
     draft.nodePorts = ports

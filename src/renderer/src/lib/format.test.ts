@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { formatAge, formatBilling, formatBytes, formatDuration, formatInstanceType, formatTime } from './format'
-import { makeInstance } from './test-instances'
+import { chargeModeUnit, formatAge, formatBilling, formatBytes, formatDuration, formatGpu, formatHourlyPrice, formatInstanceType, formatTime, priceLabel, typeLabel } from './format'
+import { makeInstance } from '../testing/instances'
 
 describe('format', () => {
   it('names GPU count and type, CPU and memory', () => {
@@ -30,6 +30,43 @@ describe('format', () => {
 
   it('shows the spec\'s 0 timestamps as a dash', () => {
     expect(formatTime(0)).toBe('—')
+  })
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    '#12 item 11: a chargeMode of %s prints as itself, never JavaScript internals',
+    (mode) => {
+      const odd = makeInstance()
+      odd.instanceSpecInfo.instanceBillingInfo.chargeMode = mode
+      expect(chargeModeUnit(mode)).toBe(mode)
+      expect(formatBilling(odd)).toBe(`$1.20 / ${mode} · On-Demand`)
+    }
+  )
+})
+
+describe('#15: the list\'s columns', () => {
+  const base = makeInstance({ id: 'i', name: 'n', owner: 'u', sshAddress: 'h' })
+  const withType = (gpu: { amount: number; type: string }, billing: { chargeMode: string; price: number }) => ({
+    ...base,
+    instanceSpecInfo: {
+      ...base.instanceSpecInfo,
+      instanceTypeInfo: { ...base.instanceSpecInfo.instanceTypeInfo, gpu: { ...gpu, unit: 'GPU' } },
+      instanceBillingInfo: { ...base.instanceSpecInfo.instanceBillingInfo, ...billing, unit: '$' }
+    }
+  })
+
+  it('the GPU without the vendor, or CPU only; the price per hour, plans spread over their hours', () => {
+    expect(formatGpu(withType({ amount: 8, type: 'NVIDIA H100 80GB HBM3' }, { chargeMode: 'perHour', price: 19.92 }))).toBe('8 × H100 80GB HBM3')
+    expect(formatGpu(withType({ amount: 0, type: '' }, { chargeMode: 'perHour', price: 0.24 }))).toBe('CPU only')
+    expect(formatHourlyPrice(withType({ amount: 1, type: 'x' }, { chargeMode: 'perHour', price: 2.49 }))).toBe('$2.49/h')
+    expect(formatHourlyPrice(withType({ amount: 1, type: 'x' }, { chargeMode: 'perDay', price: 48 }))).toBe('$2.00/h')
+    expect(formatHourlyPrice(withType({ amount: 1, type: 'x' }, { chargeMode: 'perDecade', price: 48 }))).toBe('—')
+  })
+
+  it('a catalog type by GPU; a price the catalog does not know is unknown', () => {
+    expect(typeLabel({ gpuName: 'B200-SXM-180GB-SPOT', gpuNum: 8 })).toBe('8 × B200-SXM-180GB-SPOT')
+    expect(typeLabel({ gpuName: '', gpuNum: 0 })).toBe('CPU only')
+    expect(priceLabel(undefined, 'perWeek')).toBe('price unknown')
+    expect(priceLabel(0, 'perHour')).toBe('$0.00 / hour')
   })
 })
 

@@ -2,16 +2,20 @@
  * How instances read in the list and the detail panel. Pure, so the wording is tested in Node.
  */
 import type { Instance } from '../../../shared/api'
+import type { CatalogOffer, Stock } from '../../../shared/catalog'
+import { statusGroup } from '../../../shared/instance-rules'
+import { formatDollars, hourlyRate } from '../../../shared/money'
 
 export { formatBytes } from '../../../shared/format-bytes'
 
-const CHARGE_MODE_UNITS: Record<string, string> = {
-  perHour: 'hour',
-  tidePerHour: 'hour (tide)',
-  perDay: 'day',
-  perWeek: 'week',
-  perMonth: 'month'
-}
+/** A Map, not a plain object: a server's chargeMode such as `constructor` must not find Object's own members. */
+const CHARGE_MODE_UNITS: ReadonlyMap<string, string> = new Map([
+  ['perHour', 'hour'],
+  ['tidePerHour', 'hour (tide)'],
+  ['perDay', 'day'],
+  ['perWeek', 'week'],
+  ['perMonth', 'month']
+])
 
 /** "2 × A100 · 16 CPU · 128 GB", leaving out the GPU part for CPU-only types. */
 export function formatInstanceType(instance: Instance): string {
@@ -26,7 +30,7 @@ export function formatInstanceType(instance: Instance): string {
 /** "$1.20 / hour · On-Demand", or "$8 / week × 3 · On-Demand" for subscriptions. */
 export function formatBilling(instance: Instance): string {
   const billing = instance.instanceSpecInfo.instanceBillingInfo
-  const unit = CHARGE_MODE_UNITS[billing.chargeMode] ?? billing.chargeMode
+  const unit = chargeModeUnit(billing.chargeMode)
   const price = `${billing.unit}${formatNumber(billing.price)}`
   const duration = billing.duration > 1 ? ` × ${billing.duration}` : ''
   return `${price} / ${unit}${duration} · ${billing.type}`
@@ -50,7 +54,7 @@ export function chargeModeLabel(mode: string): string {
 }
 
 export function chargeModeUnit(mode: string): string {
-  return CHARGE_MODE_UNITS[mode] ?? mode
+  return CHARGE_MODE_UNITS.get(mode) ?? mode
 }
 
 export function formatNumber(value: number): string {
@@ -93,4 +97,41 @@ export function formatDuration(ms: number): string {
   if (minutes < 60) return seconds % 60 === 0 || minutes >= 10 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`
   const hours = Math.floor(minutes / 60)
   return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`
+}
+
+/** A catalog type as the picker and the review name it: "8 × H100-SXM-80GB", or "CPU only". */
+export function typeLabel(offer: Pick<CatalogOffer, 'gpuName' | 'gpuNum'>): string {
+  if (!offer.gpuName) return 'CPU only'
+  return `${offer.gpuNum ?? '?'} × ${offer.gpuName}`
+}
+
+export function stockLabel(stock: Stock): string {
+  return stock === 'in-stock' ? 'In stock' : stock === 'out-of-stock' ? 'Out of stock' : 'Stock unknown'
+}
+
+/** "$2.49 / hour", or "price unknown" when the catalog does not say (never "free"). */
+export function priceLabel(price: number | undefined, chargeMode: string): string {
+  return price === undefined ? 'price unknown' : `${formatDollars(price)} / ${chargeModeUnit(chargeMode)}`
+}
+
+/** The list's GPU column: "1 × H100 80GB HBM3" (the vendor's name left out), or "CPU only". */
+export function formatGpu(instance: Instance): string {
+  const gpu = instance.instanceSpecInfo.instanceTypeInfo.gpu
+  if (!(gpu.amount > 0)) return 'CPU only'
+  const model = (gpu.type || 'GPU').replace(/^NVIDIA\s+/i, '').replace(/^GeForce\s+/i, '')
+  return `${gpu.amount} × ${model}`
+}
+
+/** The list's price column: dollars per hour, a plan's price spread over its hours ("$2.49/h"). */
+export function formatHourlyPrice(instance: Instance): string {
+  const billing = instance.instanceSpecInfo.instanceBillingInfo
+  const rate = hourlyRate(billing)
+  if (rate <= 0) return '—'
+  return `${billing.unit === '$' || !billing.unit ? formatDollars(rate) : `${billing.unit}${formatNumber(rate)}`}/h`
+}
+
+/** The list's uptime column: how long a live instance has existed; "—" once it has ended. */
+export function formatUptime(instance: Instance, nowMs: number): string {
+  if (statusGroup(instance.instanceRuntimeInfo.status) === 'ended') return '—'
+  return formatAge(instance.instanceRuntimeInfo.createAtUnixMs, nowMs)
 }

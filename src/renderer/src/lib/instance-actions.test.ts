@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest'
+import {
+  INSTANCE_STATUSES,
+  canOpenNotebook,
+  canOpenPorts,
+  canOpenTerminal,
+  canStop,
+  canTerminate,
+  forwardedPorts,
+  listedPorts,
+  sshEntry
+} from '../../../shared/instance-rules'
 import { actionState, displayStatus, reconcilePending } from './instance-actions'
 import { filterInstances, isFiltering } from './instance-filter'
 import { virtualWindow } from './virtual-window'
-import { makeInstance, makeInstances } from './test-instances'
+import { makeInstance, makeInstances } from '../testing/instances'
 
 describe('row actions', () => {
   it('enables everything on a running instance with ports', () => {
@@ -16,7 +27,7 @@ describe('row actions', () => {
     const instance = makeInstance({ status: 'Initializing' })
     expect(actionState(instance, 'notebook')).toEqual({
       enabled: false,
-      reason: 'The notebook opens once the instance is Running (now Initializing).'
+      reason: 'The notebook opens once the instance is Running (now Preparing).'
     })
     expect(actionState(instance, 'terminal').enabled).toBe(false)
     expect(actionState(instance, 'stop').enabled).toBe(true)
@@ -34,6 +45,28 @@ describe('row actions', () => {
     expect(actionState(makeInstance(), 'stop', 'stopping').enabled).toBe(false)
     expect(actionState(makeInstance({ status: 'Released' }), 'delete').enabled).toBe(false)
     expect(actionState(makeInstance({ status: 'Stopped' }), 'delete').enabled).toBe(true)
+  })
+
+  it.each([...INSTANCE_STATUSES, 'Hibernating'])('offers exactly what main allows while %s', (status) => {
+    const instance = makeInstance({ status })
+    expect({
+      notebook: actionState(instance, 'notebook').enabled,
+      terminal: actionState(instance, 'terminal').enabled,
+      ports: actionState(instance, 'ports').enabled,
+      stop: actionState(instance, 'stop').enabled,
+      delete: actionState(instance, 'delete').enabled
+    }).toEqual({
+      notebook: canOpenNotebook(instance),
+      terminal: canOpenTerminal(instance),
+      ports: canOpenPorts(instance),
+      stop: canStop(instance),
+      delete: canTerminate(instance)
+    })
+  })
+
+  it('explains a Running instance the cloud gave no SSH address', () => {
+    const instance = makeInstance({ sshAddress: '', nodePorts: [{ port: 22, nodePort: 30022 }] })
+    expect(actionState(instance, 'terminal')).toEqual({ enabled: false, reason: 'The cloud has not said where this instance answers SSH yet.' })
   })
 
   it('shows Stopping… at once, until the watcher says Stopped', () => {
@@ -90,5 +123,19 @@ describe('pending marks', () => {
     expect(reconcilePending({ b: 'deleting' }, [other])).toEqual({ b: 'deleting' })
     expect(reconcilePending({ b: 'deleting' }, [running])).toEqual({})
     expect(reconcilePending({ b: 'deleting' }, [makeInstance({ id: 'b', status: 'Released' })])).toEqual({})
+  })
+})
+
+describe('ports listed twice', () => {
+  it('#12 item 7: each inside port once, with its first entry, for the detail table, the Ports panel and SSH', () => {
+    const instance = makeInstance()
+    const first = [
+      { port: 22, address: '10.0.0.1', nodePort: 30022 },
+      { port: 8888, address: '10.0.0.1', nodePort: 30888 }
+    ]
+    instance.instanceSpecInfo.nodePorts = [...first, { port: 8888, address: '10.9.9.9', nodePort: 31888 }, { port: 22, address: '10.9.9.9', nodePort: 31022 }]
+    expect(listedPorts(instance)).toEqual({ items: first, repeated: 2 })
+    expect(forwardedPorts(instance)).toEqual([first[1]])
+    expect(sshEntry(instance)).toEqual(first[0])
   })
 })

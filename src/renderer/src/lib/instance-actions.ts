@@ -1,8 +1,21 @@
 /**
  * Which row actions make sense for an instance right now. A button for an action that cannot
- * work is disabled (with the reason as its description), never offered and then refused.
+ * work is disabled (with the reason as its description), never offered and then refused. The
+ * rules are src/shared/instance-rules.ts, the same main applies; this adds the words.
  */
-import { statusGroup, type Instance } from '../../../shared/api'
+import type { Instance } from '../../../shared/api'
+import {
+  canOpenNotebook,
+  canOpenPorts,
+  canOpenTerminal,
+  canStop,
+  canTerminate,
+  isRunning,
+  isStopping,
+  sshEndpoint,
+  statusGroup
+} from '../../../shared/instance-rules'
+import { statusWords } from '../../../shared/status-words'
 
 export type InstanceAction = 'notebook' | 'terminal' | 'ports' | 'stop' | 'delete'
 
@@ -15,44 +28,39 @@ export interface ActionState {
   reason?: string
 }
 
-export function sshEntry(instance: Instance) {
-  return instance.instanceSpecInfo.nodePorts.find((entry) => entry.port === 22)
-}
-
-/** Forwarded ports other than SSH: what the Ports panel lists. */
-export function forwardedPorts(instance: Instance) {
-  return instance.instanceSpecInfo.nodePorts.filter((entry) => entry.port !== 22)
-}
+const ENABLED: ActionState = { enabled: true }
 
 export function actionState(instance: Instance, action: InstanceAction, pending?: PendingAction): ActionState {
-  const status = instance.instanceRuntimeInfo.status
-  const group = statusGroup(status)
-  const running = status === 'Running'
+  const status = statusWords(instance.instanceRuntimeInfo.status)
   if (pending === 'deleting') return { enabled: false, reason: 'Being deleted.' }
   switch (action) {
     case 'notebook':
-      return running ? { enabled: true } : { enabled: false, reason: `The notebook opens once the instance is Running (now ${status}).` }
-    case 'terminal':
-      if (!running) return { enabled: false, reason: `SSH works once the instance is Running (now ${status}).` }
-      return sshEntry(instance) ? { enabled: true } : { enabled: false, reason: 'This instance has no SSH port (22) forwarded.' }
+      if (canOpenNotebook(instance)) return ENABLED
+      if (!isRunning(instance)) return { enabled: false, reason: `The notebook opens once the instance is Running (now ${status}).` }
+      return { enabled: false, reason: 'The cloud has not given this instance a notebook address Cloud Tray can open.' }
+    case 'terminal': {
+      if (canOpenTerminal(instance)) return ENABLED
+      if (!isRunning(instance)) return { enabled: false, reason: `SSH works once the instance is Running (now ${status}).` }
+      const endpoint = sshEndpoint(instance)
+      return !endpoint.ok && endpoint.reason === 'no-ssh-port'
+        ? { enabled: false, reason: 'This instance has no SSH port (22) forwarded.' }
+        : { enabled: false, reason: 'The cloud has not said where this instance answers SSH yet.' }
+    }
     case 'ports':
-      if (!running) return { enabled: false, reason: `Ports answer once the instance is Running (now ${status}).` }
-      return forwardedPorts(instance).length > 0
-        ? { enabled: true }
-        : { enabled: false, reason: 'No ports were forwarded when this instance was created.' }
+      if (canOpenPorts(instance)) return ENABLED
+      if (!isRunning(instance)) return { enabled: false, reason: `Ports answer once the instance is Running (now ${status}).` }
+      return { enabled: false, reason: 'No ports were forwarded when this instance was created.' }
     case 'stop':
-      if (pending === 'stopping' || status === 'Stopping') return { enabled: false, reason: 'Already stopping.' }
-      if (group === 'ended') return { enabled: false, reason: `Already ${status}.` }
-      return { enabled: true }
+      if (pending === 'stopping' || isStopping(instance.instanceRuntimeInfo.status)) return { enabled: false, reason: 'Already stopping.' }
+      return canStop(instance) ? ENABLED : { enabled: false, reason: `Already ${status.toLowerCase()}.` }
     case 'delete':
-      if (status === 'Released') return { enabled: false, reason: 'Already released.' }
-      return { enabled: true }
+      return canTerminate(instance) ? ENABLED : { enabled: false, reason: 'Already released.' }
   }
 }
 
 /** The status to show: the user's own pending action wins until the watcher reports a change. */
 export function displayStatus(instance: Instance, pending?: PendingAction): string {
-  if (pending === 'stopping' && instance.instanceRuntimeInfo.status !== 'Stopped') return 'Stopping…'
+  if (pending === 'stopping' && statusGroup(instance.instanceRuntimeInfo.status) !== 'ended') return 'Stopping…'
   if (pending === 'deleting') return 'Deleting…'
   return instance.instanceRuntimeInfo.status
 }
@@ -70,9 +78,8 @@ export function reconcilePending(
   for (const [id, action] of Object.entries(pending)) {
     const instance = byId.get(id)
     if (!instance) continue
-    const status = instance.instanceRuntimeInfo.status
-    if (action === 'stopping' && statusGroup(status) === 'ended') continue
-    if (action === 'deleting' && status === 'Released') continue
+    if (action === 'stopping' && statusGroup(instance.instanceRuntimeInfo.status) === 'ended') continue
+    if (action === 'deleting' && !canTerminate(instance)) continue
     next[id] = action
   }
   return next

@@ -2,7 +2,8 @@
  * Filtering the instance list by name and status group. The server cannot filter, so this runs
  * over the watcher's snapshot.
  */
-import { statusGroup, type Instance, type StatusGroup } from '../../../shared/api'
+import type { Instance } from '../../../shared/api'
+import { statusGroup, type StatusGroup } from '../../../shared/instance-rules'
 
 export type StatusFilter = 'all' | StatusGroup
 

@@ -1,9 +1,10 @@
 /**
  * The instance list as the watcher in main last saw it, plus what the user just asked for
- * (a stop or delete in flight shows on the row at once, before the watcher confirms).
+ * (a stop or delete in flight shows on the row at once, before the watcher confirms). Status
+ * changes show in place; what a person waits for is announced by main (announcements.ts).
  */
-import { statusGroup, type Instance } from '../../../shared/api'
-import type { ErrorInfo, InstancesSnapshot, Result, Transition, WatchHealth } from '../../../shared/contract'
+import type { Instance } from '../../../shared/api'
+import type { ErrorInfo, InstancesSnapshot, Result, StuckStart, WatchHealth } from '../../../shared/contract'
 import { call, on } from './bridge'
 import { reconcilePending, type PendingAction } from './instance-actions'
 import { isStaleAnswer } from './snapshot-order'
@@ -18,14 +19,15 @@ class InstancesStore {
   refreshing = $state(false)
 
   byId = $derived(new Map((this.snapshot?.instances ?? []).map((instance) => [instance.instanceMetadata.instanceId, instance])))
+  /** Stuck starts by instance id. */
+  stuck = $derived(new Map<string, StuckStart>((this.snapshot?.stuck ?? []).map((start) => [start.instanceId, start])))
 
   listen(): () => void {
     const offs = [
       on('instances', (snapshot) => this.apply(snapshot)),
       on('watch.health', (health) => {
         this.health = health
-      }),
-      on('transitions', (transitions) => this.announce(transitions))
+      })
     ]
     return () => offs.forEach((off) => off())
   }
@@ -59,20 +61,6 @@ class InstancesStore {
     this.snapshot = snapshot
     // Drop pending marks the watcher has caught up with.
     this.pending = reconcilePending(this.pending, snapshot.instances)
-  }
-
-  private announce(transitions: Transition[]): void {
-    for (const t of transitions) {
-      if (t.from === null) continue
-      if (t.to === null) {
-        toasts.show('info', `${t.name} is gone`, 'It no longer appears in your instance list.')
-        continue
-      }
-      const group = statusGroup(t.to)
-      const tone = group === 'failed' ? 'error' : group === 'usable' ? 'success' : 'info'
-      const detail = t.diagnosisMessage ?? t.message
-      toasts.show(tone, `${t.name}: ${t.from} → ${t.to}`, detail)
-    }
   }
 
   private async act(

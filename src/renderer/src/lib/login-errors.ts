@@ -2,7 +2,7 @@
  * What a failed sign-in tells the user: the retries left before a lockout, until when a lockout
  * lasts, which server could not be reached and where to fix its address.
  */
-import type { ErrorInfo } from '../../../shared/contract'
+import type { ErrorInfo, SignInMethod } from '../../../shared/contract'
 import { formatClock } from './format'
 
 export interface LoginProblem {
@@ -12,7 +12,7 @@ export interface LoginProblem {
   suggestSettings: boolean
 }
 
-export function describeLoginError(problem: ErrorInfo, baseUrl: string | undefined): LoginProblem {
+export function describeLoginError(problem: ErrorInfo, baseUrl: string | undefined, method: SignInMethod = 'password'): LoginProblem {
   if (problem.lockedUntil !== undefined) {
     return {
       text: `Too many wrong passwords: this account is locked until ${formatClock(problem.lockedUntil)}.`,
@@ -22,6 +22,8 @@ export function describeLoginError(problem: ErrorInfo, baseUrl: string | undefin
   }
   switch (problem.kind) {
     case 'bad-credentials':
+      // Main's words for a refused key already say what to do (copy it whole, or make a new one).
+      if (method === 'api-key') return { text: problem.message, suggestSettings: false }
       return {
         text:
           problem.retriesLeft !== undefined

@@ -3,7 +3,7 @@
  * main keeps that command waiting (contract.ts); this store opens the re-login dialog over
  * whatever view is showing, and the waiting command completes once the user signs in again.
  */
-import type { ErrorInfo, LoginInput, ProfileInput, ProfilesState, Result, SessionState } from '../../../shared/contract'
+import type { ErrorInfo, KeyLoginInput, LoginInput, ProfileInput, ProfilesState, Result, SessionState } from '../../../shared/contract'
 import { call, on } from './bridge'
 import { formatClock } from './format'
 import { toasts } from './toasts.svelte'
@@ -29,6 +29,7 @@ class SessionStore {
   listen(): () => void {
     const offs = [
       on('session', (state) => this.apply(state)),
+      on('profiles', (profiles) => (this.profiles = profiles)),
       on('session.expired', ({ pending }) => {
         this.expired = { pending }
         this.dialogDismissed = false
@@ -66,6 +67,24 @@ class SessionStore {
 
   async login(input: LoginInput): Promise<Result<SessionState>> {
     const result = await call('session.login', input)
+    if (result.ok) this.apply(result.value)
+    return result
+  }
+
+  async loginWithKey(input: KeyLoginInput): Promise<Result<SessionState>> {
+    const result = await call('session.loginWithKey', input)
+    if (result.ok) this.apply(result.value)
+    return result
+  }
+
+  /** An API-key session: notebook pages need the password once. */
+  get notebookNeedsPassword(): boolean {
+    const state = this.state
+    return state?.method === 'api-key' && (state.notebookSignInUntil === undefined || state.notebookSignInUntil <= Date.now())
+  }
+
+  async notebookSignIn(password: string): Promise<Result<SessionState>> {
+    const result = await call('session.notebookSignIn', { password })
     if (result.ok) this.apply(result.value)
     return result
   }

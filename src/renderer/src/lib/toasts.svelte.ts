@@ -1,6 +1,6 @@
 /**
- * Toasts: short messages for transitions and errors. Errors stay until dismissed (they ask the
- * user to do something); the rest go after a few seconds.
+ * Toasts: short messages for what a person waits for and for errors. Errors, and warnings that ask
+ * the user to act, stay until dismissed; the rest go after a few seconds.
  */
 export type ToastTone = 'info' | 'success' | 'warning' | 'error'
 
@@ -18,10 +18,11 @@ class ToastStore {
   items = $state<Toast[]>([])
   private nextId = 1
 
-  show(tone: ToastTone, title: string, body?: string): number {
+  /** `sticky`: stays until dismissed, like an error (it asks the user to do something). */
+  show(tone: ToastTone, title: string, body?: string, options: { sticky?: boolean } = {}): number {
     const id = this.nextId++
     this.items = [...this.items, { id, tone, title, ...(body ? { body } : {}) }].slice(-MAX_TOASTS)
-    if (tone !== 'error') setTimeout(() => this.dismiss(id), INFO_MS)
+    if (tone !== 'error' && !options.sticky) setTimeout(() => this.dismiss(id), INFO_MS)
     return id
   }
 

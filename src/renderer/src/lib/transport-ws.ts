@@ -1,26 +1,27 @@
 /**
- * The page side of the WebSocket transport (see src/shared/ws-protocol.ts): a CloudBridge, so
+ * The page side of the WebSocket transport (see src/shared/web/ws-protocol.ts): a CloudBridge, so
  * views cannot tell it from Electron's `window.cloud`.
  *
- * Given `openDownlink`, it asks for main's messages on a streamed response (src/shared/downlink.ts)
+ * Given `openDownlink`, it asks for main's messages on a streamed response (src/shared/web/downlink.ts)
  * and sends on the socket only; the two live and die together.
  *
  * If the socket drops (the web shell restarted, the laptop slept) it reconnects with backoff;
  * calls in flight when it dropped resolve with a `network` error that says what to do, and
  * calls made while it is down wait for the connection instead of failing at once.
  */
-import type { CloudBridge, CommandInput, CommandName, EventName, Result } from '../../../shared/contract'
+import type { CloudBridge, CommandName, EventName, NoticeName, Result } from '../../../shared/contract'
 import {
   WS_PATH,
   WS_PROTOCOL,
   WS_SECRET_PREFIX,
-  BYTE_CARRYING_COMMANDS,
+  BYTE_CARRYING_NOTICES,
   decodeFrame,
   encodeFrame,
   isServerMessage,
   type ServerMessage
-} from '../../../shared/ws-protocol'
-import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../../shared/downlink'
+} from '../../../shared/web/ws-protocol'
+import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../../shared/web/downlink'
+import type { WebShellEventName, WebShellEvents } from '../../../shared/web/web-shell-events'
 
 /** The subset of the browser's WebSocket this uses (the `ws` package's client fits, for tests). */
 export interface WebSocketLike {
@@ -80,11 +81,8 @@ export function fetchDownlink(
 export interface WsBridge extends CloudBridge {
   readonly clientId: string | null
   readonly state: ConnectionState
-  /**
-   * Sends a one-way command (ONE_WAY_COMMANDS): no result frame comes back. Dropped while the
-   * socket is down, because what it acknowledges belonged to the connection that was lost.
-   */
-  notify<C extends CommandName>(command: C, ...input: CommandInput<C> extends void ? [] : [CommandInput<C>]): void
+  /** The web shell's own events (tray, recorded effects); returns a function that removes the listener. */
+  onShellEvent<E extends WebShellEventName>(event: E, listener: (payload: WebShellEvents[E]) => void): () => void
   close(): void
 }
 
@@ -236,6 +234,20 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
 
   connect()
 
+  /** Main's events and the web shell's own arrive the same way: one listener table for both. */
+  const listen = (event: EventName | WebShellEventName, listener: (payload: never) => void): (() => void) => {
+    let set = listeners.get(event)
+    if (!set) {
+      set = new Set()
+      listeners.set(event, set)
+    }
+    const wrapped = listener as (payload: unknown) => void
+    set.add(wrapped)
+    return () => {
+      set.delete(wrapped)
+    }
+  }
+
   const bridge: WsBridge = {
     get clientId() {
       return clientId
@@ -253,24 +265,17 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
         else queued.push(frame)
       })
     },
-    notify(command: CommandName, ...input: unknown[]) {
+    /**
+     * A notice goes as a frame nothing answers. Dropped while the socket is down: the terminal
+     * it types into or acknowledges belonged to the connection that was lost (main closed it).
+     */
+    send(notice: NoticeName, input: unknown) {
       if (closed || !socket || socket.readyState !== OPEN) return
-      const id = nextId++
-      // Plain JSON unless the command carries bytes (an upload chunk goes as one binary frame).
-      socket.send(encodeFrame({ t: 'invoke', id, command, noReply: true, ...(input.length > 0 ? { input: input[0] } : {}) }, BYTE_CARRYING_COMMANDS.has(command)))
+      // Plain JSON unless the notice carries bytes (an upload chunk goes as one binary frame).
+      socket.send(encodeFrame({ t: 'notice', notice, input }, BYTE_CARRYING_NOTICES.has(notice)))
     },
-    on(event: EventName, listener: (payload: never) => void) {
-      let set = listeners.get(event)
-      if (!set) {
-        set = new Set()
-        listeners.set(event, set)
-      }
-      const wrapped = listener as (payload: unknown) => void
-      set.add(wrapped)
-      return () => {
-        set.delete(wrapped)
-      }
-    },
+    on: listen,
+    onShellEvent: listen,
     close() {
       closed = true
       socket?.close(1000, 'Page closed')

@@ -17,7 +17,7 @@ import { WebLinksAddon } from '@xterm/addon-web-links'
 import { WebglAddon } from '@xterm/addon-webgl'
 import '@xterm/xterm/css/xterm.css'
 import type { TerminalState, TerminalStatus } from '../../../shared/contract-ssh'
-import { call, notify } from '../lib/bridge'
+import { call, send } from '../lib/bridge'
 import { copyText } from '../lib/clipboard'
 import { ParsedAcks } from './parsed-acks'
 import { planPaste, type PastePlan } from './paste'
@@ -35,6 +35,12 @@ const SEARCH_DECORATIONS = {
 }
 
 let nextKey = 1
+
+/** Told which terminal in main is the tab's, so main's events for it reach it (terminals.svelte.ts). */
+export interface TabRouting {
+  opened(terminalId: string, tab: TerminalTab): void
+  closed(terminalId: string): void
+}
 
 export class TerminalTab {
   readonly key = `tab-${nextKey++}`
@@ -57,20 +63,22 @@ export class TerminalTab {
   openError = $state<string | null>(null)
 
   private readonly term: Terminal
+  private readonly routing: TabRouting
   private readonly fit = new FitAddon()
   private readonly search = new SearchAddon()
   private webgl: WebglAddon | undefined
   private opened = false
   private disposed = false
   private readonly acks = new ParsedAcks((bytes) => {
-    if (this.terminalId && !this.disposed) notify('ssh.ack', { terminalId: this.terminalId, bytes })
+    if (this.terminalId && !this.disposed) send('ssh.ack', { terminalId: this.terminalId, bytes })
   })
   private readonly sendResize = throttle((cols: number, rows: number) => {
-    if (this.terminalId) void call('ssh.resize', { terminalId: this.terminalId, cols, rows })
+    if (this.terminalId) send('ssh.resize', { terminalId: this.terminalId, cols, rows })
   }, 100)
 
-  constructor(instanceId: string, title: string, options: { fontSize: number; theme: 'light' | 'dark' }) {
+  constructor(instanceId: string, title: string, options: { fontSize: number; theme: 'light' | 'dark' }, routing: TabRouting) {
     this.instanceId = instanceId
+    this.routing = routing
     this.title = title
     this.element = document.createElement('div')
     this.element.className = 'xterm-host'
@@ -219,7 +227,14 @@ export class TerminalTab {
     return text ? copyText(text) : false
   }
 
+  /**
+   * Paste button and Ctrl/⌘+Shift+V. The desktop app reads the clipboard in main (its page may
+   * not: the permission policy denies clipboard-read); in a browser (`npm run web`) the page
+   * asks the browser.
+   */
   async pasteFromClipboard(): Promise<void> {
+    const fromMain = await call('clipboard.read')
+    if (fromMain.ok) return this.requestPaste(fromMain.value.text)
     try {
       this.requestPaste(await navigator.clipboard.readText())
     } catch {
@@ -230,7 +245,7 @@ export class TerminalTab {
   dispose(): void {
     if (this.disposed) return
     this.disposed = true
-    unregisterTab(this)
+    if (this.terminalId) this.routing.closed(this.terminalId)
     this.sendResize.cancel()
     if (this.terminalId) void call('ssh.close', { terminalId: this.terminalId })
     this.webgl?.dispose()
@@ -256,7 +271,7 @@ export class TerminalTab {
       return
     }
     this.terminalId = result.value.terminalId
-    registerTab(this)
+    this.routing.opened(this.terminalId, this)
   }
 
   private showProblem(message: string): void {
@@ -267,7 +282,7 @@ export class TerminalTab {
   private onInput(data: string): void {
     if (!this.terminalId) return
     if (this.state === 'connected') {
-      void call('ssh.input', { terminalId: this.terminalId, data })
+      send('ssh.input', { terminalId: this.terminalId, data })
     } else if ((this.state === 'closed' || this.state === 'failed') && data === '\r') {
       // "press Enter to reconnect", as the status line says.
       void this.reconnect()
@@ -355,36 +370,4 @@ function hardwareWebgl(): boolean {
   }
   hardwareWebglCache = result
   return result
-}
-
-// ------------------------------------------------------------------ routing main's events to tabs
-
-const byTerminalId = new Map<string, TerminalTab>()
-/** Events that overtook the `ssh.open` answer (a transport may reorder): replayed on register. */
-const early = new Map<string, ((tab: TerminalTab) => void)[]>()
-const MAX_EARLY = 256
-
-function registerTab(tab: TerminalTab): void {
-  if (!tab.terminalId) return
-  byTerminalId.set(tab.terminalId, tab)
-  const waiting = early.get(tab.terminalId)
-  early.delete(tab.terminalId)
-  for (const deliver of waiting ?? []) deliver(tab)
-}
-
-/** Delivers to the tab now, or once it registers. */
-export function deliver(terminalId: string, action: (tab: TerminalTab) => void): void {
-  const tab = byTerminalId.get(terminalId)
-  if (tab) return action(tab)
-  const waiting = early.get(terminalId) ?? []
-  if (waiting.length < MAX_EARLY) waiting.push(action)
-  early.set(terminalId, waiting)
-}
-
-export function unregisterTab(tab: TerminalTab): void {
-  if (tab.terminalId) byTerminalId.delete(tab.terminalId)
-}
-
-export function tabForTerminal(terminalId: string): TerminalTab | undefined {
-  return byTerminalId.get(terminalId)
 }

@@ -1,11 +1,14 @@
 /**
  * The renderer's terminals: tabs per instance (kept when the user leaves the Terminal view, so
  * coming back finds the same shells and scrollback), which tab is active, and the prompts main
- * asks while connecting. One subscription per event routes `ssh.data` and `ssh.status` to tabs.
+ * asks while connecting. It routes main's terminal events: one subscription per event sends
+ * `ssh.data` and `ssh.status` to the tab that owns the terminal (terminal-routes.ts), and queues
+ * `ssh.prompt` for the dialog.
  */
 import type { SshPrompt } from '../../../shared/contract-ssh'
 import { on } from '../lib/bridge'
-import { deliver, TerminalTab } from './terminal-tab.svelte'
+import { TerminalTab, type TabRouting } from './terminal-tab.svelte'
+import { TerminalRoutes } from './terminal-routes'
 
 class TerminalStore {
   tabs = $state<Record<string, TerminalTab[]>>({})
@@ -13,13 +16,18 @@ class TerminalStore {
   /** Questions from main, oldest first; the dialog shows the first. */
   prompts = $state<SshPrompt[]>([])
   private listening = false
+  private readonly routes = new TerminalRoutes<TerminalTab>()
+  private readonly routing: TabRouting = {
+    opened: (terminalId, tab) => this.routes.register(terminalId, tab),
+    closed: (terminalId) => this.routes.unregister(terminalId)
+  }
 
   /** Starts routing main's events (idempotent). */
   listen(): void {
     if (this.listening) return
     this.listening = true
-    on('ssh.data', ({ terminalId, data }) => deliver(terminalId, (tab) => tab.write(data)))
-    on('ssh.status', (status) => deliver(status.terminalId, (tab) => tab.onStatus(status)))
+    on('ssh.data', ({ terminalId, data }) => this.routes.deliver(terminalId, (tab) => tab.write(data)))
+    on('ssh.status', (status) => this.routes.deliver(status.terminalId, (tab) => tab.onStatus(status)))
     on('ssh.prompt', (prompt) => {
       this.prompts = [...this.prompts, prompt]
     })
@@ -37,7 +45,8 @@ class TerminalStore {
   newTab(instanceId: string, instanceName: string, options: { fontSize: number; theme: 'light' | 'dark' }): TerminalTab {
     this.listen()
     const existing = this.tabsOf(instanceId)
-    const tab = new TerminalTab(instanceId, existing.length === 0 ? instanceName : `${instanceName} (${existing.length + 1})`, options)
+    const title = existing.length === 0 ? instanceName : `${instanceName} (${existing.length + 1})`
+    const tab = new TerminalTab(instanceId, title, options, this.routing)
     this.tabs = { ...this.tabs, [instanceId]: [...existing, tab] }
     this.active = { ...this.active, [instanceId]: tab.key }
     return tab

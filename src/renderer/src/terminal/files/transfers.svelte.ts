@@ -7,7 +7,7 @@
  * come from the bytes done over the last seconds (transfer-rate.ts).
  */
 import { FILES_CHUNK, FILES_WINDOW, type TransferItem, type TransferProgress, type TransferState } from '../../../../shared/contract-files'
-import { call, notify } from '../../lib/bridge'
+import { call, send } from '../../lib/bridge'
 import { RateMeter } from '../../lib/transfer-rate'
 import { uniqueName } from './entries'
 
@@ -96,7 +96,7 @@ export class UploadSender {
           this.view.fail(`“${item.path}” changed while it was being sent (it got shorter). Try again.`)
           return
         }
-        notify('files.chunk', { transferId: this.transferId, item: index, offset, data })
+        send('files.chunk', { transferId: this.transferId, item: index, offset, data })
         offset += data.length
         sent += data.length
       }
@@ -148,7 +148,7 @@ export class DownloadReceiver {
         await (await folder.getFileHandle(name, { create: true })).createWritable().then((w) => w.close())
       }
     }
-    notify('files.saved', { transferId: this.transferId, bytes: 0 })
+    send('files.saved', { transferId: this.transferId, bytes: 0 })
   }
 
   /** Bytes of item `item` at `offset`: written in order, then reported saved. */
@@ -191,7 +191,7 @@ export class DownloadReceiver {
     }
     this.saved += data.length
     this.view.moved(this.saved)
-    notify('files.saved', { transferId: this.transferId, bytes: this.saved })
+    send('files.saved', { transferId: this.transferId, bytes: this.saved })
   }
 
   /** Without move(): the finished .part is copied to its name and removed. */

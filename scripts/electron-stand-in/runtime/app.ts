@@ -1,0 +1,136 @@
+/**
+ * `app`: ready, paths, login items, and quitting as Electron's Browser does it
+ * (shell/browser/browser.cc): `quit()` emits `before-quit` (cancellable), then asks every window
+ * to close; a close that is cancelled — by a `close` listener or by a page refusing to unload —
+ * cancels the quit, silently. Once the last window is gone `will-quit` follows (cancellable;
+ * cancelling it ends the quit), then `quit`, and the process exits. `exit()` destroys the windows
+ * and ends without asking anyone.
+ */
+import { EventEmitter } from 'node:events'
+import { homedir, tmpdir } from 'node:os'
+import { exitProcess, options, record } from './channel'
+import { StandInMenu } from './menu'
+import { StandInBrowserWindow, StandInEvent, emitEvent, windowEvents } from './windows'
+
+class StandInApp extends EventEmitter {
+  readonly isPackaged = options.isPackaged
+  private ready = false
+  private readonly readyPromise: Promise<void>
+  private quitting = false
+  private exiting = false
+  private shutDown = false
+  private exitCode = 0
+  private loginItem = { openAtLogin: false, args: [] as string[] }
+
+  constructor() {
+    super()
+    this.readyPromise = new Promise((resolve) => {
+      // After the main script's first turn, as Electron's ready comes after the entry module runs.
+      setImmediate(() => {
+        emitEvent(this, 'app', 'will-finish-launching', new StandInEvent())
+        StandInMenu.installDefaultMenu(this.isPackaged)
+        this.ready = true
+        emitEvent(this, 'app', 'ready', new StandInEvent(), {})
+        resolve()
+      })
+    })
+    windowEvents.on('created', (window: StandInBrowserWindow) => {
+      emitEvent(this, 'app', 'browser-window-created', new StandInEvent(), window)
+      emitEvent(this, 'app', 'web-contents-created', new StandInEvent(), window.webContents)
+    })
+    windowEvents.on('close-cancelled', () => {
+      if (!this.quitting) return
+      // Browser::OnWindowCloseCancelled: the quit is over; nobody is told.
+      record('electron.quitCancelled', 'app', [])
+      this.quitting = false
+    })
+    windowEvents.on('closed', () => {
+      if (StandInBrowserWindow.getAllWindows().length > 0) return
+      if (this.exiting) this.shutdown()
+      else if (this.quitting) this.notifyAndShutdown()
+      else emitEvent(this, 'app', 'window-all-closed', new StandInEvent())
+    })
+  }
+
+  get name(): string {
+    return 'cloud-tray'
+  }
+  getName(): string {
+    return this.name
+  }
+  getVersion(): string {
+    return options.version
+  }
+  getLocale(): string {
+    return 'en-US'
+  }
+  isReady(): boolean {
+    return this.ready
+  }
+  whenReady(): Promise<void> {
+    return this.readyPromise
+  }
+  getPath(name: string): string {
+    if (name === 'userData' || name === 'sessionData') return options.userData
+    if (name === 'home') return homedir()
+    if (name === 'temp') return tmpdir()
+    if (name === 'exe') return process.execPath
+    throw new Error(`the electron stand-in has no path "${name}"`)
+  }
+  requestSingleInstanceLock(): boolean {
+    record('app.requestSingleInstanceLock', 'app', [])
+    return true
+  }
+  setAppUserModelId(id: string): void {
+    record('app.setAppUserModelId', 'app', [id])
+  }
+  setLoginItemSettings(settings: { openAtLogin: boolean; args?: string[] }): void {
+    record('app.setLoginItemSettings', 'app', [settings])
+    this.loginItem = { openAtLogin: settings.openAtLogin, args: settings.args ?? [] }
+  }
+  getLoginItemSettings(): { openAtLogin: boolean; wasOpenedAtLogin: boolean; openAsHidden: boolean } {
+    return { openAtLogin: this.loginItem.openAtLogin, wasOpenedAtLogin: false, openAsHidden: false }
+  }
+  focus(): void {
+    record('app.focus', 'app', [])
+  }
+
+  quit(): void {
+    record('app.quit', 'app', [])
+    if (this.quitting) return
+    if (emitEvent(this, 'app', 'before-quit', new StandInEvent()).defaultPrevented) return
+    this.quitting = true
+    const windows = StandInBrowserWindow.getAllWindows()
+    if (windows.length === 0) this.notifyAndShutdown()
+    else for (const window of windows) window.close()
+  }
+
+  exit(code = 0): void {
+    record('app.exit', 'app', [code])
+    this.exitCode = code
+    this.exiting = true
+    this.quitting = true
+    const windows = StandInBrowserWindow.getAllWindows()
+    if (windows.length === 0) this.shutdown()
+    else for (const window of windows) window.destroy()
+  }
+
+  private notifyAndShutdown(): void {
+    if (this.shutDown) return
+    if (emitEvent(this, 'app', 'will-quit', new StandInEvent()).defaultPrevented) {
+      this.quitting = false
+      return
+    }
+    this.shutdown()
+  }
+
+  private shutdown(): void {
+    if (this.shutDown) return
+    this.shutDown = true
+    this.quitting = true
+    emitEvent(this, 'app', 'quit', new StandInEvent(), this.exitCode)
+    exitProcess(this.exitCode)
+  }
+}
+
+export const app = new StandInApp()

@@ -1,0 +1,103 @@
+/**
+ * Helpers for the emulator's own tests: plain fetch against a live emulator, the way any HTTP
+ * client would talk to it. Not imported by the emulator itself.
+ */
+import { DEFAULT_CATALOG } from '../catalog'
+import type { EmuInstanceView, ReachContext } from '../reach-types'
+
+export interface Answer {
+  status: number
+  body: any
+}
+
+export async function post(baseUrl: string, path: string, body: unknown, token?: string): Promise<Answer> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { cookie: `AccessToken=${token}` } : {}) },
+    body: typeof body === 'string' ? body : JSON.stringify(body)
+  })
+  const text = await response.text()
+  return { status: response.status, body: text === '' ? undefined : JSON.parse(text) }
+}
+
+/**
+ * The control plane over HTTP with the run's secret, as curl or a test in another process uses
+ * it: a GET without a body, a POST with one.
+ */
+export function controlClient(emulator: { controlUrl: string; controlSecret: string }): (path: string, body?: unknown) => Promise<Answer> {
+  return async (path, body) => {
+    const response = await fetch(`${emulator.controlUrl}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${emulator.controlSecret}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const text = await response.text()
+    return { status: response.status, body: text === '' ? undefined : JSON.parse(text) }
+  }
+}
+
+export async function login(baseUrl: string, username = 'demo', password = 'demo'): Promise<string> {
+  const answer = await post(baseUrl, '/user/login', { username, password })
+  if (answer.status !== 200) throw new Error(`login failed: ${JSON.stringify(answer.body)}`)
+  return answer.body.accessToken as string
+}
+
+export const REGION_ID = DEFAULT_CATALOG.regions[0]!.regionId
+export const TYPE_ID = DEFAULT_CATALOG.instanceTypes[0]!.instanceTypeId
+export const IMAGE_ID = DEFAULT_CATALOG.images[0]!.imageId
+
+/** A create body that passes every check; tests delete or change one field. */
+export function validCreate(overrides: Record<string, unknown> = {}): Record<string, any> {
+  return {
+    name: 'train-llm',
+    imageId: IMAGE_ID,
+    instanceTypeId: TYPE_ID,
+    region: REGION_ID,
+    billing: { chargeMode: 'perHour', duration: 1 },
+    remoteStorages: [],
+    instanceConfiguration: {
+      extraDataDiskSizeDB: 100,
+      enableCommonData: false,
+      enableDocker: false,
+      dockerStorageSize: 0,
+      initScript: ''
+    },
+    isSpotInstance: false,
+    nodePorts: [8888],
+    ...overrides
+  }
+}
+
+export function pager(currentPage: number, pageSize: number): { pager: { currentPage: number; pageSize: number } } {
+  return { pager: { currentPage, pageSize } }
+}
+
+/** A reach that records what the API tells it, standing in for E1's SSH / notebook / forwarders. */
+export function recordingReach() {
+  const events: string[] = []
+  let context: ReachContext | undefined
+  const running = new Map<string, EmuInstanceView>()
+  return {
+    events,
+    running,
+    context: () => context!,
+    factory: async (ctx: ReachContext) => {
+      context = ctx
+      return {
+        notebookHost: '127.0.0.1:45678',
+        sshAddress: '127.0.0.1',
+        async instanceRunning(view: EmuInstanceView) {
+          events.push(`running ${view.instanceId}`)
+          running.set(view.instanceId, view)
+        },
+        async instanceStopped(instanceId: string) {
+          events.push(`stopped ${instanceId}`)
+          running.delete(instanceId)
+        },
+        async close() {
+          events.push('close')
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The account's balance, as main knows it: read with GET /balance when a session starts, then
+ * every minute while signed in, and on demand. It keeps the latest answer (or why it could not
+ * be read), tells listeners and the windows (`balance` event) when it changes, and warns once
+ * each time the available balance falls below the user's threshold (re-armed once it is back at
+ * or above it, or the threshold changes).
+ *
+ * The one place the app's money comes from: the window, the tray and the cost guard read it
+ * here (`snapshot()`, `listen()`), never asking the cloud themselves.
+ */
+import type { Balance } from '../../shared/balance'
+import { availableOf } from '../../shared/balance'
+import type { Clock, TimerHandle } from '../../shared/clock'
+import type { BalanceSnapshot, ErrorInfo } from '../../shared/contract'
+
+/** The balance moves with usage over minutes; once a minute keeps the tray current and the API unbothered. */
+export const BALANCE_INTERVAL_MS = 60_000
+
+export interface BalanceModelOptions {
+  clock: Clock
+  /** GET /balance on the session's cloud. */
+  fetch(): Promise<Balance>
+  toErrorInfo(error: unknown): ErrorInfo
+  /** The user's warning level in dollars; null: never warn. */
+  threshold(): number | null
+  /** The available balance fell below the threshold. */
+  low(available: number, threshold: number): void
+  intervalMs?: number
+}
+
+export class BalanceModel {
+  private current: BalanceSnapshot = { balance: null, fetchedAt: null }
+  private readonly listeners = new Set<(snapshot: BalanceSnapshot) => void>()
+  private timer: TimerHandle | undefined
+  private inFlight: Promise<void> | undefined
+  /** Bumped when the session changes: an answer for the old one is dropped. */
+  private generation = 0
+  private active = false
+  /** Warned for the current dip below the threshold. */
+  private warned = false
+
+  constructor(private readonly options: BalanceModelOptions) {}
+
+  snapshot(): BalanceSnapshot {
+    return this.current
+  }
+
+  /** Returns a function that stops listening. */
+  listen(listener: (snapshot: BalanceSnapshot) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  /** A session began: read now, then every interval. */
+  sessionStarted(): void {
+    this.generation++
+    this.active = true
+    this.warned = false
+    void this.refresh()
+  }
+
+  /** Signed out or expired: stop reading; signed out also forgets the amount. */
+  sessionEnded(forget: boolean): void {
+    this.generation++
+    this.active = false
+    this.options.clock.clearTimeout(this.timer)
+    this.timer = undefined
+    if (forget) {
+      this.warned = false
+      this.set({ balance: null, fetchedAt: null })
+    }
+  }
+
+  /** The user changed the threshold: judge the balance against the new one. */
+  thresholdChanged(): void {
+    this.warned = false
+    this.judge()
+  }
+
+  /** Reads the balance now; resolves once that read (or the one already running) is done. */
+  refresh(): Promise<void> {
+    if (!this.active) return Promise.resolve()
+    this.inFlight ??= this.read().finally(() => {
+      this.inFlight = undefined
+    })
+    return this.inFlight
+  }
+
+  stop(): void {
+    this.sessionEnded(false)
+  }
+
+  private async read(): Promise<void> {
+    const generation = this.generation
+    this.options.clock.clearTimeout(this.timer)
+    this.timer = undefined
+    let next: BalanceSnapshot
+    try {
+      const balance = await this.options.fetch()
+      next = { balance, fetchedAt: this.options.clock.now() }
+    } catch (error) {
+      // The last amount stays on screen, said to be from then; the error says why it is not newer.
+      next = { ...this.current, error: this.options.toErrorInfo(error) }
+    }
+    if (generation !== this.generation || !this.active) return
+    this.set(next)
+    this.judge()
+    this.timer = this.options.clock.setTimeout(() => {
+      this.timer = undefined
+      void this.refresh()
+    }, this.options.intervalMs ?? BALANCE_INTERVAL_MS)
+  }
+
+  private judge(): void {
+    const balance = this.current.balance
+    const threshold = this.options.threshold()
+    if (!balance || threshold === null) return
+    const available = availableOf(balance)
+    if (available >= threshold) {
+      this.warned = false
+      return
+    }
+    if (this.warned) return
+    this.warned = true
+    this.options.low(available, threshold)
+  }
+
+  private set(next: BalanceSnapshot): void {
+    if (JSON.stringify(next) === JSON.stringify(this.current)) return
+    this.current = next
+    for (const listener of this.listeners) listener(next)
+  }
+}

@@ -1,0 +1,300 @@
+/**
+ * [electron-stand-in] The first launch on a desktop (issue #14), against the BUILT main process
+ * (out/electron-stand-in/<hash>/main/index.js, the same electron-vite build as `npm run build`)
+ * with a recording stand-in in place of the `electron` module (scripts/electron-stand-in). It is a
+ * stand-in, not Electron: what it proves and what only a real Electron run can is in
+ * src/main/README.md; the specs in e2e/electron/ run the same app in Electron where it exists.
+ * The Sandbox, its SSH servers and notebook pages, sockets and files are all real.
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from '@playwright/test'
+import { ensureStandInBuild } from '../../scripts/electron-stand-in/build'
+import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
+import type { MenuItemView, WindowView } from '../../scripts/electron-stand-in/protocol'
+import { openRendererPage, type RendererPage } from '../../scripts/electron-stand-in/renderer-page'
+import type { CreateInstanceRequest } from '../shared/create-request'
+import type { TerminalStatus } from '../shared/contract-ssh'
+import { EMBEDDED_SANDBOX_ORIGIN } from './account/session-origin'
+import { trayClickOpensWindow } from './windows/desktop-integration'
+import { posixShellMissing, skipBecause } from '../shared/node/testing/platform-support'
+
+let buildDir = ''
+let app: StandInApp | undefined
+let rendererPage: RendererPage | undefined
+
+beforeAll(async () => {
+  const build = await ensureStandInBuild(undefined, (line) => console.log(line))
+  buildDir = build.dir
+  console.log(`${LABEL} these scenarios run the built main process (${join(buildDir, 'main', 'index.js')}) with a recording stand-in for Electron; Electron itself does not run here.`)
+}, 240_000)
+
+afterEach(async () => {
+  await rendererPage?.close()
+  rendererPage = undefined
+  await app?.stop()
+  app = undefined
+})
+
+async function launch(options: Omit<LaunchOptions, 'buildDir'> = {}): Promise<{ app: StandInApp; main: WindowView }> {
+  app = await launchStandIn({ buildDir, ...options })
+  const main = await app.mainWindow()
+  return { app, main }
+}
+
+/** The Sandbox's password is random per install; the sign-in form is given it, as here. */
+async function sandboxPassword(app: StandInApp, main: WindowView): Promise<string> {
+  // The window opens before the Sandbox has started; its password is known once it has.
+  return app.until('the Sandbox password', async () => {
+    const profiles = await app.invoke(main.webContentsId, 'profiles.get')
+    return profiles.ok ? profiles.value.demoPassword : undefined
+  })
+}
+
+async function signIn(app: StandInApp, main: WindowView): Promise<void> {
+  const password = await sandboxPassword(app, main)
+  const result = await app.invoke(main.webContentsId, 'session.login', { profileId: 'sandbox', username: 'demo', password, rememberMe: false })
+  expect(result, JSON.stringify(result)).toMatchObject({ ok: true, value: { status: 'signed-in' } })
+}
+
+const CREATE: CreateInstanceRequest = {
+  name: 'stand-in',
+  imageId: 'img-pytorch-2.5-cuda12.4',
+  instanceTypeId: 'gpu-rtx4090-1x',
+  region: '6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f',
+  billing: { chargeMode: 'perHour', duration: 1 },
+  remoteStorages: [],
+  nodePorts: [8888],
+  instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' }
+}
+
+/** Creates an instance in the Sandbox and waits for it to run (the Sandbox boots in 6 s). */
+async function createRunning(app: StandInApp, main: WindowView, name: string): Promise<string> {
+  const created = await app.invoke(main.webContentsId, 'instances.create', { request: { ...CREATE, name } })
+  if (!created.ok) throw new Error(JSON.stringify(created))
+  const instanceId = created.value.instanceId
+  await app.until(
+    `${name} Running`,
+    async () => {
+      const snapshot = await app.invoke(main.webContentsId, 'instances.refresh')
+      return snapshot.ok && snapshot.value.instances.some((i) => i.instanceMetadata.instanceId === instanceId && i.instanceRuntimeInfo.status === 'Running') ? true : undefined
+    },
+    30_000
+  )
+  return instanceId
+}
+
+async function openNotebook(app: StandInApp, main: WindowView, instanceId: string): Promise<WindowView> {
+  const opened = await app.invoke(main.webContentsId, 'notebook.open', { instanceId })
+  expect(opened, JSON.stringify(opened)).toMatchObject({ ok: true })
+  return app.until('notebook window with its page loaded', async () => (await app.windows()).find((w) => w.partition !== '' && w.status !== undefined))
+}
+
+const roles = (items: readonly MenuItemView[] | null): string[] =>
+  (items ?? []).flatMap((item) => [...(item.role ? [item.role.toLowerCase()] : []), ...roles(item.submenu ?? null)])
+
+const PROFILES_REMEMBERING_DEMO = JSON.stringify({
+  userProfiles: [],
+  selectedId: 'sandbox',
+  lastUsernames: { sandbox: 'demo' },
+  remembered: { profileId: 'sandbox', username: 'demo', expiresAt: Date.now() + 86_400_000, origin: EMBEDDED_SANDBOX_ORIGIN }
+})
+
+const AUTOSTART = 'autostart/cloud-tray.desktop'
+const AUTOSTART_ENTRY = '[Desktop Entry]\nType=Application\nName=Cloud Tray\nExec="/opt/Cloud Tray/cloud-tray" --hidden\n'
+
+describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
+  it('a keychain that never answers: the window and tray menu come within 2 s, then the keychain warning; a tray click shows the window', async () => {
+    const { app, main } = await launch({ keychain: 'never-answers', dataFiles: { 'profiles.json': PROFILES_REMEMBERING_DEMO } })
+    const ready = await app.waitForCall((c) => c.api === 'event:ready', 'ready')
+    const shown = await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
+    const menu = await app.waitForCall((c) => c.api === 'Tray.setContextMenu', 'a tray menu', 15_000)
+    expect(shown.at - ready.at).toBeLessThan(2_000)
+    expect(menu.at - ready.at).toBeLessThan(2_000)
+    // The remembered session sends the app to the keychain, which never answers: the app says so.
+    await app.waitForCall((c) => c.api === 'keyring.getPassword', 'a keychain read for the remembered session')
+    const warning = await app.until(
+      'the keychain warning',
+      async () => {
+        const warnings = await app.invoke(main.webContentsId, 'warnings.get')
+        return warnings.ok ? warnings.value.find((w) => w.id === 'keychain-unavailable') : undefined
+      },
+      20_000
+    )
+    expect(warning.message).toMatch(/keychain/i)
+    expect(app.events(main.webContentsId, 'warning').map((w) => w.id)).toContain('keychain-unavailable')
+    // The window still works: signing in needs no keychain.
+    await signIn(app, main)
+
+    // Windows and Linux: a click on the tray icon (on Linux, the StatusNotifierItem's activation)
+    // brings the window back. macOS opens the tray menu instead.
+    await app.closeWindow(main.id)
+    await app.until('the window hidden', async () => ((await app.windows()).find((w) => w.id === main.id)?.visible === false ? true : undefined))
+    const mark = app.calls.at(-1)!.seq
+    await app.request('clickTray')
+    if (trayClickOpensWindow(process.platform)) {
+      await app.waitForCall((c) => c.seq > mark && c.api === 'BrowserWindow.show' && c.target === `window#${main.id}`, 'the window shown by a tray click')
+    } else {
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(app.calls.some((c) => c.seq > mark && c.api === 'BrowserWindow.show')).toBe(false)
+    }
+  })
+
+  it('a start-up failure shows an error dialog and quits, instead of nothing', async () => {
+    // The data folder cannot be created: a file is in its place.
+    app = await launchStandIn({ buildDir, userDataIsFile: true })
+    const box = await app.waitForCall((c) => c.api === 'dialog.showErrorBox' && c.args[0] !== 'A JavaScript error occurred in the main process', "the app's own error dialog", 15_000)
+    expect(box.args[0]).toBe('Cloud Tray could not start')
+    expect(String(box.args[1])).toContain(app.dataDir)
+    expect(String(box.args[1])).toMatch(/could not use that folder/)
+    expect(await app.exited).not.toBe(0)
+  })
+
+  it('sign in → create → notebook with a pop-up → sign out: no notebook window and no AccessToken cookie remain', async () => {
+    const { app, main } = await launch({ configFiles: { [AUTOSTART]: AUTOSTART_ENTRY } })
+    await signIn(app, main)
+    const instanceId = await createRunning(app, main, 'stand-in-notebook')
+    const notebook = await openNotebook(app, main, instanceId)
+    expect(notebook.status, 'the notebook page answers the window signed in').toBe(200)
+    // The notebook opens another view of itself in a pop-up (JupyterLab's "Open in New Browser Tab").
+    const popup = await app.request<{ action: string; windowId?: number }>('pageOpensWindow', notebook.webContentsId, `${notebook.url}?view=console`)
+    expect(popup.action).toBe('allow')
+    await app.until('the pop-up loaded', async () => ((await app.windows()).find((w) => w.id === popup.windowId)?.status === 200 ? true : undefined))
+    expect((await app.cookies()).filter((c) => c.name === 'AccessToken').map((c) => c.partition)).toEqual([notebook.partition])
+
+    const out = await app.invoke(main.webContentsId, 'session.logout')
+    expect(out).toMatchObject({ ok: true, value: { status: 'signed-out' } })
+    await app.until('every notebook window closed', async () => ((await app.windows()).every((w) => w.partition === '') ? true : undefined))
+    expect((await app.windows()).map((w) => w.id)).toEqual([main.id])
+    expect(await app.cookies(), 'no AccessToken cookie in any partition').toEqual([])
+    expect(app.calls.some((c) => c.api === 'session.clearStorageData' && c.target === `session:${notebook.partition}`), "the partition's storage is cleared").toBe(true)
+
+    // An unpackaged run (npm start, the e2e specs) leaves the installed app's autostart entry alone.
+    expect(readFileSync(join(app.configHome, AUTOSTART), 'utf8')).toBe(AUTOSTART_ENTRY)
+  })
+
+  it('a notebook whose page refuses to unload: Quit and sign-out ask, "Stay" keeps everything, the window still hides on close; Quit again leaves', async () => {
+    const { app, main } = await launch()
+    await signIn(app, main)
+    const instanceId = await createRunning(app, main, 'stand-in-unsaved')
+    const notebook = await openNotebook(app, main, instanceId)
+    await app.request('pageRefusesUnload', notebook.webContentsId, true)
+
+    await app.clickTrayItem('Quit')
+    const ask = await app.dialog(/unsaved|not be saved/i)
+    expect(ask.buttons).toContain('Stay')
+    await app.answerDialog(ask, 'Stay')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(app.alive).toBe(true)
+    expect(app.calls.some((c) => c.api === 'event:will-quit')).toBe(false)
+    expect((await app.windows()).map((w) => w.id).sort()).toEqual([main.id, notebook.id].sort())
+    expect(await app.invoke(main.webContentsId, 'session.get')).toMatchObject({ ok: true, value: { status: 'signed-in' } })
+
+    // Signing out asks too, once; "Stay" keeps the user signed in and the notebook open.
+    const signingOut = app.invoke(main.webContentsId, 'session.logout')
+    const askOut = await app.dialog(/Sign out of Cloud Tray/)
+    await app.answerDialog(askOut, 'Stay')
+    expect(await signingOut).toMatchObject({ ok: true, value: { status: 'signed-in' } })
+    expect((await app.windows()).some((w) => w.id === notebook.id)).toBe(true)
+
+    // The quit is over: closing the app window hides it to the tray again.
+    const mark = app.calls.at(-1)!.seq
+    await app.closeWindow(main.id)
+    await app.waitForCall((c) => c.seq > mark && c.api === 'BrowserWindow.hide' && c.target === `window#${main.id}`, 'the app window hidden')
+    expect((await app.windows()).find((w) => w.id === main.id)).toMatchObject({ visible: false })
+
+    // Quit once more and leave: the notebook goes, then the app quits in Electron's order.
+    await app.clickTrayItem('Quit')
+    const again = await app.dialog(/unsaved|not be saved/i)
+    await app.answerDialog(again, again.buttons.find((b) => b !== 'Stay')!)
+    expect(await app.exited).toBe(0)
+    const order = app.calls.filter((c) => c.seq > mark && ['event:before-quit', 'event:will-quit', 'event:quit'].includes(c.api)).map((c) => c.api)
+    expect(order.slice(-2)).toEqual(['event:will-quit', 'event:quit'])
+  })
+
+  it('the Sandbox terminal with a shell that cannot start shows why and does not reconnect', async () => {
+    const { app, main } = await launch({ ptySpawnFails: true })
+    await signIn(app, main)
+    const instanceId = await createRunning(app, main, 'stand-in-no-shell')
+    const opened = await app.invoke(main.webContentsId, 'ssh.open', { instanceId, cols: 80, rows: 24 })
+    if (!opened.ok) throw new Error(JSON.stringify(opened))
+    const { terminalId } = opened.value
+    const prompt = await app.until('the host-key question', () => app.events(main.webContentsId, 'ssh.prompt')[0], 20_000)
+    await app.invoke(main.webContentsId, 'ssh.answer', { promptId: prompt.promptId, answer: { kind: 'host-key', decision: 'accept-once' } })
+    const statuses = (): TerminalStatus[] => app.events(main.webContentsId, 'ssh.status').filter((s) => s.terminalId === terminalId)
+    const ended = await app.until('the terminal to end', () => statuses().find((s) => s.state === 'closed' || s.state === 'failed'), 20_000)
+    const decoder = new TextDecoder()
+    const shown = app
+      .events(main.webContentsId, 'ssh.data')
+      .filter((d) => d.terminalId === terminalId)
+      .map((d) => decoder.decode(d.data, { stream: true }))
+      .join('')
+    expect(`${shown}\n${ended.message}`).toMatch(/could not start/i)
+    expect(ended.message).toMatch(/exit 127/)
+    // Nothing retries by itself: no reconnecting, no second connection.
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    expect(statuses().filter((s) => s.state === 'reconnecting')).toEqual([])
+    expect(statuses().filter((s) => s.state === 'connecting').length).toBeLessThanOrEqual(1)
+  })
+
+  it('a packaged run: an application menu without Reload or DevTools', async () => {
+    const { app } = await launch({ isPackaged: true })
+    await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
+    const menu = await app.applicationMenu()
+    expect(app.calls.some((c) => c.api === 'Menu.setApplicationMenu'), 'the app sets its own menu').toBe(true)
+    for (const role of ['reload', 'forcereload', 'toggledevtools']) expect(roles(menu)).not.toContain(role)
+    // macOS keeps Quit and the editing roles (copy and paste in the window need them there).
+    if (process.platform === 'darwin') expect(roles(menu)).toEqual(expect.arrayContaining(['quit', 'copy', 'paste']))
+  })
+
+  it.skipIf(skipBecause(posixShellMissing(), 'the stand-in Paste scenario'))('Paste in the terminal reaches the shell; a crashed page releases its SSH sessions', async () => {
+    const { app, main } = await launch({ isPackaged: true })
+    rendererPage = await openRendererPage(app, buildDir, main)
+    const page = rendererPage.page
+    await page.getByLabel('User name').fill('demo')
+    // The page opened before the Sandbox had started: its password is filled in when it has.
+    const password = await sandboxPassword(app, main)
+    const field = page.getByLabel('Password', { exact: true })
+    await app.until('the Sandbox password filled in', async () => ((await field.inputValue()) === password ? true : undefined))
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Instances', exact: true }).waitFor({ timeout: 15_000 })
+    await createRunning(app, main, 'stand-in-paste')
+    const row = page.getByRole('row', { name: /stand-in-paste/ })
+    await row.getByRole('button', { name: /terminal/i }).click()
+    const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
+    await hostKey.getByRole('button', { name: 'Accept and remember' }).click({ timeout: 20_000 })
+    await page.getByRole('status').filter({ hasText: /^Connected$/ }).waitFor({ timeout: 20_000 })
+
+    await app.request('setClipboard', 'echo pasted-$((6*7))')
+    await page.getByRole('button', { name: 'Paste', exact: true }).click()
+    await page.locator('.xterm-helper-textarea').first().focus()
+    await page.keyboard.press('Enter')
+    await expectInScrollback(page, 'pasted-42')
+    expect(app.calls.some((c) => c.api === 'clipboard.readText')).toBe(true)
+
+    // The page's renderer process dies: main releases its SSH sessions.
+    const terminalId = app.events(main.webContentsId, 'ssh.status').at(-1)!.terminalId
+    await app.request('rendererGone', main.webContentsId, 'crashed')
+    const reconnect = await app.invoke(main.webContentsId, 'ssh.reconnect', { terminalId })
+    expect(reconnect).toMatchObject({ ok: false, error: { kind: 'not-allowed' } })
+  })
+})
+
+/** Resolves once `text` is in the terminal's scrollback (the find bar counts it; xterm draws no text). */
+async function expectInScrollback(page: Page, text: string): Promise<void> {
+  const find = page.getByRole('search', { name: 'Find in terminal' })
+  if (!(await find.isVisible())) await page.getByRole('button', { name: 'Find' }).click()
+  const field = find.getByRole('searchbox', { name: 'Find text' })
+  const deadline = Date.now() + 15_000
+  let summary = ''
+  while (Date.now() < deadline) {
+    await field.fill(text)
+    await field.press('Enter')
+    summary = (await find.getByRole('status').textContent()) ?? ''
+    if (Number(/of (\d+)/.exec(summary)?.[1] ?? 0) > 0) return
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  throw new Error(`"${text}" is not in the terminal's scrollback (find says "${summary}")`)
+}
+

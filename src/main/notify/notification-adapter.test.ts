@@ -1,0 +1,35 @@
+/** The notification glue against a recording Notification: what it holds, and until when. */
+import { EventEmitter } from 'node:events'
+import { describe, expect, it, vi } from 'vitest'
+import type { AppNotification } from '../../shared/contract'
+
+const shown: FakeNotification[] = []
+class FakeNotification extends EventEmitter {
+  static isSupported = (): boolean => true
+  constructor(readonly options: { title: string; body: string }) {
+    super()
+    shown.push(this)
+  }
+  show(): void {}
+}
+vi.mock('electron', () => ({ Notification: FakeNotification }))
+const { createNotificationAdapter } = await import('./notification-adapter')
+
+const note = (id: string): AppNotification => ({ id, kind: 'ready', title: `${id} is ready`, body: 'Open it from Cloud Tray.', instanceId: id })
+
+describe('notification adapter', () => {
+  it('holds a notification until it is clicked, closed or failed, and a click opens its instance', () => {
+    const clicked: string[] = []
+    const adapter = createNotificationAdapter((n) => clicked.push(n.id))
+    for (const id of ['a', 'b', 'c', 'd']) adapter.show(note(id))
+    expect(adapter.held()).toBe(4)
+    shown[0]!.emit('click')
+    shown[1]!.emit('close')
+    shown[2]!.emit('failed', {}, 'toast could not be shown')
+    expect(adapter.held()).toBe(1)
+    expect(clicked).toEqual(['a'])
+    // Once done, nothing it emits reaches the app (no second open from a late click).
+    shown[0]!.emit('click')
+    expect(clicked).toEqual(['a'])
+  })
+})

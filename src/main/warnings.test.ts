@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest'
+import { EventHub } from './event-hub'
+import { Warnings } from './warnings'
+
+describe('Warnings', () => {
+  it('announces each warning and lists the latest per id', () => {
+    const hub = new EventHub()
+    const announced: unknown[] = []
+    hub.subscribe((event, payload) => void announced.push([event, payload]))
+    const warnings = new Warnings(hub.emit)
+    warnings.warn('keychain', 'first')
+    warnings.warn('sandbox', 'down')
+    warnings.warn('keychain', 'second')
+    expect(warnings.all()).toEqual([
+      { id: 'keychain', message: 'second' },
+      { id: 'sandbox', message: 'down' }
+    ])
+    expect(announced).toHaveLength(3)
+  })
+})

@@ -1,0 +1,41 @@
+/**
+ * Quit, as leave-policy.ts's quitStep decides it: `before-quit` is held while the notebook windows
+ * are closed; a page that refuses makes the app ask once; "Stay" leaves everything running (and
+ * the app window hiding on close, as before); once confirmed, the remaining notebook windows are
+ * closed without asking again and Electron's quit goes ahead.
+ */
+import { app } from 'electron'
+import type { NotebookWindows } from '../notebook/notebook-window-adapter'
+import { askToLeave } from './leave-dialog-adapter'
+import { closesForReal, quitStep, type QuitInput, type QuitPhase, type QuitStep } from './leave-policy'
+
+export interface QuitControl {
+  /** Whether closing the app window really closes it (the quit is confirmed) instead of hiding it. */
+  isQuitting(): boolean
+}
+
+export function handleQuit(notebooks: NotebookWindows, log: (line: string) => void = () => {}): QuitControl {
+  let phase: QuitPhase = 'running'
+  let refused: string[] = []
+  const advance = (input: QuitInput): QuitStep => {
+    const step = quitStep(phase, input)
+    if (step.phase !== phase) log(`quit: ${phase} → ${step.phase} (${input})`)
+    phase = step.phase
+    if (step.action === 'close-notebooks') {
+      void notebooks.closeAll().then((titles) => {
+        refused = titles
+        advance(titles.length > 0 ? 'notebooks-refused' : 'notebooks-closed')
+      })
+    } else if (step.action === 'ask') {
+      void askToLeave('quit', refused).then(advance)
+    } else if (step.action === 'quit') {
+      notebooks.destroyAll()
+      app.quit()
+    }
+    return step
+  }
+  app.on('before-quit', (event) => {
+    if (advance('quit-requested').preventQuit) event.preventDefault()
+  })
+  return { isQuitting: () => closesForReal(phase) }
+}

@@ -1,0 +1,33 @@
+/** Amounts of money as people read them: US dollars (the real service bills in USD, hpcai-api-facts.md 2.8). */
+
+/** "$12.50", "−$3.20"; small rates keep their significant digits ("$0.004"). */
+export function formatDollars(value: number): string {
+  const sign = value < 0 ? '−' : ''
+  const size = Math.abs(value)
+  const digits = size !== 0 && size < 0.01 ? 3 : 2
+  return `${sign}$${size.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: digits })}`
+}
+
+const HOURS_PER_PERIOD: Readonly<Record<string, number>> = {
+  perHour: 1,
+  tidePerHour: 1,
+  perDay: 24,
+  perWeek: 7 * 24,
+  perMonth: 30 * 24
+}
+
+/** Hours in one period of a charge mode (a month is 30 days); undefined for a mode the app does not know. */
+export function hoursPerPeriod(chargeMode: string): number | undefined {
+  return Object.hasOwn(HOURS_PER_PERIOD, chargeMode) ? HOURS_PER_PERIOD[chargeMode] : undefined
+}
+
+/**
+ * Dollars per hour of something billed `price` per `chargeMode` period: hourly modes their
+ * price, day/week/month plans their price spread evenly over the period's hours. 0 for an
+ * unknown mode or a price that is not a positive number.
+ */
+export function hourlyRate(billing: { chargeMode: string; price: number }): number {
+  const hours = hoursPerPeriod(billing.chargeMode)
+  if (hours === undefined || !Number.isFinite(billing.price) || billing.price <= 0) return 0
+  return billing.price / hours
+}

@@ -1,0 +1,88 @@
+/** A loopback server with the WebSocket transport on a fake core, for the transport's tests. */
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { expect } from 'vitest'
+import WebSocket from 'ws'
+import type { EventSink } from '../../main/core-types'
+import type { WebSocketLike } from '../../renderer/src/lib/transport-ws'
+import { createSecret } from '../../shared/node/secret'
+import { attachWsTransport, type TransportCore, type WsTransport, type WsTransportOptions } from '../transport/ws-server'
+
+/** A core that echoes, records notices and clientGone, and lets the test emit events. */
+export function fakeCore() {
+  const sinks = new Set<EventSink>()
+  const gone: string[] = []
+  const calls: { command: string; input: unknown; clientId: string }[] = []
+  const core: TransportCore = {
+    async handle(command, input, context) {
+      calls.push({ command, input, clientId: context.clientId })
+      if (command === 'app.info') {
+        return { ok: true, value: { version: '1' } } as never
+      }
+      if (command === 'external.open') return { ok: true, value: undefined } as never
+      return { ok: false, error: { kind: 'not-allowed', message: `no ${command}` } } as never
+    },
+    notice(notice, input, context) {
+      calls.push({ command: notice, input, clientId: context.clientId })
+    },
+    subscribe(sink) {
+      sinks.add(sink)
+      return () => sinks.delete(sink)
+    },
+    clientGone(id) {
+      gone.push(id)
+    }
+  }
+  const emit: EventSink = (event, payload, target) => {
+    for (const sink of sinks) sink(event, payload, target)
+  }
+  return { core, emit, gone, calls, sinks }
+}
+
+export interface Running {
+  server: Server
+  transport: WsTransport
+  origin: string
+  httpOrigin: string
+  secret: string
+}
+
+let running: Running | undefined
+
+/** Starts the server (downlink requests go to the transport, anything else answers "ok"). */
+export async function start(core: TransportCore, extra: Partial<WsTransportOptions> = {}): Promise<Running> {
+  const server = createServer((request, response) => {
+    if (!running?.transport.handleRequest(request, response)) response.end('ok')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  const secret = createSecret()
+  const transport = attachWsTransport(server, {
+    core,
+    secret,
+    allowedOrigins: () => [`http://127.0.0.1:${port}`],
+    allowedHosts: () => [`127.0.0.1:${port}`],
+    downlink: true,
+    ...extra
+  })
+  running = { server, transport, origin: `ws://127.0.0.1:${port}`, httpOrigin: `http://127.0.0.1:${port}`, secret }
+  return running
+}
+
+export async function stopRunning(): Promise<void> {
+  if (!running) return
+  const { transport, server } = running
+  running = undefined
+  await transport.close()
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+}
+
+export function nodeSocketFactory(origin: string) {
+  return (url: string, protocols: string[]) => new WebSocket(url, protocols, { origin }) as unknown as WebSocketLike
+}
+
+export async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
+  expect(check()).toBe(true)
+}
