@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { KnownHostsStore } from '../src/main/ssh/known-hosts-store'
+import { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
 import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
 
 /** Runs a benchmark's `main` and exits with the code it answers (1, with the error printed, if it throws). */

@@ -14,7 +14,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { mainWindowNavigation, windowOpenDecision, type AppPage } from '../src/main/windows/navigation-policy'
 import { notebookNavigation } from '../src/main/notebook/navigation-policy'
-import { checkEditorUrl } from '../src/main/ssh/editors'
+import { checkEditorUrl } from '../src/main/ssh/config/editors'
 
 const PAGE = 'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/index.html'
 const built: AppPage = { fileUrl: PAGE }

@@ -67,7 +67,7 @@ export interface Platform {
    */
   endNotebookSession?(profileId: string): Promise<boolean>
   openExternal(url: string): Promise<void>
-  /** Opens an editor's Remote-SSH link (src/main/ssh/editors.ts: checkEditorUrl) through the OS. */
+  /** Opens an editor's Remote-SSH link (src/main/ssh/config/editors.ts: checkEditorUrl) through the OS. */
   openEditor(url: string): Promise<void>
   setStartAtLogin(enabled: boolean): void
   /** Shows and focuses the main window (tray "Open Cloud Tray", a notification click). */

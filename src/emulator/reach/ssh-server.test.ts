@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
 import { connectToInstance, fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
 import { isLoopback } from './ssh-server'
-import { ROUND_TRIP_PROBES, probeRoundTrips } from '../../main/ssh/round-trip'
+import { ROUND_TRIP_PROBES, probeRoundTrips } from '../../main/ssh/data-path/round-trip'
 import { posixShellMissing, skipBecause } from '../../shared/node/testing/platform-support'
 
 /** These type bash (echo $((…)), stty, yes, exit codes) into the instance's shell. */

@@ -8,9 +8,9 @@
  */
 import type { Editor } from '../../shared/contract-tunnels'
 import { AppError } from '../app-error'
-import { EDITOR_NAMES, editorUrl } from '../ssh/editors'
-import type { SshLinks } from '../ssh/links'
-import { hostAlias, hostBlockInPlace, readSshConfig, type HostBlockInput } from '../ssh/ssh-config'
+import { EDITOR_NAMES, editorUrl } from '../ssh/config/editors'
+import type { SshLinks } from '../ssh/links/links'
+import { hostAlias, hostBlockInPlace, readSshConfig, type HostBlockInput } from '../ssh/config/ssh-config'
 import type { CommandGroup } from './dispatcher'
 
 export interface EditorDeps {

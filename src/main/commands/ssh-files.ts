@@ -1,10 +1,10 @@
 /**
  * The `files.*` commands and notices, served by the ssh group's FilesManager
- * (src/main/ssh/files-manager.ts). Every session and transfer belongs to the window that made it.
+ * (src/main/ssh/sftp/files-manager.ts). Every session and transfer belongs to the window that made it.
  * Upload chunks and download credit are notices: flow control comes back as events
  * (`files.written`, `files.data`), so no answer per chunk crosses the transport.
  */
-import type { FilesManager } from '../ssh/files-manager'
+import type { FilesManager } from '../ssh/sftp/files-manager'
 import type { CommandGroup } from './dispatcher'
 
 export type FilesCommand =

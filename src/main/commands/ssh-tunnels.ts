@@ -1,10 +1,10 @@
 /**
- * The `tunnels.*` commands, served by the ssh group's TunnelManager (src/main/ssh/tunnel-manager.ts):
+ * The `tunnels.*` commands, served by the ssh group's TunnelManager (src/main/ssh/tunnels/tunnel-manager.ts):
  * a tunnel started from a window asks that window's questions (host key, passphrase) if its
  * instance's connection needs any.
  */
 import { MAIN_CLIENT } from '../core-types'
-import type { TunnelManager } from '../ssh/tunnel-manager'
+import type { TunnelManager } from '../ssh/tunnels/tunnel-manager'
 import type { CommandGroup } from './dispatcher'
 
 export type TunnelCommand = 'tunnels.list' | 'tunnels.start' | 'tunnels.stop' | 'tunnels.open' | 'tunnels.checkPort'

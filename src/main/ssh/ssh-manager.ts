@@ -9,10 +9,10 @@ import { randomUUID } from 'node:crypto'
 import type { PromptAnswer, TerminalState, TerminalStatus } from '../../shared/contract-ssh'
 import { AppError } from '../app-error'
 import type { ClientId } from '../core-types'
-import type { SshConnection } from './connection'
-import { SshLinks, type LinkLease, type LinkStatus, type LinkUser, type SshLinksOptions } from './links'
-import { plainBytes } from './plain-bytes'
-import { TerminalSession, type TerminalStats } from './terminal-session'
+import type { SshConnection } from './links/connection'
+import { SshLinks, type LinkLease, type LinkStatus, type LinkUser, type SshLinksOptions } from './links/links'
+import { plainBytes } from './data-path/plain-bytes'
+import { TerminalSession, type TerminalStats } from './data-path/terminal-session'
 
 export interface SshManagerOptions extends SshLinksOptions {
   highWatermark?: number

@@ -37,7 +37,7 @@ export interface TrayContext {
   profileName?: string
   /** The balance as last read (billing/balance-model.ts). */
   balance?: BalanceSnapshot
-  /** Port tunnels (src/main/ssh/tunnel-manager.ts): each instance's are listed in its submenu. */
+  /** Port tunnels (src/main/ssh/tunnels/tunnel-manager.ts): each instance's are listed in its submenu. */
   tunnels?: readonly Pick<TunnelInfo, 'tunnelId' | 'instanceId' | 'remotePort' | 'label' | 'localAddress' | 'state'>[]
 }
 

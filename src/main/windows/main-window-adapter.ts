@@ -7,7 +7,7 @@ import { BrowserWindow, nativeImage, session, shell } from 'electron'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { checkExternalUrl } from '../commands/app'
-import { checkEditorUrl } from '../ssh/editors'
+import { checkEditorUrl } from '../ssh/config/editors'
 import {
   contentSecurityPolicy,
   mainWindowNavigation,

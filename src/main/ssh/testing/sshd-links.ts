@@ -5,8 +5,8 @@
 import type { Instance } from '../../../shared/api'
 import type { Clock } from '../../../shared/clock'
 import type { EventSink } from '../../core-types'
-import type { KnownHostsStore } from '../known-hosts-store'
-import { SshLinks } from '../links'
+import type { KnownHostsStore } from '../host-keys/known-hosts-store'
+import { SshLinks } from '../links/links'
 import { runningInstance } from './instance'
 import type { OpenSshServer } from './openssh-server'
 

@@ -4,8 +4,8 @@
  * A client that goes away has its questions answered "cancel", so no connection hangs on it.
  */
 import { randomUUID } from 'node:crypto'
-import type { PromptAnswer, SshPrompt } from '../../shared/contract-ssh'
-import type { ClientId } from '../core-types'
+import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
+import type { ClientId } from '../../core-types'
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 export type PromptQuestion = DistributiveOmit<SshPrompt, 'promptId'>

@@ -6,17 +6,17 @@
  * (remote-path.ts) and only ever handed to SFTP.
  */
 import { randomUUID } from 'node:crypto'
-import type { Clock } from '../../shared/clock'
-import type { RemoteEntry, TransferItem, TransferProgress } from '../../shared/contract-files'
-import { AppError } from '../app-error'
-import type { ClientId, EventSink } from '../core-types'
-import type { SshLinks } from './links'
-import { Download } from './sftp/download'
-import { FilesSession } from './sftp/files-session'
-import { plainBytes } from './plain-bytes'
-import { checkAbsolute, type Checked } from './sftp/remote-path'
-import { Upload } from './sftp/upload'
-import type { Transfer } from './sftp/transfer'
+import type { Clock } from '../../../shared/clock'
+import type { RemoteEntry, TransferItem, TransferProgress } from '../../../shared/contract-files'
+import { AppError } from '../../app-error'
+import type { ClientId, EventSink } from '../../core-types'
+import type { SshLinks } from '../links/links'
+import { Download } from './download'
+import { FilesSession } from './files-session'
+import { plainBytes } from '../data-path/plain-bytes'
+import { checkAbsolute, type Checked } from './remote-path'
+import { Upload } from './upload'
+import type { Transfer } from './transfer'
 
 export interface FilesManagerOptions {
   links: SshLinks

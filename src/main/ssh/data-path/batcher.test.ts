@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ManualClock } from '../../shared/clock'
+import { ManualClock } from '../../../shared/clock'
 import { BATCH_MAX_BYTES, Utf8Batcher } from './batcher'
 import { utf8SafeLength } from './utf8'
 

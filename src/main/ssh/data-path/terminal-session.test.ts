@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { ClientChannel } from 'ssh2'
 import { describe, expect, it } from 'vitest'
-import { ManualClock } from '../../shared/clock'
+import { ManualClock } from '../../../shared/clock'
 import { BATCH_MAX_BYTES } from './batcher'
 import { HIGH_WATERMARK, LOW_WATERMARK } from './flow-control'
 import { TerminalSession } from './terminal-session'

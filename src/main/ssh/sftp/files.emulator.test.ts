@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe } from 'vitest'
-import type { SshPrompt } from '../../shared/contract-ssh'
-import { REACH_FOLDER, safeFolderName } from '../../emulator/reach/create-reach'
-import { startSandboxCore, type SandboxCore } from '../testing/sandbox-core'
-import { FilesHarness } from './testing/files-harness'
-import { filesSuite } from './testing/files-suite'
+import type { SshPrompt } from '../../../shared/contract-ssh'
+import { REACH_FOLDER, safeFolderName } from '../../../emulator/reach/create-reach'
+import { startSandboxCore, type SandboxCore } from '../../testing/sandbox-core'
+import { FilesHarness } from '../testing/files-harness'
+import { filesSuite } from '../testing/files-suite'
 
 describe('files (SFTP) against the emulator’s SSH server, through the core', () => {
   let sandbox: SandboxCore

@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { SshPrompt } from '../../shared/contract-ssh'
-import type { TunnelInfo } from '../../shared/contract-tunnels'
-import { startSandboxCore, type SandboxCore } from '../testing/sandbox-core'
-import { httpRequest, httpText, patternStream, postPattern, sha256Of, startHttpTarget, type HttpTarget } from './testing/http-target'
+import type { SshPrompt } from '../../../shared/contract-ssh'
+import type { TunnelInfo } from '../../../shared/contract-tunnels'
+import { startSandboxCore, type SandboxCore } from '../../testing/sandbox-core'
+import { httpRequest, httpText, patternStream, postPattern, sha256Of, startHttpTarget, type HttpTarget } from '../testing/http-target'
 
 const MiB = 1024 * 1024
 

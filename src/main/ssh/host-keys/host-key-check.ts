@@ -5,10 +5,10 @@
  * one of a new type, as OpenSSH judges it) or a revoked key is refused with both fingerprints
  * and never asks.
  */
-import type { PromptAnswer } from '../../shared/contract-ssh'
+import type { PromptAnswer } from '../../../shared/contract-ssh'
 import { keyTypeOfBlob, sha256Fingerprint } from './known-hosts'
 import type { KnownHostsStore } from './known-hosts-store'
-import type { PromptQuestion } from './prompts'
+import type { PromptQuestion } from '../auth/prompts'
 
 export type HostKeyRefusal =
   | { reason: 'changed'; message: string; oldFingerprint: string; newFingerprint: string; file: string }

@@ -6,7 +6,7 @@
  */
 import { appendFile, copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { readTextIfExists } from '../util/read-text'
+import { readTextIfExists } from '../../util/read-text'
 import {
   formatKnownHost,
   parseKnownHosts,

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { writeFileAtomic } from '../../shared/node/atomic-write'
+import { writeFileAtomic } from '../../../shared/node/atomic-write'
 
 const RememberedSchema = z.object({
   tunnelId: z.string().min(1).max(100),

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ssh2 from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ManualClock, systemClock } from '../../shared/clock'
-import { KnownHostsStore } from './known-hosts-store'
-import { SshManager } from './ssh-manager'
-import { runningInstance } from './testing/instance'
-import { TerminalHarness } from './testing/terminal-harness'
+import { ManualClock, systemClock } from '../../../shared/clock'
+import { KnownHostsStore } from '../host-keys/known-hosts-store'
+import { SshManager } from '../ssh-manager'
+import { runningInstance } from '../testing/instance'
+import { TerminalHarness } from '../testing/terminal-harness'
 
 const { Server, utils } = ssh2
 

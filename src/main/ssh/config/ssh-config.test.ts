@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, normalize } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { hostAlias, hostBlockInPlace, planHostBlock, writeHostBlock, type HostBlockInput } from './ssh-config'
-import { posixFileModesMissing, skipBecause } from '../../shared/node/testing/platform-support'
+import { posixFileModesMissing, skipBecause } from '../../../shared/node/testing/platform-support'
 
 const target = { host: '127.0.0.1', port: 31022, username: 'ubuntu' }
 const box: HostBlockInput = { instanceId: 'i-1', instanceName: 'box', target }

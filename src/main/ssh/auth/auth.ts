@@ -5,7 +5,7 @@
  * a cancelled prompt stops the whole attempt.
  */
 import ssh2, { type AnyAuthMethod, type AuthenticationType, type AuthHandlerMiddleware, type KeyboardInteractiveCallback } from 'ssh2'
-import type { PromptAnswer } from '../../shared/contract-ssh'
+import type { PromptAnswer } from '../../../shared/contract-ssh'
 import type { PromptQuestion } from './prompts'
 
 export type AuthCandidate =

@@ -8,11 +8,11 @@
  */
 import { createServer, type Server, type Socket } from 'node:net'
 import type { ClientChannel } from 'ssh2'
-import type { Clock, TimerHandle } from '../../shared/clock'
-import type { TunnelInfo, TunnelState } from '../../shared/contract-tunnels'
-import type { ClientId } from '../core-types'
-import type { SshConnection } from './connection'
-import type { LinkLease, LinkStatus, LinkUser } from './links'
+import type { Clock, TimerHandle } from '../../../shared/clock'
+import type { TunnelInfo, TunnelState } from '../../../shared/contract-tunnels'
+import type { ClientId } from '../../core-types'
+import type { SshConnection } from '../links/connection'
+import type { LinkLease, LinkStatus, LinkUser } from '../links/links'
 import { LOOPBACK, listenLocal } from './local-port'
 
 /** How long a connection made while the SSH connection is down waits for it. */

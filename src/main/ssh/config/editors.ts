@@ -5,9 +5,9 @@
  * installed is looked up on disk (VS Code is always offered: the OS says so if it is missing).
  */
 import { delimiter, join } from 'node:path'
-import type { Editor } from '../../shared/contract-tunnels'
-import { AppError } from '../app-error'
-import { checkAbsolute } from './sftp/remote-path'
+import type { Editor } from '../../../shared/contract-tunnels'
+import { AppError } from '../../app-error'
+import { checkAbsolute } from '../sftp/remote-path'
 
 export const EDITOR_NAMES: Record<Editor, string> = { vscode: 'VS Code', cursor: 'Cursor' }
 

@@ -4,7 +4,7 @@
  * bytes) costs more than the bytes themselves. A batch never ends inside a UTF-8 sequence: the
  * incomplete tail waits for the next bytes (xterm decodes each message on its own).
  */
-import type { Clock, TimerHandle } from '../../shared/clock'
+import type { Clock, TimerHandle } from '../../../shared/clock'
 import { utf8SafeLength } from './utf8'
 
 export interface BatcherOptions {

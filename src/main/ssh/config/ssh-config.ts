@@ -18,11 +18,11 @@
  */
 import { copyFile, lstat, mkdir, readlink, realpath } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import { AppError } from '../app-error'
-import { writeFileAtomic } from '../../shared/node/atomic-write'
-import { readTextIfExists } from '../util/read-text'
-import { globMatch } from './known-hosts'
-import type { SshTarget } from './target'
+import { AppError } from '../../app-error'
+import { writeFileAtomic } from '../../../shared/node/atomic-write'
+import { readTextIfExists } from '../../util/read-text'
+import { globMatch } from '../host-keys/known-hosts'
+import type { SshTarget } from '../target'
 
 export interface HostBlockInput {
   instanceId: string

@@ -5,9 +5,9 @@
  * over because the renderer still acknowledges bytes of the old channel it had not parsed yet.
  */
 import type { ClientChannel } from 'ssh2'
-import type { Clock } from '../../shared/clock'
-import type { TerminalState } from '../../shared/contract-ssh'
-import type { ClientId } from '../core-types'
+import type { Clock } from '../../../shared/clock'
+import type { TerminalState } from '../../../shared/contract-ssh'
+import type { ClientId } from '../../core-types'
 import { Utf8Batcher } from './batcher'
 import { FlowControl } from './flow-control'
 import { limitReadAhead } from './read-ahead'

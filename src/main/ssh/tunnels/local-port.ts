@@ -5,7 +5,7 @@
  */
 import { once } from 'node:events'
 import { createServer, type AddressInfo, type Server } from 'node:net'
-import { AppError } from '../app-error'
+import { AppError } from '../../app-error'
 
 export const LOOPBACK = '127.0.0.1'
 

@@ -6,15 +6,15 @@
  * gone from the cloud.
  */
 import { randomUUID } from 'node:crypto'
-import type { Instance } from '../../shared/api'
-import type { Clock, TimerHandle } from '../../shared/clock'
-import type { InstancesSnapshot } from '../../shared/contract'
-import { TUNNEL_PRESETS, type TunnelInfo } from '../../shared/contract-tunnels'
-import { AppError } from '../app-error'
-import type { ClientId } from '../core-types'
-import type { SshLinks } from './links'
+import type { Instance } from '../../../shared/api'
+import type { Clock, TimerHandle } from '../../../shared/clock'
+import type { InstancesSnapshot } from '../../../shared/contract'
+import { TUNNEL_PRESETS, type TunnelInfo } from '../../../shared/contract-tunnels'
+import { AppError } from '../../app-error'
+import type { ClientId } from '../../core-types'
+import type { SshLinks } from '../links/links'
 import { PortInUseError, isPortFree, portRefusal, suggestPort } from './local-port'
-import { isRunning, sshEnded } from '../../shared/instance-rules'
+import { isRunning, sshEnded } from '../../../shared/instance-rules'
 import { Tunnel } from './tunnel'
 import type { TunnelStore } from './tunnel-store'
 

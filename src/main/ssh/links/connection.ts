@@ -4,15 +4,15 @@
  * ended. Shells and exec channels are opened on it by terminal-session.ts and the tests.
  */
 import ssh2, { type Client, type ClientChannel, type ConnectConfig, type PseudoTtyOptions } from 'ssh2'
-import type { Clock, TimerHandle } from '../../shared/clock'
-import { createAuthHandler, type AuthCandidate } from './auth'
-import { checkHostKey, hostKeyAlgorithmsFor, type HostKeyRefusal } from './host-key-check'
-import type { KnownHostsStore } from './known-hosts-store'
-import type { PromptQuestion } from './prompts'
-import { limitReceiveWindow, receiveWindowFor } from './receive-window'
-import { probeRoundTrips } from './round-trip'
-import type { PromptAnswer } from '../../shared/contract-ssh'
-import type { SshTarget } from './target'
+import type { Clock, TimerHandle } from '../../../shared/clock'
+import { createAuthHandler, type AuthCandidate } from '../auth/auth'
+import { checkHostKey, hostKeyAlgorithmsFor, type HostKeyRefusal } from '../host-keys/host-key-check'
+import type { KnownHostsStore } from '../host-keys/known-hosts-store'
+import type { PromptQuestion } from '../auth/prompts'
+import { limitReceiveWindow, receiveWindowFor } from '../data-path/receive-window'
+import { probeRoundTrips } from '../data-path/round-trip'
+import type { PromptAnswer } from '../../../shared/contract-ssh'
+import type { SshTarget } from '../target'
 
 // ssh2 is CommonJS: Node's ESM loader (tsx, the web shell) offers only its default export.
 const { Client: SshClient } = ssh2
