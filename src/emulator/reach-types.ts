@@ -6,6 +6,9 @@
  */
 import type { Clock } from '../shared/clock'
 
+/** SFTP faults an instance can be given (reach/sftp-server.ts says how each is made). */
+export type SftpFault = 'none' | 'read-only' | 'disk-full'
+
 export interface ReachContext {
   clock: Clock
   /** Directory of the state file, for the notebook certificate; absent when state is in memory. */
@@ -37,6 +40,8 @@ export interface Reach {
   instanceRunning(instance: EmuInstanceView): Promise<void>
   /** The instance left Running: stopped, failed, terminated. */
   instanceStopped(instanceId: string): Promise<void>
+  /** Makes the instance's SFTP fail as a full disk or a read-only folder would; `none` ends it. Optional. */
+  setSftpFault?(instanceId: string, fault: SftpFault): void
   close(): Promise<void>
 }
 

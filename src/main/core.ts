@@ -13,6 +13,7 @@
  *   the catalog, balance  catalog/catalog-cache.ts, billing/balance-model.ts: read while signed in
  *   the tray              tray/tray-presenter.ts
  *   the commands          commands/*.ts, one group per area, answered by commands/dispatcher.ts
+ *                         (the ssh group also follows the session and the instance list for its tunnels)
  */
 import { systemClock } from '../shared/clock'
 import { Account } from './account/account'
@@ -31,7 +32,7 @@ import { settingsCommands } from './commands/settings'
 import { sshCommands } from './commands/ssh'
 import { trayCommands } from './commands/tray'
 import { volumeCommands } from './commands/volumes'
-import type { AppCore, AppCoreOptions } from './core-types'
+import { MAIN_CLIENT, type AppCore, type AppCoreOptions } from './core-types'
 import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
 import { Notifier } from './notify/notifier'
@@ -68,6 +69,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     toErrorInfo,
     onSnapshot(snapshot) {
       emit('instances', snapshot)
+      ssh.instancesChanged(snapshot)
       tray.update()
     },
     onTransitions(transitions) {
@@ -110,13 +112,16 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     book: images,
     sandboxImages: (profileId) => account.sandboxImages(profileId)
   }
-  const tray = new TrayPresenter({ session: account, instances: watcher, settings, balance, platform })
+  const tray = new TrayPresenter({ session: account, instances: watcher, settings, balance, platform, tunnels: () => ssh.tunnels.list() })
   balance.listen((snapshot) => {
     emit('balance', snapshot)
     tray.update()
   })
   account.listen({
-    changed: () => tray.update(),
+    changed(state) {
+      ssh.sessionChanged(state)
+      tray.update()
+    },
     expiring: (expiresAt) => notifier.sessionExpiring(expiresAt),
     started(continued) {
       watcher.sessionStarted(continued)
@@ -143,7 +148,18 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     return state.status === 'signed-in' && state.method === 'api-key' && account.accessToken() === undefined
   }
   const notebooks: NotebookServices = { platform, accessToken: () => account.accessToken(), needsNotebookPassword, findInstance, currentProfile, sandbox }
-  const ssh = sshCommands({ dataDir, clock, emit, findInstance, currentProfile, settings: () => settings.get(), sandbox })
+  const ssh = sshCommands({
+    dataDir,
+    clock,
+    emit,
+    findInstance,
+    currentProfile,
+    settings: () => settings.get(),
+    sandbox,
+    platform,
+    sessionState: () => account.state(),
+    tunnelsChanged: () => tray.update()
+  })
   const dispatcher = createDispatcher(
     [
       appCommands({ version: options.version, platform, warnings: () => warnings.all() }),
@@ -177,7 +193,13 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         findInstance,
         openNotebook: (instanceId) => openNotebook(notebooks, instanceId),
         needsNotebookPassword,
-        sshCommand: async (instanceId) => (await ssh.handlers['ssh.command']({ instanceId }, { clientId: 'main' })).command
+        sshCommand: async (instanceId) => (await ssh.handlers['ssh.command']({ instanceId }, { clientId: MAIN_CLIENT })).command,
+        tunnels: {
+          start: (instanceId, remotePort, clientId) => ssh.handlers['tunnels.start']({ instanceId, remotePort }, { clientId }),
+          stop: (tunnelId) => ssh.tunnels.stop(tunnelId),
+          open: (tunnelId) => ssh.tunnels.open(tunnelId),
+          address: (tunnelId) => ssh.tunnels.list().find((tunnel) => tunnel.tunnelId === tunnelId)?.localAddress
+        }
       }),
       notebookCommands(notebooks),
       ssh

@@ -1,11 +1,11 @@
 /**
  * Keeps the tray menu in step with the app: after anything it shows may have changed (the
- * session, a snapshot, the watcher's health, the balance, a setting) it recomputes the model
+ * session, a snapshot, the watcher's health, the balance, a setting, a tunnel) it recomputes the model
  * (tray-model.ts) and, only when it differs, hands it to the platform's tray.
  */
 import type { BalanceSnapshot, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
 import type { Platform } from '../core-types'
-import { trayModel } from './tray-model'
+import { trayModel, type TrayContext } from './tray-model'
 
 export interface TrayPresenterOptions {
   /** The account: the session, and its profile's name for the status line. */
@@ -15,6 +15,8 @@ export interface TrayPresenterOptions {
   settings: { get(): Settings }
   /** The balance model's latest read, for the menu's balance line. */
   balance?: { snapshot(): BalanceSnapshot }
+  /** The port tunnels (ssh/tunnel-manager.ts), listed in their instance's submenu. */
+  tunnels?: () => TrayContext['tunnels']
   platform: Pick<Platform, 'setTray'>
 }
 
@@ -36,7 +38,8 @@ export class TrayPresenter {
     const model = trayModel(options.session.state(), options.instances.snapshot(), options.settings.get(), {
       health: this.health,
       profileName: options.session.profileName(),
-      ...(options.balance ? { balance: options.balance.snapshot() } : {})
+      ...(options.balance ? { balance: options.balance.snapshot() } : {}),
+      ...(options.tunnels ? { tunnels: options.tunnels() } : {})
     })
     const json = JSON.stringify(model)
     this.current = model
