@@ -11,11 +11,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { systemClock } from '../src/shared/clock'
-import { KnownHostsStore } from '../src/main/ssh/known-hosts-store'
+import { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
 import { SshManager } from '../src/main/ssh/ssh-manager'
 import { runningInstance } from '../src/main/ssh/testing/instance'
 import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
 import { TerminalHarness } from '../src/main/ssh/testing/terminal-harness'
+import { runBench } from './run-bench'
 
 const TARGET_RATIO = 0.8
 const mibArg = process.argv.indexOf('--mib')
@@ -121,10 +122,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error)
-    process.exit(1)
-  }
-)
+runBench(main)

@@ -2,9 +2,11 @@
  * Checklist items 13, 14 and 18 (limit navigation, limit new windows, avoid file://) beyond what
  * Electronegativity sees:
  *   - the policies, property-based: no window ever goes to a file: URL other than the app's own
- *     page, and nothing that is not http(s) is ever handed to the OS browser;
+ *     page, nothing that is not http(s) is ever handed to the OS browser, and the one other kind
+ *     of link the OS gets (an editor's Remote-SSH link) passes only in editorUrl's exact shape;
  *   - their reach, by source scan: every file that creates a BrowserWindow also guards
- *     will-navigate, will-redirect and window.open on it, and nothing loads a file: URL by hand.
+ *     will-navigate, will-redirect and window.open on it, nothing loads a file: URL by hand, and
+ *     `shell.openExternal` is called only behind checkExternalUrl or checkEditorUrl.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -12,6 +14,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { mainWindowNavigation, windowOpenDecision, type AppPage } from '../src/main/windows/navigation-policy'
 import { notebookNavigation } from '../src/main/notebook/navigation-policy'
+import { checkEditorUrl } from '../src/main/ssh/config/editors'
 
 const PAGE = 'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/index.html'
 const built: AppPage = { fileUrl: PAGE }
@@ -59,6 +62,21 @@ describe('navigation policies', () => {
     )
   })
 
+  it('hand the OS no editor link but a Remote-SSH one to a plain alias', () => {
+    fc.assert(
+      fc.property(fc.oneof(nonWebUrl, fc.webUrl(), fc.string().map((tail) => `vscode://${tail}`), fc.string().map((tail) => `cursor://vscode-remote/${tail}`)), (url) => {
+        let passed: string | undefined
+        try {
+          passed = checkEditorUrl(url)
+        } catch {
+          return true
+        }
+        return /^(vscode|cursor):\/\/vscode-remote\/ssh-remote\+[A-Za-z0-9._-]+(\/[^\s/?#]*)*$/.test(passed)
+      }),
+      { numRuns: 500 }
+    )
+  })
+
   it('allow exactly the app’s own page in the app window', () => {
     expect(mainWindowNavigation(PAGE, built)).toBe('allow')
     expect(mainWindowNavigation(`${PAGE}#/settings`, built)).toBe('allow')
@@ -80,6 +98,12 @@ describe('where the policies are applied', () => {
       .filter(({ text }) => !(/['"]will-navigate['"]/.test(text) && /['"]will-redirect['"]/.test(text) && /setWindowOpenHandler/.test(text)))
       .map(({ file }) => file)
     expect(guardsEveryWindow || unguarded.length === 0, `windows without navigation guards: ${unguarded.join(', ')}`).toBe(true)
+  })
+
+  it('calls shell.openExternal only behind checkExternalUrl or checkEditorUrl', () => {
+    const calls = sources.flatMap(({ file, text }) => [...text.matchAll(/shell\.openExternal\(([^)]*)\)/g)].map((match) => ({ file, argument: match[1] ?? '' })))
+    expect(calls.length).toBeGreaterThan(0)
+    expect(calls.filter(({ argument }) => !/^check(External|Editor)Url\(/.test(argument))).toEqual([])
   })
 
   it('never loads a file: URL by hand (only loadFile of the built page)', () => {

@@ -93,6 +93,16 @@ describe('/__emulator/ over HTTP', () => {
     expect((await control('/catalog', {})).status).toBe(405)
   })
 
+  it('takes an SFTP fault only by name, for a known instance, and says so without SSH servers', async () => {
+    const [instanceId] = (await control('/seed', { username: 'demo', count: 1 })).body.instanceIds
+    expect((await control('/faults/sftp', { instanceId, fault: 'melted' })).body.message).toMatch(/field "fault" must be one of none, read-only, disk-full/)
+    expect((await control('/faults/sftp', { instanceId: 'notebook-x', fault: 'read-only' })).status).toBe(404)
+    // This emulator runs without reach: nothing serves SFTP, and the answer says what would.
+    const refused = await control('/faults/sftp', { instanceId, fault: 'read-only' })
+    expect(refused.status).toBe(409)
+    expect(refused.body.message).toMatch(/own SSH servers/)
+  })
+
   it('lists its routes at /__emulator/', async () => {
     const routes = (await control('/')).body.routes
     expect(routes).toContain('GET /__emulator/catalog')

@@ -5,6 +5,8 @@
  * each route.
  */
 import { MAX_SEED, type EmulatorControl } from './control'
+import { SFTP_FAULTS } from './reach/sftp-server'
+import type { SftpFault } from './reach-types'
 import { optional, requireBoolean, requireInteger, requireString, type Body } from './fields'
 import type { SeedOverrides } from './instances'
 
@@ -112,6 +114,15 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
             })
           }
         }
+      }
+    ],
+    [
+      'POST /faults/sftp',
+      (body) => {
+        const fault = requireString(body, 'fault')
+        if (!(SFTP_FAULTS as readonly string[]).includes(fault)) throw new RangeError(`field "fault" must be one of ${SFTP_FAULTS.join(', ')}`)
+        control.faults.sftp(requireString(body, 'instanceId'), fault as SftpFault)
+        return done()
       }
     ],
     [

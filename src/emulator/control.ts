@@ -3,6 +3,7 @@
  * force statuses, preempt, jump time, inject faults, expire tokens, seed many instances.
  */
 import type { Instance, Volume } from '../shared/api'
+import { notFoundInstance } from './api-error'
 import type { Auth } from './auth'
 import { type BalanceAnswer, type Meter, type WalletState, type Wallets } from './billing'
 import type { Catalog } from './catalog'
@@ -12,6 +13,7 @@ import type { AnswerRewrite, Faults } from './faults'
 import { toApiInstance, type ReachAddresses } from './instance-record'
 import type { InstanceStore, SeedOverrides, StatusExtra } from './instances'
 import type { Listener } from './listener'
+import type { SftpFault } from './reach-types'
 import type { Scheduler } from './scheduler'
 import { toApiVolume, type VolumeStore } from './volumes'
 
@@ -35,6 +37,11 @@ export interface FaultControl {
   setDown(down: boolean): Promise<void>
   /** No latency, no pending failures or drops, listener up. */
   reset(): Promise<void>
+  /**
+   * The instance's next SFTP sessions fail as on a full disk (`disk-full`) or a folder the user
+   * may not write (`read-only`); `none` ends the fault. Needs the built-in SSH servers.
+   */
+  sftp(instanceId: string, fault: SftpFault): void
 }
 
 export interface EmulatorControl {
@@ -95,6 +102,8 @@ export interface ControlDeps {
   listener: Listener
   catalog: Catalog
   reach: () => ReachAddresses | undefined
+  /** The reach's SFTP fault switch; throws an ApiError when the reach has none. */
+  setSftpFault: (instanceId: string, fault: SftpFault) => void
   sshKeys: Map<string, string[]>
   counter: { requests: number }
   gpus: GpuBoard
@@ -139,6 +148,10 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       async reset() {
         faults.reset()
         await listener.up()
+      },
+      sftp(instanceId, fault) {
+        if (!instances.get(instanceId)) throw notFoundInstance()
+        deps.setSftpFault(instanceId, fault)
       }
     },
     expireTokens(username) {

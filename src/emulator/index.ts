@@ -4,6 +4,7 @@
  */
 import { dirname, join } from 'node:path'
 import { systemClock, type Clock } from '../shared/clock'
+import { ApiError } from './api-error'
 import { createApiRoutes } from './api-routes'
 import { Auth, generateSigningKeyPem } from './auth'
 import { Meter, STARTING_WALLET, Wallets, type WalletState } from './billing'
@@ -207,6 +208,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     listener,
     catalog,
     reach: reachAddresses,
+    setSftpFault: (instanceId, fault) => {
+      if (!reach?.setSftpFault) throw new ApiError(409, { message: 'SFTP faults need the emulator’s own SSH servers (start it with reach, without --ssh-backend).' })
+      reach.setSftpFault(instanceId, fault)
+    },
     sshKeys,
     counter,
     gpus,

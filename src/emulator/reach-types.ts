@@ -7,6 +7,9 @@
 import type { Clock } from '../shared/clock'
 import type { EmuGpu } from './gpus'
 
+/** SFTP faults an instance can be given (reach/sftp-server.ts says how each is made). */
+export type SftpFault = 'none' | 'read-only' | 'disk-full'
+
 export interface ReachContext {
   clock: Clock
   /** Directory of the state file, for the notebook certificate; absent when state is in memory. */
@@ -44,6 +47,8 @@ export interface Reach {
   gpusChanged?(instanceId: string): Promise<void>
   /** Per instance: SSH logins and commands (exec) served so far. */
   sshStats?(): Record<string, { connections: number; execs: number }>
+  /** Makes the instance's SFTP fail as a full disk or a read-only folder would; `none` ends it. Optional. */
+  setSftpFault?(instanceId: string, fault: SftpFault): void
   close(): Promise<void>
 }
 

@@ -23,6 +23,9 @@ import type { QuitOffer } from '../shared/contract-cost'
 /** Identifies one connected renderer (an Electron webContents id, or a WebSocket client). */
 export type ClientId = string
 
+/** The client id of commands main runs itself (the Electron tray): no window to ask anything. */
+export const MAIN_CLIENT: ClientId = 'main'
+
 export interface ClientContext {
   clientId: ClientId
 }
@@ -65,6 +68,8 @@ export interface Platform {
    */
   endNotebookSession?(profileId: string): Promise<boolean>
   openExternal(url: string): Promise<void>
+  /** Opens an editor's Remote-SSH link (src/main/ssh/config/editors.ts: checkEditorUrl) through the OS. */
+  openEditor(url: string): Promise<void>
   setStartAtLogin(enabled: boolean): void
   /** Shows and focuses the main window (tray "Open Cloud Tray", a notification click). */
   showWindow(): void

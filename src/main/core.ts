@@ -14,6 +14,7 @@
  *   the cost guard        cost/cost-guard.ts: meter, GPU probes, rules that remind and stop
  *   the tray              tray/tray-presenter.ts
  *   the commands          commands/*.ts, one group per area, answered by commands/dispatcher.ts
+ *                         (the ssh group also follows the session and the instance list for its tunnels)
  */
 import { spendableOf } from '../shared/balance'
 import { systemClock } from '../shared/clock'
@@ -35,8 +36,9 @@ import { settingsCommands } from './commands/settings'
 import { sshCommands } from './commands/ssh'
 import { trayCommands } from './commands/tray'
 import { volumeCommands } from './commands/volumes'
-import type { AppCore, AppCoreOptions } from './core-types'
+import { MAIN_CLIENT, type AppCore, type AppCoreOptions } from './core-types'
 import { CostGuard } from './cost/cost-guard'
+import { execRunner } from './cost/exec-runner'
 import { GuardStore } from './cost/guard-store'
 import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
@@ -74,6 +76,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     toErrorInfo,
     onSnapshot(snapshot) {
       emit('instances', snapshot)
+      ssh.instancesChanged(snapshot)
       guard.snapshotChanged()
       tray.update()
     },
@@ -126,10 +129,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       return session.status === 'signed-out' ? undefined : `${session.profileId}/${session.username ?? ''}`
     },
     instances: watcher,
-    // GPU activity needs the shared SSH link's exec (the ssh-tools branch); until then it says why.
-    runner: undefined,
+    // nvidia-smi over the instance's shared SSH link (ssh/links/links.ts exec): its connection, or one
+    // exec-only connection kept between probes; never a prompt, never a login per probe.
+    runner: execRunner({ exec: (instanceId, command, execOptions) => ssh.links.exec(instanceId, command, execOptions) }),
     // The Stop button's own command: checked, recorded as this app's action, through the re-login gate.
-    stop: (instanceId): Promise<Result<{ instanceId: string }>> => dispatcher.handle('instances.stop', { instanceId }, { clientId: 'main' }),
+    stop: (instanceId): Promise<Result<{ instanceId: string }>> => dispatcher.handle('instances.stop', { instanceId }, { clientId: MAIN_CLIENT }),
     notify: notifier,
     // The runway reads main's balance model, never the cloud itself.
     balance: () => {
@@ -140,7 +144,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     changed: () => tray.update(),
     ...(log ? { log } : {})
   })
-  const tray = new TrayPresenter({ session: account, instances: watcher, settings, balance, cost: guard, platform })
+  const tray = new TrayPresenter({ session: account, instances: watcher, settings, balance, cost: guard, platform, tunnels: () => ssh.tunnels.list() })
   balance.listen((snapshot) => {
     emit('balance', snapshot)
     tray.update()
@@ -148,7 +152,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     guard.snapshotChanged()
   })
   account.listen({
-    changed() {
+    changed(state) {
+      ssh.sessionChanged(state)
       guard.snapshotChanged()
       tray.update()
     },
@@ -178,7 +183,18 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     return state.status === 'signed-in' && state.method === 'api-key' && account.accessToken() === undefined
   }
   const notebooks: NotebookServices = { platform, accessToken: () => account.accessToken(), needsNotebookPassword, findInstance, currentProfile, sandbox }
-  const ssh = sshCommands({ dataDir, clock, emit, findInstance, currentProfile, settings: () => settings.get(), sandbox })
+  const ssh = sshCommands({
+    dataDir,
+    clock,
+    emit,
+    findInstance,
+    currentProfile,
+    settings: () => settings.get(),
+    sandbox,
+    platform,
+    sessionState: () => account.state(),
+    tunnelsChanged: () => tray.update()
+  })
   const dispatcher = createDispatcher(
     [
       appCommands({ version: options.version, platform, warnings: () => warnings.all() }),
@@ -212,7 +228,13 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         findInstance,
         openNotebook: (instanceId) => openNotebook(notebooks, instanceId),
         needsNotebookPassword,
-        sshCommand: async (instanceId) => (await ssh.handlers['ssh.command']({ instanceId }, { clientId: 'main' })).command,
+        sshCommand: async (instanceId) => (await ssh.handlers['ssh.command']({ instanceId }, { clientId: MAIN_CLIENT })).command,
+        tunnels: {
+          start: (instanceId, remotePort, clientId) => ssh.handlers['tunnels.start']({ instanceId, remotePort }, { clientId }),
+          stop: (tunnelId) => ssh.tunnels.stop(tunnelId),
+          open: (tunnelId) => ssh.tunnels.open(tunnelId),
+          address: (tunnelId) => ssh.tunnels.list().find((tunnel) => tunnel.tunnelId === tunnelId)?.localAddress
+        },
         keepRunning: (instanceId) => void guard.keepRunning(instanceId)
       }),
       notebookCommands(notebooks),

@@ -15,7 +15,7 @@ import { bindIpc, type IpcMainLike } from './ipc'
 import { createNotificationAdapter } from './notify/notification-adapter'
 import { createNotebookWindows } from './notebook/notebook-window-adapter'
 import { createTrayAdapter } from './tray/tray-adapter'
-import { createMainWindowController, openInBrowser } from './windows/main-window-adapter'
+import { createMainWindowController, openEditorLink, openInBrowser } from './windows/main-window-adapter'
 import { handleQuit } from './windows/quit-adapter'
 import { askBeforeQuit } from './windows/quit-offer-adapter'
 import { askToLeave } from './windows/leave-dialog-adapter'
@@ -98,6 +98,7 @@ async function start(): Promise<void> {
       return true
     },
     openExternal: (url) => openInBrowser(url),
+    openEditor: (url) => openEditorLink(url),
     setStartAtLogin: (enabled) => setStartAtLogin(enabled),
     showWindow: () => window.show(),
     quit: () => app.quit(),

@@ -58,7 +58,9 @@ describe('token containment', () => {
     const notices: Record<NoticeName, unknown> = {
       'ssh.input': { terminalId: 't', data: 'ls\n' },
       'ssh.resize': { terminalId: 't', cols: 100, rows: 30 },
-      'ssh.ack': { terminalId: 't', bytes: 10 }
+      'ssh.ack': { terminalId: 't', bytes: 10 },
+      'files.chunk': { transferId: 't', item: 0, offset: 0, data: new Uint8Array([1]) },
+      'files.saved': { transferId: 't', bytes: 0 }
     }
     for (const notice of NOTICE_NAMES) rig.core.notice(notice, notices[notice], { clientId: 'test' })
 

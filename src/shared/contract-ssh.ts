@@ -74,7 +74,11 @@ export interface SshCommands {
    * The Host block that "Add to ~/.ssh/config" would write, shown before writing, and where in
    * the file it goes (`placement`, a phrase such as "at the end of the file").
    */
-  'ssh.configPreview': { input: { instanceId: string }; result: { path: string; block: string; placement: string } }
+  'ssh.configPreview': {
+    input: { instanceId: string }
+    /** `inPlace`: the file already holds exactly this block where it belongs (nothing to write). */
+    result: { path: string; block: string; placement: string; inPlace: boolean }
+  }
   /**
    * Writes `block`, the previewed text, and only that: when the block planned now differs (the
    * instance or the file changed since the preview), nothing is written and the error has

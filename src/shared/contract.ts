@@ -32,6 +32,8 @@ import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
 import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
 import type { CostCommands, CostEvents, CostGuardSettings } from './contract-cost'
+import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
+import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
 
 export type { ErrorInfo, Result } from './errors'
 
@@ -268,8 +270,9 @@ export type NavigateTarget =
   /**
    * `confirm`: from the tray, show that instance and ask: `stop` / `terminate` to confirm that
    * action, `notebook-password` for the password notebook pages need on an API-key session.
+   * `show: 'forward-port'`: the tray's "Other port…": show that instance's "Forward a port" dialog.
    */
-  | { view: 'instances'; instanceId?: string; confirm?: 'stop' | 'terminate' | 'notebook-password' }
+  | { view: 'instances'; instanceId?: string; confirm?: 'stop' | 'terminate' | 'notebook-password'; show?: 'forward-port' }
   | { view: 'create-instance' }
   | { view: 'volumes' }
   | { view: 'create-volume' }
@@ -385,10 +388,10 @@ export interface CoreEvents {
   balance: BalanceSnapshot
 }
 
-export type Commands = CoreCommands & SshCommands & CostCommands
-export type Events = CoreEvents & SshEvents & CostEvents
+export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands
+export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
-export type Notices = SshNotices
+export type Notices = SshNotices & FilesNotices
 
 export type CommandName = keyof Commands
 export type EventName = keyof Events
@@ -454,10 +457,26 @@ export const COMMAND_NAMES = [
   'cost.setRules',
   'cost.keepRunning',
   'cost.quitOffer',
-  'cost.stopAll'
+  'cost.stopAll',
+  'tunnels.list',
+  'tunnels.start',
+  'tunnels.stop',
+  'tunnels.open',
+  'tunnels.checkPort',
+  'editor.available',
+  'editor.open',
+  'files.open',
+  'files.close',
+  'files.list',
+  'files.mkdir',
+  'files.rename',
+  'files.delete',
+  'files.upload',
+  'files.download',
+  'files.cancel'
 ] as const satisfies readonly CommandName[]
 
-export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize'] as const satisfies readonly NoticeName[]
+export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize', 'files.chunk', 'files.saved'] as const satisfies readonly NoticeName[]
 
 export const EVENT_NAMES = [
   'session',
@@ -475,7 +494,12 @@ export const EVENT_NAMES = [
   'ssh.data',
   'ssh.status',
   'ssh.prompt',
-  'cost'
+  'cost',
+  'tunnels',
+  'files.status',
+  'files.transfer',
+  'files.written',
+  'files.data'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel names: one per command (invoke), one per notice (send) and one per event. */

@@ -12,32 +12,33 @@ import {
   portUrl,
   portUrlOf,
   sshEndpoint,
+  sshEnded,
   statusGroup,
   type StatusGroup
 } from './instance-rules'
 import { makeInstance } from './testing/instance'
 
-type Row = [status: string, group: StatusGroup, stop: boolean, terminate: boolean, notebook: boolean, terminal: boolean, ports: boolean]
+type Row = [status: string, group: StatusGroup, stop: boolean, terminate: boolean, notebook: boolean, terminal: boolean, ports: boolean, sshEnds: boolean]
 
 // Every status the app can meet — the spec's ten, `Stopping` (real, not in the spec) and one it
 // does not know — against every action. Main's commands, the tray and the window all follow this.
 const TABLE: Row[] = [
-  ['Running', 'usable', true, true, true, true, true],
-  ['Initializing', 'transitioning', true, true, false, false, false],
-  ['PullingImage', 'transitioning', true, true, false, false, false],
-  ['Starting', 'transitioning', true, true, false, false, false],
-  ['Restarting', 'transitioning', true, true, false, false, false],
-  ['Stopping', 'transitioning', false, true, false, false, false],
-  ['StartingFailed', 'failed', true, true, false, false, false],
-  ['InitializationFailed', 'failed', true, true, false, false, false],
-  ['Stopped', 'ended', false, true, false, false, false],
-  ['Archived', 'ended', false, true, false, false, false],
-  ['Released', 'ended', false, false, false, false, false],
-  ['Hibernating', 'unknown', true, true, false, false, false]
+  ['Running', 'usable', true, true, true, true, true, false],
+  ['Initializing', 'transitioning', true, true, false, false, false, false],
+  ['PullingImage', 'transitioning', true, true, false, false, false, false],
+  ['Starting', 'transitioning', true, true, false, false, false, false],
+  ['Restarting', 'transitioning', true, true, false, false, false, false],
+  ['Stopping', 'transitioning', false, true, false, false, false, true],
+  ['StartingFailed', 'failed', true, true, false, false, false, true],
+  ['InitializationFailed', 'failed', true, true, false, false, false, true],
+  ['Stopped', 'ended', false, true, false, false, false, true],
+  ['Archived', 'ended', false, true, false, false, false, true],
+  ['Released', 'ended', false, false, false, false, false, true],
+  ['Hibernating', 'unknown', true, true, false, false, false, false]
 ]
 
 describe('instance rules', () => {
-  it.each(TABLE)('%s: class %s, stop %s, delete %s, notebook %s, terminal %s, ports %s', (status, group, stop, terminate, notebook, terminal, ports) => {
+  it.each(TABLE)('%s: class %s, stop %s, delete %s, notebook %s, terminal %s, ports %s, SSH ends %s', (status, group, stop, terminate, notebook, terminal, ports, sshEnds) => {
     const instance = makeInstance({ status })
     expect({
       group: statusGroup(status),
@@ -45,8 +46,13 @@ describe('instance rules', () => {
       terminate: canTerminate(instance),
       notebook: canOpenNotebook(instance),
       terminal: canOpenTerminal(instance),
-      ports: canOpenPorts(instance)
-    }).toEqual({ group, stop, terminate, notebook, terminal, ports })
+      ports: canOpenPorts(instance),
+      sshEnds: sshEnded(instance)
+    }).toEqual({ group, stop, terminate, notebook, terminal, ports, sshEnds })
+  })
+
+  it('ends SSH connections to an instance gone from the list', () => {
+    expect(sshEnded(undefined)).toBe(true)
   })
 
   it('reads a status without regard to case, as the provider’s own client does', () => {

@@ -139,6 +139,18 @@ export function canOpenTerminal(instance: Instance): boolean {
   return isRunning(instance) && sshEndpoint(instance).ok
 }
 
+/**
+ * Whether an instance's SSH connections (terminals, tunnels, files) should end: it is stopping or
+ * stopped, failed, or gone from the list. A restart on the way back (Starting, Restarting) is not
+ * a stop, nor a status the app does not know: connections keep reconnecting through it.
+ */
+export function sshEnded(instance: Instance | undefined): boolean {
+  if (!instance) return true
+  const status = statusOf(instance)
+  const group = statusGroup(status)
+  return isStopping(status) || group === 'ended' || group === 'failed'
+}
+
 /** The Ports panel: a Running instance with at least one port besides SSH. */
 export function canOpenPorts(instance: Instance): boolean {
   return isRunning(instance) && forwardedPorts(instance).length > 0

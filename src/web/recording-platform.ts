@@ -53,6 +53,10 @@ export function recordingEffects(platform: Platform, log: EffectLog): Platform {
       // why: this is our Platform interface, not Electron's shell; the Electron platform checks every URL (openInBrowser).
       await platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
     },
+    async openEditor(url) {
+      log.add('external-url', url)
+      await platform.openEditor(url)
+    },
     setStartAtLogin: (enabled) => platform.setStartAtLogin(enabled),
     showWindow: () => platform.showWindow(),
     quit: () => platform.quit(),

@@ -51,6 +51,7 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     openNotebook: async (request) => log(`notebook window (recorded): ${request.instanceName} ${request.url}`),
     refreshNotebookCookies: async () => {},
     openExternal: async (url) => log(`external link (recorded): ${url}`),
+    openEditor: async (url) => log(`editor link (recorded): ${url}`),
     setStartAtLogin: (enabled) => log(`start at login (recorded): ${enabled ? 'on' : 'off'}`),
     // The page is the window; nothing to raise.
     showWindow: () => {},

@@ -11,6 +11,8 @@ import type { EmuInstanceView, Reach, ReachContext } from '../reach-types'
 import { loadOrCreateHostKey, type HostKey } from './host-key'
 import { loadOrCreateNotebookCertificate, NOTEBOOK_CERT_FILE, type NotebookCertificate } from './notebook-certificate'
 import { startNotebookServer } from './notebook-server'
+import { startInstanceApps } from './instance-apps'
+import type { SftpFault } from './sftp-server'
 import { startInstanceSshServer, type SshStats } from './ssh-server'
 import { startTcpForwarder, type ForwardTarget } from './tcp-forwarder'
 import { writeGpuFiles } from './gpu-files'
@@ -32,6 +34,11 @@ export interface EmulatorReach extends Reach {
   notebookCertPath: string
   /** The built-in SSH servers' host key (`ssh-ed25519 AAAA…`); absent with `--ssh-backend`. */
   sshHostPublicKey?: string
+  /**
+   * Makes the instance's SFTP fail as a full disk or a read-only folder would (sftp-server.ts),
+   * from its next SFTP session on; `none` ends the fault. Built-in SSH servers only.
+   */
+  setSftpFault(instanceId: string, fault: SftpFault): void
 }
 
 /** Beside the state file: `<stateDir>/emulator-reach/`. */
@@ -78,6 +85,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       if (!stats) sshStats.set(instanceId, (stats = { connections: 0, execs: 0 }))
       return stats
     }
+    const sftpFaults = new Map<string, SftpFault>()
     let closed = false
     /** Per instance, so a stop that arrives while its start is still binding waits for it. */
     const queues = new Map<string, Promise<void>>()
@@ -101,9 +109,11 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       await closeEndpoints(instance.instanceId)
       const open: Endpoint[] = []
       endpoints.set(instance.instanceId, open)
+      const apps = await startInstanceApps(instance.instanceId)
+      open.push(apps)
       for (const entry of instance.nodePorts) {
         try {
-          open.push(await startEndpoint(instance, entry))
+          open.push(await startEndpoint(instance, entry, apps.target))
         } catch (error) {
           // One port that cannot bind must not take the instance's other ways in down with it.
           context.log(`instance ${instance.instanceId}: node port ${entry.nodePort} (port ${entry.port}) is not reachable: ${(error as Error).message}`)
@@ -111,8 +121,12 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       }
     }
 
-    const startEndpoint = async (instance: EmuInstanceView, entry: EmuInstanceView['nodePorts'][number]): Promise<Endpoint> => {
-      if (entry.port !== 22) return startTcpForwarder(entry.nodePort, { host: '127.0.0.1', port: entry.port }, context.log)
+    const startEndpoint = async (
+      instance: EmuInstanceView,
+      entry: EmuInstanceView['nodePorts'][number],
+      inside: (port: number) => ForwardTarget
+    ): Promise<Endpoint> => {
+      if (entry.port !== 22) return startTcpForwarder(entry.nodePort, inside(entry.port), context.log)
       if (options.sshBackend) return startTcpForwarder(entry.nodePort, options.sshBackend, context.log)
       const home = join(homesRoot, safeFolderName(instance.instanceId))
       await mkdir(home, { recursive: true, mode: 0o700 })
@@ -127,7 +141,9 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         home,
         ...(context.gpus ? { binDir: binDirOf(instance.instanceId) } : {}),
         stats: statsOf(instance.instanceId),
-        log: context.log
+        log: context.log,
+        inside,
+        sftpFault: () => sftpFaults.get(instance.instanceId) ?? 'none'
       })
     }
 
@@ -138,6 +154,11 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       notebookCertPath,
       notebookCertSha256: certificate.sha256,
       ...(hostKey ? { sshHostPublicKey: hostKey.publicKey } : {}),
+      setSftpFault(instanceId, fault) {
+        if (!hostKey) throw new Error('SFTP faults need the built-in SSH servers; with --ssh-backend the backend serves SFTP.')
+        if (fault === 'none') sftpFaults.delete(instanceId)
+        else sftpFaults.set(instanceId, fault)
+      },
       // The notebook route changes at once, in call order: the API may list the instance as
       // Running in its very next answer, before the ports below have finished binding.
       instanceRunning: (instance) => {

@@ -3,6 +3,15 @@
  * the cookie is right, and short pages that say what to do when it is not.
  */
 
+/** Headers for every page the emulator serves: nothing runs, nothing embeds it, nothing is cached. */
+export const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer'
+}
+
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
 }
@@ -40,6 +49,26 @@ export function notebookPage(instanceId: string, username: string): string {
 <div class="cell" role="status"><span class="prompt">Out[1]:</span> '${id}'</div>
 </section>
 <p><a href="https://hpc-ai.com/">Provider documentation</a> (opens in your browser)</p>
+</main>`
+  )
+}
+
+/**
+ * What Jupyter's port (8888) answers inside an emulated instance: reached through an SSH tunnel
+ * or the instance's node port, with no cookie (the SSH login, or the cloud's port forward, is
+ * the way in).
+ */
+export function jupyterPage(instanceId: string): string {
+  const id = escapeHtml(instanceId)
+  return page(
+    `Jupyter — ${instanceId}`,
+    `<main>
+<h1>Jupyter on ${id}</h1>
+<p>This is the Cloud Tray emulator's stand-in for the Jupyter server listening on port 8888 inside the instance.</p>
+<section aria-label="Cell 1">
+<div class="cell"><span class="prompt">In [1]:</span> import socket; socket.gethostname()</div>
+<div class="cell" role="status"><span class="prompt">Out[1]:</span> '${id}'</div>
+</section>
 </main>`
   )
 }

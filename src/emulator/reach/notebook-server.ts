@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { NotebookCertificate } from './notebook-certificate'
 import { cookieValues } from './cookies'
 import { closeServer, listenOnLoopback } from './listen'
-import { notFoundPage, notebookPage, signInPage } from './notebook-pages'
+import { PAGE_HEADERS, notFoundPage, notebookPage, signInPage } from './notebook-pages'
 
 export interface NotebookAccess {
   /** The username a token belongs to, if the token is valid now. */
@@ -26,14 +26,6 @@ export interface NotebookServer {
   add(instanceId: string, subUrl: string): void
   remove(instanceId: string): void
   close(): Promise<void>
-}
-
-const SECURITY_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer'
 }
 
 export async function startNotebookServer(certificate: NotebookCertificate, access: NotebookAccess, port = 0): Promise<NotebookServer> {
@@ -63,7 +55,7 @@ export async function startNotebookServer(certificate: NotebookCertificate, acce
 
 function answer(request: IncomingMessage, response: ServerResponse, routes: Map<string, string>, access: NotebookAccess): void {
   const send = (status: number, body: string, extra: Record<string, string> = {}): void => {
-    response.writeHead(status, { ...SECURITY_HEADERS, ...extra })
+    response.writeHead(status, { ...PAGE_HEADERS, ...extra })
     response.end(request.method === 'HEAD' ? undefined : body)
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') return send(405, notFoundPage(), { allow: 'GET, HEAD' })

@@ -6,9 +6,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import ssh2, { type ClientChannel, type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
-import { fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
+import { connectToInstance, fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
 import { isLoopback } from './ssh-server'
-import { ROUND_TRIP_PROBES, probeRoundTrips } from '../../main/ssh/round-trip'
+import { ROUND_TRIP_PROBES, probeRoundTrips } from '../../main/ssh/data-path/round-trip'
 import { posixShellMissing, skipBecause } from '../../shared/node/testing/platform-support'
 
 /** These type bash (echo $((…)), stty, yes, exit codes) into the instance's shell. */
@@ -39,20 +39,7 @@ afterAll(async () => {
 
 /** Connects with host-key verification against the emulator's published key (never accept-all). */
 function connect(options: { username?: string; privateKey?: string } = {}): Promise<ssh2.Client> {
-  const expected = reach.sshHostPublicKey!.split(' ')[1]
-  return new Promise((resolve, reject) => {
-    const client = new ssh2.Client()
-    client
-      .once('ready', () => resolve(client))
-      .once('error', reject)
-      .connect({
-        host: '127.0.0.1',
-        port: sshPort,
-        username: options.username ?? 'root',
-        privateKey: options.privateKey ?? alice.privateKey,
-        hostVerifier: (key: Buffer) => key.toString('base64') === expected
-      })
-  })
+  return connectToInstance(reach, sshPort, { privateKey: options.privateKey ?? alice.privateKey, ...(options.username ? { username: options.username } : {}) })
 }
 
 function shell(client: ssh2.Client, window: { rows: number; cols: number }): Promise<ClientChannel> {

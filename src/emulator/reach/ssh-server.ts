@@ -1,7 +1,8 @@
 /**
  * The built-in SSH server of one running instance: an ssh2 Server on 127.0.0.1:<nodePort> that
  * lets in the instance's user with the owner's registered public keys, and serves sessions
- * (ssh-session.ts) and direct-tcpip to loopback.
+ * (ssh-session.ts: shells, exec, SFTP) and direct-tcpip to ports inside the instance
+ * (instance-apps.ts decides what answers there).
  */
 import { connect, isIP, type Socket } from 'node:net'
 import ssh2 from 'ssh2'
@@ -9,6 +10,8 @@ import type { Connection } from 'ssh2'
 import { decidePublicKey, parseAuthorizedKeys } from './authorized-keys'
 import { closeServer, listenOnLoopback } from './listen'
 import { serveSession } from './ssh-session'
+import type { SftpFault } from './sftp-server'
+import type { ForwardTarget } from './tcp-forwarder'
 
 export interface InstanceSshServerOptions {
   port: number
@@ -24,6 +27,10 @@ export interface InstanceSshServerOptions {
   /** Counted into (kept across the instance's runs by the caller); default: this server's own. */
   stats?: SshStats
   log(line: string): void
+  /** Where a direct-tcpip to `port` inside the instance goes; default this machine's 127.0.0.1:port. */
+  inside?: (port: number) => ForwardTarget
+  /** The SFTP fault a test asked for (sftp-server.ts). */
+  sftpFault?: () => SftpFault
 }
 
 export interface InstanceSshServer {
@@ -60,7 +67,13 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
       client.on('session', (accept) => {
         const session = accept()
         session.once('exec', () => stats.execs++)
-        const served = serveSession(session, { home: options.home, username: options.username, ...(options.binDir ? { binDir: options.binDir } : {}), log })
+        const served = serveSession(session, {
+          home: options.home,
+          username: options.username,
+          ...(options.binDir ? { binDir: options.binDir } : {}),
+          log,
+          ...(options.sftpFault ? { sftpFault: options.sftpFault } : {})
+        })
         sessions.add(served)
         client.once('close', () => {
           served.close()
@@ -69,7 +82,8 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
       })
       client.on('tcpip', (accept, reject, info) => {
         if (!isLoopback(info.destIP)) return reject()
-        const socket = connect({ host: info.destIP === 'localhost' ? '127.0.0.1' : info.destIP, port: info.destPort })
+        const target = options.inside?.(info.destPort) ?? { host: info.destIP === 'localhost' ? '127.0.0.1' : info.destIP, port: info.destPort }
+        const socket = connect(target)
         sockets.add(socket)
         socket.once('close', () => sockets.delete(socket))
         socket.once('error', () => {

@@ -6,13 +6,13 @@
  * uses stream pipes, which do the same.
  */
 import { spawn as spawnChild } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { constants as osConstants } from 'node:os'
 import * as pty from 'node-pty'
 import type { PseudoTtyInfo, ServerChannel, Session } from 'ssh2'
 import { acceptsClientEnv, loginShell, shellArguments, shellEnvironment, shellStartFailure } from './shell-environment'
 import { pumpWithBackpressure } from './backpressure'
 import { keepTailOnExit } from './pty-tail'
+import { sftpServerCommand, type SftpFault } from './sftp-server'
 
 export interface SessionOptions {
   home: string
@@ -20,6 +20,8 @@ export interface SessionOptions {
   /** First on PATH (the instance's own commands). */
   binDir?: string
   log(line: string): void
+  /** The SFTP fault a test asked for (sftp-server.ts); none when absent. */
+  sftpFault?: () => SftpFault
   /** node-pty's spawn; tests pass one that fails as it does on a broken install. */
   spawnPty?: typeof pty.spawn
 }
@@ -72,13 +74,13 @@ export function serveSession(session: Session, options: SessionOptions): { close
     if (running) return
     start(accept(), info.command)
   })
-  // scp and sftp (and editors' remote file access) speak SFTP: OpenSSH's own sftp-server does it
-  // for real on the instance's home, when this machine has it.
+  // scp and sftp (and editors' remote file access, and the app's files panel) speak SFTP:
+  // OpenSSH's own sftp-server does it for real on the instance's home, when this machine has it.
   session.on('subsystem', (accept, reject, info) => {
-    const server = info.name === 'sftp' ? sftpServerPath() : undefined
+    const server = info.name === 'sftp' ? sftpServerCommand(options.sftpFault?.() ?? 'none', options.home) : undefined
     if (running || server === undefined) return reject()
     const env = shellEnvironment({ home: options.home, username: options.username, clientEnv })
-    running = runInPipes(accept(), server, [], env, options)
+    running = runInPipes(accept(), server.file, server.args, env, options)
   })
   return { close: () => running?.kill() }
 }
@@ -138,12 +140,6 @@ function runInPipes(channel: ServerChannel, file: string, args: string[], env: R
     signal: (name) => safely(() => child.kill(`SIG${name}` as NodeJS.Signals)),
     kill: () => safely(() => child.kill())
   }
-}
-
-const SFTP_SERVERS = ['/usr/lib/openssh/sftp-server', '/usr/libexec/sftp-server', '/usr/lib/ssh/sftp-server', '/usr/libexec/openssh/sftp-server']
-
-function sftpServerPath(): string | undefined {
-  return SFTP_SERVERS.find((path) => existsSync(path))
 }
 
 function finish(channel: ServerChannel, exitCode: number, signal: number | string | undefined): void {

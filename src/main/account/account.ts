@@ -71,6 +71,8 @@ export class Account {
   private readonly gate: ReloginGate
   private readonly clients: CloudClients
   private readonly listeners = new Set<SessionListener>()
+  /** The last expiry's forgetting of a remembered session (keychain, profiles.json). */
+  private expiring: Promise<void> = Promise.resolve()
   private sandboxRunning: RunningSandbox | undefined
   private sandboxStarting: Promise<RunningSandbox> | undefined
 
@@ -149,8 +151,9 @@ export class Account {
     this.gate.cancelAll()
   }
 
-  /** After stop(): the cloud clients' connections, then the Sandbox. */
+  /** After stop(): an expiry still forgetting the remembered session, the cloud clients' connections, then the Sandbox. */
   async close(): Promise<void> {
+    await this.expiring
     await this.clients.closeAll()
     await this.sandboxRunning?.close()
     this.sandboxRunning = undefined
@@ -267,7 +270,10 @@ export class Account {
     const wasLive = this.session.state().status === 'signed-in'
     if (wasLive) {
       this.tell((listener) => listener.expired?.())
-      await this.session.expire()
+      // The watcher starts an expiry without waiting for it: close() waits for its files.
+      const expiring = this.session.expire().then(() => undefined)
+      this.expiring = expiring.catch(() => undefined)
+      await expiring
     }
     if (wasLive || pending !== null) this.options.emit('session.expired', { pending })
   }

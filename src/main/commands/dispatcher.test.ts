@@ -124,7 +124,7 @@ describe('the dispatcher', () => {
     const taken: unknown[] = []
     const group = {
       ...everything(),
-      notices: { 'ssh.ack': (input: unknown) => void taken.push(input), 'ssh.input': refuseAtOnce('This terminal is closed.'), 'ssh.resize': crash }
+      notices: { ...everything().notices, 'ssh.ack': (input: unknown) => void taken.push(input), 'ssh.input': refuseAtOnce('This terminal is closed.'), 'ssh.resize': crash }
     }
     const dispatcher = createDispatcher([group], { ...passThrough, log: recordingLog(lines) })
     dispatcher.notice('ssh.ack', { terminalId: 't', bytes: -5 }, context)

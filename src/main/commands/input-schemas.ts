@@ -10,6 +10,9 @@ import { CreateVolumeRequestSchema } from '../../shared/volume-request'
 import { MAX_LABEL_LENGTH } from '../catalog/image-book'
 import { GuardRulesSchema } from '../../shared/guard-rules'
 import { SettingsPatchSchema } from '../settings/settings-schema'
+import { FILES_CHUNK } from '../../shared/contract-files'
+import { MAX_DOWNLOAD_ITEMS } from '../ssh/sftp/download'
+import { MAX_PATH } from '../ssh/sftp/remote-path'
 
 const id = z.string().min(1).max(200)
 const name = z.string().max(200)
@@ -26,6 +29,11 @@ const promptAnswer = z.discriminatedUnion('kind', [
 ])
 
 const instanceRef = z.object({ instanceId: id }).strict()
+const port = z.number().int().min(1, 'Ports go from 1 to 65535.').max(65_535, 'Ports go from 1 to 65535.')
+const tunnelRef = z.object({ tunnelId: id }).strict()
+const sessionRef = z.object({ sessionId: id }).strict()
+/** A path on the instance: checked in full by src/main/ssh/sftp/remote-path.ts. */
+const remotePath = z.string().min(1).max(MAX_PATH)
 const terminalRef = z.object({ terminalId: id }).strict()
 
 export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unknown> } = {
@@ -92,13 +100,56 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'cost.setRules': z.object({ instanceId: id, rules: GuardRulesSchema }).strict(),
   'cost.keepRunning': instanceRef,
   'cost.quitOffer': none,
-  'cost.stopAll': none
+  'cost.stopAll': none,
+  'tunnels.list': none,
+  'tunnels.start': z.object({ instanceId: id, remotePort: port, localPort: port.optional() }).strict(),
+  'tunnels.stop': tunnelRef,
+  'tunnels.open': tunnelRef,
+  'tunnels.checkPort': z.object({ localPort: port }).strict(),
+  'editor.available': none,
+  'editor.open': z.object({ instanceId: id, editor: z.enum(['vscode', 'cursor']) }).strict(),
+  'files.open': instanceRef,
+  'files.close': sessionRef,
+  'files.list': z.object({ sessionId: id, path: remotePath }).strict(),
+  'files.mkdir': z.object({ sessionId: id, path: remotePath }).strict(),
+  'files.rename': z.object({ sessionId: id, from: remotePath, to: remotePath }).strict(),
+  'files.delete': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
+  'files.upload': z
+    .object({
+      sessionId: id,
+      folder: remotePath,
+      items: z
+        .array(
+          z
+            .object({
+              path: z.string().min(1).max(MAX_PATH),
+              kind: z.enum(['file', 'folder']),
+              size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)
+            })
+            .strict()
+        )
+        .min(1)
+        .max(MAX_DOWNLOAD_ITEMS),
+      replace: z.boolean()
+    })
+    .strict(),
+  'files.download': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
+  'files.cancel': z.object({ transferId: id }).strict()
 }
 
 export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unknown> } = {
   'ssh.ack': z.object({ terminalId: id, bytes: z.number().int().min(0).max(1 << 30) }).strict(),
   'ssh.input': z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
-  'ssh.resize': z.object({ terminalId: id, ...dimensions }).strict()
+  'ssh.resize': z.object({ terminalId: id, ...dimensions }).strict(),
+  'files.chunk': z
+    .object({
+      transferId: id,
+      item: z.number().int().min(0),
+      offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+      data: z.instanceof(Uint8Array).refine((data) => data.length > 0 && data.length <= FILES_CHUNK, `A chunk holds 1 to ${FILES_CHUNK} bytes.`)
+    })
+    .strict(),
+  'files.saved': z.object({ transferId: id, bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }).strict()
 }
 
 /** The first problem with an input, as a sentence and the dotted field path. */

@@ -2,14 +2,14 @@
  * The tray menu's items, run by id: the Electron tray calls `tray.activate` in main; a shell
  * without a system tray shows the menu on its page and sends it from there. An item runs only if the current
  * model shows it enabled, so a stale menu cannot stop an instance that is already gone. Items
- * that open a notebook or copy the SSH command call those functions directly, so a failure
- * keeps its own kind and words.
+ * that open a notebook, copy the SSH command or work a port tunnel call those functions directly,
+ * so a failure keeps its own kind and words.
  */
 import type { Instance } from '../../shared/api'
 import type { NavigateTarget, TrayMenuItem, TrayModel } from '../../shared/contract'
 import { portUrlOf } from '../../shared/instance-rules'
 import { AppError } from '../app-error'
-import type { EventSink, Platform } from '../core-types'
+import type { ClientId, EventSink, Platform } from '../core-types'
 import { parseTrayItemId } from '../tray/tray-model'
 import type { CommandGroup } from './dispatcher'
 
@@ -31,6 +31,22 @@ export interface TrayServices {
   sshCommand(instanceId: string): Promise<string>
   /** The cost guard's "Keep running" (a countdown's item). */
   keepRunning(instanceId: string): void
+  /** The port tunnels (ssh/tunnel-manager.ts). */
+  tunnels: TrayTunnels
+}
+
+/** What the tray does with port tunnels (the ssh group's TunnelManager). */
+export interface TrayTunnels {
+  /**
+   * Forwards `remotePort`; a connection's questions go to `clientId` (the web shell's page), or,
+   * from the Electron tray (MAIN_CLIENT), to nobody: a first connection that needs one fails
+   * with the reason.
+   */
+  start(instanceId: string, remotePort: number, clientId: ClientId): Promise<unknown>
+  stop(tunnelId: string): Promise<unknown>
+  open(tunnelId: string): Promise<unknown>
+  /** The tunnel's local address, or undefined when it is gone. */
+  address(tunnelId: string): string | undefined
 }
 
 export function trayCommands(services: TrayServices): CommandGroup<'tray.activate'> {
@@ -38,9 +54,13 @@ export function trayCommands(services: TrayServices): CommandGroup<'tray.activat
     services.platform.showWindow()
     services.emit('navigate', target)
   }
+  const copy = (text: string): void => {
+    if (!services.platform.writeClipboard) throw new AppError('not-allowed', 'This shell has no clipboard.')
+    services.platform.writeClipboard(text)
+  }
   return {
     handlers: {
-      'tray.activate': async ({ itemId }) => {
+      'tray.activate': async ({ itemId }, { clientId }) => {
         const action = parseTrayItemId(itemId)
         const item = findItem(services.tray().items, itemId)
         if (!action || !item) throw new AppError('not-allowed', 'That menu item is no longer there. Open the menu again.')
@@ -81,11 +101,23 @@ export function trayCommands(services: TrayServices): CommandGroup<'tray.activat
             if (services.needsNotebookPassword()) return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'notebook-password' })
             await services.openNotebook(action.instanceId)
             return
-          case 'copy-ssh': {
-            const command = await services.sshCommand(action.instanceId)
-            if (!services.platform.writeClipboard) throw new AppError('not-allowed', 'This shell has no clipboard.')
-            services.platform.writeClipboard(command)
+          case 'copy-ssh':
+            return copy(await services.sshCommand(action.instanceId))
+          case 'forward':
+            await services.tunnels.start(action.instanceId, action.remotePort, clientId)
             return
+          case 'forward-other':
+            return navigate({ view: 'instances', instanceId: action.instanceId, show: 'forward-port' })
+          case 'tunnel-open':
+            await services.tunnels.open(action.tunnelId)
+            return
+          case 'tunnel-stop':
+            await services.tunnels.stop(action.tunnelId)
+            return
+          case 'tunnel-copy': {
+            const address = services.tunnels.address(action.tunnelId)
+            if (!address) throw new AppError('not-allowed', 'That tunnel is no longer there. Open the menu again.')
+            return copy(address)
           }
           case 'open-port': {
             const instance = services.findInstance(action.instanceId)

@@ -15,6 +15,7 @@
  * caller asks once for all.
  */
 import { BrowserWindow, dialog, nativeImage, session, shell, type Session, type WebContents, type WebPreferences } from 'electron'
+import { checkExternalUrl } from '../commands/app'
 import type { NotebookWindowRequest } from '../core-types'
 import { isPinnedCertificate, pinFor, type CertificatePin } from './certificate-pin'
 import { loadFailurePage } from './load-failure-page'
@@ -89,8 +90,8 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
   }
 
   const openExternally = (url: string): void => {
-    // why: only http(s) links that notebookNavigation classed as 'external' reach this.
-    const opening = shell.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
+    // why: only http(s) links that notebookNavigation classed as 'external' reach this, and checkExternalUrl checks again.
+    const opening = Promise.resolve().then(() => shell.openExternal(checkExternalUrl(url))) // eng-disable OPEN_EXTERNAL_JS_CHECK
     opening.catch((error: Error) => log(`notebook: could not open a link in the browser: ${error.message}`))
   }
 

@@ -3,48 +3,29 @@
  * the Sandbox with reach, the Sandbox registers its generated key, an instance is created and
  * reaches Running, and `ssh.*` commands through `core.handle` give a shell that echoes.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { posixShellMissing, skipBecause } from '../../shared/node/testing/platform-support'
-import type { EventName, Events } from '../../shared/contract'
+import type { Events } from '../../shared/contract'
 import type { SshPrompt, TerminalStatus } from '../../shared/contract-ssh'
-import { startEmulator, type Emulator } from '../../emulator/index'
-import { createReach } from '../../emulator/reach/index'
-import { createMemoryKeychain } from '../account/keychain'
-import { createAppCore } from '../core'
-import type { AppCore, ClientId } from '../core-types'
-import { createRequest, recordingPlatform } from '../testing/core-harness'
+import type { Emulator } from '../../emulator/index'
+import type { AppCore } from '../core-types'
+import { createRequest } from '../testing/core-harness'
+import { startSandboxCore, type SandboxCore } from '../testing/sandbox-core'
 
 describe.skipIf(skipBecause(posixShellMissing(), 'SSH against the emulator’s shell'))('SSH against the emulator’s SSH server', () => {
+  let sandbox: SandboxCore
   let core: AppCore
-  let emulator: Emulator | undefined
-  let dataDir: string
-  const sent: { event: EventName; payload: unknown; target: ClientId | undefined }[] = []
+  let emulator: Emulator
+  let sent: SandboxCore['sent']
   const client = { clientId: 'window-1' }
 
+  // Signed in to the Sandbox the way the sign-in form is (its password is made per install).
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-ssh-emu-'))
-    core = createAppCore({
-      dataDir,
-      platform: recordingPlatform(),
-      keychain: createMemoryKeychain(),
-      version: '0.0.0-test',
-      reach: createReach(),
-      startEmulator: async (sandbox) => {
-        emulator = await startEmulator({ bootMs: 300, stopMs: 100, ...sandbox })
-        return emulator
-      }
-    })
-    core.subscribe(<E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void sent.push({ event, payload, target }))
-    await core.start()
+    sandbox = await startSandboxCore({})
+    ;({ core, emulator, sent } = sandbox)
   })
 
-  afterAll(async () => {
-    await core?.stop()
-    await rm(dataDir, { recursive: true, force: true })
-  })
+  afterAll(() => sandbox?.close())
 
   async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
     const deadline = Date.now() + timeoutMs
@@ -57,12 +38,9 @@ describe.skipIf(skipBecause(posixShellMissing(), 'SSH against the emulator’s s
   }
 
   it('opens a shell on a Running Sandbox instance with the Sandbox key and echoes', async () => {
-    // The Sandbox's password is made per install; the sign-in form is given it the same way.
-    const profiles = await core.handle('profiles.get', undefined, client)
-    const password = (profiles.ok && profiles.value.demoPassword) || ''
-    const login = await core.handle('session.login', { profileId: 'sandbox', username: 'demo', password, rememberMe: false }, client)
-    expect(login.ok).toBe(true)
-    const created = await core.handle('instances.create', { request: createRequest(emulator!, 'ssh-emu') }, client)
+    const session = await core.handle('session.get', undefined, client)
+    expect(session.ok && session.value.status).toBe('signed-in')
+    const created = await core.handle('instances.create', { request: createRequest(emulator, 'ssh-emu') }, client)
     if (!created.ok) throw new Error(created.error.message)
     const instanceId = created.value.instanceId
     await until('Running', async () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { agentPath, WINDOWS_OPENSSH_AGENT_PIPE } from './agent-path'
-import { authCandidates } from './auth'
-import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './backoff'
-import { PromptBroker } from './prompts'
+import { agentPath, WINDOWS_OPENSSH_AGENT_PIPE } from './auth/agent-path'
+import { authCandidates } from './auth/auth'
+import { MAX_RECONNECT_ATTEMPTS, reconnectDelay } from './links/backoff'
+import { PromptBroker } from './auth/prompts'
 import type { SshPrompt } from '../../shared/contract-ssh'
 
 describe('agentPath', () => {

@@ -39,6 +39,7 @@ export function recordingPlatform(): RecordingPlatform {
     openNotebook: async (r) => void p.notebooks.push(r),
     refreshNotebookCookies: async () => undefined,
     openExternal: async (u) => void p.external.push(u),
+    openEditor: async (u) => void p.external.push(u),
     setStartAtLogin: (e) => void p.startAtLogin.push(e),
     showWindow: () => void p.shown++,
     quit: () => void p.quits++,

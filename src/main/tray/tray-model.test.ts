@@ -171,3 +171,49 @@ describe('tray model', () => {
     expect(byId(trayModel(given, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:notebook')?.label).toBe('Open notebook')
   })
 })
+
+describe('tray tunnels', () => {
+  const jupyter = { tunnelId: 'tun-1', instanceId: 'r1', remotePort: 8888, label: 'Jupyter', localAddress: '127.0.0.1:8888', state: 'open' as const }
+  const withTunnels = (instance: Instance, tunnels = [jupyter]) =>
+    trayModel(signedIn, snap([instance]), DEFAULT_SETTINGS, { tunnels: tunnels.map((t) => ({ ...t, instanceId: instance.instanceMetadata.instanceId })) }).items
+
+  it('offers the presets (a forwarded one says so) and "Other port…" on a running instance', () => {
+    const forward = byId(withTunnels(running), 'instance:r1:forward')!
+    expect(forward.enabled).toBe(true)
+    expect(forward.submenu!.filter((i) => i.type !== 'separator').map((i) => [i.label, i.enabled])).toEqual([
+      ['Jupyter (8888) — forwarded', false],
+      ['TensorBoard (6006)', true],
+      ['vLLM / OpenAI API (8000)', true],
+      ['Gradio (7860)', true],
+      ['Streamlit (8501)', true],
+      ['Other port…', true]
+    ])
+    expect(byId(withTunnels(starting), 'instance:s1:forward')!.enabled).toBe(false)
+  })
+
+  it('lists each tunnel with open, copy and stop; a waiting one can only be stopped', () => {
+    const entry = byId(withTunnels(running), 'instance:r1:tunnel:tun-1')!
+    expect(entry.label).toBe('127.0.0.1:8888 → Jupyter (8888)')
+    expect(entry.submenu!.map((i) => [i.label, i.enabled])).toEqual([
+      ['Open http://127.0.0.1:8888', true],
+      ['Copy 127.0.0.1:8888', true],
+      ['Stop forwarding', true]
+    ])
+    const waiting = byId(withTunnels(stopped, [{ ...jupyter, remotePort: 5000, label: undefined as never, state: 'waiting' as never }]), 'instance:x1:tunnel:tun-1')!
+    expect(waiting.label).toBe('waiting for the instance → port 5000')
+    expect(waiting.submenu!.map((i) => i.enabled)).toEqual([false, false, true])
+  })
+
+  it('has no tunnel items when the core gives no tunnels (older callers)', () => {
+    expect(byId(trayModel(signedIn, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:forward')).toBeUndefined()
+  })
+
+  it('parses tunnel item ids, never mistaking one for another action', () => {
+    expect(parseTrayItemId('instance:notebook-1:forward:8888')).toEqual({ kind: 'forward', instanceId: 'notebook-1', remotePort: 8888 })
+    expect(parseTrayItemId('instance:notebook-1:forward-other')).toEqual({ kind: 'forward-other', instanceId: 'notebook-1' })
+    expect(parseTrayItemId('instance:notebook-1:tunnel:tun-ab-12:stop')).toEqual({ kind: 'tunnel-stop', instanceId: 'notebook-1', tunnelId: 'tun-ab-12' })
+    expect(parseTrayItemId('instance:notebook-1:tunnel:tun-ab-12:copy')).toEqual({ kind: 'tunnel-copy', instanceId: 'notebook-1', tunnelId: 'tun-ab-12' })
+    expect(parseTrayItemId('instance:notebook-1:tunnel:tun-ab-12')).toBeUndefined()
+    expect(parseTrayItemId('instance:notebook-1:forward')).toBeUndefined()
+  })
+})

@@ -32,6 +32,7 @@ import { statusWords } from '../../shared/status-words'
 import type { CostSnapshot, GuardInstance } from '../../shared/contract-cost'
 import { uniqueBy } from '../../shared/unique-by'
 import { burnLine, burnTitle, burnTooltip, countdownItems, instanceCostLines } from './tray-cost'
+import { TUNNEL_PRESETS, type TunnelInfo } from '../../shared/contract-tunnels'
 
 export interface TrayContext {
   health?: WatchHealth
@@ -40,6 +41,8 @@ export interface TrayContext {
   balance?: BalanceSnapshot
   /** The cost guard's snapshot (cost/cost-guard.ts). */
   cost?: CostSnapshot
+  /** Port tunnels (src/main/ssh/tunnels/tunnel-manager.ts): each instance's are listed in its submenu. */
+  tunnels?: readonly Pick<TunnelInfo, 'tunnelId' | 'instanceId' | 'remotePort' | 'label' | 'localAddress' | 'state'>[]
 }
 
 export type TrayAction =
@@ -58,12 +61,22 @@ export type TrayAction =
   | { kind: 'stop'; instanceId: string }
   | { kind: 'keep-running'; instanceId: string }
   | { kind: 'terminate'; instanceId: string }
+  | { kind: 'forward'; instanceId: string; remotePort: number }
+  | { kind: 'forward-other'; instanceId: string }
+  | { kind: 'tunnel-open' | 'tunnel-copy' | 'tunnel-stop'; instanceId: string; tunnelId: string }
 
 const GLOBAL = ['open-window', 'more-instances', 'new-instance', 'new-volume', 'refresh', 'sign-in', 'sign-out', 'quit'] as const
 
 /** Item id → action; undefined for ids the model never produces. */
 export function parseTrayItemId(itemId: string): TrayAction | undefined {
   if ((GLOBAL as readonly string[]).includes(itemId)) return { kind: itemId as (typeof GLOBAL)[number] }
+  const tunnel = /^instance:(.+):(forward:(\d{1,5})|forward-other|tunnel:([A-Za-z0-9-]+):(open|copy|stop))$/.exec(itemId)
+  if (tunnel) {
+    const instanceId = tunnel[1]!
+    if (tunnel[3] !== undefined) return { kind: 'forward', instanceId, remotePort: Number(tunnel[3]) }
+    if (tunnel[2] === 'forward-other') return { kind: 'forward-other', instanceId }
+    return { kind: `tunnel-${tunnel[5] as 'open' | 'copy' | 'stop'}`, instanceId, tunnelId: tunnel[4]! }
+  }
   const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|terminate|keep-running|port:(\d{1,5}))$/.exec(itemId)
   if (!match) return undefined
   const instanceId = match[1]!
@@ -99,7 +112,7 @@ export function trayModel(
     const shown = instancesForMenu(instances)
     const stuck = new Set((snapshot.stuck ?? []).map((start) => start.instanceId))
     const notebookPassword = session.method === 'api-key' && session.notebookSignInUntil === undefined
-    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn, stuck.has(instance.instanceMetadata.instanceId), notebookPassword, guarded.get(instance.instanceMetadata.instanceId)))
+    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn, stuck.has(instance.instanceMetadata.instanceId), notebookPassword, context.tunnels, guarded.get(instance.instanceMetadata.instanceId)))
     if (shown.length < instances.length) {
       items.push(item('more-instances', `${instances.length - shown.length} more in Cloud Tray…`, true))
     }
@@ -144,7 +157,7 @@ export function instancesForMenu(instances: readonly Instance[]): Instance[] {
  * `notebookPassword`: an API-key session that has not given its password for notebook pages
  * yet; the item says so before the click.
  */
-function instanceSubmenu(instance: Instance, signedIn: boolean, stuck: boolean, notebookPassword: boolean, cost: GuardInstance | undefined): TrayMenuItem {
+function instanceSubmenu(instance: Instance, signedIn: boolean, stuck: boolean, notebookPassword: boolean, tunnels: TrayContext['tunnels'], cost: GuardInstance | undefined): TrayMenuItem {
   const id = instance.instanceMetadata.instanceId
   const status = instance.instanceRuntimeInfo.status
   const running = signedIn && isRunning(instance)
@@ -157,6 +170,7 @@ function instanceSubmenu(instance: Instance, signedIn: boolean, stuck: boolean, 
     item(`instance:${id}:terminal`, 'Open terminal', terminal),
     item(`instance:${id}:copy-ssh`, 'Copy SSH command', terminal)
   ]
+  if (tunnels) submenu.push(...tunnelItems(id, terminal, tunnels.filter((tunnel) => tunnel.instanceId === id)))
   if (ports.length > 0) {
     submenu.push(separator(`instance:${id}:sep-ports`))
     for (const port of ports) {
@@ -178,6 +192,49 @@ function balanceLine(session: SessionState, settings: Settings, snapshot: Balanc
   const available = availableOf(snapshot.balance)
   const low = settings.lowBalanceThreshold !== null && available < settings.lowBalanceThreshold
   return `${low ? 'Balance low' : 'Balance'}: ${formatDollars(available)}`
+}
+
+/**
+ * "Forward a port" with the presets (those already forwarded say so) and "Other port…" (the
+ * window's dialog), then each tunnel of the instance with open, copy and stop.
+ */
+function tunnelItems(instanceId: string, reachable: boolean, tunnels: NonNullable<TrayContext['tunnels']>): TrayMenuItem[] {
+  const forwarded = new Set(tunnels.map((tunnel) => tunnel.remotePort))
+  const presets = TUNNEL_PRESETS.map((preset) =>
+    item(
+      `instance:${instanceId}:forward:${preset.port}`,
+      forwarded.has(preset.port) ? `${preset.label} (${preset.port}) — forwarded` : `${preset.label} (${preset.port})`,
+      reachable && !forwarded.has(preset.port)
+    )
+  )
+  const items: TrayMenuItem[] = [
+    separator(`instance:${instanceId}:sep-tunnels`),
+    {
+      id: `instance:${instanceId}:forward`,
+      label: 'Forward a port',
+      enabled: reachable,
+      type: 'submenu',
+      submenu: [...presets, separator(`instance:${instanceId}:sep-forward`), item(`instance:${instanceId}:forward-other`, 'Other port…', reachable)]
+    }
+  ]
+  for (const tunnel of tunnels) {
+    const prefix = `instance:${instanceId}:tunnel:${tunnel.tunnelId}`
+    const name = tunnel.label ? `${tunnel.label} (${tunnel.remotePort})` : `port ${tunnel.remotePort}`
+    const where = tunnel.state === 'waiting' ? 'waiting for the instance' : tunnel.localAddress
+    const live = tunnel.state !== 'waiting'
+    items.push({
+      id: prefix,
+      label: `${where} → ${name}`,
+      enabled: true,
+      type: 'submenu',
+      submenu: [
+        item(`${prefix}:open`, `Open http://${tunnel.localAddress}`, live),
+        item(`${prefix}:copy`, `Copy ${tunnel.localAddress}`, live),
+        item(`${prefix}:stop`, 'Stop forwarding', true)
+      ]
+    })
+  }
+  return items
 }
 
 function statusLine(session: SessionState, context: TrayContext): string {

@@ -1,12 +1,12 @@
 /**
  * Keeps the tray menu in step with the app: after anything it shows may have changed (the
- * session, a snapshot, the watcher's health, the balance, the cost guard, a setting) it
+ * session, a snapshot, the watcher's health, the balance, the cost guard, a setting, a tunnel) it
  * recomputes the model (tray-model.ts) and, only when it differs, hands it to the platform's tray.
  */
 import type { BalanceSnapshot, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
 import type { CostSnapshot } from '../../shared/contract-cost'
 import type { Platform } from '../core-types'
-import { trayModel } from './tray-model'
+import { trayModel, type TrayContext } from './tray-model'
 
 export interface TrayPresenterOptions {
   /** The account: the session, and its profile's name for the status line. */
@@ -18,6 +18,8 @@ export interface TrayPresenterOptions {
   balance?: { snapshot(): BalanceSnapshot }
   /** The cost guard: burn rate, GPU activity, rules and countdowns. */
   cost?: { snapshot(): CostSnapshot }
+  /** The port tunnels (ssh/tunnel-manager.ts), listed in their instance's submenu. */
+  tunnels?: () => TrayContext['tunnels']
   platform: Pick<Platform, 'setTray'>
 }
 
@@ -40,7 +42,8 @@ export class TrayPresenter {
       health: this.health,
       profileName: options.session.profileName(),
       ...(options.balance ? { balance: options.balance.snapshot() } : {}),
-      ...(options.cost ? { cost: options.cost.snapshot() } : {})
+      ...(options.cost ? { cost: options.cost.snapshot() } : {}),
+      ...(options.tunnels ? { tunnels: options.tunnels() } : {})
     })
     const json = JSON.stringify(model)
     this.current = model

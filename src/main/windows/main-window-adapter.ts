@@ -7,6 +7,7 @@ import { BrowserWindow, nativeImage, session, shell } from 'electron'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { checkExternalUrl } from '../commands/app'
+import { checkEditorUrl } from '../ssh/config/editors'
 import {
   contentSecurityPolicy,
   mainWindowNavigation,
@@ -158,6 +159,12 @@ function hardenSession(page: AppPage): void {
   appSession.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
     permissionDecision(permission, details.requestingUrl ?? requestingOrigin, page)
   )
+}
+
+/** Opens an editor's Remote-SSH link; anything but a link editorUrl makes is refused here. */
+export function openEditorLink(url: string): Promise<void> {
+  // why: checkEditorUrl lets through only vscode:/cursor: Remote-SSH links of editorUrl's exact shape.
+  return shell.openExternal(checkEditorUrl(url)) // eng-disable OPEN_EXTERNAL_JS_CHECK
 }
 
 /** Opens a web link in the system browser; anything but a plain http(s) address is refused here. */

@@ -40,6 +40,8 @@ describe('main window navigation', () => {
   it.each<[string, string, boolean]>([
     ['clipboard-sanitized-write', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', true],
     ['clipboard-sanitized-write', 'https://evil.example/', false],
+    ['fileSystem', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', true],
+    ['fileSystem', 'https://evil.example/', false],
     ['media', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', false],
     ['geolocation', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', false],
     ['notifications', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', false]

@@ -7,7 +7,7 @@
  *
  * Why: in Chromium each WebSocket message crosses the network service and a small data pipe on
  * its own, a few milliseconds per round trip on a loaded machine, and terminal flow control
- * (256 KiB in flight, see src/main/ssh/flow-control.ts) waits for that round trip on every
+ * (256 KiB in flight, see src/main/ssh/data-path/flow-control.ts) waits for that round trip on every
  * refill. A fetch body arrives in large reads that may hold several messages, at about twice
  * the rate (measured with the same window: ~80 vs ~40 MB/s), and a read's messages reach xterm
  * in one task, so it parses them in one slice. Electron's IPC has neither cost; this is for

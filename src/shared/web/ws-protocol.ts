@@ -48,6 +48,13 @@ export interface NoticeMessage {
 }
 
 /**
+ * Notices whose input carries a Uint8Array (contract-files.ts): sent as one binary frame. An
+ * upload chunk is one: flow control comes back as `files.written` events, so a 256 KiB chunk
+ * costs no answer of its own.
+ */
+export const BYTE_CARRYING_NOTICES: ReadonlySet<string> = new Set(['files.chunk'])
+
+/**
  * The page could not open the downlink its `hello` offered (a proxy or browser refusing a
  * streamed response): main sends what it queued for it, and everything after, on the socket.
  */
@@ -103,7 +110,7 @@ function isBinaryRef(value: unknown): value is BinaryRef {
  * command result is plain JSON, so the server encodes those without the byte-finding replacer,
  * which halves the cost of a 1000-instance snapshot. A new event with bytes must be added here.
  */
-export const BYTE_CARRYING_EVENTS: ReadonlySet<string> = new Set(['ssh.data'])
+export const BYTE_CARRYING_EVENTS: ReadonlySet<string> = new Set(['ssh.data', 'files.data'])
 
 /**
  * One frame for a message: a string (text frame) or bytes (binary frame). `mayCarryBytes:

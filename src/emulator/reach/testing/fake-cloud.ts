@@ -5,6 +5,7 @@ import ssh2, { type ParsedKey } from 'ssh2'
 import { generateEd25519PrivateKey } from '../host-key'
 import { ManualClock } from '../../../shared/clock'
 import type { EmuInstanceView, ReachContext } from '../../reach-types'
+import type { EmulatorReach } from '../create-reach'
 
 export async function freePort(): Promise<number> {
   const server = createServer()
@@ -62,5 +63,23 @@ export function waitForText(stream: Readable, pattern: RegExp): Promise<string> 
     }
     stream.on('data', onData)
     stream.once('close', () => reject(new Error(`stream closed before ${pattern}; got ${JSON.stringify(text)}`)))
+  })
+}
+
+/** An ssh2 client to one of reach's SSH servers, its host key checked against the one reach publishes (never accept-all). */
+export function connectToInstance(reach: EmulatorReach, port: number, options: { privateKey: string; username?: string }): Promise<ssh2.Client> {
+  const expected = reach.sshHostPublicKey!.split(' ')[1]
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client()
+    client
+      .once('ready', () => resolve(client))
+      .once('error', reject)
+      .connect({
+        host: '127.0.0.1',
+        port,
+        username: options.username ?? 'root',
+        privateKey: options.privateKey,
+        hostVerifier: (key: Buffer) => key.toString('base64') === expected
+      })
   })
 }

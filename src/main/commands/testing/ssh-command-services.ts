@@ -25,7 +25,13 @@ export function fakeSshServices(dataDir: string, instances: Instance[], sandboxK
     findInstance: (id) => instances.find((instance) => instance.instanceMetadata.instanceId === id),
     currentProfile: (): Profile => ({ id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:1', builtIn: 'sandbox' }),
     settings: () => settings,
-    sandbox: () => (sandboxKey ? { notebookCertSha256: 'ab', sshPrivateKeyPath: sandboxKey } : undefined)
+    sandbox: () => (sandboxKey ? { notebookCertSha256: 'ab', sshPrivateKeyPath: sandboxKey } : undefined),
+    platform: {
+      openExternal: async () => {},
+      openEditor: async () => {}
+    },
+    sessionState: () => ({ status: 'signed-in', profileId: 'sandbox', remembered: false, keychain: 'available' }),
+    tunnelsChanged: () => {}
   }
   return { services, sent }
 }

@@ -4,6 +4,10 @@
  * (`-D -e -f <config>`, UsePAM no, StrictModes no). It can be stopped, restarted on the same
  * port, frozen (SIGSTOP: the socket stays open but nothing answers) and given a new host key.
  *
+ * SFTP goes through a wrapper that starts OpenSSH's sftp-server in that folder, or with the
+ * fault `setSftpFault` names (a read-only server, or a full disk: emulator/reach/sftp-server.ts
+ * makes both, for the emulator and here alike).
+ *
  * Sessions get HOME set to an empty folder of the fixture (`SetEnv HOME=…`), so the login shell
  * reads none of the real user's rc files. Those belong to the machine, not the test: this VM's
  * ~/.bashrc runs `pyenv rehash`, which takes a lock file; a session the tests SIGKILL leaves that
@@ -14,6 +18,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
+import { join as shellJoin } from 'shlex'
+import { SFTP_FAULTS, sftpServerCommand, type SftpFault } from '../../../emulator/reach/sftp-server'
 
 export const SSHD = '/usr/sbin/sshd'
 
@@ -66,6 +72,23 @@ export class OpenSshServer {
     keygen(this.userKeyPath, 'ed25519')
     writeFileSync(this.authorizedKeysPath, readFileSync(`${this.userKeyPath}.pub`))
     mkdirSync(this.homePath)
+  }
+
+  /** From the next SFTP session on, the server fails as a read-only folder or a full disk would. */
+  setSftpFault(fault: SftpFault): void {
+    writeFileSync(join(this.dir, 'sftp-fault'), fault)
+  }
+
+  /** A shell script sshd runs for the `sftp` subsystem: the server for the fault in `sftp-fault`. */
+  private writeSftpWrapper(): string {
+    const path = join(this.dir, 'sftp-subsystem')
+    const cases = SFTP_FAULTS.map((fault) => {
+      const command = sftpServerCommand(fault, this.homePath)
+      return command ? `  ${fault}) exec ${shellJoin([command.file, ...command.args])} ;;` : `  ${fault}) exit 1 ;;`
+    })
+    const script = ['#!/bin/sh', `cd ${shellJoin([this.homePath])} || exit 1`, `case "$(cat ${shellJoin([join(this.dir, 'sftp-fault')])} 2>/dev/null)" in`, ...cases, `  *) exec ${shellJoin([sftpServerCommand('none', this.homePath)?.file ?? 'false'])} ;;`, 'esac', ''].join('\n')
+    writeFileSync(path, script, { mode: 0o755 })
+    return path
   }
 
   /** The sessions' HOME: an empty folder, so no rc file of the real user runs. */
@@ -126,6 +149,7 @@ export class OpenSshServer {
         'LogLevel ERROR',
         'MaxStartups 50',
         `SetEnv HOME=${this.homePath}`,
+        `Subsystem sftp ${this.writeSftpWrapper()}`,
         ...this.extraConfig
       ].join('\n') + '\n'
     )
@@ -184,8 +208,8 @@ export function freePort(): Promise<number> {
   })
 }
 
-/** Polls a connect until sshd listens; bounded to about 5 s. */
-async function waitForPort(port: number, failed: () => string | undefined): Promise<void> {
+/** Polls a connect until something listens on 127.0.0.1:`port` (sshd, `ssh -L`); bounded to about 5 s. */
+export async function waitForPort(port: number, failed: () => string | undefined = () => undefined): Promise<void> {
   const { connect } = await import('node:net')
   for (let attempt = 0; attempt < 100; attempt++) {
     const problem = failed()

@@ -8,6 +8,7 @@ import type { Events, EventName } from '../../../shared/contract'
 import type { PromptAnswer, SshPrompt, TerminalStatus } from '../../../shared/contract-ssh'
 import type { ClientId, EventSink } from '../../core-types'
 import type { SshManager } from '../ssh-manager'
+import { Waiters } from './waiters'
 
 export class TerminalHarness {
   manager!: SshManager
@@ -23,7 +24,7 @@ export class TerminalHarness {
   private readonly text = new Map<string, string>()
   private readonly unacked = new Map<string, number>()
   private readonly decoders = new Map<string, TextDecoder>()
-  private readonly waiters = new Set<() => void>()
+  private readonly waiters = new Waiters()
   bytesReceived = 0
   /** Constructor names of the `ssh.data` payloads seen. */
   readonly dataTypes = new Set<string>()
@@ -52,7 +53,7 @@ export class TerminalHarness {
       const answer = this.answerPrompt(prompt)
       if (answer) setImmediate(() => this.manager.answer(prompt.promptId, answer, this.clientId))
     }
-    for (const wake of [...this.waiters]) wake()
+    this.waiters.wake()
   }
 
   output(terminalId: string): string {
@@ -80,20 +81,9 @@ export class TerminalHarness {
 
   /** Resolves when `check` holds after some event; rejects after `timeoutMs` with what was seen. */
   waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-    if (check()) return Promise.resolve()
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(wake)
-        const last = this.statuses.at(-1)
-        reject(new Error(`timed out waiting for ${what}; last status: ${last ? `${last.state}: ${last.message}` : 'none'}`))
-      }, timeoutMs)
-      const wake = (): void => {
-        if (!check()) return
-        clearTimeout(timer)
-        this.waiters.delete(wake)
-        resolve()
-      }
-      this.waiters.add(wake)
+    return this.waiters.waitFor(check, what, timeoutMs, () => {
+      const last = this.statuses.at(-1)
+      return `last status: ${last ? `${last.state}: ${last.message}` : 'none'}`
     })
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chargeModeUnit, formatAge, formatBilling, formatGpu, formatHourlyPrice, formatInstanceType, formatTime, priceLabel, typeLabel } from './format'
+import { chargeModeUnit, formatAge, formatBilling, formatBytes, formatDuration, formatGpu, formatHourlyPrice, formatInstanceType, formatTime, priceLabel, typeLabel } from './format'
 import { makeInstance } from '../testing/instances'
 
 describe('format', () => {
@@ -68,4 +68,24 @@ describe('#15: the list\'s columns', () => {
     expect(priceLabel(undefined, 'perWeek')).toBe('price unknown')
     expect(priceLabel(0, 'perHour')).toBe('$0.00 / hour')
   })
+})
+
+describe('sizes and durations', () => {
+  it.each([
+    [0, '0 B'],
+    [1023, '1023 B'],
+    [1024, '1.0 KiB'],
+    [3.5 * 1024 * 1024, '3.5 MiB'],
+    [150 * 1024 * 1024, '150 MiB'],
+    [5 * 1024 ** 4, '5.0 TiB']
+  ])('%d bytes → %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text))
+
+  it.each([
+    [400, '1 s'],
+    [8_000, '8 s'],
+    [200_000, '3 min 20 s'],
+    [720_000, '12 min'],
+    [7_500_000, '2 h 5 min'],
+    [3_600_000, '1 h']
+  ])('%d ms → %s', (ms, text) => expect(formatDuration(ms)).toBe(text))
 })

@@ -6,6 +6,8 @@ import type { CatalogOffer, Stock } from '../../../shared/catalog'
 import { statusGroup } from '../../../shared/instance-rules'
 import { formatDollars, hourlyRate } from '../../../shared/money'
 
+export { formatBytes } from '../../../shared/format-bytes'
+
 /** A Map, not a plain object: a server's chargeMode such as `constructor` must not find Object's own members. */
 const CHARGE_MODE_UNITS: ReadonlyMap<string, string> = new Map([
   ['perHour', 'hour'],
@@ -85,6 +87,16 @@ export function formatTime(ms: number | undefined): string {
 /** "14:05" for lockouts and retries that happen soon. */
 export function formatClock(ms: number): string {
   return new Date(ms).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+}
+
+/** "8 s", "3 min 20 s", "2 h 5 min": time left, rounded the way people say it. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(1, Math.round(ms / 1000))
+  if (seconds < 60) return `${seconds} s`
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return seconds % 60 === 0 || minutes >= 10 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`
+  const hours = Math.floor(minutes / 60)
+  return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`
 }
 
 /** A catalog type as the picker and the review name it: "8 × H100-SXM-80GB", or "CPU only". */

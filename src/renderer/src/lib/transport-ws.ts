@@ -14,6 +14,7 @@ import {
   WS_PATH,
   WS_PROTOCOL,
   WS_SECRET_PREFIX,
+  BYTE_CARRYING_NOTICES,
   decodeFrame,
   encodeFrame,
   isServerMessage,
@@ -270,8 +271,8 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
      */
     send(notice: NoticeName, input: unknown) {
       if (closed || !socket || socket.readyState !== OPEN) return
-      // Plain JSON: a notice's input never carries bytes.
-      socket.send(encodeFrame({ t: 'notice', notice, input }, false))
+      // Plain JSON unless the notice carries bytes (an upload chunk goes as one binary frame).
+      socket.send(encodeFrame({ t: 'notice', notice, input }, BYTE_CARRYING_NOTICES.has(notice)))
     },
     on: listen,
     onShellEvent: listen,

@@ -65,6 +65,11 @@ class TerminalStore {
     }
   }
 
+  /** Every tab that waits for the user tries again (after the old key of a changed host was removed). */
+  reconnectWaiting(): void {
+    for (const tabs of Object.values(this.tabs)) for (const tab of tabs) if (tab.needsUser) void tab.reconnect()
+  }
+
   /** Removes the first prompt once answered. */
   answered(promptId: string): void {
     this.prompts = this.prompts.filter((prompt) => prompt.promptId !== promptId)

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
+import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
+
+/** Runs a benchmark's `main` and exits with the code it answers (1, with the error printed, if it throws). */
+export function runBench(main: () => Promise<number>): void {
+  main().then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error)
+      process.exit(1)
+    }
+  )
+}
+
+/**
+ * Runs `work` against Debian's sshd on a loopback port (the test fixture), its host key already
+ * trusted in `knownHosts`, and cleans up after; answers 2 (with why) where OpenSSH is missing.
+ */
+export async function withTrustedSshd(
+  name: string,
+  work: (server: OpenSshServer, scratch: string, knownHosts: KnownHostsStore) => Promise<number>
+): Promise<number> {
+  if (!opensshAvailable()) {
+    console.error(`${name}: needs /usr/sbin/sshd and ssh-keygen (Debian openssh-server).`)
+    return 2
+  }
+  const server = new OpenSshServer()
+  const scratch = mkdtempSync(join(tmpdir(), `cloudtray-${name}-`))
+  try {
+    await server.start()
+    const knownHosts = new KnownHostsStore(join(scratch, 'known_hosts'), undefined)
+    const { keyType, keyBase64 } = server.hostPublicKey()
+    await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })
+    return await work(server, scratch, knownHosts)
+  } finally {
+    await server.dispose()
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}

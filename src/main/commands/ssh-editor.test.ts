@@ -1,0 +1,74 @@
+/**
+ * "Open in VS Code / Cursor" against Debian's sshd: refused (with the field the window acts on)
+ * until the Host block is written exactly as previewed; then the editor's Remote-SSH link to that
+ * alias and the home the instance reports (over the shared connection, never prompting) goes to
+ * the OS; a system that cannot open it says so.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Settings } from '../../shared/contract'
+import type { Platform } from '../core-types'
+import { KnownHostsStore } from '../ssh/host-keys/known-hosts-store'
+import { runningInstance } from '../ssh/testing/instance'
+import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
+import { callHandler as call, fakeSshServices } from './testing/ssh-command-services'
+import { createSshCommands } from './ssh'
+
+describe.skipIf(!opensshAvailable())('open the instance in an editor', () => {
+  let server: OpenSshServer
+  let scratch: string
+
+  beforeAll(async () => {
+    server = new OpenSshServer()
+    await server.start()
+    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-editor-'))
+  })
+  afterAll(async () => {
+    await server?.dispose()
+    if (scratch) rmSync(scratch, { recursive: true, force: true })
+  })
+
+  it('writes nothing by itself, then opens vscode://vscode-remote/ssh-remote+<alias>/<home>', async () => {
+    const home = join(scratch, 'home')
+    const dataDir = join(scratch, 'data')
+    mkdirSync(join(home, '.ssh'), { recursive: true })
+    const instance = runningInstance({ instanceId: 'i-ed', name: 'Edit Box', host: '127.0.0.1', port: server.port, username: server.username })
+    const { services } = fakeSshServices(dataDir, [instance])
+    ;(services.settings() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = server.userKeyPath
+    const opened: string[] = []
+    let failOpen = false
+    services.platform = {
+      shell: 'electron',
+      openEditor: async (url: string) => {
+        if (failOpen) throw new Error('no application is registered for vscode:')
+        opened.push(url)
+      }
+    } as unknown as Platform
+    const { keyType, keyBase64 } = server.hostPublicKey()
+    await new KnownHostsStore(join(dataDir, 'known_hosts'), undefined).remember('127.0.0.1', server.port, { keyType, keyBase64 })
+    const group = createSshCommands(services, { homeDir: home, agent: undefined, editors: () => ['vscode', 'cursor'] })
+    try {
+      expect(await call(group, 'editor.available', undefined)).toEqual({ editors: ['vscode', 'cursor'] })
+      await expect(call(group, 'editor.open', { instanceId: 'i-ed', editor: 'vscode' })).rejects.toMatchObject({ field: 'config', message: expect.stringMatching(/^VS Code connects through the instance's Host entry/) })
+      expect(opened).toEqual([])
+
+      const preview = await call<{ block: string; inPlace: boolean }>(group, 'ssh.configPreview', { instanceId: 'i-ed' })
+      expect(preview.inPlace).toBe(false)
+      await call(group, 'ssh.configWrite', { instanceId: 'i-ed', block: preview.block })
+      expect((await call<{ inPlace: boolean }>(group, 'ssh.configPreview', { instanceId: 'i-ed' })).inPlace).toBe(true)
+
+      const { url } = await call<{ url: string }>(group, 'editor.open', { instanceId: 'i-ed', editor: 'vscode' })
+      // The fixture's sessions have HOME set to its home folder.
+      expect(url).toBe(`vscode://vscode-remote/ssh-remote+cloudtray-edit-box${server.homePath}`)
+      expect(opened).toEqual([url])
+      expect((await call<{ url: string }>(group, 'editor.open', { instanceId: 'i-ed', editor: 'cursor' })).url).toMatch(/^cursor:\/\/vscode-remote\/ssh-remote\+cloudtray-edit-box\//)
+
+      failOpen = true
+      await expect(call(group, 'editor.open', { instanceId: 'i-ed', editor: 'vscode' })).rejects.toMatchObject({ message: expect.stringMatching(/could not open VS Code.*Remote - SSH extension/) })
+    } finally {
+      await group.dispose?.()
+    }
+  })
+})

@@ -1,0 +1,57 @@
+/**
+ * "Open in VS Code" / "Open in Cursor": the instance's Host block must already be in
+ * ~/.ssh/config, exactly as "Add to ~/.ssh/config" would write it (the window shows the block
+ * and writes it first, with a backup); then the editor's Remote-SSH link to that alias and the
+ * instance user's home goes to the OS. The home is asked of the instance on its shared
+ * connection (a fixed command, never prompting); when that cannot be had the editor opens the
+ * remote without a folder.
+ */
+import type { Editor } from '../../shared/contract-tunnels'
+import { AppError } from '../app-error'
+import { EDITOR_NAMES, editorUrl } from '../ssh/config/editors'
+import type { SshLinks } from '../ssh/links/links'
+import { hostAlias, hostBlockInPlace, readSshConfig, type HostBlockInput } from '../ssh/config/ssh-config'
+import type { CommandGroup } from './dispatcher'
+
+export interface EditorDeps {
+  links: SshLinks
+  homeDir: string
+  blockInput: (instanceId: string) => HostBlockInput
+  openEditor: (url: string) => Promise<void>
+  editors: () => Editor[]
+}
+
+/** How long "Open in …" waits for the instance to say where home is. */
+export const HOME_LOOKUP_MS = 5_000
+
+export type EditorCommand = 'editor.available' | 'editor.open'
+
+export function editorCommands(deps: EditorDeps): CommandGroup<EditorCommand> {
+  return {
+    handlers: {
+      'editor.available': async () => ({ editors: deps.editors() }),
+      'editor.open': async ({ instanceId, editor }) => {
+        const input = deps.blockInput(instanceId)
+        const existing = (await readSshConfig(deps.homeDir).catch(() => null)) ?? ''
+        if (!hostBlockInPlace(existing, input)) {
+          throw new AppError(
+            'not-allowed',
+            `${EDITOR_NAMES[editor]} connects through the instance's Host entry in ~/.ssh/config, which is not there (or out of date). Review and write it, then open again.`,
+            { field: 'config' }
+          )
+        }
+        const home = await deps.links
+          .exec(instanceId, 'printf %s "$HOME"', { timeoutMs: HOME_LOOKUP_MS, maxOutputBytes: 4096 })
+          .then((result) => (result.exitCode === 0 ? result.stdout : undefined))
+          .catch(() => undefined)
+        const url = editorUrl(editor, hostAlias(input.instanceName, input.instanceId), home)
+        try {
+          await deps.openEditor(url)
+        } catch (error) {
+          throw new AppError('not-allowed', `Your system could not open ${EDITOR_NAMES[editor]} (${(error as Error).message}). Is it installed, with its Remote - SSH extension?`, { cause: error })
+        }
+        return { url }
+      }
+    }
+  }
+}

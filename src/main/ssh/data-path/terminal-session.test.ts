@@ -1,0 +1,71 @@
+import { EventEmitter } from 'node:events'
+import type { ClientChannel } from 'ssh2'
+import { describe, expect, it } from 'vitest'
+import { ManualClock } from '../../../shared/clock'
+import { BATCH_MAX_BYTES } from './batcher'
+import { HIGH_WATERMARK, LOW_WATERMARK } from './flow-control'
+import { TerminalSession } from './terminal-session'
+
+/** What TerminalSession uses of an ssh2 channel. */
+class FakeChannel extends EventEmitter {
+  readonly stderr = new EventEmitter()
+  paused = false
+  readableLength = 0
+  pause(): this {
+    this.paused = true
+    return this
+  }
+  resume(): this {
+    this.paused = false
+    return this
+  }
+}
+
+function setup() {
+  const clock = new ManualClock()
+  const sent: Uint8Array[] = []
+  const session = new TerminalSession({
+    id: 't1',
+    instanceId: 'i1',
+    clientId: 'c1',
+    cols: 80,
+    rows: 24,
+    clock,
+    send: (data) => sent.push(data),
+    onShellExit: () => {},
+    onChannelLost: () => {}
+  })
+  const channel = new FakeChannel()
+  session.attach(channel as unknown as ClientChannel)
+  const sentBytes = (): number => sent.reduce((sum, batch) => sum + batch.length, 0)
+  return { clock, session, channel, sentBytes }
+}
+
+describe('TerminalSession', () => {
+  it('holds a small tail for the batching delay while output flows', () => {
+    const { clock, channel, sentBytes } = setup()
+    channel.emit('data', Buffer.alloc(1000, 0x61))
+    expect(sentBytes()).toBe(0)
+    clock.advance(16)
+    expect(sentBytes()).toBe(1000)
+  })
+
+  it('sends everything it has at once when flow control pauses the channel', () => {
+    const { channel, session, sentBytes } = setup()
+    const packet = Buffer.alloc(30_000, 0x61)
+    let taken = 0
+    while (!channel.paused) {
+      channel.emit('data', packet)
+      taken += packet.length
+    }
+    // The tail that did not fill a batch went out too: the renderer can parse (and acknowledge)
+    // all of it while nothing more comes, instead of waiting 16 ms for it.
+    expect(sentBytes()).toBe(taken)
+    expect(taken).toBeGreaterThan(HIGH_WATERMARK)
+    expect(taken % BATCH_MAX_BYTES).not.toBe(0)
+    session.ack(taken - LOW_WATERMARK)
+    expect(channel.paused).toBe(true)
+    session.ack(1)
+    expect(channel.paused).toBe(false)
+  })
+})

@@ -1,0 +1,130 @@
+/**
+ * A server whose host key is of another type than the one remembered (issue #12 item 5),
+ * against Debian's sshd offering only an RSA host key. OpenSSH calls that a changed key, not a
+ * first contact; the real client is run on the same known_hosts to show the app judges alike.
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
+import { KnownHostsStore } from './known-hosts-store'
+import { SshManager } from '../ssh-manager'
+import { runningInstance } from '../testing/instance'
+import { OpenSshServer, opensshAvailable } from '../testing/openssh-server'
+import { splitClock } from '../testing/split-clock'
+import { TerminalHarness } from '../testing/terminal-harness'
+
+const SSH = '/usr/bin/ssh'
+
+describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another type than remembered', () => {
+  let server: OpenSshServer
+  let scratch: string
+  let otherEd25519: string
+  const managers: SshManager[] = []
+
+  beforeAll(async () => {
+    server = new OpenSshServer({ hostKeyType: 'rsa' })
+    await server.start()
+    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-keytype-'))
+    const other = join(scratch, 'other_ed25519')
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', other])
+    otherEd25519 = readFileSync(`${other}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
+  })
+  afterAll(async () => {
+    for (const manager of managers) manager.dispose()
+    await server?.dispose()
+    if (scratch) rmSync(scratch, { recursive: true, force: true })
+  })
+
+  /** An SshManager whose user would press the focused default, "Accept and remember", on any host-key question. */
+  function setup(name: string): { harness: TerminalHarness; manager: SshManager; appFile: string; userFile: string } {
+    const home = join(scratch, name)
+    mkdirSync(join(home, '.ssh'), { recursive: true })
+    const appFile = join(home, 'app-known_hosts')
+    const userFile = join(home, '.ssh', 'known_hosts')
+    const harness = new TerminalHarness()
+    const manager = new SshManager({
+      clock: splitClock().clock,
+      emit: harness.emit,
+      findInstance: (instanceId) => runningInstance({ instanceId, host: '127.0.0.1', port: server.port, username: server.username }),
+      knownHosts: new KnownHostsStore(appFile, userFile),
+      homeDir: home,
+      settingsKeyFile: () => server.userKeyPath,
+      sandboxKeyFile: () => undefined,
+      agent: undefined,
+      random: () => 0
+    })
+    harness.manager = manager
+    harness.answerPrompt = (prompt: SshPrompt): PromptAnswer | undefined =>
+      prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-and-remember' } : undefined
+    managers.push(manager)
+    return { harness, manager, appFile, userFile }
+  }
+
+  /** What the real client says with this known_hosts file and strict checking. */
+  function openssh(knownHosts: string): { status: number | null; stderr: string; stdout: string } {
+    const result = spawnSync(
+      SSH,
+      ['-F', '/dev/null', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=yes', '-o', `UserKnownHostsFile=${knownHosts}`, '-o', 'GlobalKnownHostsFile=/dev/null',
+        '-o', 'IdentitiesOnly=yes', '-i', server.userKeyPath, '-p', String(server.port), `${server.username}@127.0.0.1`, 'echo', 'connected-ok'],
+      { encoding: 'utf8', timeout: 20_000 }
+    )
+    return { status: result.status, stderr: result.stderr, stdout: result.stdout }
+  }
+
+  function fingerprintOf(publicKey: string): string {
+    const file = join(scratch, `fp-${Math.random().toString(36).slice(2)}.pub`)
+    writeFileSync(file, `${publicKey}\n`)
+    return execFileSync('ssh-keygen', ['-lf', file], { encoding: 'utf8' }).split(' ')[1] as string
+  }
+
+  it('#12 item 5: an RSA key where an Ed25519 key is remembered is refused as changed, with the loud warning, not asked as a first contact', async () => {
+    const { harness, manager, appFile } = setup('changed-type')
+    writeFileSync(appFile, `[127.0.0.1]:${server.port} ${otherEd25519}\n`)
+    const rsa = readFileSync(`${server.hostKeyPath}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
+
+    // OpenSSH itself, on the same file: "REMOTE HOST IDENTIFICATION HAS CHANGED".
+    const real = openssh(appFile)
+    expect(real.stderr).toMatch(/REMOTE HOST IDENTIFICATION HAS CHANGED/)
+    expect(real.stdout).not.toContain('connected-ok')
+
+    const { terminalId } = manager.open('i-1', 80, 24, harness.clientId)
+    const settled = (): string | undefined => harness.lastStatus(terminalId)?.state
+    await harness.waitFor(() => settled() === 'failed' || settled() === 'connected', 'the connection to fail or connect')
+    expect(harness.prompts.some((prompt) => prompt.kind === 'host-key')).toBe(false)
+    expect(settled()).toBe('failed')
+    expect(harness.prompts.find((prompt) => prompt.kind === 'host-key-changed')).toMatchObject({
+      kind: 'host-key-changed',
+      host: '127.0.0.1',
+      port: server.port,
+      keyType: 'ssh-rsa',
+      oldKeyType: 'ssh-ed25519',
+      oldFingerprint: fingerprintOf(otherEd25519),
+      newFingerprint: fingerprintOf(rsa),
+      knownHostsFile: appFile
+    })
+    expect(harness.lastStatus(terminalId)).toMatchObject({ needsUser: true })
+    expect(harness.lastStatus(terminalId)?.message).toMatch(/^WARNING: the host key of 127\.0\.0\.1:\d+ has changed \(was ssh-ed25519 key SHA256:.*, now ssh-rsa key SHA256:/)
+    // Nothing was remembered behind the user's back.
+    expect(readFileSync(appFile, 'utf8')).toBe(`[127.0.0.1]:${server.port} ${otherEd25519}\n`)
+
+    // The explicit way out: forget the old key, then it is a first contact.
+    await manager.forgetHostKey('127.0.0.1', server.port)
+    manager.reconnect(terminalId, harness.clientId)
+    await harness.waitForState(terminalId, 'connected')
+    expect(harness.prompts.filter((prompt) => prompt.kind === 'host-key')).toMatchObject([{ keyType: 'ssh-rsa' }])
+  })
+
+  it('accepts the host when one of its several remembered key types matches, as OpenSSH does', async () => {
+    const { harness, manager, userFile } = setup('several-types')
+    const rsa = readFileSync(`${server.hostKeyPath}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
+    writeFileSync(userFile, `[127.0.0.1]:${server.port} ${otherEd25519}\n[127.0.0.1]:${server.port} ${rsa}\n`)
+    expect(openssh(userFile).stdout.trim()).toBe('connected-ok')
+
+    const { terminalId } = manager.open('i-2', 80, 24, harness.clientId)
+    await harness.waitForState(terminalId, 'connected')
+    expect(harness.prompts).toEqual([])
+  })
+})

@@ -1,0 +1,131 @@
+/**
+ * The shared connection per instance and `exec` against Debian's OpenSSH: exec rides on a
+ * terminal's connection, or opens one of its own that the next call reuses until it idles out;
+ * it never asks the user (an unknown host key and a locked key fail with their reason and no
+ * prompt); and it stops when the instance stops.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Instance } from '../../../shared/api'
+import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
+import { KnownHostsStore } from '../host-keys/known-hosts-store'
+import { ExecError } from './links'
+import { SshManager } from '../ssh-manager'
+import { OpenSshServer, opensshAvailable } from '../testing/openssh-server'
+import { splitClock } from '../testing/split-clock'
+import { sshdInstance, sshdLinks } from '../testing/sshd-links'
+import { TerminalHarness } from '../testing/terminal-harness'
+
+describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSSH', () => {
+  let server: OpenSshServer
+  let scratch: string
+  const disposers: (() => void)[] = []
+
+  beforeAll(async () => {
+    server = new OpenSshServer()
+    await server.start()
+    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-links-'))
+  })
+
+  afterAll(async () => {
+    for (const dispose of disposers) dispose()
+    await server?.dispose()
+    if (scratch) rmSync(scratch, { recursive: true, force: true })
+  })
+
+  let counter = 0
+  function setup(options: { keyFile?: string; trusted?: boolean } = {}) {
+    const home = join(scratch, `home-${++counter}`)
+    mkdirSync(home, { recursive: true })
+    const { clock, manual } = splitClock()
+    const harness = new TerminalHarness()
+    let status = 'Running'
+    const instance = (): Instance => {
+      const made = sshdInstance(server)
+      made.instanceRuntimeInfo.status = status
+      return made
+    }
+    const knownHosts = new KnownHostsStore(join(home, 'app-known_hosts'), undefined)
+    const links = sshdLinks(server, { clock, knownHosts, homeDir: home, emit: harness.emit, instance, execIdleMs: 60_000, ...(options.keyFile ? { keyFile: options.keyFile } : {}) })
+    const manager = new SshManager({ clock, emit: harness.emit, findInstance: () => instance(), knownHosts, homeDir: home, settingsKeyFile: () => null, sandboxKeyFile: () => undefined, agent: undefined, links })
+    harness.manager = manager
+    disposers.push(() => manager.dispose(), () => links.dispose())
+    const trust = async (): Promise<void> => {
+      const { keyType, keyBase64 } = server.hostPublicKey()
+      await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })
+    }
+    return { links, manager, harness, manual, trust, stop: () => (status = 'Stopping') }
+  }
+
+  it('runs a command on the connection a terminal already has, without a new login', async () => {
+    const { links, manager, harness, trust } = setup()
+    await trust()
+    const { terminalId } = manager.open('i-1', 80, 24, harness.clientId)
+    await harness.waitForState(terminalId, 'connected')
+    const shared = links.connectionOf('i-1')
+    const result = await links.exec('i-1', 'printf "%s" "$((6*7))"; echo oops >&2; exit 3')
+    expect(result).toEqual({ exitCode: 3, stdout: '42', stderr: 'oops\n' })
+    expect(links.connectionOf('i-1')).toBe(shared)
+    expect(links.usersOf('i-1')).toBe(2)
+  })
+
+  it('opens a connection for exec alone, reuses it for the next call, and lets it go when idle', async () => {
+    const { links, manual, trust, harness } = setup()
+    await trust()
+    expect((await links.exec('i-1', 'echo one')).stdout).toBe('one\n')
+    const first = links.connectionOf('i-1')
+    expect(first).toBeDefined()
+    manual.advance(50_000)
+    expect((await links.exec('i-1', 'echo two')).stdout).toBe('two\n')
+    expect(links.connectionOf('i-1')).toBe(first)
+    // The idle time counts from the last call.
+    manual.advance(59_000)
+    expect(links.connectionOf('i-1')).toBe(first)
+    manual.advance(2_000)
+    expect(links.connectionOf('i-1')).toBeUndefined()
+    await first!.closed
+    expect(harness.prompts).toEqual([])
+  })
+
+  it('never asks: an unknown host key and a key that needs its passphrase fail with their reason', async () => {
+    const { links, harness } = setup()
+    const unknown = await links.exec('i-1', 'true').catch((error: unknown) => error)
+    expect(unknown).toBeInstanceOf(ExecError)
+    expect(unknown).toMatchObject({ reason: 'host-key-unknown', message: expect.stringMatching(/not trusted yet.*Open a terminal/) })
+    expect(harness.prompts).toEqual([])
+    expect(links.connectionOf('i-1')).toBeUndefined()
+
+    const locked = server.addUserKey(`locked-${counter}`, 'sesame')
+    const other = setup({ keyFile: locked })
+    await other.trust()
+    const refused = await other.links.exec('i-1', 'true').catch((error: unknown) => error)
+    expect(refused).toMatchObject({ reason: 'needs-passphrase', message: expect.stringContaining(locked) })
+    expect(other.harness.prompts).toEqual([])
+
+    // Once a terminal was given the passphrase, background commands work for the rest of the session.
+    other.harness.answerPrompt = (prompt: SshPrompt): PromptAnswer | undefined =>
+      prompt.kind === 'passphrase' ? { kind: 'secret', values: ['sesame'] } : undefined
+    const { terminalId } = other.manager.open('i-1', 80, 24, other.harness.clientId)
+    await other.harness.waitForState(terminalId, 'connected')
+    other.manager.close(terminalId, other.harness.clientId)
+    expect((await other.links.exec('i-1', 'echo unlocked')).stdout).toBe('unlocked\n')
+  })
+
+  it('stops when the instance stops: the connection ends and later calls say the instance is not running', async () => {
+    const { links, trust, stop } = setup()
+    await trust()
+    await links.exec('i-1', 'true')
+    const connection = links.connectionOf('i-1')!
+    const running = links.exec('i-1', 'sleep 30')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    stop()
+    links.instanceStopped('i-1', 'test-box stopped.')
+    await connection.closed
+    // The command in flight ends with its channel; the next one is refused before any login.
+    await expect(running).resolves.toMatchObject({ exitCode: null })
+    await expect(links.exec('i-1', 'true')).rejects.toMatchObject({ reason: 'not-running' })
+    expect(links.connectionOf('i-1')).toBeUndefined()
+  })
+})

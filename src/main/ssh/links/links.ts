@@ -1,0 +1,613 @@
+/**
+ * The one SSH connection per instance, shared by everything that needs it: terminal tabs,
+ * tunnels, files panels and background commands (`exec`). Each of those is a LinkUser that
+ * acquires the link and releases it; the connection is made when the first user comes and ended
+ * when the last one leaves. When it drops, every user is told and the link reconnects with
+ * backoff (1 → 30 s, 12 tries); once it is back, each user is handed the new connection and
+ * re-opens what it needs (a shell, a tunnel's channels, an SFTP session). An authentication or
+ * host-key failure is never retried without the user.
+ *
+ * Prompts (host key, passphrase, password) go to the window of the user that is waiting; a user
+ * without a window (a restored tunnel, a probe) never causes a prompt: if the only users are
+ * background ones and a prompt would be needed, the attempt fails with the reason in words.
+ */
+import { randomUUID } from 'node:crypto'
+import type { ClientChannel } from 'ssh2'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Instance } from '../../../shared/api'
+import { isRunning } from '../../../shared/instance-rules'
+import type { Clock, TimerHandle } from '../../../shared/clock'
+import type { PromptAnswer } from '../../../shared/contract-ssh'
+import { AppError } from '../../app-error'
+import type { ClientId, EventSink } from '../../core-types'
+import { authCandidates } from '../auth/auth'
+import { reconnectDelay } from './backoff'
+import { connect, SshConnectError, type SshConnectFailure, type SshConnection } from './connection'
+import type { KnownHostsStore } from '../host-keys/known-hosts-store'
+import { PromptBroker, type PromptQuestion } from '../auth/prompts'
+import { requireRunning, sshTarget, type SshTarget } from '../target'
+
+/** Said when a real instance refuses every key: the one fix the provider allows. */
+export const REAL_CLOUD_KEY_ADVICE =
+  'On HPC-AI an instance accepts only SSH keys registered in the console (SSH keys) before it was created: add your public key there, then create a new instance.'
+
+export interface SshLinksOptions {
+  clock: Clock
+  emit: EventSink
+  findInstance: (instanceId: string) => Instance | undefined
+  knownHosts: KnownHostsStore
+  /** Home folder for the ~/.ssh default keys. */
+  homeDir: string
+  /** The key set in Settings, read at each connection. */
+  settingsKeyFile: () => string | null
+  /** The Sandbox's generated key while the Sandbox profile is in use. */
+  sandboxKeyFile: () => string | undefined
+  /** The agent to ask (see agent-path.ts); undefined: none. */
+  agent: string | undefined
+  keepaliveIntervalMs?: number
+  keepaliveCountMax?: number
+  connectTimeoutMs?: number
+  random?: () => number
+  /** Overrides how the target is found (tests point an instance at a local sshd). */
+  targetOf?: (instance: Instance) => SshTarget
+  /** How long a connection opened only for `exec` stays for the next one (default 3 min). */
+  execIdleMs?: number
+}
+
+export type LinkState = 'connecting' | 'connected' | 'reconnecting' | 'failed'
+
+export interface LinkStatus {
+  state: LinkState
+  /** A line in the user's words, e.g. "connection lost — reconnecting in 4 s (…)". */
+  message: string
+  /** While reconnecting: when the next attempt starts (Unix ms). */
+  retryAt?: number
+  /** Retrying makes no sense without the user (authentication or host key, or the instance stopped). */
+  needsUser?: boolean
+  /** Why it failed, for callers that act on it (background users, exec). */
+  reason?: SshConnectFailure | 'instance-stopped'
+}
+
+/** Something that needs the instance's connection. Callbacks never run inside `acquire`. */
+export interface LinkUser {
+  /** The window to ask (host key, passphrase, password) while this user waits; undefined: never ask. */
+  readonly askClient?: ClientId | undefined
+  /**
+   * A connection is up for this user: first, after a reconnect, or again on request (`requested`:
+   * the user asked to reconnect while the connection was up, e.g. a terminal wants a new shell).
+   */
+  connected(connection: SshConnection, requested: boolean): void
+  /** The connection went down; whatever was open on it is gone. */
+  disconnected(): void
+  /** Progress and failures of the link, in the user's words. */
+  status(status: LinkStatus): void
+}
+
+/** A user's hold on its instance's link. */
+export interface LinkLease {
+  readonly instanceId: string
+  readonly target: SshTarget
+  /** The live connection, if any. */
+  readonly connection: SshConnection | undefined
+  /**
+   * Connects again now (after a failure, during a backoff wait); when the connection is up, this
+   * user alone is handed it again (`connected(…, true)`).
+   */
+  reconnect(): void
+  /** Leaves the link; the last user to leave ends the connection. Idempotent. */
+  release(): void
+}
+
+export interface ExecOptions {
+  /** Gives up (closing the channel) after this long; default 30 s. */
+  timeoutMs?: number
+  /** Output kept per stream; the rest is read and dropped. Default 1 MiB. */
+  maxOutputBytes?: number
+}
+
+export interface ExecResult {
+  /** null when the command ended by a signal or the server did not say. */
+  exitCode: number | null
+  signal?: string
+  stdout: string
+  stderr: string
+}
+
+export type ExecFailure = SshConnectFailure | 'not-running' | 'instance-stopped' | 'reconnecting' | 'exec'
+
+/** Why `exec` could not run the command, in words, for a background caller to log or show. */
+export class ExecError extends Error {
+  constructor(
+    readonly reason: ExecFailure,
+    message: string
+  ) {
+    super(message)
+    this.name = 'ExecError'
+  }
+}
+
+export const DEFAULT_EXEC_IDLE_MS = 3 * 60_000
+const DEFAULT_EXEC_TIMEOUT_MS = 30_000
+const DEFAULT_EXEC_OUTPUT = 1024 * 1024
+const DEFAULT_KEYS = ['id_ed25519', 'id_ecdsa', 'id_rsa']
+
+interface Link {
+  instanceId: string
+  target: SshTarget
+  users: Set<LinkUser>
+  connection?: SshConnection
+  connecting?: Promise<void>
+  attempt: number
+  retryTimer?: TimerHandle
+  /** Set once a connection of this link was up: a later drop is a "connection lost". */
+  everConnected: boolean
+  /** Prompts of the current attempt, withdrawn if the link is dropped. */
+  promptIds: Set<string>
+  /** The user who last asked to reconnect: its window is asked first. */
+  preferredAsker?: LinkUser
+  /** The connection each user was last handed, so a deferred start does not hand it twice. */
+  handed: WeakMap<LinkUser, SshConnection>
+  /** The exec-only user while one holds the link (see exec). */
+  execUser?: ExecUser
+}
+
+export class SshLinks {
+  private readonly links = new Map<string, Link>()
+  private readonly prompts: PromptBroker
+  /** Passphrases typed in this app session, by key file. Memory only. */
+  private readonly passphrases = new Map<string, string>()
+  private readonly acceptedOnce = new Set<string>()
+  private disposed = false
+
+  constructor(private readonly options: SshLinksOptions) {
+    this.prompts = new PromptBroker((prompt, clientId) => options.emit('ssh.prompt', prompt, clientId))
+  }
+
+  /**
+   * Joins the instance's link (making it if needed). Throws an AppError in the user's words when
+   * the instance is not in the list, not running, or has no usable SSH address. The user hears
+   * about the connection only after this returns.
+   */
+  acquire(instanceId: string, user: LinkUser): LinkLease {
+    if (this.disposed) throw new AppError('not-allowed', 'Cloud Tray is quitting.')
+    const target = this.targetFor(instanceId)
+    let link = this.links.get(instanceId)
+    if (!link) {
+      link = { instanceId, target, users: new Set(), attempt: 0, everConnected: false, promptIds: new Set(), handed: new WeakMap() }
+      this.links.set(instanceId, link)
+    }
+    link.users.add(user)
+    const joined = link
+    setImmediate(() => this.start(joined, user))
+    let released = false
+    return {
+      instanceId,
+      target: link.target,
+      get connection() {
+        return released ? undefined : joined.connection
+      },
+      reconnect: () => {
+        if (!released) this.reconnect(joined, user)
+      },
+      release: () => {
+        if (released) return
+        released = true
+        this.leave(joined, user)
+      }
+    }
+  }
+
+  /**
+   * Runs `command` on the instance (no PTY) and answers its output and exit code. It uses the
+   * instance's shared connection when one is up, else opens one for exec alone and keeps it for
+   * the next call (`execIdleMs`), so a probe once a minute logs in once. It never asks the user:
+   * a host key not yet trusted or a key that needs its passphrase fails with that reason, as does
+   * an instance that is not running (and a connection opened for exec ends when it stops).
+   */
+  async exec(instanceId: string, command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const instance = this.options.findInstance(instanceId)
+    if (!instance) throw new ExecError('not-running', `Instance ${instanceId} is not in the list.`)
+    if (!isRunning(instance)) {
+      throw new ExecError('not-running', `${instance.instanceSpecInfo.name} is ${instance.instanceRuntimeInfo.status}, not Running.`)
+    }
+    let link = this.links.get(instanceId)
+    if (!link?.execUser) {
+      const user = new ExecUser(this.options.clock, this.options.execIdleMs ?? DEFAULT_EXEC_IDLE_MS)
+      let lease: LinkLease
+      try {
+        lease = this.acquire(instanceId, user)
+      } catch (error) {
+        throw new ExecError('not-running', (error as Error).message)
+      }
+      link = this.links.get(instanceId) as Link
+      link.execUser = user
+      user.onIdle = () => {
+        if (link?.execUser === user) link.execUser = undefined
+        lease.release()
+      }
+    }
+    const user = link.execUser as ExecUser
+    const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS
+    const startedAt = this.options.clock.now()
+    const connection = await withTimeout(this.options.clock, user.ready(link.connection), timeoutMs, () =>
+      new ExecError('timeout', `${link.target.host}:${link.target.port} did not let Cloud Tray in within ${Math.round(timeoutMs / 1000)} s.`)
+    )
+    const left = Math.max(1, timeoutMs - (this.options.clock.now() - startedAt))
+    return runExec(connection, command, { ...options, timeoutMs: left }, this.options.clock)
+  }
+
+  /**
+   * The instance left Running: its link ends (a stopping machine will not answer again) and
+   * every user is told; exec waits fail. Users may acquire again once it runs.
+   */
+  instanceStopped(instanceId: string, why: string): void {
+    const link = this.links.get(instanceId)
+    if (!link) return
+    const status: LinkStatus = { state: 'failed', message: why, needsUser: true, reason: 'instance-stopped' }
+    const users = [...link.users]
+    this.dropLink(link)
+    for (const user of users) {
+      user.disconnected()
+      user.status(status)
+    }
+  }
+
+  answer(promptId: string, answer: PromptAnswer, clientId: ClientId): void {
+    if (!this.prompts.answer(promptId, answer, clientId)) {
+      throw new AppError('not-allowed', 'That question was already answered or withdrawn.')
+    }
+  }
+
+  async forgetHostKey(host: string, port: number): Promise<void> {
+    await this.options.knownHosts.forget(host, port)
+    for (const key of [...this.acceptedOnce]) if (key.startsWith(`${host}:${port} `)) this.acceptedOnce.delete(key)
+  }
+
+  /** Every link waiting out a backoff delay tries now (after wake or a network change). */
+  retryWaitingNow(): void {
+    for (const link of this.links.values()) if (link.retryTimer) this.retryNow(link)
+  }
+
+  /** The live connection of an instance (tests use it for exec). */
+  connectionOf(instanceId: string): SshConnection | undefined {
+    return this.links.get(instanceId)?.connection
+  }
+
+  /** Instances that have a link now. */
+  instanceIds(): string[] {
+    return [...this.links.keys()]
+  }
+
+  /** How many users hold the instance's link (tests). */
+  usersOf(instanceId: string): number {
+    return this.links.get(instanceId)?.users.size ?? 0
+  }
+
+  clientGone(clientId: ClientId): void {
+    this.prompts.clientGone(clientId)
+  }
+
+  dispose(): void {
+    this.disposed = true
+    for (const link of [...this.links.values()]) {
+      const users = [...link.users]
+      this.dropLink(link)
+      for (const user of users) user.disconnected()
+    }
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private targetFor(instanceId: string): SshTarget {
+    const instance = this.options.findInstance(instanceId)
+    if (!instance) throw new AppError('not-allowed', 'That instance is no longer in your list. Refresh the list and try again.')
+    requireRunning(instance)
+    return (this.options.targetOf ?? sshTarget)(instance)
+  }
+
+  private start(link: Link, user: LinkUser): void {
+    if (!link.users.has(user) || this.disposed) return
+    if (link.connection) {
+      this.hand(link, user, link.connection, false)
+      return
+    }
+    user.status({ state: 'connecting', message: `connecting to ${link.target.username}@${link.target.host}:${link.target.port}…` })
+    if (!link.connecting && link.retryTimer === undefined) void this.connectLink(link)
+  }
+
+  private hand(link: Link, user: LinkUser, connection: SshConnection, requested: boolean): void {
+    if (!requested && link.handed.get(user) === connection) return
+    link.handed.set(user, connection)
+    user.connected(connection, requested)
+  }
+
+  private reconnect(link: Link, user: LinkUser): void {
+    link.attempt = 0
+    link.preferredAsker = user
+    this.options.clock.clearTimeout(link.retryTimer)
+    link.retryTimer = undefined
+    if (link.connection) {
+      this.hand(link, user, link.connection, true)
+      return
+    }
+    this.broadcast(link, { state: 'connecting', message: 'reconnecting…' })
+    void this.connectLink(link)
+  }
+
+  /** The window to ask: the user who asked to reconnect, else the newest user that has a window. */
+  private askerOf(link: Link): ClientId | undefined {
+    if (link.preferredAsker?.askClient && link.users.has(link.preferredAsker)) return link.preferredAsker.askClient
+    let asker: ClientId | undefined
+    for (const user of link.users) if (user.askClient) asker = user.askClient
+    return asker
+  }
+
+  private connectLink(link: Link): Promise<void> {
+    if (link.connecting) return link.connecting
+    if (link.users.size === 0) return Promise.resolve()
+    const asker = this.askerOf(link)
+    const ask = asker
+      ? (question: PromptQuestion): Promise<PromptAnswer> => {
+          const { promptId, answer } = this.prompts.ask(asker, question)
+          link.promptIds.add(promptId)
+          return answer.finally(() => link.promptIds.delete(promptId))
+        }
+      : undefined
+    const sandboxKey = this.options.sandboxKeyFile()
+    const candidates = authCandidates({
+      ...(this.options.agent ? { agent: this.options.agent } : {}),
+      keyFiles: [this.options.settingsKeyFile(), sandboxKey, ...DEFAULT_KEYS.map((name) => join(this.options.homeDir, '.ssh', name))]
+    })
+    link.connecting = connect({
+      target: link.target,
+      knownHosts: this.options.knownHosts,
+      acceptedOnce: this.acceptedOnce,
+      candidates,
+      readKey: readKeyFile,
+      passphrases: this.passphrases,
+      ask,
+      tell: (question) => {
+        if (asker) this.options.emit('ssh.prompt', { ...question, promptId: `p-${randomUUID()}` } as never, asker)
+      },
+      clock: this.options.clock,
+      ...(this.options.keepaliveIntervalMs ? { keepaliveIntervalMs: this.options.keepaliveIntervalMs } : {}),
+      ...(this.options.keepaliveCountMax ? { keepaliveCountMax: this.options.keepaliveCountMax } : {}),
+      ...(this.options.connectTimeoutMs ? { connectTimeoutMs: this.options.connectTimeoutMs } : {})
+    }).then(
+      (connection) => {
+        link.connecting = undefined
+        if (link.users.size === 0 || this.disposed || this.links.get(link.instanceId) !== link) {
+          connection.end()
+          return
+        }
+        link.connection = connection
+        link.attempt = 0
+        link.everConnected = true
+        void connection.closed.then((reason) => this.connectionClosed(link, connection, reason))
+        for (const user of [...link.users]) if (link.connection === connection) this.hand(link, user, connection, false)
+      },
+      (error: unknown) => {
+        link.connecting = undefined
+        for (const promptId of link.promptIds) this.prompts.cancel(promptId)
+        if (link.users.size === 0 || this.disposed || this.links.get(link.instanceId) !== link) return
+        const failure = error instanceof SshConnectError ? error : new SshConnectError('network', String(error), true)
+        // A real cloud (not the Sandbox, whose key the app registers itself) takes only keys
+        // registered in its console before the instance was created (hpcai-api-facts.md 4).
+        const message = failure.reason === 'auth' && sandboxKey === undefined ? `${failure.message} ${REAL_CLOUD_KEY_ADVICE}` : failure.message
+        if (failure.retryable) this.scheduleRetry(link, message)
+        else this.broadcast(link, { state: 'failed', message, needsUser: true, reason: failure.reason })
+      }
+    )
+    return link.connecting
+  }
+
+  private connectionClosed(link: Link, connection: SshConnection, reason: string): void {
+    if (link.connection !== connection) return
+    link.connection = undefined
+    for (const user of [...link.users]) user.disconnected()
+    if (connection.isEnding || link.users.size === 0 || this.disposed) return
+    this.scheduleRetry(link, reason)
+  }
+
+  private scheduleRetry(link: Link, reason: string): void {
+    link.attempt++
+    const delay = reconnectDelay(link.attempt, this.options.random)
+    if (delay === undefined) {
+      this.broadcast(link, {
+        state: 'failed',
+        message: `${reason.replace(/\.?$/, '.')} Gave up after ${link.attempt - 1} attempts — press Reconnect to try again.`,
+        needsUser: true,
+        reason: 'network'
+      })
+      return
+    }
+    const retryAt = this.options.clock.now() + delay
+    const seconds = Math.ceil(delay / 1000)
+    const line = link.everConnected ? `connection lost — reconnecting in ${seconds} s (${reason})` : `${reason.replace(/\.?$/, '.')} Retrying in ${seconds} s.`
+    this.broadcast(link, { state: 'reconnecting', message: line, retryAt })
+    link.retryTimer = this.options.clock.setTimeout(() => this.retryNow(link), delay)
+  }
+
+  /** Ends a backoff wait early (or on time) and connects. */
+  private retryNow(link: Link): void {
+    this.options.clock.clearTimeout(link.retryTimer)
+    link.retryTimer = undefined
+    if (link.users.size === 0 || this.disposed) return
+    this.broadcast(link, { state: 'connecting', message: 'reconnecting…' })
+    void this.connectLink(link)
+  }
+
+  private broadcast(link: Link, status: LinkStatus): void {
+    for (const user of [...link.users]) user.status(status)
+  }
+
+  private leave(link: Link, user: LinkUser): void {
+    if (!link.users.delete(user)) return
+    if (link.preferredAsker === user) link.preferredAsker = undefined
+    if (link.execUser === user) link.execUser = undefined
+    if (link.users.size === 0 && this.links.get(link.instanceId) === link) this.dropLink(link)
+  }
+
+  private dropLink(link: Link): void {
+    this.options.clock.clearTimeout(link.retryTimer)
+    link.retryTimer = undefined
+    for (const promptId of link.promptIds) this.prompts.cancel(promptId)
+    const connection = link.connection
+    link.connection = undefined
+    link.users.clear()
+    link.execUser?.stopped()
+    link.execUser = undefined
+    if (this.links.get(link.instanceId) === link) this.links.delete(link.instanceId)
+    connection?.end()
+  }
+}
+
+/**
+ * The background user behind `exec`: holds the link while commands run and for `idleMs` after
+ * the last one, never asks the user, and turns the link's failures into ExecErrors.
+ */
+class ExecUser implements LinkUser {
+  readonly askClient = undefined
+  onIdle: () => void = () => {}
+  private waiters: { resolve: (connection: SshConnection) => void; reject: (error: ExecError) => void }[] = []
+  private idleTimer: TimerHandle | undefined
+  private current: SshConnection | undefined
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly idleMs: number
+  ) {}
+
+  /** The connection to run on: the live one, or the next one once the link is up. */
+  ready(live: SshConnection | undefined): Promise<SshConnection> {
+    this.touch()
+    const connection = live ?? this.current
+    if (connection) return Promise.resolve(connection)
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }))
+  }
+
+  connected(connection: SshConnection): void {
+    this.current = connection
+    const waiters = this.waiters
+    this.waiters = []
+    for (const waiter of waiters) waiter.resolve(connection)
+  }
+
+  disconnected(): void {
+    this.current = undefined
+  }
+
+  status(status: LinkStatus): void {
+    if (status.state === 'connecting' || status.state === 'connected') return
+    // A background caller does not wait out a backoff: it hears why now and tries again later,
+    // and the link is not kept retrying on its behalf.
+    const reason: ExecFailure = status.state === 'reconnecting' ? 'reconnecting' : (status.reason ?? 'network')
+    this.fail(new ExecError(reason, status.message))
+    this.release()
+  }
+
+  /** The link was dropped under it (instance stopped, app quitting). */
+  stopped(): void {
+    this.fail(new ExecError('instance-stopped', 'The instance stopped, so the command did not run.'))
+    this.clock.clearTimeout(this.idleTimer)
+    this.idleTimer = undefined
+  }
+
+  private fail(error: ExecError): void {
+    const waiters = this.waiters
+    this.waiters = []
+    for (const waiter of waiters) waiter.reject(error)
+  }
+
+  private touch(): void {
+    this.clock.clearTimeout(this.idleTimer)
+    this.idleTimer = this.clock.setTimeout(() => this.release(), this.idleMs)
+  }
+
+  private release(): void {
+    this.clock.clearTimeout(this.idleTimer)
+    this.idleTimer = undefined
+    this.onIdle()
+  }
+}
+
+function runExec(connection: SshConnection, command: string, options: ExecOptions, clock: Clock): Promise<ExecResult> {
+  const limit = options.maxOutputBytes ?? DEFAULT_EXEC_OUTPUT
+  const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS
+  return new Promise((resolve, reject) => {
+    let settled = false
+    /** Closed on timeout too, so the remote command does not linger. */
+    let channel: ClientChannel | undefined
+    const timer = clock.setTimeout(() => {
+      channel?.close()
+      settle(() => reject(new ExecError('timeout', `The command did not finish within ${Math.round(timeoutMs / 1000)} s.`)))
+    }, timeoutMs)
+    const settle = (action: () => void): void => {
+      if (settled) return
+      settled = true
+      clock.clearTimeout(timer)
+      action()
+    }
+    connection.exec(command).then(
+      (opened) => {
+        if (settled) {
+          opened.close()
+          return
+        }
+        channel = opened
+        const out = new Collector(limit)
+        const err = new Collector(limit)
+        let exitCode: number | null = null
+        let signal: string | undefined
+        opened.on('data', (chunk: Buffer) => out.push(chunk))
+        opened.stderr.on('data', (chunk: Buffer) => err.push(chunk))
+        opened.on('exit', (code: number | null, signalName?: string) => {
+          exitCode = typeof code === 'number' ? code : null
+          if (signalName) signal = signalName
+        })
+        opened.on('close', () => settle(() => resolve({ exitCode, ...(signal ? { signal } : {}), stdout: out.text(), stderr: err.text() })))
+      },
+      (error: unknown) => settle(() => reject(new ExecError('exec', `The instance refused to run the command: ${(error as Error).message}`)))
+    )
+  })
+}
+
+function withTimeout<T>(clock: Clock, promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = clock.setTimeout(() => reject(error()), ms)
+    promise.then(
+      (value) => {
+        clock.clearTimeout(timer)
+        resolve(value)
+      },
+      (failure: unknown) => {
+        clock.clearTimeout(timer)
+        reject(failure)
+      }
+    )
+  })
+}
+
+class Collector {
+  private readonly chunks: Buffer[] = []
+  private size = 0
+  constructor(private readonly limit: number) {}
+  push(chunk: Buffer): void {
+    if (this.size >= this.limit) return
+    const kept = chunk.subarray(0, this.limit - this.size)
+    this.chunks.push(kept)
+    this.size += kept.length
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString('utf8')
+  }
+}
+
+async function readKeyFile(path: string): Promise<Buffer | null> {
+  try {
+    return await readFile(path)
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * One download: the chosen files and whole folders are walked first (the window learns every
+ * item before a byte moves, and makes the folders), then each file is read with a pipelined
+ * reader and its bytes go to the window in order, never more than FILES_WINDOW ahead of what the
+ * window has saved. Links to files are followed; links to folders are not (a loop would never
+ * end), and the summary says how many were left out.
+ */
+import { FILES_WINDOW, type TransferItem } from '../../../shared/contract-files'
+import { AppError } from '../../app-error'
+import { joinRemote, nameOf } from './remote-path'
+import { PipelinedReader, type SftpClient } from './sftp-client'
+import { sftpFailure } from './sftp-errors'
+import { Transfer, type TransferOptions } from './transfer'
+
+/** More than this many items in one download is refused (the window lists each). */
+export const MAX_DOWNLOAD_ITEMS = 100_000
+
+export interface DownloadOptions extends TransferOptions {
+  /** Sends bytes of item `item` at `offset` to the window. */
+  send: (item: number, offset: number, data: Uint8Array) => void
+}
+
+interface Planned extends TransferItem {
+  remote: string
+}
+
+export class Download extends Transfer {
+  private saved = 0
+  private started = false
+  private reader: PipelinedReader | undefined
+  private wake: (() => void) | undefined
+
+  private constructor(
+    private readonly download: DownloadOptions,
+    private readonly planned: readonly Planned[],
+    readonly skippedLinks: number
+  ) {
+    super(download, 'download', planned)
+  }
+
+  /** Walks `paths` on the instance and makes the download (nothing moves until the window is ready). */
+  static async plan(options: DownloadOptions, sftp: SftpClient, paths: readonly string[]): Promise<Download> {
+    const planned: Planned[] = []
+    const skipped = { links: 0 }
+    for (const path of paths) await walk(sftp, path, nameOf(path), planned, skipped)
+    return new Download(options, planned, skipped.links)
+  }
+
+  get items(): TransferItem[] {
+    return this.planned.map(({ path, kind, size }) => ({ path, kind, size }))
+  }
+
+  /** The window has saved `bytes` in all; the first report (0) says it is ready. */
+  savedUpTo(bytes: number): void {
+    this.saved = Math.max(this.saved, bytes)
+    this.started = true
+    this.progress({ bytesDone: this.saved })
+    this.wake?.()
+    this.reader?.more()
+  }
+
+  protected override stopped(): void {
+    this.reader?.stop()
+    this.wake?.()
+  }
+
+  protected async run(sftp: () => SftpClient): Promise<void> {
+    await this.ready()
+    let before = 0
+    for (const [index, item] of this.planned.entries()) {
+      this.progress({ current: item.path })
+      if (item.kind === 'file') {
+        await this.file(sftp(), index, item, before)
+        before += item.size
+      }
+      this.itemDone()
+    }
+    // Done once the window has saved every byte, so "done" means on the user's disk.
+    while (this.saved < before && !this.stopping) await this.ready(true)
+  }
+
+  protected override note(): string | undefined {
+    return this.skippedLinks > 0 ? `${this.skippedLinks} ${this.skippedLinks === 1 ? 'link to a folder was' : 'links to folders were'} left out.` : undefined
+  }
+
+  private async file(sftp: SftpClient, index: number, item: Planned, before: number): Promise<void> {
+    const handle = await sftp.open(item.remote, 'r').catch((error: unknown) => {
+      throw sftpFailure(error, { action: 'read', path: item.remote })
+    })
+    try {
+      const reader = new PipelinedReader(
+        sftp.sftp,
+        handle,
+        item.size,
+        () => this.saved + FILES_WINDOW - before,
+        (offset, data) => this.download.send(index, offset, data)
+      )
+      this.reader = reader
+      await reader.finished.catch((error: unknown) => {
+        if (this.stopping) throw this.stopReason()
+        throw sftpFailure(error, { action: 'read', path: item.remote })
+      })
+    } finally {
+      this.reader = undefined
+      await sftp.close(handle).catch(() => undefined)
+    }
+  }
+
+  /** Waits for the window: to be ready, or (`more`) to save more. */
+  private ready(more = false): Promise<void> {
+    if (this.stopping) return Promise.reject(this.stopReason())
+    if (!more && this.started) return Promise.resolve()
+    return new Promise((resolve, reject) => {
+      this.wake = () => {
+        this.wake = undefined
+        if (this.stopping) reject(this.stopReason())
+        else resolve()
+      }
+    })
+  }
+}
+
+async function walk(sftp: SftpClient, remote: string, path: string, planned: Planned[], skipped: { links: number }): Promise<void> {
+  if (planned.length >= MAX_DOWNLOAD_ITEMS) {
+    throw new AppError('not-allowed', `That is more than ${MAX_DOWNLOAD_ITEMS} files and folders. Download a smaller folder, or pack it first (e.g. tar) in the terminal.`)
+  }
+  let stats = await sftp.lstat(remote).catch((error: unknown) => {
+    throw sftpFailure(error, { action: 'read', path: remote })
+  })
+  if (stats.isSymbolicLink()) {
+    const target = await sftp.stat(remote).catch(() => undefined)
+    if (!target || target.isDirectory()) {
+      skipped.links++
+      return
+    }
+    stats = target
+  }
+  if (stats.isFile()) {
+    planned.push({ path, kind: 'file', size: stats.size, remote })
+    return
+  }
+  if (!stats.isDirectory()) return
+  planned.push({ path, kind: 'folder', size: 0, remote })
+  const entries = await sftp.readdir(remote).catch((error: unknown) => {
+    throw sftpFailure(error, { action: 'list', path: remote })
+  })
+  for (const entry of entries) {
+    if (entry.filename === '.' || entry.filename === '..') continue
+    await walk(sftp, joinRemote(remote, entry.filename), `${path}/${entry.filename}`, planned, skipped)
+  }
+}

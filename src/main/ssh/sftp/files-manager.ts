@@ -1,0 +1,182 @@
+/**
+ * The files panels: SFTP sessions per window (sftp/files-session.ts) over the instances' shared
+ * connections, and their uploads and downloads (sftp/upload.ts, sftp/download.ts). Everything a
+ * window owns is its own: another window's session or transfer id is refused, and a window that
+ * goes away has its transfers cancelled and its sessions closed. Paths from a window are checked
+ * (remote-path.ts) and only ever handed to SFTP.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Clock } from '../../../shared/clock'
+import type { RemoteEntry, TransferItem, TransferProgress } from '../../../shared/contract-files'
+import { AppError } from '../../app-error'
+import type { ClientId, EventSink } from '../../core-types'
+import type { SshLinks } from '../links/links'
+import { Download } from './download'
+import { FilesSession } from './files-session'
+import { plainBytes } from '../data-path/plain-bytes'
+import { checkAbsolute, type Checked } from './remote-path'
+import { Upload } from './upload'
+import type { Transfer } from './transfer'
+
+export interface FilesManagerOptions {
+  links: SshLinks
+  clock: Clock
+  emit: EventSink
+}
+
+interface Owned {
+  transfer: Transfer
+  clientId: ClientId
+  session: FilesSession
+}
+
+export class FilesManager {
+  private readonly sessions = new Map<string, FilesSession>()
+  private readonly transfers = new Map<string, Owned>()
+
+  constructor(private readonly options: FilesManagerOptions) {}
+
+  open(instanceId: string, clientId: ClientId): { sessionId: string } {
+    const sessionId = `f-${randomUUID()}`
+    const session = new FilesSession({
+      sessionId,
+      instanceId,
+      clientId,
+      report: (status) => this.options.emit('files.status', status, clientId),
+      lost: (lost) => {
+        for (const owned of this.transfers.values()) {
+          if (owned.session === lost) owned.transfer.fail(new AppError('ssh', 'The connection to the instance was lost during the transfer. Nothing was left under the name of the file being moved; try again once it has reconnected.'))
+        }
+      }
+    })
+    session.lease = this.options.links.acquire(instanceId, session)
+    this.sessions.set(sessionId, session)
+    return { sessionId }
+  }
+
+  close(sessionId: string, clientId: ClientId): void {
+    const session = this.session(sessionId, clientId)
+    for (const [transferId, owned] of this.transfers) {
+      if (owned.session !== session) continue
+      owned.transfer.cancel()
+      this.transfers.delete(transferId)
+    }
+    session.close()
+    this.sessions.delete(sessionId)
+  }
+
+  list(sessionId: string, clientId: ClientId, path: string): Promise<{ path: string; entries: RemoteEntry[] }> {
+    return this.session(sessionId, clientId).list(absolute(path, 'path'))
+  }
+
+  mkdir(sessionId: string, clientId: ClientId, path: string): Promise<void> {
+    return this.session(sessionId, clientId).mkdir(absolute(path, 'path'))
+  }
+
+  rename(sessionId: string, clientId: ClientId, from: string, to: string): Promise<void> {
+    return this.session(sessionId, clientId).rename(absolute(from, 'from'), absolute(to, 'to'))
+  }
+
+  async remove(sessionId: string, clientId: ClientId, paths: readonly string[]): Promise<void> {
+    const session = this.session(sessionId, clientId)
+    for (const path of paths) await session.remove(notRoot(absolute(path, 'paths')))
+  }
+
+  upload(sessionId: string, clientId: ClientId, folder: string, items: readonly TransferItem[], replace: boolean): { transferId: string } {
+    const session = this.session(sessionId, clientId)
+    const sftp = session.sftp()
+    const transferId = `x-${randomUUID()}`
+    const upload = new Upload({
+      transferId,
+      sessionId,
+      clock: this.options.clock,
+      report: (progress) => this.report(transferId, clientId, progress),
+      folder: absolute(folder, 'folder'),
+      items,
+      replace,
+      written: (bytes) => this.options.emit('files.written', { transferId, bytes }, clientId)
+    })
+    this.transfers.set(transferId, { transfer: upload, clientId, session })
+    void upload.start(() => (session.sftp() === sftp ? sftp : lostTransfer()))
+    return { transferId }
+  }
+
+  chunk(transferId: string, clientId: ClientId, item: number, offset: number, data: Uint8Array): void {
+    const owned = this.transfers.get(transferId)
+    // A chunk of a transfer that just ended (cancelled, failed) is simply dropped: it is one-way.
+    if (!owned || owned.clientId !== clientId || !(owned.transfer instanceof Upload)) return
+    owned.transfer.chunk({ item, offset, data })
+  }
+
+  async download(sessionId: string, clientId: ClientId, paths: readonly string[]): Promise<{ transferId: string; items: TransferItem[] }> {
+    const session = this.session(sessionId, clientId)
+    const sftp = session.sftp()
+    const transferId = `x-${randomUUID()}`
+    const download = await Download.plan(
+      {
+        transferId,
+        sessionId,
+        clock: this.options.clock,
+        report: (progress) => this.report(transferId, clientId, progress),
+        send: (item, offset, data) => this.options.emit('files.data', { transferId, item, offset, data: plainBytes(data) }, clientId)
+      },
+      sftp,
+      paths.map((path) => notRoot(absolute(path, 'paths')))
+    )
+    this.transfers.set(transferId, { transfer: download, clientId, session })
+    void download.start(() => (session.sftp() === sftp ? sftp : lostTransfer()))
+    return { transferId, items: download.items }
+  }
+
+  saved(transferId: string, clientId: ClientId, bytes: number): void {
+    const owned = this.transfers.get(transferId)
+    if (!owned || owned.clientId !== clientId || !(owned.transfer instanceof Download)) return
+    owned.transfer.savedUpTo(bytes)
+  }
+
+  cancel(transferId: string, clientId: ClientId): void {
+    const owned = this.transfers.get(transferId)
+    if (!owned || owned.clientId !== clientId) throw new AppError('not-allowed', 'That transfer has already ended.')
+    owned.transfer.cancel()
+  }
+
+  clientGone(clientId: ClientId): void {
+    for (const [sessionId, session] of [...this.sessions]) if (session.clientId === clientId) this.close(sessionId, clientId)
+  }
+
+  dispose(): void {
+    for (const owned of this.transfers.values()) owned.transfer.cancel()
+    this.transfers.clear()
+    for (const session of this.sessions.values()) session.close()
+    this.sessions.clear()
+  }
+
+  private session(sessionId: string, clientId: ClientId): FilesSession {
+    const session = this.sessions.get(sessionId)
+    if (!session || session.clientId !== clientId) throw new AppError('not-allowed', 'That files panel was closed. Open the files panel again.')
+    return session
+  }
+
+  private report(transferId: string, clientId: ClientId, progress: TransferProgress): void {
+    this.options.emit('files.transfer', progress, clientId)
+    if (progress.state !== 'running') this.transfers.delete(transferId)
+  }
+}
+
+function absolute(path: string, field: string): string {
+  return valueOf(checkAbsolute(path), path, field)
+}
+
+function notRoot(path: string): string {
+  if (path === '/') throw new AppError('not-allowed', 'The whole disk (/) cannot be moved or deleted from here.')
+  return path
+}
+
+function valueOf<T>(checked: Checked<T>, raw: string, field: string): T {
+  if (checked.ok) return checked.value
+  throw new AppError('bad-input', `The path “${raw}” ${checked.problem}.`, { field })
+}
+
+function lostTransfer(): never {
+  throw new AppError('ssh', 'The connection to the instance was lost during the transfer. Try again once it has reconnected.')
+}

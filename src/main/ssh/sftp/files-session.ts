@@ -1,0 +1,202 @@
+/**
+ * One files panel's SFTP session: a user of the instance's shared connection (links.ts) that
+ * opens the `sftp` subsystem on each connection it is handed (again after a reconnect), learns
+ * the home folder, and answers the panel's folder operations. Every path is handed to SFTP as
+ * data; nothing here reaches a shell.
+ */
+import type { FilesState, FilesStatus, RemoteEntry } from '../../../shared/contract-files'
+import { AppError } from '../../app-error'
+import type { ClientId } from '../../core-types'
+import type { SshConnection } from '../links/connection'
+import type { LinkLease, LinkStatus, LinkUser } from '../links/links'
+import { joinRemote } from './remote-path'
+import { SftpClient } from './sftp-client'
+import { sftpFailure } from './sftp-errors'
+import { widenSftpWindow } from './sftp-window'
+import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2'
+
+export interface FilesSessionOptions {
+  sessionId: string
+  instanceId: string
+  clientId: ClientId
+  report: (status: FilesStatus) => void
+  /** The SFTP session went away (connection lost, closed): transfers on it end. */
+  lost: (session: FilesSession) => void
+}
+
+export class FilesSession implements LinkUser {
+  readonly sessionId: string
+  readonly instanceId: string
+  readonly clientId: ClientId
+  lease: LinkLease | undefined
+  home: string | undefined
+  private client: SftpClient | undefined
+  private closed = false
+
+  constructor(private readonly options: FilesSessionOptions) {
+    this.sessionId = options.sessionId
+    this.instanceId = options.instanceId
+    this.clientId = options.clientId
+  }
+
+  get askClient(): ClientId {
+    return this.clientId
+  }
+
+  /** The live SFTP session, or a refusal saying to wait. */
+  sftp(): SftpClient {
+    if (!this.client) throw new AppError('ssh', 'The files panel is not connected to the instance right now. Wait until it says Connected, then try again.')
+    return this.client
+  }
+
+  connected(connection: SshConnection): void {
+    void this.openSftp(connection)
+  }
+
+  disconnected(): void {
+    this.drop()
+  }
+
+  status(status: LinkStatus): void {
+    if (this.closed) return
+    const state: FilesState = status.state === 'failed' ? 'failed' : status.state
+    this.report(state, status.message, status.needsUser)
+  }
+
+  close(): void {
+    this.closed = true
+    this.drop()
+    this.lease?.release()
+    this.lease = undefined
+  }
+
+  /** The entries of a folder, with links resolved to what they point to where that can be seen. */
+  async list(path: string): Promise<{ path: string; entries: RemoteEntry[] }> {
+    const sftp = this.sftp()
+    let resolved: string
+    let list: FileEntryWithStats[]
+    try {
+      resolved = await sftp.realpath(path)
+      list = await sftp.readdir(resolved)
+    } catch (error) {
+      throw sftpFailure(error, { action: 'list', path })
+    }
+    const entries = await Promise.all(
+      list
+        .filter((entry) => entry.filename !== '.' && entry.filename !== '..')
+        .map(async (entry): Promise<RemoteEntry> => {
+          const type = typeOf(entry.attrs)
+          const base: RemoteEntry = {
+            name: entry.filename,
+            type,
+            size: entry.attrs.size,
+            modifiedAt: entry.attrs.mtime * 1000,
+            permissions: permissionsOf(entry.attrs.mode)
+          }
+          if (type !== 'link') return base
+          const target = await sftp.stat(joinRemote(resolved, entry.filename)).catch(() => undefined)
+          return target && (target.isDirectory() || target.isFile()) ? { ...base, target: target.isDirectory() ? 'folder' : 'file' } : base
+        })
+    )
+    return { path: resolved, entries }
+  }
+
+  async mkdir(path: string): Promise<void> {
+    const sftp = this.sftp()
+    if (await sftp.exists(path).catch(() => undefined)) throw new AppError('not-allowed', `“${path}” already exists. Choose another name.`, { field: 'name' })
+    await sftp.mkdir(path).catch((error: unknown) => {
+      throw sftpFailure(error, { action: 'create', path })
+    })
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    const sftp = this.sftp()
+    if (await sftp.exists(to).catch(() => undefined)) throw new AppError('not-allowed', `“${to}” already exists. Choose another name.`, { field: 'name' })
+    await sftp.rename(from, to).catch((error: unknown) => {
+      throw sftpFailure(error, { action: 'rename', path: from })
+    })
+  }
+
+  /** Deletes a file, link or folder (a folder with everything in it; links are never followed). */
+  async remove(path: string): Promise<void> {
+    const sftp = this.sftp()
+    try {
+      await removeTree(sftp, path)
+    } catch (error) {
+      throw error instanceof AppError ? error : sftpFailure(error, { action: 'delete', path })
+    }
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private async openSftp(connection: SshConnection): Promise<void> {
+    if (this.closed) return
+    let wrapper: SFTPWrapper
+    try {
+      wrapper = await new Promise<SFTPWrapper>((resolve, reject) => connection.client.sftp((error, sftp) => (error ? reject(error) : resolve(sftp))))
+    } catch (error) {
+      this.report('failed', `The instance does not offer file transfer (SFTP): ${(error as Error).message}.`, true)
+      return
+    }
+    if (this.closed || this.lease?.connection !== connection) {
+      wrapper.end()
+      return
+    }
+    widenSftpWindow(wrapper)
+    const client = new SftpClient(wrapper)
+    wrapper.once('close', () => {
+      if (this.client === client) this.drop()
+    })
+    try {
+      this.home = await client.realpath('.')
+    } catch (error) {
+      client.end()
+      this.report('failed', `The instance's file server did not say where your home folder is: ${(error as Error).message}.`, true)
+      return
+    }
+    if (this.closed) return client.end()
+    this.client = client
+    const target = connection.target
+    this.report('connected', `connected to ${target.username}@${target.host}`)
+  }
+
+  private drop(): void {
+    const client = this.client
+    this.client = undefined
+    if (!client) return
+    client.end()
+    this.options.lost(this)
+  }
+
+  private report(state: FilesState, message: string, needsUser?: boolean): void {
+    this.options.report({
+      sessionId: this.sessionId,
+      state,
+      message,
+      ...(state === 'connected' && this.home ? { home: this.home } : {}),
+      ...(needsUser ? { needsUser: true } : {})
+    })
+  }
+}
+
+async function removeTree(sftp: SftpClient, path: string): Promise<void> {
+  const stats = await sftp.lstat(path)
+  if (!stats.isDirectory()) return sftp.unlink(path)
+  for (const entry of await sftp.readdir(path)) {
+    if (entry.filename === '.' || entry.filename === '..') continue
+    await removeTree(sftp, joinRemote(path, entry.filename))
+  }
+  await sftp.rmdir(path)
+}
+
+function typeOf(stats: Stats): RemoteEntry['type'] {
+  if (stats.isDirectory()) return 'folder'
+  if (stats.isFile()) return 'file'
+  if (stats.isSymbolicLink()) return 'link'
+  return 'other'
+}
+
+export function permissionsOf(mode: number): string {
+  const bits = 'rwxrwxrwx'
+  return [...bits].map((letter, index) => (mode & (0o400 >> index) ? letter : '-')).join('')
+}

@@ -1,0 +1,95 @@
+/**
+ * The pipelined writer and reader against a fake SFTP that answers when told: many requests are
+ * in flight at once (never more than the limits), bytes arrive in order whatever order the
+ * answers come in, a short read asks again for the rest, and the first error stops everything.
+ */
+import type { SFTPWrapper } from 'ssh2'
+import { describe, expect, it } from 'vitest'
+import { MAX_REQUESTS, PipelinedReader, PipelinedWriter } from './sftp-client'
+
+interface Pending {
+  kind: 'read' | 'write'
+  position: number
+  length: number
+  data?: Buffer
+  answer: (error?: Error, bytes?: number) => void
+}
+
+function fakeSftp(file: Buffer, requestSize = 1000) {
+  const pending: Pending[] = []
+  const sftp = {
+    _maxReadLen: requestSize,
+    _maxWriteLen: requestSize,
+    write(_handle: Buffer, data: Buffer, offset: number, length: number, position: number, callback: (error?: Error) => void) {
+      pending.push({ kind: 'write', position, length, data: Buffer.from(data.subarray(offset, offset + length)), answer: (error) => callback(error) })
+    },
+    read(_handle: Buffer, buffer: Buffer, offset: number, length: number, position: number, callback: (error: Error | undefined, bytes: number, data: Buffer) => void) {
+      pending.push({
+        kind: 'read',
+        position,
+        length,
+        answer: (error, bytes = length) => {
+          const n = Math.max(0, Math.min(bytes, file.length - position))
+          if (n > 0) file.copy(buffer, offset, position, position + n)
+          callback(error, n, buffer.subarray(offset, offset + n))
+        }
+      })
+    }
+  }
+  return { sftp: sftp as unknown as SFTPWrapper, pending }
+}
+
+describe('pipelined SFTP IO', () => {
+  it('writes with many requests in flight and counts only confirmed bytes', async () => {
+    const { sftp, pending } = fakeSftp(Buffer.alloc(0))
+    const confirmed: number[] = []
+    const writer = new PipelinedWriter(sftp, Buffer.from('h'), (written) => confirmed.push(written))
+    writer.push(Buffer.alloc(100_000, 7))
+    expect(pending).toHaveLength(MAX_REQUESTS)
+    expect(writer.written).toBe(0)
+    // Answers out of order: each frees a slot for the next request.
+    pending.splice(3, 1)[0]!.answer()
+    expect(pending).toHaveLength(MAX_REQUESTS)
+    const done = writer.finish()
+    while (pending.length > 0) pending.shift()!.answer()
+    await done
+    expect(writer.written).toBe(100_000)
+    expect(confirmed.at(-1)).toBe(100_000)
+  })
+
+  it('stops at the first write error and reports it', async () => {
+    const { sftp, pending } = fakeSftp(Buffer.alloc(0))
+    let told: Error | undefined
+    const writer = new PipelinedWriter(sftp, Buffer.from('h'), () => {}, (error) => (told = error))
+    writer.push(Buffer.alloc(5_000))
+    const done = writer.finish()
+    pending.shift()!.answer(Object.assign(new Error('Failure'), { code: 4 }))
+    while (pending.length > 0) pending.shift()!.answer()
+    await expect(done).rejects.toThrow('Failure')
+    expect(told?.message).toBe('Failure')
+  })
+
+  it('reads ahead within the allowance, delivers in order, and asks again after a short read', async () => {
+    const file = Buffer.from(Array.from({ length: 10_500 }, (_, i) => i % 251))
+    const { sftp, pending } = fakeSftp(file)
+    const got: Buffer[] = []
+    let allowance = 4_000
+    const reader = new PipelinedReader(sftp, Buffer.from('h'), file.length, () => allowance, (_offset, data) => got.push(Buffer.from(data)))
+    expect(pending.map((p) => p.position)).toEqual([0, 1000, 2000, 3000])
+    pending.splice(2, 1)[0]!.answer() // out of order: held until 0 and 1000 are in
+    pending.shift()!.answer(undefined, 400) // short: 400 of 1000, the rest is asked again
+    expect(pending.some((p) => p.position === 400 && p.length === 600)).toBe(true)
+    allowance = Infinity
+    reader.more()
+    while (pending.length > 0) pending.shift()!.answer()
+    await reader.finished
+    expect(Buffer.concat(got)).toEqual(file)
+  })
+
+  it('fails when the file ends early', async () => {
+    const { sftp, pending } = fakeSftp(Buffer.alloc(1500))
+    const reader = new PipelinedReader(sftp, Buffer.from('h'), 3000, () => Infinity, () => {})
+    while (pending.length > 0) pending.shift()!.answer()
+    await expect(reader.finished).rejects.toThrow(/got shorter/)
+  })
+})

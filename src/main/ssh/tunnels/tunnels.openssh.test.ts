@@ -1,0 +1,182 @@
+/**
+ * Port tunnels against Debian's OpenSSH (direct-tcpip, as `ssh -L`): an HTTP request and a
+ * 64 MiB body each way arrive intact with the counters moving; the listener outlives an sshd
+ * restart (a request made during the outage waits and completes after the reconnect); a taken
+ * local port is refused with another offered; sign-out closes everything and sign-in brings the
+ * remembered tunnel back on the same port.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { InstancesSnapshot } from '../../../shared/contract'
+import { KnownHostsStore } from '../host-keys/known-hosts-store'
+import { OpenSshServer, opensshAvailable } from '../testing/openssh-server'
+import { httpRequest, httpText, patternStream, postPattern, sha256Of, startHttpTarget, type HttpTarget } from '../testing/http-target'
+import { splitClock } from '../testing/split-clock'
+import { sshdInstance, sshdLinks } from '../testing/sshd-links'
+import { TunnelManager } from './tunnel-manager'
+import { TunnelStore } from './tunnel-store'
+
+const MiB = 1024 * 1024
+
+describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
+  let server: OpenSshServer
+  let app: HttpTarget
+  let scratch: string
+  const cleanups: (() => void)[] = []
+
+  beforeAll(async () => {
+    server = new OpenSshServer()
+    await server.start()
+    app = await startHttpTarget()
+    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-tunnels-'))
+  })
+
+  afterAll(async () => {
+    for (const cleanup of cleanups) cleanup()
+    await app?.close()
+    await server?.dispose()
+    if (scratch) rmSync(scratch, { recursive: true, force: true })
+  })
+
+  let counter = 0
+  async function setup(dataDir = join(scratch, `data-${++counter}`), status = 'Running') {
+    mkdirSync(dataDir, { recursive: true })
+    const { clock, manual } = splitClock()
+    const instance = sshdInstance(server)
+    instance.instanceRuntimeInfo.status = status
+    const knownHosts = new KnownHostsStore(join(dataDir, 'known_hosts'), undefined)
+    const { keyType, keyBase64 } = server.hostPublicKey()
+    await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })
+    const links = sshdLinks(server, { clock, knownHosts, homeDir: dataDir })
+    const opened: string[] = []
+    const tunnels = new TunnelManager({
+      links,
+      clock,
+      store: new TunnelStore(dataDir),
+      findInstance: () => instance,
+      publish: () => {},
+      openUrl: async (url) => void opened.push(url)
+    })
+    cleanups.push(() => tunnels.dispose(), () => links.dispose())
+    await tunnels.signedIn('profile-1')
+    const snapshot: InstancesSnapshot = { instances: [instance], fetchedAt: Date.now(), mode: 'steady' }
+    const stateOf = (tunnelId: string) => tunnels.list().find((tunnel) => tunnel.tunnelId === tunnelId)
+    const until = async (what: string, check: () => boolean): Promise<void> => {
+      const deadline = Date.now() + 10_000
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(tunnels.list())}`)
+        await new Promise((resolve) => setTimeout(resolve, 20))
+      }
+    }
+    return { tunnels, links, manual, opened, snapshot, until, stateOf, dataDir }
+  }
+
+  it('carries an HTTP request and a 64 MiB body each way intact, counting connections and bytes', async () => {
+    const { tunnels, until, stateOf, opened } = await setup()
+    const tunnel = await tunnels.start({ instanceId: 'i-1', remotePort: app.port }, 'window-1')
+    expect(tunnel).toMatchObject({ remotePort: app.port, localAddress: `127.0.0.1:${tunnel.localPort}`, url: `http://127.0.0.1:${tunnel.localPort}/` })
+    await until('open', () => stateOf(tunnel.tunnelId)?.state === 'open')
+    expect(await httpText(tunnel.localPort)).toBe('hello from inside the instance\n')
+
+    const download = await httpRequest(tunnel.localPort, 'GET', `/bytes/${64 * MiB}`)
+    expect(stateOf(tunnel.tunnelId)?.connections).toBe(1)
+    expect(await sha256Of(download)).toEqual(await sha256Of(patternStream(64 * MiB)))
+    const { received, sent } = await postPattern(tunnel.localPort, 64 * MiB)
+    expect(received).toEqual(sent)
+
+    const counted = stateOf(tunnel.tunnelId)!
+    expect(counted.bytesIn).toBeGreaterThan(64 * MiB)
+    expect(counted.bytesOut).toBeGreaterThan(64 * MiB)
+    await until('connections closed', () => stateOf(tunnel.tunnelId)?.connections === 0)
+
+    await tunnels.open(tunnel.tunnelId)
+    expect(opened).toEqual([`http://127.0.0.1:${tunnel.localPort}/`])
+    // The same port again answers the same tunnel.
+    expect((await tunnels.start({ instanceId: 'i-1', remotePort: app.port }, 'window-1')).tunnelId).toBe(tunnel.tunnelId)
+  })
+
+  it('keeps listening through an sshd restart: a request made during the outage completes after the reconnect', async () => {
+    const { tunnels, links, manual, until, stateOf } = await setup()
+    const tunnel = await tunnels.start({ instanceId: 'i-1', remotePort: app.port }, undefined)
+    await until('open', () => stateOf(tunnel.tunnelId)?.state === 'open')
+    const before = links.connectionOf('i-1')!
+
+    await server.stop()
+    await until('reconnecting', () => stateOf(tunnel.tunnelId)?.state === 'reconnecting')
+    expect(stateOf(tunnel.tunnelId)?.message).toMatch(/^connection lost — reconnecting in 1 s/)
+    const waiting = httpText(tunnel.localPort)
+    await until('the request held', () => stateOf(tunnel.tunnelId)?.connections === 1)
+
+    await server.start()
+    manual.advance(1_000)
+    await until('open again', () => stateOf(tunnel.tunnelId)?.state === 'open')
+    expect(links.connectionOf('i-1')).not.toBe(before)
+    expect(await waiting).toBe('hello from inside the instance\n')
+    expect(await httpText(tunnel.localPort)).toBe('hello from inside the instance\n')
+  })
+
+  it('refuses a local port in use, offering a free one, and forwards on the one offered', async () => {
+    const { tunnels, until, stateOf } = await setup()
+    const squatter = createServer()
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve))
+    const taken = (squatter.address() as { port: number }).port
+    try {
+      const check = await tunnels.checkPort(taken)
+      expect(check.free).toBe(false)
+      expect(check.suggestion).not.toBe(taken)
+      await expect(tunnels.start({ instanceId: 'i-1', remotePort: app.port, localPort: taken }, 'window-1')).rejects.toMatchObject({
+        kind: 'not-allowed',
+        field: 'localPort',
+        message: expect.stringMatching(new RegExp(`^Port ${taken} on this computer is already in use by another program\\. Use \\d+ instead`))
+      })
+      expect(tunnels.list()).toEqual([])
+      const tunnel = await tunnels.start({ instanceId: 'i-1', remotePort: app.port, localPort: check.suggestion }, 'window-1')
+      expect(tunnel.localPort).toBe(check.suggestion)
+      await until('open', () => stateOf(tunnel.tunnelId)?.state === 'open')
+      expect(await httpText(tunnel.localPort)).toBe('hello from inside the instance\n')
+    } finally {
+      squatter.close()
+    }
+  })
+
+  it('closes everything on sign-out and brings the remembered tunnel back on the same port after sign-in', async () => {
+    const { tunnels, links, until, stateOf, snapshot, dataDir } = await setup()
+    const tunnel = await tunnels.start({ instanceId: 'i-1', remotePort: app.port }, 'window-1')
+    await until('open', () => stateOf(tunnel.tunnelId)?.state === 'open')
+    const connection = links.connectionOf('i-1')!
+
+    tunnels.signedOut()
+    expect(tunnels.list()).toEqual([])
+    await connection.closed
+    await expect(httpText(tunnel.localPort)).rejects.toThrow(/ECONNREFUSED/)
+
+    // Sign in again: the list already says the instance runs, so it is back on its port at once.
+    await tunnels.signedIn('profile-1')
+    expect(tunnels.list()).toMatchObject([{ tunnelId: tunnel.tunnelId, localPort: tunnel.localPort }])
+    await until('open again', () => stateOf(tunnel.tunnelId)?.state === 'open')
+    await tunnels.instances(snapshot)
+    expect(stateOf(tunnel.tunnelId)?.localPort).toBe(tunnel.localPort)
+    expect(await httpText(tunnel.localPort)).toBe('hello from inside the instance\n')
+
+    // Another app run on the same data folder remembers it too, waiting while its instance is
+    // stopped (and back when the list says it runs); stopping forgets it.
+    const again = await setup(dataDir, 'Stopped')
+    expect(again.tunnels.list()).toMatchObject([{ tunnelId: tunnel.tunnelId, state: 'waiting' }])
+    // Running again, but its remembered port is taken (by the first run): another one, and a note.
+    again.snapshot.instances[0]!.instanceRuntimeInfo.status = 'Running'
+    await again.tunnels.instances(again.snapshot)
+    await again.until('open on another port', () => again.stateOf(tunnel.tunnelId)?.state === 'open')
+    const moved = again.stateOf(tunnel.tunnelId)!
+    expect(moved.localPort).not.toBe(tunnel.localPort)
+    expect(moved.note).toBe(`Port ${tunnel.localPort} on this computer was in use, so this tunnel listens on ${moved.localPort} instead.`)
+    expect(await httpText(moved.localPort)).toBe('hello from inside the instance\n')
+    again.tunnels.signedOut()
+    await tunnels.stop(tunnel.tunnelId)
+    await expect(httpText(tunnel.localPort)).rejects.toThrow(/ECONNREFUSED/)
+    const third = await setup(dataDir)
+    expect(third.tunnels.list()).toEqual([])
+  })
+})
