@@ -75,8 +75,14 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
           ...(options.sftpFault ? { sftpFault: options.sftpFault } : {})
         })
         sessions.add(served)
-        client.once('close', () => {
+        const end = (): void => {
           served.close()
+          sessions.delete(served)
+        }
+        client.once('close', end)
+        // A connection kept for many commands (the app's GPU probes) must not collect a listener per command.
+        session.once('close', () => {
+          client.removeListener('close', end)
           sessions.delete(served)
         })
       })

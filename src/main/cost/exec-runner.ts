@@ -18,13 +18,6 @@ export const PROBE_TIMEOUT_MS = 20_000
 /** Why a background connection failed, when it is the user's to fix (links.ts ExecFailure). */
 const NEEDS_USER = new Set(['auth', 'host-key', 'host-key-unknown', 'needs-passphrase', 'cancelled'])
 
-/** Added to a refusal only the user can lift: where to do it. */
-const HOW_TO_FIX: Readonly<Record<string, string>> = {
-  'host-key-unknown': 'Open a terminal on it once and trust its host key; the GPUs are read from then on.',
-  'needs-passphrase': 'Open a terminal on it once and type the key’s passphrase; the GPUs are read from then on.',
-  auth: 'Check the SSH key in Settings, then open a terminal on it once.'
-}
-
 export function execRunner(links: ExecLinks): GpuRunner {
   return {
     async run(instanceId, command) {
@@ -33,9 +26,8 @@ export function execRunner(links: ExecLinks): GpuRunner {
       } catch (error) {
         const reason = (error as { reason?: unknown }).reason
         const message = error instanceof Error ? error.message : String(error)
-        const needsUser = typeof reason === 'string' && NEEDS_USER.has(reason)
-        const fix = typeof reason === 'string' ? HOW_TO_FIX[reason] : undefined
-        throw new ProbeUnavailable(fix ? `${message} ${fix}` : message, needsUser)
+        // The links' words already say what to do ("Open a terminal to the instance once…").
+        throw new ProbeUnavailable(message, typeof reason === 'string' && NEEDS_USER.has(reason))
       }
     }
   }
