@@ -239,6 +239,10 @@ export function connect(options: ConnectOptions): Promise<SshConnection> {
       armTimer()
       connectStartedAt = performance.now()
       client.connect(config)
+      // No Nagle: a keystroke goes at once rather than after the last packet's ACK (OpenSSH sets
+      // TCP_NODELAY for interactive sessions too), and a bulk burst's last packet does not wait
+      // for a delayed ACK before the next request can go.
+      client.setNoDelay(true)
     })().catch((error: unknown) => rejectConnect(new SshConnectError('network', `Could not start connecting to ${where(target)}: ${String(error)}`, true)))
   })
 }
