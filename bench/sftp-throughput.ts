@@ -42,6 +42,7 @@ async function viaApp(server: OpenSshServer, scratch: string, direction: 'up' | 
   Object.assign(harness, groupDriver(filesCommands(files), harness.clientId))
   try {
     const { sessionId, home } = await harness.open('i-1')
+    if (process.env['BENCH_DEBUG']) console.log(`  app ${direction}: connected after ${((performance.now() - started) / 1000).toFixed(2)} s`)
     const outcome =
       direction === 'up'
         ? await harness.upload(sessionId, home, join(local, '..'), [remoteName], { replace: true })

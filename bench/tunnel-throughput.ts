@@ -4,12 +4,11 @@
  * SSH direct-tcpip on the instance's shared connection) against OpenSSH's `ssh -N -L` to the same
  * local sshd, in the same run. Both tunnels are up before timing starts (tunnels are long-lived);
  * each run is one connection, timed from connect to the last byte. Prints MB/s for each and the
- * ratio; exits 1 below 0.8.
+ * ratio; exits 1 below 0.8. The reader of each tunnel is a process of its own, as a browser is.
  *
  *   npx tsx bench/tunnel-throughput.ts [--mib 256]
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { connect } from 'node:net'
 import { join } from 'node:path'
 import { systemClock } from '../src/shared/clock'
 import type { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
@@ -56,15 +55,27 @@ function startSource(): Promise<{ port: number; child: ChildProcess }> {
   })
 }
 
-/** One connection to `port`, read to the end; answers the seconds and bytes. */
+/**
+ * The reader on this computer (a browser, a client library): its own process too, so that the
+ * app's tunnel, like OpenSSH's, does not share its event loop with what reads from it.
+ */
+const READER = `
+const started = performance.now()
+let bytes = 0
+const socket = require('node:net').connect({ host: '127.0.0.1', port: Number(process.argv[1]) })
+socket.on('data', (chunk) => (bytes += chunk.length))
+socket.on('error', (error) => { console.error(error.message); process.exit(1) })
+socket.on('end', () => console.log(JSON.stringify({ seconds: (performance.now() - started) / 1000, bytes })))
+`
+
+/** One connection to `port`, read to the end by a reader process; answers the seconds and bytes. */
 function pull(port: number): Promise<{ seconds: number; bytes: number }> {
   return new Promise((resolve, reject) => {
-    const started = performance.now()
-    let bytes = 0
-    const socket = connect({ host: '127.0.0.1', port })
-    socket.on('data', (chunk: Buffer) => (bytes += chunk.length))
-    socket.on('error', reject)
-    socket.on('end', () => resolve({ seconds: (performance.now() - started) / 1000, bytes }))
+    const child = spawn(process.execPath, ['-e', READER, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] })
+    let output = ''
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.once('error', reject)
+    child.once('close', (code) => (code === 0 ? resolve(JSON.parse(output) as { seconds: number; bytes: number }) : reject(new Error(`reader exited ${code}`))))
   })
 }
 

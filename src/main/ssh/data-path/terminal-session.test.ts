@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../../shared/clock'
 import { BATCH_MAX_BYTES } from './batcher'
 import { HIGH_WATERMARK, LOW_WATERMARK } from './flow-control'
+import { watchShellExit } from './shell-exit'
 import { TerminalSession } from './terminal-session'
 
 /** What TerminalSession uses of an ssh2 channel. */
@@ -42,6 +43,28 @@ function setup() {
 }
 
 describe('TerminalSession', () => {
+  it('reports the exit status of a shell that ended before it was attached (it came with the channel)', () => {
+    const ends: string[] = []
+    const session = new TerminalSession({
+      id: 't1',
+      instanceId: 'i1',
+      clientId: 'c1',
+      cols: 80,
+      rows: 24,
+      clock: new ManualClock(),
+      send: () => {},
+      onShellExit: (_session, code) => ends.push(`exit ${code}`),
+      onChannelLost: () => ends.push('lost')
+    })
+    const channel = new FakeChannel()
+    // What SshConnection.shell does in ssh2's callback, before anyone awaiting it can attach.
+    watchShellExit(channel as unknown as ClientChannel)
+    channel.emit('exit', 127)
+    session.attach(channel as unknown as ClientChannel)
+    channel.emit('close')
+    expect(ends).toEqual(['exit 127'])
+  })
+
   it('holds a small tail for the batching delay while output flows', () => {
     const { clock, channel, sentBytes } = setup()
     channel.emit('data', Buffer.alloc(1000, 0x61))

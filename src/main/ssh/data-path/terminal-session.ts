@@ -11,6 +11,7 @@ import type { ClientId } from '../../core-types'
 import { Utf8Batcher } from './batcher'
 import { FlowControl } from './flow-control'
 import { limitReadAhead } from './read-ahead'
+import { shellExitOf, watchShellExit } from './shell-exit'
 
 export interface TerminalSessionOptions {
   id: string
@@ -84,7 +85,8 @@ export class TerminalSession {
     this.channel = channel
     this.everConnected = true
     limitReadAhead(channel)
-    let exitCode: number | null | undefined
+    // Usually watched already, by whoever opened the channel (shell-exit.ts says why).
+    watchShellExit(channel)
     const onData = (chunk: Buffer): void => {
       if (this.channel !== channel) return
       const action = this.flow.received(chunk.length)
@@ -98,13 +100,11 @@ export class TerminalSession {
     }
     channel.on('data', onData)
     channel.stderr.on('data', onData)
-    channel.on('exit', (code: number | null) => {
-      exitCode = typeof code === 'number' ? code : null
-    })
     channel.on('close', () => {
       if (this.channel !== channel) return
       this.batcher.flush(true)
       this.channel = undefined
+      const exitCode = shellExitOf(channel)
       if (exitCode !== undefined) this.options.onShellExit(this, exitCode)
       else this.options.onChannelLost(this)
     })

@@ -11,6 +11,7 @@ import type { KnownHostsStore } from '../host-keys/known-hosts-store'
 import type { PromptQuestion } from '../auth/prompts'
 import { limitReceiveWindow, receiveWindowFor } from '../data-path/receive-window'
 import { probeRoundTrips } from '../data-path/round-trip'
+import { watchShellExit } from '../data-path/shell-exit'
 import type { PromptAnswer } from '../../../shared/contract-ssh'
 import type { SshTarget } from '../target'
 
@@ -103,6 +104,7 @@ export class SshConnection {
     return new Promise((resolve, reject) => {
       this.client.shell(window, (error, channel) => {
         if (error) return reject(error)
+        watchShellExit(channel)
         limitReceiveWindow(channel, receiveWindowFor(this.roundTrip))
         this.shells.add(channel)
         channel.once('close', () => this.shells.delete(channel))
@@ -239,6 +241,10 @@ export function connect(options: ConnectOptions): Promise<SshConnection> {
       armTimer()
       connectStartedAt = performance.now()
       client.connect(config)
+      // No Nagle: a keystroke goes at once rather than after the last packet's ACK (OpenSSH sets
+      // TCP_NODELAY for interactive sessions too), and a bulk burst's last packet does not wait
+      // for a delayed ACK before the next request can go.
+      client.setNoDelay(true)
     })().catch((error: unknown) => rejectConnect(new SshConnectError('network', `Could not start connecting to ${where(target)}: ${String(error)}`, true)))
   })
 }

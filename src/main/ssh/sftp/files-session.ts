@@ -12,7 +12,7 @@ import type { LinkLease, LinkStatus, LinkUser } from '../links/links'
 import { joinRemote } from './remote-path'
 import { SftpClient } from './sftp-client'
 import { sftpFailure } from './sftp-errors'
-import { widenSftpWindow } from './sftp-window'
+import { widenReceiveWindow } from '../data-path/wide-window'
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2'
 
 export interface FilesSessionOptions {
@@ -142,7 +142,7 @@ export class FilesSession implements LinkUser {
       wrapper.end()
       return
     }
-    widenSftpWindow(wrapper)
+    widenReceiveWindow(wrapper)
     const client = new SftpClient(wrapper)
     wrapper.once('close', () => {
       if (this.client === client) this.drop()

@@ -14,6 +14,7 @@ import type { ClientId } from '../../core-types'
 import type { SshConnection } from '../links/connection'
 import type { LinkLease, LinkStatus, LinkUser } from '../links/links'
 import { LOOPBACK, listenLocal } from './local-port'
+import { widenReceiveWindow } from '../data-path/wide-window'
 
 /** How long a connection made while the SSH connection is down waits for it. */
 export const HOLD_MS = 30_000
@@ -209,6 +210,7 @@ export class Tunnel implements LinkUser {
         return
       }
       pair.channel = channel
+      widenReceiveWindow(channel)
       if (this.state === 'open' && this.message !== this.forwardingLine()) this.set('open', this.forwardingLine())
       socket.on('data', (chunk: Buffer) => {
         this.bytesOut += chunk.length
