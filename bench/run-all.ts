@@ -18,7 +18,8 @@ const BENCHES: { file: string; target: string }[] = [
   { file: 'xterm-throughput.ts', target: '≥ 20 MB/s into xterm; Ctrl-C answered within 200 ms' },
   { file: 'sftp-throughput.ts', target: '256 MiB up and down through the app’s SFTP vs OpenSSH sftp ≥ 0.9 each' },
   { file: 'tunnel-throughput.ts', target: '256 MiB through an app tunnel vs ssh -L ≥ 0.8' },
-  { file: 'emulator-load.ts', target: 'emulator under autocannon answers correctly' }
+  { file: 'emulator-load.ts', target: 'emulator under autocannon answers correctly' },
+  { file: 'gpu-probe.ts', target: 'SSH connections for GPU probes vs a fresh connection per probe ≤ 0.05' }
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -6,7 +6,7 @@ test('filter and page through 120 instances', async ({ page, shell }) => {
   const ids = await shell.emulator().seedInstances('demo', 120, { name: 'batch' })
   for (const id of ids.slice(0, 3)) shell.emulator().setStatus(id, 'StartingFailed', { diagnosisReason: 'ImagePullBackOff' })
   await signIn(page, shell)
-  await expect(page.getByText('120 instances')).toBeVisible()
+  await expect(page.getByText('120 instances', { exact: true })).toBeVisible()
   const table = page.getByRole('table', { name: 'Instances' })
   await expect(table).toHaveAttribute('aria-rowcount', '121')
 
@@ -25,7 +25,7 @@ test('filter and page through 120 instances', async ({ page, shell }) => {
   await name.fill('no-such-name')
   await expect(page.getByRole('heading', { name: 'No instance matches' })).toBeVisible()
   await page.getByRole('button', { name: 'Clear filters' }).click()
-  await expect(page.getByText('120 instances')).toBeVisible()
+  await expect(page.getByText('120 instances', { exact: true })).toBeVisible()
 
   // Server pages: 50 a page is three pages.
   await page.getByRole('combobox', { name: 'Per page' }).selectOption('50')

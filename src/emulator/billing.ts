@@ -4,9 +4,9 @@
  * wallet; `POST /__emulator/balance` sets it; `advance` moves time and so spends it.
  *
  * The rules (README "Balance"), one home each:
- * - `isBilled`: an instance costs money from its create until it has stopped or is gone. Booting,
- *   stuck and failed starts cost too: the capacity is held (the real service bills until
- *   terminate or stop; hpcai-api-facts.md 2.5).
+ * - `isBilledStatus` (src/shared/instance-rules.ts, the app's too): an instance costs money from
+ *   its create until it has stopped or is gone. Booting, stuck and failed starts cost too: the
+ *   capacity is held (the real service bills until terminate or stop; hpcai-api-facts.md 2.5).
  * - `hourlyRate` (src/shared/money.ts, the app's too): hourly modes cost their price per hour; a
  *   day, week or month plan costs its price spread evenly over the period's hours (720 for a month).
  * - `Wallet.spend`: vouchers first, then credits, then the balance, which may go below zero
@@ -16,7 +16,7 @@
  * whenever a wallet is read, each time for the span since it last charged it. So the total is
  * exact whatever the order of reads, and a cost guard can read `charged` per instance.
  */
-import { statusGroup } from '../shared/instance-rules'
+import { isBilledStatus } from '../shared/instance-rules'
 import { hourlyRate } from '../shared/money'
 
 export { hourlyRate }
@@ -40,10 +40,6 @@ export interface BalanceAnswer {
 export const STARTING_WALLET: WalletState = { balance: 100, voucher: 5, credit: 0 }
 
 
-/** Whether an instance in this status is costing money. */
-export function isBilled(status: string): boolean {
-  return statusGroup(status) !== 'ended'
-}
 
 const cents = (value: number): number => Math.round(value * 100) / 100
 
@@ -121,7 +117,7 @@ export class Meter {
   charge(record: Metered, now: number): void {
     const from = record.meteredUntil ?? record.createAtUnixMs
     record.meteredUntil = Math.max(from, now)
-    if (now <= from || !isBilled(record.status)) return
+    if (now <= from || !isBilledStatus(record.status)) return
     const amount = (hourlyRate(record.billing) * (now - from)) / 3_600_000
     record.charged = (record.charged ?? 0) + amount
     this.wallets.spend(record.owner, amount)

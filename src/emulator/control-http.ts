@@ -31,6 +31,7 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
     ['GET /volumes', (_body, query) => ({ status: 200, body: { volumes: control.volumes(query.get('username') ?? undefined) } })],
     ['GET /now', () => ({ status: 200, body: { now: control.now() } })],
     ['GET /requests', () => ({ status: 200, body: { count: control.requestCount() } })],
+    ['GET /ssh-stats', () => ({ status: 200, body: { instances: control.sshStats() } })],
     [
       'POST /requests/reset',
       () => {
@@ -161,6 +162,14 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
           )
         }
         return done({ instanceIds: await control.seedInstances(username, count, overrides) })
+      }
+    ],
+    [
+      'POST /gpu',
+      async (body) => {
+        const { instanceId: _id, ...setting } = body
+        await control.setGpu(requireString(body, 'instanceId'), setting as never)
+        return done({ gpus: control.gpus(requireString(body, 'instanceId')) })
       }
     ],
     [

@@ -69,7 +69,8 @@ describe('the control plane needs its secret (#12 item 1)', () => {
       '/expire-tokens': {},
       '/unlock': { username: 'demo' },
       '/seed': { username: 'demo', count: 3 },
-      '/ssh-keys': { username: 'demo', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAttacker attacker@elsewhere' }
+      '/ssh-keys': { username: 'demo', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAttacker attacker@elsewhere' },
+      '/gpu': { instanceId: spot, utilization: 90 }
     }
     // Every route the index lists (asked with the secret), so a route added later is covered too.
     const index = await control('/')
@@ -99,6 +100,7 @@ describe('the control plane needs its secret (#12 item 1)', () => {
     expect(emulator.control.now()).toBe(nowBefore)
     expect(emulator.control.requestCount()).toBe(0)
     expect(reach.context().sshKeysFor('demo')).toEqual([])
+    expect(emulator.control.gpus(spot!).map((gpu) => gpu.utilization)).toEqual([0])
     const answers = [await list(), await list(), await list()]
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200])
     // And with the secret the same requests work (the 401s above were about the secret only).

@@ -7,6 +7,8 @@ import { notFoundInstance } from './api-error'
 import type { Auth } from './auth'
 import { type BalanceAnswer, type Meter, type WalletState, type Wallets } from './billing'
 import type { Catalog } from './catalog'
+import { FieldError } from './fields'
+import { memoryOfType, readGpuSetting, type EmuGpu, type GpuBoard, type GpuSetting } from './gpus'
 import type { AnswerRewrite, Faults } from './faults'
 import { toApiInstance, type ReachAddresses } from './instance-record'
 import type { InstanceStore, SeedOverrides, StatusExtra } from './instances'
@@ -72,9 +74,23 @@ export interface EmulatorControl {
    */
   seedInstances(username: string, count: number, overrides?: SeedOverrides): Promise<string[]>
   registerSshKey(username: string, publicKeyLine: string): void
+  /**
+   * What the instance's `nvidia-smi` reports from now on: every GPU at these values, or one entry
+   * per GPU in `gpus`. Resolves once the instance's shell sees it. Idle (0 %) until set; a stop resets it.
+   */
+  setGpu(instanceId: string, setting: GpuInput): Promise<void>
+  /** The instance's GPUs as its nvidia-smi reports them. */
+  gpus(instanceId: string): EmuGpu[]
+  /** Per instance: SSH logins and commands (exec) its built-in server served; empty without reach. */
+  sshStats(): Record<string, { connections: number; execs: number }>
   /** /api requests received (faulted ones included) since start or the last reset. */
   requestCount(): number
   resetRequestCount(): void
+}
+
+/** `POST /__emulator/gpu`'s body without the instance id. */
+export type GpuInput = { utilization: number; memoryUsedMiB?: number; memoryTotalMiB?: number; gpus?: never } | {
+  gpus: (Omit<GpuSetting, 'memoryUsedMiB' | 'memoryTotalMiB'> & Partial<GpuSetting>)[]
 }
 
 export interface ControlDeps {
@@ -90,6 +106,10 @@ export interface ControlDeps {
   setSftpFault: (instanceId: string, fault: SftpFault) => void
   sshKeys: Map<string, string[]>
   counter: { requests: number }
+  gpus: GpuBoard
+  /** Tells the instance's shell (reach) that its GPUs changed. */
+  gpusChanged(instanceId: string): Promise<void>
+  sshStats(): Record<string, { connections: number; execs: number }>
   wallets: Wallets
   meter: Meter
   /** Something the state file keeps changed (keys, wallets). */
@@ -188,6 +208,19 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       if (!keys.includes(line)) keys.push(line)
       deps.sshKeys.set(username, keys)
     },
+    async setGpu(instanceId, setting) {
+      const record = instances.get(instanceId)
+      if (!record) throw new FieldError('instanceId', `field "instanceId" names no instance: ${instanceId}`)
+      const type = record.instanceType
+      const count = deps.gpus.gpusOf(instanceId, type).length
+      deps.gpus.set(instanceId, readGpuSetting({ ...setting }, count, memoryOfType(type.gpu.type)))
+      await deps.gpusChanged(instanceId)
+    },
+    gpus(instanceId) {
+      const record = instances.get(instanceId)
+      return record ? deps.gpus.gpusOf(instanceId, record.instanceType) : []
+    },
+    sshStats: () => deps.sshStats(),
     requestCount: () => deps.counter.requests,
     resetRequestCount() {
       deps.counter.requests = 0

@@ -12,6 +12,7 @@ import { DEFAULT_CATALOG, type Catalog } from './catalog'
 import { createControl, type EmulatorControl } from './control'
 import { createControlRoutes } from './control-http'
 import { Faults } from './faults'
+import { GpuBoard } from './gpus'
 import type { EmuInstance, ReachAddresses } from './instance-record'
 import { InstanceStore } from './instances'
 import { Listener } from './listener'
@@ -129,6 +130,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     reach ? { notebookHost: reach.notebookHost, sshAddress: reach.sshAddress } : undefined
   const reachFailed = (what: string) => (error: unknown) => log(`reach: ${what} failed: ${(error as Error)?.message ?? error}`)
 
+  const gpus = new GpuBoard()
   const takenPorts = new Set<number>()
   const instances = new InstanceStore(
     scheduler,
@@ -139,6 +141,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         reach.instanceRunning(viewOf(record, reach)).catch(reachFailed(`starting ${record.instanceId}`))
       },
       leftRunning: (instanceId) => {
+        // What ran on its GPUs ended with it: back to idle when it runs again.
+        gpus.clear(instanceId)
         reach?.instanceStopped(instanceId).catch(reachFailed(`stopping ${instanceId}`))
       },
       changed: () => writer?.changed(),
@@ -210,6 +214,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     sshKeys,
     counter,
+    gpus,
+    gpusChanged: async (instanceId) => {
+      await reach?.gpusChanged?.(instanceId)
+    },
+    sshStats: () => reach?.sshStats?.() ?? {},
     wallets,
     meter,
     changed: () => writer?.changed()
@@ -249,6 +258,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return record ? viewOf(record, reach) : undefined
       },
       sshKeysFor: (username) => [...(sshKeys.get(username) ?? [])],
+      gpus: (instanceId) => {
+        const record = instances.get(instanceId)
+        return record ? gpus.gpusOf(instanceId, record.instanceType) : []
+      },
       log
     }
     try {

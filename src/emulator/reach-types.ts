@@ -5,6 +5,7 @@
  * the API run and be tested with no SSH at all.
  */
 import type { Clock } from '../shared/clock'
+import type { EmuGpu } from './gpus'
 
 /** SFTP faults an instance can be given (reach/sftp-server.ts says how each is made). */
 export type SftpFault = 'none' | 'read-only' | 'disk-full'
@@ -18,6 +19,8 @@ export interface ReachContext {
   instance(instanceId: string): EmuInstanceView | undefined
   /** OpenSSH public key lines registered for the user. */
   sshKeysFor(username: string): string[]
+  /** The instance's GPUs as its `nvidia-smi` reports them (gpus.ts); absent: none. */
+  gpus?(instanceId: string): EmuGpu[]
   log(line: string): void
 }
 
@@ -40,6 +43,10 @@ export interface Reach {
   instanceRunning(instance: EmuInstanceView): Promise<void>
   /** The instance left Running: stopped, failed, terminated. */
   instanceStopped(instanceId: string): Promise<void>
+  /** The instance's GPU readings changed: its `nvidia-smi` answers the new ones. */
+  gpusChanged?(instanceId: string): Promise<void>
+  /** Per instance: SSH logins and commands (exec) served so far. */
+  sshStats?(): Record<string, { connections: number; execs: number }>
   /** Makes the instance's SFTP fail as a full disk or a read-only folder would; `none` ends it. Optional. */
   setSftpFault?(instanceId: string, fault: SftpFault): void
   close(): Promise<void>

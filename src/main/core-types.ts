@@ -18,6 +18,7 @@ import type {
   TrayModel
 } from '../shared/contract'
 import type { Clock } from '../shared/clock'
+import type { QuitOffer } from '../shared/contract-cost'
 
 /** Identifies one connected renderer (an Electron webContents id, or a WebSocket client). */
 export type ClientId = string
@@ -126,6 +127,8 @@ export interface AppCore {
   openInstance(instanceId?: string): void
   /** Power and network hints from the shell. */
   onSystemEvent(event: SystemEvent): void
+  /** What Quit offers to stop (Settings → Cost guard); null when the setting is off or nothing runs. */
+  quitOffer(): QuitOffer | null
 }
 
 export type SystemEvent = 'suspend' | 'resume' | 'online' | 'offline' | 'focus'

@@ -11,11 +11,14 @@
  *   the watcher           watch/watcher.ts: polls the instance list while signed in
  *   notifications         notify/notifier.ts
  *   the catalog, balance  catalog/catalog-cache.ts, billing/balance-model.ts: read while signed in
+ *   the cost guard        cost/cost-guard.ts: meter, GPU probes, rules that remind and stop
  *   the tray              tray/tray-presenter.ts
  *   the commands          commands/*.ts, one group per area, answered by commands/dispatcher.ts
  *                         (the ssh group also follows the session and the instance list for its tunnels)
  */
+import { spendableOf } from '../shared/balance'
 import { systemClock } from '../shared/clock'
+import type { Result } from '../shared/contract'
 import { Account } from './account/account'
 import { BalanceModel } from './billing/balance-model'
 import { CatalogCache } from './catalog/catalog-cache'
@@ -23,6 +26,7 @@ import { ImageBookStore, imageUsed } from './catalog/image-book'
 import { appCommands } from './commands/app'
 import { billingCommands } from './commands/billing'
 import { catalogCommands, catalogView, type CatalogServices } from './commands/catalog'
+import { costCommands } from './commands/cost'
 import { createDispatcher } from './commands/dispatcher'
 import { instanceCommands } from './commands/instances'
 import { notebookCommands, openNotebook, type NotebookServices } from './commands/notebook'
@@ -33,6 +37,9 @@ import { sshCommands } from './commands/ssh'
 import { trayCommands } from './commands/tray'
 import { volumeCommands } from './commands/volumes'
 import { MAIN_CLIENT, type AppCore, type AppCoreOptions } from './core-types'
+import { CostGuard } from './cost/cost-guard'
+import { execRunner } from './cost/exec-runner'
+import { GuardStore } from './cost/guard-store'
 import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
 import { Notifier } from './notify/notifier'
@@ -70,6 +77,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onSnapshot(snapshot) {
       emit('instances', snapshot)
       ssh.instancesChanged(snapshot)
+      guard.snapshotChanged()
       tray.update()
     },
     onTransitions(transitions) {
@@ -112,14 +120,41 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     book: images,
     sandboxImages: (profileId) => account.sandboxImages(profileId)
   }
-  const tray = new TrayPresenter({ session: account, instances: watcher, settings, balance, platform, tunnels: () => ssh.tunnels.list() })
+  const guard = new CostGuard({
+    clock,
+    settings,
+    store: new GuardStore(dataDir, () => clock.now(), (error) => log?.warn('cost guard: could not save its rules', { error: String(error) })),
+    scope() {
+      const session = account.state()
+      return session.status === 'signed-out' ? undefined : `${session.profileId}/${session.username ?? ''}`
+    },
+    instances: watcher,
+    // nvidia-smi over the instance's shared SSH link (ssh/links/links.ts exec): its connection, or one
+    // exec-only connection kept between probes; never a prompt, never a login per probe.
+    runner: execRunner({ exec: (instanceId, command, execOptions) => ssh.links.exec(instanceId, command, execOptions) }),
+    // The Stop button's own command: checked, recorded as this app's action, through the re-login gate.
+    stop: (instanceId): Promise<Result<{ instanceId: string }>> => dispatcher.handle('instances.stop', { instanceId }, { clientId: MAIN_CLIENT }),
+    notify: notifier,
+    // The runway reads main's balance model, never the cloud itself.
+    balance: () => {
+      const known = balance.snapshot().balance
+      return known ? spendableOf(known) : undefined
+    },
+    emit,
+    changed: () => tray.update(),
+    ...(log ? { log } : {})
+  })
+  const tray = new TrayPresenter({ session: account, instances: watcher, settings, balance, cost: guard, platform, tunnels: () => ssh.tunnels.list() })
   balance.listen((snapshot) => {
     emit('balance', snapshot)
     tray.update()
+    // The runway follows the balance.
+    guard.snapshotChanged()
   })
   account.listen({
     changed(state) {
       ssh.sessionChanged(state)
+      guard.snapshotChanged()
       tray.update()
     },
     expiring: (expiresAt) => notifier.sessionExpiring(expiresAt),
@@ -199,10 +234,12 @@ export function createAppCore(options: AppCoreOptions): AppCore {
           stop: (tunnelId) => ssh.tunnels.stop(tunnelId),
           open: (tunnelId) => ssh.tunnels.open(tunnelId),
           address: (tunnelId) => ssh.tunnels.list().find((tunnel) => tunnel.tunnelId === tunnelId)?.localAddress
-        }
+        },
+        keepRunning: (instanceId) => void guard.keepRunning(instanceId)
       }),
       notebookCommands(notebooks),
-      ssh
+      ssh,
+      costCommands({ guard })
     ],
     { run: (command, attempt) => account.run(command, attempt), log }
   )
@@ -214,7 +251,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     const loaded = await settings.load()
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
-    await Promise.all([images.load(), catalogCache.load()])
+    const [rules] = await Promise.all([guard.load(), images.load(), catalogCache.load()])
+    if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
   }
   return {
     async start() {
@@ -230,10 +268,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     },
     async stop() {
       watcher.stop()
+      guard.dispose()
       balance.stop()
       account.stop()
       await dispatcher.dispose()
-      await Promise.all([images.flushed(), catalogCache.flushed()])
+      await Promise.all([images.flushed(), catalogCache.flushed(), guard.flushed()])
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.
@@ -251,6 +290,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onSystemEvent(event) {
       watcher.onSystemEvent(event)
       dispatcher.onSystemEvent(event)
-    }
+    },
+    quitOffer: () => guard.quitOffer()
   }
 }

@@ -17,6 +17,7 @@ import { createNotebookWindows } from './notebook/notebook-window-adapter'
 import { createTrayAdapter } from './tray/tray-adapter'
 import { createMainWindowController, openEditorLink, openInBrowser } from './windows/main-window-adapter'
 import { handleQuit } from './windows/quit-adapter'
+import { askBeforeQuit } from './windows/quit-offer-adapter'
 import { askToLeave } from './windows/leave-dialog-adapter'
 import { notebookAccessAfter, type NotebookOwner } from './notebook/notebook-access'
 import { setLinuxAutostart } from './windows/autostart'
@@ -55,7 +56,11 @@ async function start(): Promise<void> {
   const log = createLogger({ dir: logDirFor(dataDir) })
   const notebooks = createNotebookWindows((line) => log.info(line))
   // Quit closes the notebook windows first and asks if a page has unsaved work (leave-policy.ts).
-  const quit = handleQuit(notebooks, (line) => log.info(line))
+  // With the setting on, Quit first offers to stop running instances (cost/quit-question.ts).
+  const quit = handleQuit(notebooks, (line) => log.info(line), () => {
+    const offer = core?.quitOffer() ?? null
+    return core && offer ? askBeforeQuit(core, offer) : undefined
+  })
 
   const window = createMainWindowController({
     outDir,
@@ -65,7 +70,15 @@ async function start(): Promise<void> {
     onFocus: () => core?.onSystemEvent('focus'),
     onGone: (id) => core?.clientGone(String(id))
   })
-  const notifier = createNotificationAdapter((n) => core?.openInstance(n.instanceId))
+  const notifier = createNotificationAdapter(
+    (n) => core?.openInstance(n.instanceId),
+    // macOS buttons: the cost guard's choices, answered as the window's buttons would be.
+    (n, action) => {
+      if (!n.instanceId) return
+      const command = action === 'stop-now' ? 'instances.stop' : 'cost.keepRunning'
+      void core?.handle(command, { instanceId: n.instanceId }, { clientId: 'main' })
+    }
+  )
   const tray = createTrayAdapter((itemId) => {
     void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
       // The tray has no place for errors: say it as a notification.

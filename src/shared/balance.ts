@@ -27,3 +27,8 @@ export function availableOf(balance: Balance): number {
 export function extrasOf(balance: Balance): number {
   return (balance.availableVoucherAmount ?? 0) + (balance.availableCreditAmount ?? 0)
 }
+
+/** What usage can still be paid with: the available balance and the vouchers and credits spent before it (the cost guard's runway). */
+export function spendableOf(balance: Balance): number {
+  return availableOf(balance) + extrasOf(balance)
+}

@@ -31,6 +31,7 @@ import type { StuckReason } from './instance-rules'
 import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
 import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
+import type { CostCommands, CostEvents, CostGuardSettings } from './contract-cost'
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
 
@@ -209,7 +210,30 @@ export interface BalanceSnapshot {
 
 // ---------------------------------------------------------------- notifications, tray, navigation
 
-export type NotificationKind = 'ready' | 'failed' | 'stopped' | 'released' | 'stuck' | 'low-balance' | 'summary' | 'expiring'
+export type NotificationKind =
+  | 'ready'
+  | 'failed'
+  | 'stopped'
+  | 'released'
+  | 'stuck'
+  | 'low-balance'
+  | 'summary'
+  | 'expiring'
+  /** The cost guard (src/main/cost): a reminder, a countdown before a stop, the stop, a plan ending. */
+  | 'reminder'
+  | 'countdown'
+  | 'auto-stop'
+  | 'plan-ending'
+
+/**
+ * A button on a notification. Real buttons exist only on some desktops (Electron's `actions` are
+ * macOS-only); everywhere else a click opens the window at the instance, where the same choices
+ * are shown, and the web shell's toast carries them as buttons.
+ */
+export interface NotificationAction {
+  id: 'keep-running' | 'stop-now'
+  label: string
+}
 
 export interface AppNotification {
   id: string
@@ -218,6 +242,8 @@ export interface AppNotification {
   body: string
   /** Clicking the notification opens the app at this instance. */
   instanceId?: string
+  /** Choices offered with it (the cost guard's "Keep running", "Stop now"); they act on `instanceId`. */
+  actions?: NotificationAction[]
 }
 
 export type TrayIcon = 'idle' | 'running' | 'busy' | 'attention'
@@ -235,6 +261,8 @@ export interface TrayModel {
   tooltip: string
   icon: TrayIcon
   items: TrayMenuItem[]
+  /** macOS: text beside the icon in the menu bar (the burn rate, when the user asks for it). */
+  title?: string
 }
 
 export type NavigateTarget =
@@ -269,6 +297,7 @@ export interface Settings {
   openWindowAtStart: boolean
   theme: Theme
   terminalFontSize: number
+  costGuard: CostGuardSettings
 }
 
 export type SettingsPatch = {
@@ -359,8 +388,8 @@ export interface CoreEvents {
   balance: BalanceSnapshot
 }
 
-export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands
-export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents
+export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands
+export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices & FilesNotices
 
@@ -424,6 +453,11 @@ export const COMMAND_NAMES = [
   'ssh.configPreview',
   'ssh.configWrite',
   'ssh.forgetHostKey',
+  'cost.get',
+  'cost.setRules',
+  'cost.keepRunning',
+  'cost.quitOffer',
+  'cost.stopAll',
   'tunnels.list',
   'tunnels.start',
   'tunnels.stop',
@@ -460,6 +494,7 @@ export const EVENT_NAMES = [
   'ssh.data',
   'ssh.status',
   'ssh.prompt',
+  'cost',
   'tunnels',
   'files.status',
   'files.transfer',

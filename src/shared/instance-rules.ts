@@ -72,6 +72,21 @@ export function isStopping(status: string): boolean {
   return knownStatus(status) === 'Stopping'
 }
 
+/**
+ * Whether an instance in this status is costing money: everything but Stopped, Archived and
+ * Released (a start that failed may still hold its machine; the service bills until stop or
+ * terminate, hpcai-api-facts.md 2.5), including a status the app does not know. The cost guard's
+ * meter and the emulator's billing both ask here.
+ */
+export function isBilledStatus(status: string): boolean {
+  return statusGroup(status) !== 'ended'
+}
+
+/** Whether the instance is costing money (isBilledStatus). */
+export function isBilled(instance: Instance): boolean {
+  return isBilledStatus(statusOf(instance))
+}
+
 /** On its way up: every transitioning status but Stopping. */
 export function isBooting(status: string): boolean {
   return statusGroup(status) === 'transitioning' && !isStopping(status)

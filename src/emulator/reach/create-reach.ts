@@ -13,8 +13,9 @@ import { loadOrCreateNotebookCertificate, NOTEBOOK_CERT_FILE, type NotebookCerti
 import { startNotebookServer } from './notebook-server'
 import { startInstanceApps } from './instance-apps'
 import type { SftpFault } from './sftp-server'
-import { startInstanceSshServer } from './ssh-server'
+import { startInstanceSshServer, type SshStats } from './ssh-server'
 import { startTcpForwarder, type ForwardTarget } from './tcp-forwarder'
+import { writeGpuFiles } from './gpu-files'
 
 export interface ReachOptions {
   /** Point every instance's SSH node port at this existing SSH server instead of the built-in one. */
@@ -54,6 +55,12 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
     const temporaryRoot = context.stateDir === undefined ? await mkdtemp(join(tmpdir(), 'cloud-tray-emulator-')) : undefined
     const reachDir = context.stateDir === undefined ? temporaryRoot! : join(context.stateDir, REACH_FOLDER)
     const homesRoot = join(reachDir, 'homes')
+    // Per instance, first on its sessions' PATH: the emulated nvidia-smi and its data (gpu-files.ts).
+    const binDirOf = (instanceId: string): string => join(reachDir, 'bin', safeFolderName(instanceId))
+    const writeGpus = async (instanceId: string): Promise<void> => {
+      if (options.sshBackend || !context.gpus) return
+      await writeGpuFiles(binDirOf(instanceId), context.gpus(instanceId))
+    }
     const certificate: NotebookCertificate = await loadOrCreateNotebookCertificate(reachDir, new Date(context.clock.now()))
     const hostKey: HostKey | undefined = options.sshBackend ? undefined : await loadOrCreateHostKey(reachDir)
     const notebook = await startNotebookServer(
@@ -71,6 +78,13 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
     else context.log(`instance SSH ports forward to ${options.sshBackend!.host}:${options.sshBackend!.port}`)
 
     const endpoints = new Map<string, Endpoint[]>()
+    /** Per instance, across its runs: logins and commands its SSH server served (the probe benchmark counts them). */
+    const sshStats = new Map<string, SshStats>()
+    const statsOf = (instanceId: string): SshStats => {
+      let stats = sshStats.get(instanceId)
+      if (!stats) sshStats.set(instanceId, (stats = { connections: 0, execs: 0 }))
+      return stats
+    }
     const sftpFaults = new Map<string, SftpFault>()
     let closed = false
     /** Per instance, so a stop that arrives while its start is still binding waits for it. */
@@ -116,6 +130,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       if (options.sshBackend) return startTcpForwarder(entry.nodePort, options.sshBackend, context.log)
       const home = join(homesRoot, safeFolderName(instance.instanceId))
       await mkdir(home, { recursive: true, mode: 0o700 })
+      await writeGpus(instance.instanceId)
       return startInstanceSshServer({
         port: entry.nodePort,
         hostKey: hostKey!.privateKey,
@@ -124,6 +139,8 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         // Read at each login: the owner's keys as the account has them now.
         authorizedKeys: () => context.sshKeysFor(context.instance(instance.instanceId)?.owner ?? instance.owner),
         home,
+        ...(context.gpus ? { binDir: binDirOf(instance.instanceId) } : {}),
+        stats: statsOf(instance.instanceId),
         log: context.log,
         inside,
         sftpFault: () => sftpFaults.get(instance.instanceId) ?? 'none'
@@ -153,6 +170,8 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         notebook.remove(instanceId)
         return serially(instanceId, () => closeEndpoints(instanceId))
       },
+      sshStats: () => Object.fromEntries([...sshStats].map(([instanceId, stats]) => [instanceId, { ...stats }])),
+      gpusChanged: (instanceId) => (closed || !endpoints.has(instanceId) ? Promise.resolve() : serially(instanceId, () => writeGpus(instanceId))),
       async close() {
         closed = true
         // Starts still binding finish first, so nothing is left listening after close.

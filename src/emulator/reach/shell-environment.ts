@@ -11,6 +11,8 @@ export interface ShellContext {
   term?: string
   /** Variables the client sent with `env` requests, already filtered by acceptsClientEnv. */
   clientEnv?: Record<string, string>
+  /** The instance's own commands (the emulated nvidia-smi), first on PATH. */
+  binDir?: string
 }
 
 export function loginShell(environment: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, exists: (path: string) => boolean = existsSync): string {
@@ -51,7 +53,7 @@ export function shellEnvironment(context: ShellContext, environment: NodeJS.Proc
     USER: context.username,
     LOGNAME: context.username,
     SHELL: loginShell(environment, platform),
-    PATH: environment.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    PATH: [context.binDir, environment.PATH ?? '/usr/local/bin:/usr/bin:/bin'].filter(Boolean).join(platform === 'win32' ? ';' : ':'),
     LANG: environment.LANG ?? 'C.UTF-8'
   }
   if (platform === 'win32') {

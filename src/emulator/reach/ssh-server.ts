@@ -22,6 +22,10 @@ export interface InstanceSshServerOptions {
   /** The owner's registered public keys, read at each login so a key added later works at once. */
   authorizedKeys(): string[]
   home: string
+  /** Put first on the sessions' PATH: the instance's own commands (the emulated nvidia-smi). */
+  binDir?: string
+  /** Counted into (kept across the instance's runs by the caller); default: this server's own. */
+  stats?: SshStats
   log(line: string): void
   /** Where a direct-tcpip to `port` inside the instance goes; default this machine's 127.0.0.1:port. */
   inside?: (port: number) => ForwardTarget
@@ -31,10 +35,19 @@ export interface InstanceSshServerOptions {
 
 export interface InstanceSshServer {
   readonly port: number
+  /** Logins accepted and commands run (exec requests) since the server started. */
+  readonly stats: SshStats
   close(): Promise<void>
 }
 
+/** What an instance's SSH server has served: how many logins, how many commands (exec). */
+export interface SshStats {
+  connections: number
+  execs: number
+}
+
 export async function startInstanceSshServer(options: InstanceSshServerOptions): Promise<InstanceSshServer> {
+  const stats: SshStats = options.stats ?? { connections: 0, execs: 0 }
   const clients = new Set<Connection>()
   const sessions = new Set<{ close(): void }>()
   const sockets = new Set<Socket>()
@@ -50,16 +63,26 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
       else context.reject(['publickey'])
     })
     client.on('ready', () => {
+      stats.connections++
       client.on('session', (accept) => {
-        const served = serveSession(accept(), {
+        const session = accept()
+        session.once('exec', () => stats.execs++)
+        const served = serveSession(session, {
           home: options.home,
           username: options.username,
+          ...(options.binDir ? { binDir: options.binDir } : {}),
           log,
           ...(options.sftpFault ? { sftpFault: options.sftpFault } : {})
         })
         sessions.add(served)
-        client.once('close', () => {
+        const end = (): void => {
           served.close()
+          sessions.delete(served)
+        }
+        client.once('close', end)
+        // A connection kept for many commands (the app's GPU probes) must not collect a listener per command.
+        session.once('close', () => {
+          client.removeListener('close', end)
           sessions.delete(served)
         })
       })
@@ -87,6 +110,7 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
   log(`ssh ${options.instanceId}: listening on 127.0.0.1:${port} for ${options.username}`)
   return {
     port,
+    stats,
     async close() {
       for (const session of sessions) session.close()
       for (const socket of sockets) socket.destroy()

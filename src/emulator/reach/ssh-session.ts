@@ -17,6 +17,8 @@ import { sftpServerCommand, type SftpFault } from './sftp-server'
 export interface SessionOptions {
   home: string
   username: string
+  /** First on PATH (the instance's own commands). */
+  binDir?: string
   log(line: string): void
   /** The SFTP fault a test asked for (sftp-server.ts); none when absent. */
   sftpFault?: () => SftpFault
@@ -59,7 +61,7 @@ export function serveSession(session: Session, options: SessionOptions): { close
     accept?.()
   })
   const start = (channel: ServerChannel, command: string | undefined): void => {
-    const env = shellEnvironment({ home: options.home, username: options.username, term: ptyInfo?.term, clientEnv })
+    const env = shellEnvironment({ home: options.home, username: options.username, term: ptyInfo?.term, clientEnv, ...(options.binDir ? { binDir: options.binDir } : {}) })
     const shell = loginShell()
     const args = shellArguments(shell, command)
     running = ptyInfo ? runInPty(channel, shell, args, env, ptyInfo, options) : runInPipes(channel, shell, args, env, options)

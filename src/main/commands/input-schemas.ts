@@ -8,6 +8,7 @@ import type { CommandInput, CommandName, NoticeInput, NoticeName } from '../../s
 import { CreateInstanceRequestSchema, MAX_TEXT_LENGTH } from '../../shared/create-request'
 import { CreateVolumeRequestSchema } from '../../shared/volume-request'
 import { MAX_LABEL_LENGTH } from '../catalog/image-book'
+import { GuardRulesSchema } from '../../shared/guard-rules'
 import { SettingsPatchSchema } from '../settings/settings-schema'
 import { FILES_CHUNK } from '../../shared/contract-files'
 import { MAX_DOWNLOAD_ITEMS } from '../ssh/sftp/download'
@@ -95,6 +96,11 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'ssh.configPreview': instanceRef,
   'ssh.configWrite': z.object({ instanceId: id, block: z.string().min(1).max(20_000) }).strict(),
   'ssh.forgetHostKey': z.object({ host: z.string().min(1).max(300), port: z.number().int().min(1).max(65_535) }).strict(),
+  'cost.get': none,
+  'cost.setRules': z.object({ instanceId: id, rules: GuardRulesSchema }).strict(),
+  'cost.keepRunning': instanceRef,
+  'cost.quitOffer': none,
+  'cost.stopAll': none,
   'tunnels.list': none,
   'tunnels.start': z.object({ instanceId: id, remotePort: port, localPort: port.optional() }).strict(),
   'tunnels.stop': tunnelRef,

@@ -29,6 +29,8 @@ export interface TrayServices {
   needsNotebookPassword(): boolean
   /** The command to paste into a terminal (the ssh commands' `ssh.command`). */
   sshCommand(instanceId: string): Promise<string>
+  /** The cost guard's "Keep running" (a countdown's item). */
+  keepRunning(instanceId: string): void
   /** The port tunnels (ssh/tunnel-manager.ts). */
   tunnels: TrayTunnels
 }
@@ -89,6 +91,9 @@ export function trayCommands(services: TrayServices): CommandGroup<'tray.activat
           case 'stop':
             // Stopping ends billing and work in progress: the window asks first.
             return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'stop' })
+          case 'keep-running':
+            services.keepRunning(action.instanceId)
+            return
           case 'terminate':
             // Deleting cannot be undone: the window's own confirmation (type the name) asks first.
             return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'terminate' })

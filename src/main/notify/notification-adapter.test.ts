@@ -6,7 +6,7 @@ import type { AppNotification } from '../../shared/contract'
 const shown: FakeNotification[] = []
 class FakeNotification extends EventEmitter {
   static isSupported = (): boolean => true
-  constructor(readonly options: { title: string; body: string }) {
+  constructor(readonly options: { title: string; body: string; actions?: { type: string; text: string }[] }) {
     super()
     shown.push(this)
   }
@@ -31,5 +31,31 @@ describe('notification adapter', () => {
     // Once done, nothing it emits reaches the app (no second open from a late click).
     shown[0]!.emit('click')
     expect(clicked).toEqual(['a'])
+  })
+
+  it('macOS: the cost guard’s choices as buttons, each answered by its id; elsewhere a click only', () => {
+    const countdown: AppNotification = {
+      ...note('g'),
+      kind: 'countdown',
+      actions: [
+        { id: 'keep-running', label: 'Keep running' },
+        { id: 'stop-now', label: 'Stop now' }
+      ]
+    }
+    const acted: string[] = []
+    const mac = createNotificationAdapter(() => {}, (n, action) => acted.push(`${n.id}:${action}`), 'darwin')
+    mac.show(countdown)
+    const onMac = shown.at(-1)!
+    expect(onMac.options.actions).toEqual([
+      { type: 'button', text: 'Keep running' },
+      { type: 'button', text: 'Stop now' }
+    ])
+    onMac.emit('action', {}, 1)
+    expect(acted).toEqual(['g:stop-now'])
+    expect(mac.held()).toBe(0)
+
+    const linux = createNotificationAdapter(() => {}, (n, action) => acted.push(`${n.id}:${action}`), 'linux')
+    linux.show(countdown)
+    expect(shown.at(-1)!.options.actions).toBeUndefined()
   })
 })

@@ -5,9 +5,13 @@
  * means clicked, closed or failed: Electron does not promise a `close` for every notification
  * (Windows' Action Center keeps them; a failed toast never shows), so waiting for it alone kept
  * them all for the app's lifetime.
+ *
+ * Buttons (the cost guard's "Keep running", "Stop now") are real only on macOS, where Electron
+ * has `actions` (and only with the alert style the user may choose in System Settings); on every
+ * desktop the click opens the window at the instance, which shows the same choices.
  */
 import { Notification } from 'electron'
-import type { AppNotification } from '../../shared/contract'
+import type { AppNotification, NotificationAction } from '../../shared/contract'
 
 export interface NotificationAdapter {
   show(notification: AppNotification): void
@@ -15,12 +19,22 @@ export interface NotificationAdapter {
   held(): number
 }
 
-export function createNotificationAdapter(onClick: (notification: AppNotification) => void): NotificationAdapter {
+export function createNotificationAdapter(
+  onClick: (notification: AppNotification) => void,
+  onAction: (notification: AppNotification, action: NotificationAction['id']) => void = () => {},
+  platform: NodeJS.Platform = process.platform
+): NotificationAdapter {
   const live = new Set<Notification>()
   return {
     show(notification) {
       if (!Notification.isSupported()) return
-      const shown = new Notification({ title: notification.title, body: notification.body, silent: false })
+      const buttons = platform === 'darwin' ? (notification.actions ?? []) : []
+      const shown = new Notification({
+        title: notification.title,
+        body: notification.body,
+        silent: false,
+        ...(buttons.length > 0 ? { actions: buttons.map((action) => ({ type: 'button' as const, text: action.label })) } : {})
+      })
       live.add(shown)
       const release = (): void => {
         live.delete(shown)
@@ -29,6 +43,11 @@ export function createNotificationAdapter(onClick: (notification: AppNotificatio
       shown.on('click', () => {
         release()
         onClick(notification)
+      })
+      shown.on('action', (_event, index: number) => {
+        const action = buttons[index]
+        release()
+        if (action) onAction(notification, action.id)
       })
       shown.on('close', release)
       shown.on('failed', release)

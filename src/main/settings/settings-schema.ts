@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { Settings } from '../../shared/contract'
+import { DEFAULT_COST_GUARD, GuardRulesSchema, MAX_COUNTDOWN_MINUTES, MIN_COUNTDOWN_MINUTES } from '../../shared/guard-rules'
 import { MAX_LOW_BALANCE, MAX_STUCK_MINUTES, MIN_STUCK_MINUTES } from '../../shared/settings-limits'
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -15,10 +16,12 @@ export const DEFAULT_SETTINGS: Settings = {
   startAtLogin: false,
   openWindowAtStart: true,
   theme: 'system',
-  terminalFontSize: 14
+  terminalFontSize: 14,
+  costGuard: DEFAULT_COST_GUARD
 }
 
 const d = DEFAULT_SETTINGS
+const countdownMinutes = z.number().int().min(MIN_COUNTDOWN_MINUTES).max(MAX_COUNTDOWN_MINUTES)
 
 export const SettingsSchema = z.object({
   notifications: z
@@ -43,7 +46,16 @@ export const SettingsSchema = z.object({
   startAtLogin: z.boolean().default(d.startAtLogin),
   openWindowAtStart: z.boolean().default(d.openWindowAtStart),
   theme: z.enum(['system', 'light', 'dark']).default(d.theme),
-  terminalFontSize: z.number().int().min(8).max(32).default(d.terminalFontSize)
+  terminalFontSize: z.number().int().min(8).max(32).default(d.terminalFontSize),
+  costGuard: z
+    .object({
+      // A hand-edited rule that does not parse falls back to the factory defaults, not to no guard.
+      defaults: GuardRulesSchema.catch(d.costGuard.defaults).default(d.costGuard.defaults),
+      countdownMinutes: countdownMinutes.default(d.costGuard.countdownMinutes),
+      trayTitle: z.boolean().default(d.costGuard.trayTitle),
+      offerStopOnQuit: z.boolean().default(d.costGuard.offerStopOnQuit)
+    })
+    .default(d.costGuard)
 }) satisfies z.ZodType<Settings, unknown>
 
 /** A patch from the renderer: every field optional, nested groups partial; unknown keys refused. */
@@ -72,7 +84,11 @@ export const SettingsPatchSchema = z
     startAtLogin: z.boolean(),
     openWindowAtStart: z.boolean(),
     theme: z.enum(['system', 'light', 'dark']),
-    terminalFontSize: z.number().int().min(8).max(32)
+    terminalFontSize: z.number().int().min(8).max(32),
+    costGuard: z
+      .object({ defaults: GuardRulesSchema, countdownMinutes, trayTitle: z.boolean(), offerStopOnQuit: z.boolean() })
+      .partial()
+      .strict()
   })
   .partial()
   .strict()
@@ -82,6 +98,7 @@ export function applySettingsPatch(current: Settings, patch: z.infer<typeof Sett
     ...current,
     ...patch,
     notifications: { ...current.notifications, ...patch.notifications },
-    pollIntervals: { ...current.pollIntervals, ...patch.pollIntervals }
+    pollIntervals: { ...current.pollIntervals, ...patch.pollIntervals },
+    costGuard: { ...current.costGuard, ...patch.costGuard }
   })
 }

@@ -44,6 +44,8 @@ export function createTrayAdapter(onActivate: (itemId: string) => void): TrayAda
     set(model) {
       tray.setImage(image(model.icon))
       tray.setToolTip(model.tooltip)
+      // The menu bar's text beside the icon (the burn rate, when the user asks for it) is macOS's alone.
+      if (isMac) tray.setTitle(model.title ?? '')
       tray.setContextMenu(Menu.buildFromTemplate(toTemplate(model.items)))
     },
     destroy: () => tray.destroy()

@@ -29,7 +29,9 @@ import type {
 } from '../../shared/contract'
 import { formatDollars } from '../../shared/money'
 import { statusWords } from '../../shared/status-words'
+import type { CostSnapshot, GuardInstance } from '../../shared/contract-cost'
 import { uniqueBy } from '../../shared/unique-by'
+import { burnLine, burnTitle, burnTooltip, countdownItems, instanceCostLines } from './tray-cost'
 import { TUNNEL_PRESETS, type TunnelInfo } from '../../shared/contract-tunnels'
 
 export interface TrayContext {
@@ -37,6 +39,8 @@ export interface TrayContext {
   profileName?: string
   /** The balance as last read (billing/balance-model.ts). */
   balance?: BalanceSnapshot
+  /** The cost guard's snapshot (cost/cost-guard.ts). */
+  cost?: CostSnapshot
   /** Port tunnels (src/main/ssh/tunnels/tunnel-manager.ts): each instance's are listed in its submenu. */
   tunnels?: readonly Pick<TunnelInfo, 'tunnelId' | 'instanceId' | 'remotePort' | 'label' | 'localAddress' | 'state'>[]
 }
@@ -55,6 +59,7 @@ export type TrayAction =
   | { kind: 'copy-ssh'; instanceId: string }
   | { kind: 'open-port'; instanceId: string; nodePort: number }
   | { kind: 'stop'; instanceId: string }
+  | { kind: 'keep-running'; instanceId: string }
   | { kind: 'terminate'; instanceId: string }
   | { kind: 'forward'; instanceId: string; remotePort: number }
   | { kind: 'forward-other'; instanceId: string }
@@ -72,28 +77,34 @@ export function parseTrayItemId(itemId: string): TrayAction | undefined {
     if (tunnel[2] === 'forward-other') return { kind: 'forward-other', instanceId }
     return { kind: `tunnel-${tunnel[5] as 'open' | 'copy' | 'stop'}`, instanceId, tunnelId: tunnel[4]! }
   }
-  const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|terminate|port:(\d{1,5}))$/.exec(itemId)
+  const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|terminate|keep-running|port:(\d{1,5}))$/.exec(itemId)
   if (!match) return undefined
   const instanceId = match[1]!
   if (match[3] !== undefined) return { kind: 'open-port', instanceId, nodePort: Number(match[3]) }
-  return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop' | 'terminate', instanceId }
+  return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop' | 'terminate' | 'keep-running', instanceId }
 }
 
 export function trayModel(
   session: SessionState,
   snapshot: InstancesSnapshot,
-  _settings: Settings,
+  settings: Settings,
   context: TrayContext = {}
 ): TrayModel {
   const signedIn = session.status === 'signed-in'
   // Submenu ids carry the instance id: an instance listed twice gets one submenu (the first).
   const instances = session.status === 'signed-out' ? [] : uniqueBy(snapshot.instances, (i) => i.instanceMetadata.instanceId).items
   const items: TrayMenuItem[] = []
+  const cost = session.status === 'signed-out' ? undefined : context.cost
+  const guarded = new Map((cost?.instances ?? []).map((entry) => [entry.instanceId, entry]))
 
+  // What everything running costs comes first: it is what this menu is for.
+  const burn = burnLine(cost)
+  if (burn) items.push(label('burn', burn))
   items.push(label('status', statusLine(session, context)))
-  const money = balanceLine(session, _settings, context.balance)
+  const money = balanceLine(session, settings, context.balance)
   if (money) items.push(label('balance', money))
   if (context.health?.state === 'failing') items.push(label('health', 'Cannot reach the cloud — retrying'))
+  items.push(...countdownItems(cost, signedIn))
   items.push(separator('sep-status'))
 
   if (session.status !== 'signed-out') {
@@ -101,7 +112,7 @@ export function trayModel(
     const shown = instancesForMenu(instances)
     const stuck = new Set((snapshot.stuck ?? []).map((start) => start.instanceId))
     const notebookPassword = session.method === 'api-key' && session.notebookSignInUntil === undefined
-    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn, stuck.has(instance.instanceMetadata.instanceId), notebookPassword, context.tunnels))
+    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn, stuck.has(instance.instanceMetadata.instanceId), notebookPassword, context.tunnels, guarded.get(instance.instanceMetadata.instanceId)))
     if (shown.length < instances.length) {
       items.push(item('more-instances', `${instances.length - shown.length} more in Cloud Tray…`, true))
     }
@@ -117,7 +128,14 @@ export function trayModel(
   else items.push(item('sign-in', session.status === 'expired' ? 'Sign in again…' : 'Sign in…', true))
   items.push(item('quit', 'Quit', true))
 
-  return { tooltip: tooltip(session, instances), icon: icon(session, instances, context.health), items }
+  const costTip = burnTooltip(cost)
+  const title = burnTitle(cost, settings.costGuard.trayTitle)
+  return {
+    tooltip: costTip ? `${tooltip(session, instances)} · ${costTip}` : tooltip(session, instances),
+    icon: icon(session, instances, context.health),
+    items,
+    ...(title ? { title } : {})
+  }
 }
 
 /** A menu is not a list view: beyond this many instances the rest are one "more" item. */
@@ -139,7 +157,7 @@ export function instancesForMenu(instances: readonly Instance[]): Instance[] {
  * `notebookPassword`: an API-key session that has not given its password for notebook pages
  * yet; the item says so before the click.
  */
-function instanceSubmenu(instance: Instance, signedIn: boolean, stuck: boolean, notebookPassword: boolean, tunnels: TrayContext['tunnels']): TrayMenuItem {
+function instanceSubmenu(instance: Instance, signedIn: boolean, stuck: boolean, notebookPassword: boolean, tunnels: TrayContext['tunnels'], cost: GuardInstance | undefined): TrayMenuItem {
   const id = instance.instanceMetadata.instanceId
   const status = instance.instanceRuntimeInfo.status
   const running = signedIn && isRunning(instance)
@@ -147,6 +165,7 @@ function instanceSubmenu(instance: Instance, signedIn: boolean, stuck: boolean, 
   // Item ids carry the node port: a port the server lists twice gets one item (the first).
   const ports = uniqueBy(forwardedPorts(instance), (p) => p.nodePort).items
   const submenu: TrayMenuItem[] = [
+    ...instanceCostLines(cost),
     item(`instance:${id}:notebook`, notebookPassword ? 'Open notebook (asks for your password once)…' : 'Open notebook', signedIn && canOpenNotebook(instance)),
     item(`instance:${id}:terminal`, 'Open terminal', terminal),
     item(`instance:${id}:copy-ssh`, 'Copy SSH command', terminal)

@@ -1,9 +1,10 @@
 /**
  * Keeps the tray menu in step with the app: after anything it shows may have changed (the
- * session, a snapshot, the watcher's health, the balance, a setting, a tunnel) it recomputes the model
- * (tray-model.ts) and, only when it differs, hands it to the platform's tray.
+ * session, a snapshot, the watcher's health, the balance, the cost guard, a setting, a tunnel) it
+ * recomputes the model (tray-model.ts) and, only when it differs, hands it to the platform's tray.
  */
 import type { BalanceSnapshot, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
+import type { CostSnapshot } from '../../shared/contract-cost'
 import type { Platform } from '../core-types'
 import { trayModel, type TrayContext } from './tray-model'
 
@@ -15,6 +16,8 @@ export interface TrayPresenterOptions {
   settings: { get(): Settings }
   /** The balance model's latest read, for the menu's balance line. */
   balance?: { snapshot(): BalanceSnapshot }
+  /** The cost guard: burn rate, GPU activity, rules and countdowns. */
+  cost?: { snapshot(): CostSnapshot }
   /** The port tunnels (ssh/tunnel-manager.ts), listed in their instance's submenu. */
   tunnels?: () => TrayContext['tunnels']
   platform: Pick<Platform, 'setTray'>
@@ -39,6 +42,7 @@ export class TrayPresenter {
       health: this.health,
       profileName: options.session.profileName(),
       ...(options.balance ? { balance: options.balance.snapshot() } : {}),
+      ...(options.cost ? { cost: options.cost.snapshot() } : {}),
       ...(options.tunnels ? { tunnels: options.tunnels() } : {})
     })
     const json = JSON.stringify(model)

@@ -14,13 +14,25 @@ export interface QuitControl {
   isQuitting(): boolean
 }
 
-export function handleQuit(notebooks: NotebookWindows, log: (line: string) => void = () => {}): QuitControl {
+/**
+ * `beforeQuit`: asked once per quit before anything closes (the cost guard's offer to stop
+ * running instances). Undefined: nothing to ask, the quit goes on as before; a promise of false
+ * cancels the quit, leaving everything as it was.
+ */
+export function handleQuit(
+  notebooks: NotebookWindows,
+  log: (line: string) => void = () => {},
+  beforeQuit?: () => Promise<boolean> | undefined
+): QuitControl {
   let phase: QuitPhase = 'running'
   let refused: string[] = []
+  let offer: 'none' | 'asking' | 'done' = 'none'
   const advance = (input: QuitInput): QuitStep => {
     const step = quitStep(phase, input)
     if (step.phase !== phase) log(`quit: ${phase} → ${step.phase} (${input})`)
     phase = step.phase
+    // "Stay" at the unsaved-work question: the next Quit offers to stop instances again.
+    if (phase === 'running') offer = 'none'
     if (step.action === 'close-notebooks') {
       void notebooks.closeAll().then((titles) => {
         refused = titles
@@ -35,6 +47,21 @@ export function handleQuit(notebooks: NotebookWindows, log: (line: string) => vo
     return step
   }
   app.on('before-quit', (event) => {
+    const asking = phase === 'running' && offer === 'none' ? beforeQuit?.() : undefined
+    if (asking || offer === 'asking') {
+      event.preventDefault()
+      if (asking) {
+        offer = 'asking'
+        void asking
+          .catch(() => true)
+          .then((goOn) => {
+            offer = goOn ? 'done' : 'none'
+            if (goOn) app.quit()
+            else log('quit: cancelled at the offer to stop running instances')
+          })
+      }
+      return
+    }
     if (advance('quit-requested').preventQuit) event.preventDefault()
   })
   return { isQuitting: () => closesForReal(phase) }

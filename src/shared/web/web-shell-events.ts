@@ -21,7 +21,10 @@ export interface WebShellEvents {
   /** The tray menu main hands to the platform; the page's tray panel shows it and runs its items. */
   tray: TrayModel
   recorded: RecordedEffect
-  /** A desktop notification main raised: the page has no desktop, so it shows it as a toast. */
+  /**
+   * A notification the desktop would show. The page shows the cost guard's as toasts with their
+   * choices ("Keep running", "Stop now"); the others' status changes already have their toasts.
+   */
   notification: AppNotification
 }
 

@@ -4,11 +4,18 @@
  */
 export type ToastTone = 'info' | 'success' | 'warning' | 'error'
 
+/** A choice offered in the toast itself (the cost guard's "Keep running", "Stop now"). */
+export interface ToastAction {
+  label: string
+  run: () => void | Promise<void>
+}
+
 export interface Toast {
   id: number
   tone: ToastTone
   title: string
   body?: string
+  actions?: ToastAction[]
 }
 
 const INFO_MS = 6000
@@ -18,11 +25,15 @@ class ToastStore {
   items = $state<Toast[]>([])
   private nextId = 1
 
-  /** `sticky`: stays until dismissed, like an error (it asks the user to do something). */
-  show(tone: ToastTone, title: string, body?: string, options: { sticky?: boolean } = {}): number {
+  /**
+   * `sticky`: stays until dismissed, like an error (it asks the user to do something). A toast
+   * with `actions` (choices) is sticky too: it stays until acted on or dismissed.
+   */
+  show(tone: ToastTone, title: string, body?: string, options: { sticky?: boolean; actions?: ToastAction[] } = {}): number {
     const id = this.nextId++
-    this.items = [...this.items, { id, tone, title, ...(body ? { body } : {}) }].slice(-MAX_TOASTS)
-    if (tone !== 'error' && !options.sticky) setTimeout(() => this.dismiss(id), INFO_MS)
+    const actions = options.actions ?? []
+    this.items = [...this.items, { id, tone, title, ...(body ? { body } : {}), ...(actions.length > 0 ? { actions } : {}) }].slice(-MAX_TOASTS)
+    if (tone !== 'error' && !options.sticky && actions.length === 0) setTimeout(() => this.dismiss(id), INFO_MS)
     return id
   }
 

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest'
+import { ManualClock } from '../../shared/clock'
+import { FIRST_PROBE_DELAY_MS, GPU_QUERY, GpuProbes, NEEDS_USER_RETRY_MS, ProbeUnavailable, parseGpuQuery, type GpuRunner, type ProbeTarget } from './gpu-probe'
+
+const MIN = 60_000
+
+describe('parseGpuQuery', () => {
+  it.each([
+    ['one GPU', '87, 40960, 81920\n', [{ utilization: 87, memoryUsedMiB: 40960, memoryTotalMiB: 81920 }]],
+    [
+      'two GPUs, CRLF, a value it cannot give',
+      '0, 0, 81559\r\n[N/A], 12, [Not Supported]\r\n',
+      [
+        { utilization: 0, memoryUsedMiB: 0, memoryTotalMiB: 81559 },
+        { utilization: null, memoryUsedMiB: 12, memoryTotalMiB: null }
+      ]
+    ],
+    ['a value out of range is clamped', '140, 1, 2', [{ utilization: 100, memoryUsedMiB: 1, memoryTotalMiB: 2 }]],
+    ['nothing', '\n', undefined],
+    ['not the query’s answer', "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.", undefined],
+    ['a table instead of CSV', '| GPU  Name | Bus-Id |\n', undefined]
+  ])('%s', (_name, stdout, expected) => {
+    expect(parseGpuQuery(stdout)).toEqual(expected)
+  })
+})
+
+/** A runner answering from a script, recording every command run. */
+function scripted(answer: (instanceId: string, call: number) => Promise<{ stdout: string; exitCode: number | null }> | { stdout: string; exitCode: number | null }) {
+  const calls: { instanceId: string; command: string; at: number }[] = []
+  let clock: ManualClock | undefined
+  const runner: GpuRunner = {
+    run: async (instanceId, command) => {
+      calls.push({ instanceId, command, at: clock?.now() ?? 0 })
+      return answer(instanceId, calls.length)
+    }
+  }
+  return { runner, calls, useClock: (c: ManualClock) => (clock = c) }
+}
+
+const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+const targets = (entries: [string, ProbeTarget][]) => new Map(entries)
+
+describe('GpuProbes', () => {
+  it('probes each running instance once a minute with the query, keeping the last hour', async () => {
+    const clock = new ManualClock()
+    const fake = scripted(() => ({ stdout: '5, 100, 81920\n', exitCode: 0 }))
+    fake.useClock(clock)
+    const changed: string[] = []
+    const probes = new GpuProbes({ clock, runner: fake.runner, onChange: (id) => changed.push(id) })
+    probes.update(targets([['i-1', { probe: true }], ['i-2', { probe: true }]]))
+    await clock.advanceAsync(FIRST_PROBE_DELAY_MS + 90 * MIN, settle)
+    const one = fake.calls.filter((c) => c.instanceId === 'i-1')
+    expect(one).toHaveLength(91)
+    expect(new Set(fake.calls.map((c) => c.command))).toEqual(new Set([GPU_QUERY]))
+    expect(one[1]!.at - one[0]!.at).toBe(MIN)
+    const activity = probes.activity('i-1')
+    expect(activity.state).toBe('probing')
+    const samples = activity.state === 'probing' ? activity.samples : []
+    expect(samples).toHaveLength(61)
+    expect(samples.at(-1)).toEqual({ at: clock.now(), gpus: [{ utilization: 5, memoryUsedMiB: 100, memoryTotalMiB: 81920 }] })
+    expect(changed.filter((id) => id === 'i-2')).toHaveLength(91)
+  })
+
+  it('stops when the instance stops: no more probes, no history, a late answer ignored', async () => {
+    const clock = new ManualClock()
+    let release: (() => void) | undefined
+    const fake = scripted((_id, call) =>
+      call < 3 ? { stdout: '0, 0, 1', exitCode: 0 } : new Promise((resolve) => (release = () => resolve({ stdout: '0, 0, 1', exitCode: 0 })))
+    )
+    const changed: string[] = []
+    const probes = new GpuProbes({ clock, runner: fake.runner, onChange: (id) => changed.push(id) })
+    probes.update(targets([['i-1', { probe: true }]]))
+    await clock.advanceAsync(FIRST_PROBE_DELAY_MS + 2 * MIN, settle)
+    expect(fake.calls).toHaveLength(3) // the third is in flight
+    probes.update(new Map())
+    release?.()
+    await clock.advanceAsync(30 * MIN, settle)
+    expect(fake.calls).toHaveLength(3)
+    expect(changed).toHaveLength(2)
+    expect(probes.activity('i-1')).toEqual({ state: 'off' })
+    expect(probes.probing()).toEqual([])
+  })
+
+  it('says why it cannot probe, records the miss, and retries rarely what only the user can fix', async () => {
+    const clock = new ManualClock()
+    const fake = scripted((id) => {
+      if (id === 'trust') throw new ProbeUnavailable('The host key of 10.0.0.9:30022 is not trusted yet: open a terminal to it once.', true)
+      if (id === 'down') throw new ProbeUnavailable('connection refused', false)
+      return { stdout: '', exitCode: 127 }
+    })
+    const probes = new GpuProbes({ clock, runner: fake.runner, onChange: () => {} })
+    probes.update(targets([['trust', { probe: true }], ['down', { probe: true }], ['bare', { probe: true }], ['no-ssh', { probe: false, reason: 'It has no SSH port.' }]]))
+    await clock.advanceAsync(FIRST_PROBE_DELAY_MS + 20 * MIN, settle)
+    const count = (id: string) => fake.calls.filter((c) => c.instanceId === id).length
+    expect(count('down')).toBe(21)
+    expect(count('trust')).toBe(3)
+    expect(count('bare')).toBe(3)
+    expect(count('no-ssh')).toBe(0)
+    expect(probes.activity('trust')).toMatchObject({ state: 'unavailable', reason: expect.stringMatching(/not trusted yet/) })
+    expect(probes.activity('bare')).toMatchObject({ state: 'unavailable', reason: 'nvidia-smi is not installed on this instance, so its GPUs cannot be read.' })
+    expect(probes.activity('no-ssh')).toEqual({ state: 'unavailable', reason: 'It has no SSH port.', samples: [] })
+    expect(probes.samples('down').every((s) => s.missed === 'connection refused' && s.gpus.length === 0)).toBe(true)
+    expect(NEEDS_USER_RETRY_MS).toBe(10 * MIN)
+  })
+
+  it('recovers: a probe that works again clears the reason', async () => {
+    const clock = new ManualClock()
+    const fake = scripted((_id, call) => {
+      if (call === 1) throw new ProbeUnavailable('connection refused', false)
+      return { stdout: '50, 1, 2', exitCode: 0 }
+    })
+    const probes = new GpuProbes({ clock, runner: fake.runner, onChange: () => {} })
+    probes.update(targets([['i-1', { probe: true }]]))
+    await clock.advanceAsync(FIRST_PROBE_DELAY_MS, settle)
+    expect(probes.activity('i-1').state).toBe('unavailable')
+    await clock.advanceAsync(MIN, settle)
+    expect(probes.activity('i-1').state).toBe('probing')
+  })
+})

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest'
+import type { InstancesSnapshot, SessionState, Settings, TrayMenuItem } from '../../shared/contract'
+import type { CostSnapshot, GuardInstance } from '../../shared/contract-cost'
+import { formatClockTime } from '../../shared/cost-words'
+import { NO_RULES } from '../../shared/guard-rules'
+import { DEFAULT_SETTINGS } from '../settings/settings-schema'
+import { makeInstance } from '../../shared/testing/instance'
+import { parseTrayItemId, trayModel } from './tray-model'
+
+const signedIn: SessionState = { status: 'signed-in', profileId: 'sandbox', username: 'demo', remembered: false, keychain: 'available' }
+const signedOut: SessionState = { ...signedIn, status: 'signed-out' }
+const ports = [{ port: 22, address: '10.0.0.5', nodePort: 30022 }]
+const snap: InstancesSnapshot = { instances: [makeInstance({ id: 'a', name: 'train', nodePorts: ports }), makeInstance({ id: 'b', name: 'eval', nodePorts: ports })], fetchedAt: 1, mode: 'steady' }
+
+function guarded(id: string, name: string, over: Partial<GuardInstance> = {}): GuardInstance {
+  return {
+    instanceId: id,
+    name,
+    meter: { price: 19.92, unit: '$', chargeMode: 'perHour', hourlyRate: 19.92, runStartedAt: 0, runStartSource: 'created', uptimeMs: 0, costSoFar: 0 },
+    rules: NO_RULES,
+    ruleWords: [],
+    gpu: { state: 'off' },
+    ...over
+  }
+}
+
+const ENDS = Date.UTC(2026, 0, 1, 14, 5)
+const cost: CostSnapshot = {
+  at: 0,
+  burnRatePerHour: 24.4,
+  billedCount: 2,
+  instances: [
+    guarded('a', 'train', {
+      ruleWords: ['auto-stops when idle 30 min (GPU below 5 %)', 'reminds every 8 h running'],
+      gpu: { state: 'probing', samples: [{ at: 0, gpus: [{ utilization: 87, memoryUsedMiB: 40_960, memoryTotalMiB: 81_920 }] }] },
+      countdown: { rule: 'idle', reason: 'idle', startedAt: 0, endsAt: ENDS }
+    }),
+    guarded('b', 'eval', {
+      meter: { price: 107.52, unit: '$', chargeMode: 'perWeek', hourlyRate: 0.64, runStartedAt: 0, runStartSource: 'created', uptimeMs: 0, costSoFar: 0, plan: { committed: 107.52, periods: 1, chargeMode: 'perWeek', endsAt: ENDS } },
+      gpu: { state: 'unavailable', reason: 'host key not trusted yet', samples: [] }
+    })
+  ]
+}
+
+const labels = (items: TrayMenuItem[] | undefined): string[] => (items ?? []).filter((i) => i.type !== 'separator').map((i) => i.label)
+const sub = (items: TrayMenuItem[], id: string) => items.find((i) => i.id === `instance:${id}`)?.submenu
+
+describe('the cost guard in the tray', () => {
+  it('the burn rate is the first line and in the tooltip; a countdown can be answered from the menu', () => {
+    const model = trayModel(signedIn, snap, DEFAULT_SETTINGS, { cost })
+    expect(labels(model.items).slice(0, 3)).toEqual(['$24.40/h for 2 instances', 'Signed in as demo', `Keep «train» running (stops at ${formatClockTime(ENDS)})`])
+    expect(model.tooltip).toBe('2 running · $24.40/h')
+    const keep = model.items.find((i) => i.id === 'instance:a:keep-running')!
+    expect(keep.enabled).toBe(true)
+    expect(parseTrayItemId(keep.id)).toEqual({ kind: 'keep-running', instanceId: 'a' })
+  })
+
+  it('with a balance, the runway', () => {
+    const model = trayModel(signedIn, snap, DEFAULT_SETTINGS, { cost: { ...cost, runway: { hours: 41.3, available: 1007.7 } } })
+    expect(model.items[0]!.label).toBe('≈ 41 h left at $24.40/h')
+  })
+
+  it('each instance: its price (or plan), its GPUs, the rule that would stop it', () => {
+    const model = trayModel(signedIn, snap, DEFAULT_SETTINGS, { cost })
+    expect(labels(sub(model.items, 'a')).slice(0, 3)).toEqual(['$19.92/h', 'GPU 87 % · 40 of 80 GiB', 'Auto-stops when idle 30 min (GPU below 5 %)'])
+    expect(labels(sub(model.items, 'b')).slice(0, 2)).toEqual([`$107.52 1-week plan, ends ${formatClockTime(ENDS)}`, 'GPU activity unavailable (details in Cloud Tray)'])
+    expect(sub(model.items, 'a')!.slice(0, 3).every((i) => !i.enabled)).toBe(true)
+  })
+
+  it('the title beside the icon only when the user asks for it (macOS)', () => {
+    const off = trayModel(signedIn, snap, DEFAULT_SETTINGS, { cost })
+    expect(off.title).toBeUndefined()
+    const settings: Settings = { ...DEFAULT_SETTINGS, costGuard: { ...DEFAULT_SETTINGS.costGuard, trayTitle: true } }
+    expect(trayModel(signedIn, snap, settings, { cost }).title).toBe('$24.40/h')
+    expect(trayModel(signedIn, snap, settings, { cost: { ...cost, billedCount: 0, burnRatePerHour: 0, instances: [] } }).title).toBeUndefined()
+  })
+
+  it('nothing about cost while signed out or with nothing billed', () => {
+    expect(labels(trayModel(signedOut, snap, DEFAULT_SETTINGS, { cost }).items)[0]).toBe('Signed out')
+    const none = trayModel(signedIn, snap, DEFAULT_SETTINGS, { cost: { at: 0, burnRatePerHour: 0, billedCount: 0, instances: [] } })
+    expect(none.items[0]!.label).toBe('Signed in as demo')
+    expect(none.tooltip).toBe('2 running')
+  })
+})

@@ -1,0 +1,123 @@
+/**
+ * The cost guard as main last reported it (the `cost` event), with figures kept live between
+ * reports: cost so far and uptime grow with the time passed since main made the snapshot,
+ * and a countdown counts down, on a one-second tick. Main's clock is the reference (tests drive
+ * it), so the window adds only the time since the snapshot arrived.
+ *
+ * In the web shell the guard's notifications (reminder, countdown, the stop and why) are toasts
+ * carrying their choices as buttons (announcements.ts hands them to `announce`); in Electron the OS shows them, and the window shows the
+ * countdown banners (App.svelte) and the instance's cost panel with the same buttons.
+ */
+import type { AppNotification, NotificationAction, Result } from '../../../shared/contract'
+import type { CostSnapshot, Countdown, GuardInstance, GuardRules } from '../../../shared/contract-cost'
+import { call, on } from './bridge'
+import { instances } from './instances.svelte'
+import { toasts, type ToastTone } from './toasts.svelte'
+
+const HOUR_MS = 3_600_000
+
+/** The cost guard's notifications: they carry choices, so the cost store shows them (announce). */
+export const GUARD_KINDS = ['reminder', 'countdown', 'auto-stop', 'plan-ending'] as const
+export type GuardKind = (typeof GUARD_KINDS)[number]
+
+class CostStore {
+  snapshot = $state.raw<CostSnapshot | null>(null)
+  /** Local time the snapshot arrived; with `tick`, how far main's clock has moved since. */
+  private receivedAt = $state(Date.now())
+  tick = $state(Date.now())
+  /** The toast showing each instance's countdown, removed when the countdown ends. */
+  private countdownToasts = new Map<string, number>()
+
+  byId = $derived(new Map((this.snapshot?.instances ?? []).map((entry) => [entry.instanceId, entry])))
+  countdowns = $derived((this.snapshot?.instances ?? []).filter((entry) => entry.countdown !== undefined))
+
+  listen(): () => void {
+    const timer = setInterval(() => (this.tick = Date.now()), 1000)
+    const off = on('cost', (snapshot) => this.apply(snapshot))
+    return () => {
+      clearInterval(timer)
+      off()
+    }
+  }
+
+  async load(): Promise<void> {
+    const result = await call('cost.get')
+    if (result.ok) this.apply(result.value)
+  }
+
+  /** Main's clock now, as far as the window can tell. */
+  mainNow(): number {
+    return (this.snapshot?.at ?? this.tick) + Math.max(0, this.tick - this.receivedAt)
+  }
+
+  /** Cost so far, grown since the snapshot (a plan never past what it committed). */
+  liveCost(entry: GuardInstance): number {
+    const grown = entry.meter.costSoFar + (entry.meter.hourlyRate * (this.mainNow() - (this.snapshot?.at ?? this.mainNow()))) / HOUR_MS
+    return entry.meter.plan ? Math.min(grown, entry.meter.plan.committed) : grown
+  }
+
+  liveUptime(entry: GuardInstance): number {
+    return Math.max(0, this.mainNow() - entry.meter.runStartedAt)
+  }
+
+  /** Milliseconds left on a countdown (0 once it has run out). */
+  remaining(countdown: Countdown): number {
+    return Math.max(0, countdown.endsAt - this.mainNow())
+  }
+
+  async setRules(instanceId: string, rules: GuardRules): Promise<Result<CostSnapshot>> {
+    const result = await call('cost.setRules', { instanceId, rules })
+    if (result.ok) this.apply(result.value)
+    return result
+  }
+
+  async keepRunning(instanceId: string): Promise<void> {
+    const result = await call('cost.keepRunning', { instanceId })
+    if (result.ok) this.apply(result.value)
+    else toasts.show('error', 'Could not keep it running', result.error.message)
+  }
+
+  /** "Stop now": the Stop button's own path (the row shows Stopping… at once). */
+  async stopNow(instanceId: string): Promise<void> {
+    const instance = instances.byId.get(instanceId)
+    if (instance) await instances.stop(instance)
+    else {
+      const result = await call('instances.stop', { instanceId })
+      if (!result.ok) toasts.show('error', 'Could not stop the instance', result.error.message)
+    }
+  }
+
+  private apply(snapshot: CostSnapshot): void {
+    if (this.snapshot && snapshot.at < this.snapshot.at) return
+    this.snapshot = snapshot
+    this.receivedAt = Date.now()
+    this.tick = this.receivedAt
+    for (const [instanceId, toastId] of this.countdownToasts) {
+      if (!snapshot.instances.some((entry) => entry.instanceId === instanceId && entry.countdown)) {
+        toasts.dismiss(toastId)
+        this.countdownToasts.delete(instanceId)
+      }
+    }
+  }
+
+  /**
+   * One of the guard's notifications in the web shell (announcements.ts hands them here): a toast
+   * with its choices as buttons; a new one for the instance replaces its countdown's.
+   */
+  announce(notification: AppNotification): void {
+    const instanceId = notification.instanceId
+    const actions = (notification.actions ?? []).flatMap((action: NotificationAction) =>
+      instanceId ? [{ label: action.label, run: () => (action.id === 'stop-now' ? this.stopNow(instanceId) : this.keepRunning(instanceId)) }] : []
+    )
+    const tone: ToastTone = notification.kind === 'auto-stop' ? (notification.actions ? 'error' : 'info') : 'warning'
+    if (instanceId) {
+      const previous = this.countdownToasts.get(instanceId)
+      if (previous !== undefined) toasts.dismiss(previous)
+      this.countdownToasts.delete(instanceId)
+    }
+    const id = toasts.show(tone, notification.title, notification.body, { actions })
+    if (instanceId && notification.kind === 'countdown' && actions.length > 0) this.countdownToasts.set(instanceId, id)
+  }
+}
+
+export const cost = new CostStore()

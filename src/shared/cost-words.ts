@@ -1,0 +1,82 @@
+/**
+ * The cost guard's figures as people read them, the same in the tray, the notifications and the
+ * window: "$24.40/h", "≈ 41 h left at $24.40/h", "3 h 12 min", "GPU 87 % · 40 of 80 GiB".
+ */
+import type { GpuReading } from './contract-cost'
+import { formatDollars } from './money'
+
+/** "$24.40/h". */
+export function formatRate(perHour: number): string {
+  return `${formatDollars(perHour)}/h`
+}
+
+/** "≈ $4.15" (every cost figure is an estimate). */
+export function formatEstimate(dollars: number): string {
+  return `≈ ${formatDollars(dollars)}`
+}
+
+/** "45 min", "3 h 12 min", "2 d 4 h": how long, to the minute. */
+export function formatDuration(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000))
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  if (hours < 48) return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`
+  const days = Math.floor(hours / 24)
+  return hours % 24 === 0 ? `${days} d` : `${days} d ${hours % 24} h`
+}
+
+/** "14:05" in local time. */
+export function formatClockTime(ms: number): string {
+  const date = new Date(ms)
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`
+}
+
+/** "≈ 41 h left at $24.40/h"; "≈ 3 d 2 h left…" for long ones; "balance spent" at 0. */
+export function runwayWords(runway: { hours: number }, perHour: number): string {
+  if (runway.hours <= 0) return `balance spent at ${formatRate(perHour)}`
+  const left = runway.hours < 1 ? `${Math.max(1, Math.floor(runway.hours * 60))} min` : runway.hours < 100 ? `${Math.floor(runway.hours)} h` : formatDuration(runway.hours * 3_600_000)
+  return `≈ ${left} left at ${formatRate(perHour)}`
+}
+
+const PLAN_PERIODS: ReadonlyMap<string, string> = new Map([
+  ['perDay', 'day'],
+  ['perWeek', 'week'],
+  ['perMonth', 'month']
+])
+
+/** "1-day plan", "3-week plan"; the mode as given for one the app does not know. */
+export function planWords(chargeMode: string, periods: number): string {
+  const period = PLAN_PERIODS.get(chargeMode)
+  return period ? `${periods}-${period} plan` : `${chargeMode} plan`
+}
+
+/** MiB → "40 GiB" (whole), "512 MiB" below 1 GiB. */
+export function formatMiB(mib: number): string {
+  return mib >= 1024 ? `${Math.round(mib / 1024)} GiB` : `${Math.round(mib)} MiB`
+}
+
+/**
+ * One line for the GPUs: "GPU 87 % · 40 of 80 GiB"; several: "8 GPUs 3–97 % · 310 of 640 GiB";
+ * a value the GPU did not give is left out.
+ */
+export function gpuSummary(gpus: readonly GpuReading[]): string {
+  if (gpus.length === 0) return 'no GPU readings'
+  const loads = gpus.map((gpu) => gpu.utilization).filter((value): value is number => value !== null)
+  const parts: string[] = []
+  const label = gpus.length === 1 ? 'GPU' : `${gpus.length} GPUs`
+  if (loads.length === 0) parts.push(`${label} load unknown`)
+  else {
+    const low = Math.min(...loads)
+    const high = Math.max(...loads)
+    parts.push(low === high ? `${label} ${Math.round(high)} %` : `${label} ${Math.round(low)}–${Math.round(high)} %`)
+  }
+  const used = gpus.map((gpu) => gpu.memoryUsedMiB)
+  const total = gpus.map((gpu) => gpu.memoryTotalMiB)
+  if (used.every((value) => value !== null) && total.every((value) => value !== null)) {
+    const sum = (values: (number | null)[]): number => values.reduce<number>((a, b) => a + (b ?? 0), 0)
+    const [usedMiB, totalMiB] = [sum(used), sum(total)]
+    // "40 of 80 GiB" reads better than repeating the unit, when both are in GiB.
+    parts.push(usedMiB >= 1024 ? `${Math.round(usedMiB / 1024)} of ${formatMiB(totalMiB)}` : `${formatMiB(usedMiB)} of ${formatMiB(totalMiB)}`)
+  }
+  return parts.join(' · ')
+}
