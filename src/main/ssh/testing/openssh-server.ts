@@ -205,7 +205,7 @@ async function waitForPort(port: number, failed: () => string | undefined): Prom
 }
 
 function descendants(pid: number): number[] {
-  let out = ''
+  let out: string
   try {
     out = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
   } catch {
