@@ -1,8 +1,8 @@
 /**
  * What each source file imports, read with a small scanner rather than a dependency such as
  * madge: relative specifiers are all this tree uses between its own files, and this reads them
- * in a few lines. Every import counts, `import type` included. Used by the import scans
- * (import-cycles.test.ts, test-only-imports.test.ts).
+ * in a few lines. Every import counts, `import type` included. Used by import-cycles.test.ts
+ * (the layers and the testing/ rule are ESLint's: eslint.config.js).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'

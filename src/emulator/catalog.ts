@@ -109,7 +109,7 @@ export function parseCatalog(text: string, source = 'catalog'): Catalog {
   try {
     raw = JSON.parse(text)
   } catch (error) {
-    throw new Error(`${source} is not valid JSON: ${(error as Error).message}`)
+    throw new Error(`${source} is not valid JSON: ${(error as Error).message}`, { cause: error })
   }
   const parsed = CatalogSchema.safeParse(raw)
   if (!parsed.success) {

@@ -79,7 +79,7 @@ export function parseCli(argv: string[], readText: (path: string) => string = (p
       try {
         text = readText(file)
       } catch (error) {
-        throw new Error(`--ssh-key ${file} could not be read: ${(error as Error).message}`)
+        throw new Error(`--ssh-key ${file} could not be read: ${(error as Error).message}`, { cause: error })
       }
       const keys = text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'))
       if (keys.length === 0) throw new Error(`--ssh-key ${file} holds no public key line`)
@@ -99,7 +99,7 @@ function loadCatalog(path: string, readText: (path: string) => string): Catalog 
   try {
     text = readText(path)
   } catch (error) {
-    throw new Error(`--catalog ${path} could not be read: ${(error as Error).message}`)
+    throw new Error(`--catalog ${path} could not be read: ${(error as Error).message}`, { cause: error })
   }
   return parseCatalog(text, `--catalog ${path}`)
 }

@@ -37,7 +37,7 @@ export function loadState(path: string): EmulatorState | undefined {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'))
   } catch (error) {
-    throw new Error(`state file ${path} could not be read (${(error as Error).message}); move it aside to start fresh`)
+    throw new Error(`state file ${path} could not be read (${(error as Error).message}); move it aside to start fresh`, { cause: error })
   }
   const state = raw as Partial<EmulatorState>
   if (

@@ -50,6 +50,8 @@ async function start(): Promise<void> {
   // Our own menu, not Electron's default (Reload, Developer Tools) in the installed app.
   const menu = applicationMenuTemplate(process.platform, app.isPackaged)
   Menu.setApplicationMenu(menu ? Menu.buildFromTemplate(menu as MenuItemConstructorOptions[]) : null)
+  // Set below, once the adapters it needs exist; their callbacks may fire before that.
+  // eslint-disable-next-line prefer-const
   let core: AppCore | undefined
   const outDir = join(import.meta.dirname, '..')
   const dataDir = app.getPath('userData')

@@ -67,6 +67,8 @@ export class StandInWebContents extends EventEmitter implements Recordable {
   ) {
     super()
     StandInWebContents.all.set(this.id, this)
+    // The frame's getters run with the frame as `this`; they read the contents that own it.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const contents = this
     this.mainFrame = {
       get url() {

@@ -124,7 +124,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
 
   describe('#12 item 2: ~/.ssh/config', () => {
     it.each<[string, Hostile, RegExp]>([
-      ['an instanceUsername with a newline and ProxyCommand', { username: 'root\n  ProxyCommand touch MARKER' }, /login name “root\\u\{a\}  ProxyCommand/],
+      ['an instanceUsername with a newline and ProxyCommand', { username: 'root\n  ProxyCommand touch MARKER' }, /login name “root\\u\{a\} {2}ProxyCommand/],
       ['a nodePorts address with a newline and a Host * block', { host: '127.0.0.1\nHost *\n  ProxyCommand touch MARKER' }, /address “127\.0\.0\.1\\u\{a\}Host \*/]
     ])('#12 item 2: refuses %s; nothing is written and ssh runs no command', async (_what, hostile, message) => {
       const instance = hostileBox(hostile, { name: 'evil\nHost *', instanceId: 'i-evil\n  ProxyCommand touch x' })

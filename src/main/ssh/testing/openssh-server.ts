@@ -229,7 +229,7 @@ export async function waitForPort(port: number, failed: () => string | undefined
 }
 
 function descendants(pid: number): number[] {
-  let out = ''
+  let out: string
   try {
     out = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
   } catch {

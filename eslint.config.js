@@ -1,0 +1,118 @@
+// ESLint: the language rules of typescript-eslint and eslint-plugin-svelte, and the house's
+// layers as import rules (VS Code's lint-enforced layering is the model). Formatting is
+// Prettier's (eslint-config-prettier turns off every rule it owns); `npm run lint` runs both.
+import js from '@eslint/js'
+import prettier from 'eslint-config-prettier'
+import importX from 'eslint-plugin-import-x'
+import svelte from 'eslint-plugin-svelte'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+import svelteConfig from './svelte.config.js'
+
+/**
+ * Test code may reach across layers to drive both ends (a fixture sshd, the page's transport).
+ * That production code never imports test code is scripts/test-only-imports.test.ts's rule.
+ */
+const TESTS = ['**/*.test.ts', '**/testing/**', 'e2e/**', 'bench/**', 'scripts/**']
+
+/** Who may import whom. `from` is what files in `target` must not import. */
+const LAYERS = [
+  {
+    target: './src/shared',
+    from: ['./src/main', './src/emulator', './src/renderer', './src/web', './src/preload'],
+    message: 'src/shared imports nothing of ours: it is the contract every layer builds on.'
+  },
+  {
+    target: './src/emulator',
+    from: ['./src/main', './src/renderer', './src/web', './src/preload'],
+    message: 'The emulator plays the cloud: it imports only src/shared, and the app reaches it only over the network.'
+  },
+  {
+    target: './src/renderer',
+    from: ['./src/main', './src/emulator', './src/web', './src/preload', './src/shared/node'],
+    message: 'The renderer is a sandboxed web page: it imports only src/shared (never its Node-only part).'
+  },
+  {
+    target: './src/preload',
+    from: ['./src/main', './src/emulator', './src/renderer', './src/web', './src/shared/node'],
+    message: 'The preload exposes the contract and nothing else: it imports only src/shared.'
+  },
+  {
+    target: './src/main',
+    from: ['./src/renderer', './src/web', './src/preload'],
+    message: 'Main imports only src/shared and the emulator (the Sandbox runs it in-process).'
+  },
+  {
+    target: './src/web',
+    from: ['./src/emulator', './src/renderer', './src/preload'],
+    message: 'The web shell is another shell around main: it imports only src/main and src/shared.'
+  }
+]
+
+export default tseslint.config(
+  {
+    ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**', '.tmp/**', 'resources/**']
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  // Svelte's rules only where Svelte is: some (no-inner-declarations) break on plain CommonJS under ESLint 10.
+  ...svelte.configs.recommended.map((config) => ({ files: ['**/*.svelte', '**/*.svelte.ts'], ...config })),
+  {
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: 'module',
+      globals: { ...globals.node, ...globals.browser }
+    },
+    rules: {
+      // Matching control characters is how the app finds them in untrusted text (os-text, ssh values).
+      'no-control-regex': 'off',
+      // Names starting with _ are deliberately unused (a parameter a signature needs).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }]
+    }
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: {
+      parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'], svelteConfig }
+    }
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' }
+  },
+  {
+    // The layers, for production code.
+    files: ['src/**/*.ts', 'src/**/*.svelte'],
+    ignores: TESTS,
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js', '.svelte', '.json'] } } },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: LAYERS }],
+      // Test code stays out of the app: it would ship in the build, and a helper's shortcuts
+      // (fixed keys, fake clocks, loopback servers) would become the app's behaviour.
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/testing', '**/testing/**'], message: 'Production code never imports a test helper (testing/ folders).' },
+            { group: ['vitest', 'vitest/**', '@vitest/**', '@playwright/test', 'playwright', 'fast-check'], message: 'Production code never imports a test framework.' }
+          ]
+        }
+      ]
+    }
+  },
+  {
+    files: TESTS,
+    rules: {
+      // Tests read untyped JSON answers and reach into objects on purpose.
+      '@typescript-eslint/no-explicit-any': 'off'
+    }
+  },
+  {
+    // Playwright reads a fixture's dependencies from its first parameter: `async ({}, use)` is its idiom.
+    files: ['e2e/**'],
+    rules: { 'no-empty-pattern': 'off' }
+  },
+  prettier
+)

@@ -1,0 +1,50 @@
+/**
+ * The house's layers are ESLint rules (eslint.config.js), run over the tree by `npm run lint`.
+ * This proves the rules can fail: each line of a would-be file in one layer, importing from
+ * another, is linted as ESLint sees it at that path. (A resolver that cannot find a target makes
+ * the layer rule pass silently; here every forbidden import must be reported.)
+ */
+import { join } from 'node:path'
+import { ESLint } from 'eslint'
+import { describe, expect, it } from 'vitest'
+import { ROOT } from './import-graph'
+
+const eslint = new ESLint({ cwd: ROOT })
+
+/** The rules that fired for `source` as if it were the file at `path` (relative to the repo). */
+async function rulesFor(path: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${source}\nexport const used = imported\n`, { filePath: join(ROOT, path) })
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message)
+}
+
+const LAYER = 'import-x/no-restricted-paths'
+const TEST_CODE = 'no-restricted-imports'
+
+describe('the layer rules', () => {
+  it.each([
+    ['src/shared/probe.ts', "import * as imported from '../main/core'", LAYER],
+    ['src/shared/probe.ts', "import * as imported from '../emulator/index'", LAYER],
+    ['src/emulator/probe.ts', "import * as imported from '../main/core'", LAYER],
+    ['src/renderer/src/lib/probe.ts', "import * as imported from '../../../main/core'", LAYER],
+    ['src/renderer/src/lib/probe.ts', "import * as imported from '../../../shared/node/secret'", LAYER],
+    ['src/preload/probe.ts', "import * as imported from '../main/core'", LAYER],
+    ['src/main/probe.ts', "import * as imported from '../web/server'", LAYER],
+    ['src/web/probe.ts', "import * as imported from '../emulator/index'", LAYER],
+    ['src/main/probe.ts', "import * as imported from '../shared/testing/instance'", TEST_CODE],
+    ['src/renderer/src/lib/probe.ts', "import * as imported from 'vitest'", TEST_CODE],
+    ['src/emulator/probe.ts', "import * as imported from 'fast-check'", TEST_CODE]
+  ])('refuse %s: %s', async (path, source, rule) => {
+    expect(await rulesFor(path, source)).toContain(rule)
+  })
+
+  it.each([
+    ['src/main/probe.ts', "import * as imported from '../emulator/index'"],
+    ['src/web/probe.ts', "import * as imported from '../main/core'"],
+    ['src/renderer/src/lib/probe.ts', "import * as imported from '../../../shared/instance-rules'"],
+    ['src/main/probe.test.ts', "import * as imported from '../shared/testing/instance'"],
+    ['src/emulator/probe.test.ts', "import * as imported from '../main/ssh/testing/openssh-server'"]
+  ])('allow %s: %s', async (path, source) => {
+    const fired = await rulesFor(path, source)
+    expect(fired.filter((rule) => rule === LAYER || rule === TEST_CODE)).toEqual([])
+  })
+})
