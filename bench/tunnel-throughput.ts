@@ -9,7 +9,6 @@
  *   npx tsx bench/tunnel-throughput.ts [--mib 256]
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
 import { systemClock } from '../src/shared/clock'
 import type { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
 import { sshdInstance, sshdLinks } from '../src/main/ssh/testing/sshd-links'
