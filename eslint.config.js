@@ -51,7 +51,16 @@ const LAYERS = [
 
 export default tseslint.config(
   {
-    ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'e2e/artifacts/**', '.tmp/**', 'resources/**']
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'e2e/artifacts/**',
+      '.tmp/**',
+      'resources/**'
+    ]
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -101,7 +110,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['**/testing', '**/testing/**'], message: 'Production code never imports a test helper (testing/ folders).' },
-            { group: ['vitest', 'vitest/**', '@vitest/**', '@playwright/test', 'playwright', 'fast-check'], message: 'Production code never imports a test framework.' }
+            {
+              group: ['vitest', 'vitest/**', '@vitest/**', '@playwright/test', 'playwright', 'fast-check'],
+              message: 'Production code never imports a test framework.'
+            }
           ]
         }
       ]

@@ -54,7 +54,10 @@ export interface EmulatorLoadReport {
   durableCreates: { durable: number; memory: number; ratio: number }
 }
 
-async function cannon(url: string, options: { seconds: number; connections: number; cookie: string; body: string; verify: (body: string) => boolean }): Promise<LoadRun> {
+async function cannon(
+  url: string,
+  options: { seconds: number; connections: number; cookie: string; body: string; verify: (body: string) => boolean }
+): Promise<LoadRun> {
   const result = await autocannon({
     url,
     method: 'POST',
@@ -89,7 +92,11 @@ async function createBurst(statePath: string | undefined): Promise<number> {
     const started = performance.now()
     const answers = await Promise.all(
       Array.from({ length: CREATE_BURST }, (_, n) =>
-        fetch(`${emulator.baseUrl}/instance/create`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: body(n) })
+        fetch(`${emulator.baseUrl}/instance/create`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie },
+          body: body(n)
+        })
       )
     )
     const seconds = (performance.now() - started) / 1000
@@ -124,7 +131,11 @@ export async function runEmulatorLoad(options: { seconds: number; connections: n
     }
 
     // The same bytes the emulator answers, served with no work at all.
-    const sample = await fetch(`${emulator.baseUrl}/instance/list`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body })
+    const sample = await fetch(`${emulator.baseUrl}/instance/list`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body
+    })
     const sampleText = await sample.text()
     if (!verify(sampleText)) throw new Error('the emulator did not answer a list page correctly before the run')
     reference.on('request', (request, response) => {
@@ -194,7 +205,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   console.log(`autocannon: ${connections} connections × ${seconds} s, /instance/list page of ${PAGE_SIZE} (of ${INSTANCES})`)
   console.log(line('reference', report.reference))
   console.log(line('emulator', report.emulator))
-  console.log(`ratio emulator/reference: ${report.ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}); full list afterwards: ${report.answersAfterwards ? 'correct' : 'WRONG'}`)
+  console.log(
+    `ratio emulator/reference: ${report.ratio.toFixed(3)} (target ≥ ${TARGET_RATIO}); full list afterwards: ${report.answersAfterwards ? 'correct' : 'WRONG'}`
+  )
   const burst = report.durableCreates
   console.log(
     `${CREATE_BURST} concurrent creates: ${burst.durable.toFixed(0)}/s on disk before each answer, ${burst.memory.toFixed(0)}/s in memory; ` +

@@ -167,11 +167,17 @@ const ratio = ours.connections / theirs.connections
 const expectedSamples = INSTANCES * (HOUR_MS / PROBE_PERIOD_MS)
 
 console.log(`${INSTANCES} running instances, one emulated hour, a probe a minute each`)
-console.log(`  app (shared links' exec): ${ours.connections.toFixed(2)} SSH connections and ${ours.execs.toFixed(1)} exec channels per instance per hour`)
-console.log(`  reference (fresh connection per probe): ${theirs.connections.toFixed(2)} connections and ${theirs.execs.toFixed(1)} exec channels per instance per hour`)
+console.log(
+  `  app (shared links' exec): ${ours.connections.toFixed(2)} SSH connections and ${ours.execs.toFixed(1)} exec channels per instance per hour`
+)
+console.log(
+  `  reference (fresh connection per probe): ${theirs.connections.toFixed(2)} connections and ${theirs.execs.toFixed(1)} exec channels per instance per hour`
+)
 console.log(`  connections ratio: ${ratio.toFixed(4)} (target ≤ ${RATIO_TARGET})`)
 console.log(`  readings: ${app.samples} of about ${expectedSamples} (missed: ${app.missed})`)
-console.log(`  CPU time of this process for the app's hour: ${(app.cpuMs / 1000).toFixed(2)} s (main's core + the emulator's SSH servers); reference hour: ${(reference.cpuMs / 1000).toFixed(2)} s`)
+console.log(
+  `  CPU time of this process for the app's hour: ${(app.cpuMs / 1000).toFixed(2)} s (main's core + the emulator's SSH servers); reference hour: ${(reference.cpuMs / 1000).toFixed(2)} s`
+)
 
 const enoughReadings = app.missed === 0 && app.samples >= expectedSamples - INSTANCES
 if (!enoughReadings) console.error('FAIL: probes did not read the GPUs every minute')

@@ -94,7 +94,9 @@ try {
   console.log(`list-all-instances: ${INSTANCES} instances, median of ${ROUNDS} rounds after ${WARMUP_ROUNDS} warm-up`)
   console.log(`  listAllInstances (${pages} pages of ${PAGE_SIZE}, 4 at a time): ${pagedMedian.toFixed(1)} ms`)
   console.log(`  reference: one listInstances (pageSize ${INSTANCES}):      ${singleMedian.toFixed(1)} ms`)
-  console.log(`  ratio (median of per-round ratios): ${ratio.toFixed(2)} (target ≤ ${TARGET_RATIO.toFixed(1)}) ${ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'}`)
+  console.log(
+    `  ratio (median of per-round ratios): ${ratio.toFixed(2)} (target ≤ ${TARGET_RATIO.toFixed(1)}) ${ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'}`
+  )
   if (!(ratio <= TARGET_RATIO)) exitCode = 1
 } catch (error) {
   console.error(`list-all-instances: ${(error as Error).message}`)

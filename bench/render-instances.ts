@@ -103,7 +103,9 @@ function snapshotCore() {
   const core: TransportCore = {
     async handle(command) {
       const answer = answers[command]
-      return (answer ? { ok: true, value: answer() } : { ok: false, error: { kind: 'not-allowed', message: `bench: no ${command}` } }) as never
+      return (
+        answer ? { ok: true, value: answer() } : { ok: false, error: { kind: 'not-allowed', message: `bench: no ${command}` } }
+      ) as never
     },
     notice() {},
     subscribe(sink) {

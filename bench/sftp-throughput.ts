@@ -42,7 +42,8 @@ async function viaApp(server: OpenSshServer, scratch: string, direction: 'up' | 
   Object.assign(harness, groupDriver(filesCommands(files), harness.clientId))
   try {
     const { sessionId, home } = await harness.open('i-1')
-    if (process.env['BENCH_DEBUG']) console.log(`  app ${direction}: connected after ${((performance.now() - started) / 1000).toFixed(2)} s`)
+    if (process.env['BENCH_DEBUG'])
+      console.log(`  app ${direction}: connected after ${((performance.now() - started) / 1000).toFixed(2)} s`)
     const outcome =
       direction === 'up'
         ? await harness.upload(sessionId, home, join(local, '..'), [remoteName], { replace: true })
@@ -61,13 +62,31 @@ function viaSftp(server: OpenSshServer, batch: string): Promise<Run> {
     const started = performance.now()
     const child = spawn(
       'sftp',
-      ['-q', '-b', '-', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR',
-        '-i', server.userKeyPath, '-P', String(server.port), `${server.username}@127.0.0.1`],
+      [
+        '-q',
+        '-b',
+        '-',
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'StrictHostKeyChecking=no',
+        '-o',
+        'UserKnownHostsFile=/dev/null',
+        '-o',
+        'LogLevel=ERROR',
+        '-i',
+        server.userKeyPath,
+        '-P',
+        String(server.port),
+        `${server.username}@127.0.0.1`
+      ],
       { stdio: ['pipe', 'ignore', 'inherit'] }
     )
     child.stdin.end(batch)
     child.on('error', reject)
-    child.on('close', (code) => (code === 0 ? resolve({ seconds: (performance.now() - started) / 1000 }) : reject(new Error(`sftp exited with ${code}`))))
+    child.on('close', (code) =>
+      code === 0 ? resolve({ seconds: (performance.now() - started) / 1000 }) : reject(new Error(`sftp exited with ${code}`))
+    )
   })
 }
 
@@ -112,7 +131,9 @@ async function main(server: OpenSshServer, scratch: string): Promise<number> {
     appUp = best(appUp, ourUp)
     appDown = best(appDown, ourDown)
     if (process.env['BENCH_DEBUG']) {
-      console.log(`  round ${round + 1}: up sftp ${mbps(refUp).toFixed(0)} / app ${mbps(ourUp).toFixed(0)} MB/s, down sftp ${mbps(refDown).toFixed(0)} / app ${mbps(ourDown).toFixed(0)} MB/s`)
+      console.log(
+        `  round ${round + 1}: up sftp ${mbps(refUp).toFixed(0)} / app ${mbps(ourUp).toFixed(0)} MB/s, down sftp ${mbps(refDown).toFixed(0)} / app ${mbps(ourDown).toFixed(0)} MB/s`
+      )
     }
     rmSync(back, { recursive: true, force: true })
   }

@@ -58,7 +58,8 @@ async function viaApp(server: OpenSshServer, scratch: string): Promise<{ seconds
     await harness.waitForState(terminalId, 'closed', 600_000)
     const seconds = (performance.now() - started) / 1000
     const used = process.cpuUsage(cpu)
-    if (process.env['BENCH_DEBUG']) console.log(`  app cpu: user ${(used.user / 1e6).toFixed(2)} s, system ${(used.system / 1e6).toFixed(2)} s`)
+    if (process.env['BENCH_DEBUG'])
+      console.log(`  app cpu: user ${(used.user / 1e6).toFixed(2)} s, system ${(used.system / 1e6).toFixed(2)} s`)
     return { seconds, bytes: harness.bytesReceived - before, peak: manager.stats(terminalId)?.peak ?? 0 }
   } finally {
     manager.dispose()
@@ -70,8 +71,23 @@ function viaOpenSsh(server: OpenSshServer): Promise<{ seconds: number; bytes: nu
     let started = 0
     const child = spawn(
       'ssh',
-      ['-tt', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR',
-        '-i', server.userKeyPath, '-p', String(server.port), `${server.username}@127.0.0.1`, REMOTE],
+      [
+        '-tt',
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'StrictHostKeyChecking=no',
+        '-o',
+        'UserKnownHostsFile=/dev/null',
+        '-o',
+        'LogLevel=ERROR',
+        '-i',
+        server.userKeyPath,
+        '-p',
+        String(server.port),
+        `${server.username}@127.0.0.1`,
+        REMOTE
+      ],
       { stdio: ['pipe', 'pipe', 'inherit'] }
     )
     let bytes = 0
@@ -107,13 +123,16 @@ async function main(): Promise<number> {
       if (mbps(ref) > mbps(reference)) reference = ref
       const ours = await viaApp(server, scratch)
       if (mbps(ours) > mbps(app)) app = ours
-      if (process.env['BENCH_DEBUG']) console.log(`  round ${round + 1}: ssh ${mbps(ref).toFixed(1)} MB/s, app ${mbps(ours).toFixed(1)} MB/s`)
+      if (process.env['BENCH_DEBUG'])
+        console.log(`  round ${round + 1}: ssh ${mbps(ref).toFixed(1)} MB/s, app ${mbps(ours).toFixed(1)} MB/s`)
     }
     if (app.bytes < BYTES || reference.bytes < BYTES) throw new Error(`short read: app ${app.bytes}, ssh ${reference.bytes} of ${BYTES}`)
     const ratio = mbps(app) / mbps(reference)
     console.log(`ssh-throughput: ${MIB} MiB of terminal output, best of ${rounds} interleaved rounds`)
     console.log(`  OpenSSH ssh -tt (reference): ${mbps(reference).toFixed(1)} MB/s (${reference.seconds.toFixed(2)} s)`)
-    console.log(`  app session + data path:     ${mbps(app).toFixed(1)} MB/s (${app.seconds.toFixed(2)} s), peak unacknowledged ${(app.peak / 1024).toFixed(0)} KiB`)
+    console.log(
+      `  app session + data path:     ${mbps(app).toFixed(1)} MB/s (${app.seconds.toFixed(2)} s), peak unacknowledged ${(app.peak / 1024).toFixed(0)} KiB`
+    )
     console.log(`  ratio app/OpenSSH: ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`)
     return ratio >= TARGET_RATIO ? 0 : 1
   } finally {

@@ -74,7 +74,9 @@ function pull(port: number): Promise<{ seconds: number; bytes: number }> {
     let output = ''
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.once('error', reject)
-    child.once('close', (code) => (code === 0 ? resolve(JSON.parse(output) as { seconds: number; bytes: number }) : reject(new Error(`reader exited ${code}`))))
+    child.once('close', (code) =>
+      code === 0 ? resolve(JSON.parse(output) as { seconds: number; bytes: number }) : reject(new Error(`reader exited ${code}`))
+    )
   })
 }
 
@@ -103,8 +105,26 @@ async function main(server: OpenSshServer, scratch: string, knownHosts: KnownHos
     const sshPort = await freePort()
     ssh = spawn(
       'ssh',
-      ['-N', '-L', `${sshPort}:localhost:${source.port}`, '-o', 'BatchMode=yes', '-o', 'ExitOnForwardFailure=yes', '-o', 'StrictHostKeyChecking=no',
-        '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR', '-i', server.userKeyPath, '-p', String(server.port), `${server.username}@127.0.0.1`],
+      [
+        '-N',
+        '-L',
+        `${sshPort}:localhost:${source.port}`,
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'ExitOnForwardFailure=yes',
+        '-o',
+        'StrictHostKeyChecking=no',
+        '-o',
+        'UserKnownHostsFile=/dev/null',
+        '-o',
+        'LogLevel=ERROR',
+        '-i',
+        server.userKeyPath,
+        '-p',
+        String(server.port),
+        `${server.username}@127.0.0.1`
+      ],
       { stdio: ['ignore', 'ignore', 'inherit'] }
     )
     await waitForPort(sshPort, () => (ssh?.exitCode !== null ? 'ssh -L exited' : undefined))
@@ -120,7 +140,8 @@ async function main(server: OpenSshServer, scratch: string, knownHosts: KnownHos
       if (ref.bytes !== BYTES || ours.bytes !== BYTES) throw new Error(`short read: ssh -L ${ref.bytes}, app ${ours.bytes} of ${BYTES}`)
       if (mbps(ref) > mbps(reference)) reference = ref
       if (mbps(ours) > mbps(app)) app = ours
-      if (process.env['BENCH_DEBUG']) console.log(`  round ${round + 1}: ssh -L ${mbps(ref).toFixed(0)} MB/s, app ${mbps(ours).toFixed(0)} MB/s`)
+      if (process.env['BENCH_DEBUG'])
+        console.log(`  round ${round + 1}: ssh -L ${mbps(ref).toFixed(0)} MB/s, app ${mbps(ours).toFixed(0)} MB/s`)
     }
     const ratio = mbps(app) / mbps(reference)
     console.log(`tunnel-throughput: ${MIB} MiB through a tunnel, best of ${rounds} interleaved rounds`)

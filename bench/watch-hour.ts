@@ -56,7 +56,10 @@ async function naiveHour(): Promise<number> {
   const clock = new ManualClock()
   try {
     await rig.emulator.control.seedInstances('demo', 5)
-    const login = await createCloudClient({ baseUrl: rig.emulator.baseUrl, token: () => undefined }).login({ username: 'demo', password: 'demo' })
+    const login = await createCloudClient({ baseUrl: rig.emulator.baseUrl, token: () => undefined }).login({
+      username: 'demo',
+      password: 'demo'
+    })
     const client = createCloudClient({ baseUrl: rig.emulator.baseUrl, token: () => login.accessToken })
     rig.emulator.control.resetRequestCount()
     const end = clock.now() + HOUR_MS
@@ -108,7 +111,9 @@ const offsets = [0, 500, 1_000, 1_500, 2_000, 2_400]
 const delays: number[] = []
 for (const offset of offsets) delays.push(await noticeDelay(offset))
 const worst = Math.max(...delays)
-console.log(`status change during a transition noticed after ${delays.map((d) => `${d} ms`).join(', ')} (worst ${worst} ms, target ≤ ${NOTICE_TARGET_MS} ms)`)
+console.log(
+  `status change during a transition noticed after ${delays.map((d) => `${d} ms`).join(', ')} (worst ${worst} ms, target ≤ ${NOTICE_TARGET_MS} ms)`
+)
 
 const ok = ratio <= RATIO_TARGET && worst <= NOTICE_TARGET_MS
 console.log(ok ? 'PASS' : 'FAIL')

@@ -113,8 +113,12 @@ async function openTerminal(page: Page, shell: WebShell, signedIn = false): Prom
   const row = page.getByRole('row', { name: /bench/ })
   await row.getByRole('button', { name: /terminal/i }).click({ timeout: 30_000 })
   // The host key is asked once: a second tab joins the accepted connection.
-  if (!signedIn) await page.getByRole('dialog', { name: 'Unknown host key' }).getByRole('button', { name: 'Accept once' }).click({ timeout: 30_000 })
-  await page.getByRole('status').filter({ hasText: /^Connected$/ }).waitFor({ timeout: 30_000 })
+  if (!signedIn)
+    await page.getByRole('dialog', { name: 'Unknown host key' }).getByRole('button', { name: 'Accept once' }).click({ timeout: 30_000 })
+  await page
+    .getByRole('status')
+    .filter({ hasText: /^Connected$/ })
+    .waitFor({ timeout: 30_000 })
   const renderer = (await page.getByText(/Renderer: (WebGL|DOM)/).textContent())?.match(/WebGL|DOM/)?.[0] ?? '?'
   const size = (await page.getByLabel('Terminal size').textContent())?.match(/^(\d+)×(\d+)$/)
   if (!size) throw new Error('the terminal did not show its size')
@@ -193,7 +197,12 @@ async function floodInto(page: Page, meter: CoreMeter, bytes: number): Promise<n
  * main's messages on its WebSocket, as every page would without src/shared/web/downlink.ts.
  * Floods alternate between the two pages, so a noisy neighbour hurts both alike.
  */
-async function downlinkReference(browser: Browser, shell: WebShell, meter: CoreMeter, page: Page): Promise<{ socket: number[]; downlink: number[] }> {
+async function downlinkReference(
+  browser: Browser,
+  shell: WebShell,
+  meter: CoreMeter,
+  page: Page
+): Promise<{ socket: number[]; downlink: number[] }> {
   const socketPage = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   let refused = 0
   await socketPage.route('**/ws/downlink', (route) => {
@@ -301,7 +310,11 @@ async function remoteSshServer(): Promise<{ sshd: OpenSshServer | undefined; rea
   if (!opensshAvailable()) return { sshd: undefined, reach: createReach(), label: "the emulator's built-in SSH server (no OpenSSH here)" }
   const sshd = new OpenSshServer()
   await sshd.start()
-  return { sshd, reach: createReach({ sshBackend: { host: '127.0.0.1', port: sshd.port } }), label: 'OpenSSH (sshd on 127.0.0.1, via --ssh-backend)' }
+  return {
+    sshd,
+    reach: createReach({ sshBackend: { host: '127.0.0.1', port: sshd.port } }),
+    label: 'OpenSSH (sshd on 127.0.0.1, via --ssh-backend)'
+  }
 }
 
 async function main(): Promise<number> {
@@ -350,19 +363,25 @@ async function main(): Promise<number> {
     const referenceMbps = await nodeReference(shell, instanceId as string)
     const aloneMbps = await xtermAlone(browser, terminal)
     const ok = xtermMbps >= TARGET_MBPS && ctrlCMs <= TARGET_CTRL_C_MS
-    console.log(`xterm-throughput: ${MIB} MiB of shell output into a ${terminal.cols}×${terminal.rows} xterm (${terminal.renderer} renderer), headless Chromium; remote: ${remote.label}`)
+    console.log(
+      `xterm-throughput: ${MIB} MiB of shell output into a ${terminal.cols}×${terminal.rows} xterm (${terminal.renderer} renderer), headless Chromium; remote: ${remote.label}`
+    )
     console.log(`  reference, xterm alone in this browser: ${aloneMbps.toFixed(1)} MB/s`)
     console.log(`  reference, same chain acked in Node:    ${referenceMbps.toFixed(1)} MB/s`)
     console.log(`  reference, same chain, xterm hidden:    ${undrawnMbps.toFixed(1)} MB/s (parsed, no frames drawn)`)
-    console.log(`  through the app into xterm:             ${xtermMbps.toFixed(1)} MB/s (target ≥ ${TARGET_MBPS}); ratio to xterm alone ${(xtermMbps / aloneMbps).toFixed(2)}`)
+    console.log(
+      `  through the app into xterm:             ${xtermMbps.toFixed(1)} MB/s (target ≥ ${TARGET_MBPS}); ratio to xterm alone ${(xtermMbps / aloneMbps).toFixed(2)}`
+    )
     const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0)
     const list = (values: number[]): string => values.map((value) => value.toFixed(1)).join(', ')
     console.log(
       `  downlink vs socket only (${PROFILE_BYTES / 1024 / 1024} MiB floods, alternated): downlink ${list(transports.downlink)} MB/s, ` +
         `socket ${list(transports.socket)} MB/s; ratio ${(sum(transports.downlink) / sum(transports.socket)).toFixed(2)}`
     )
-    console.log(`  meanwhile the app's main process (${remote.sshd ? "with the emulator's port forwarder" : 'with the emulator and its SSH server'}) used ${(nodeShare * 100).toFixed(0)} % of a core`)
-    const pct = (ms: number): string => `${((ms / 10 / shares.seconds) || 0).toFixed(0)} %`
+    console.log(
+      `  meanwhile the app's main process (${remote.sshd ? "with the emulator's port forwarder" : 'with the emulator and its SSH server'}) used ${(nodeShare * 100).toFixed(0)} % of a core`
+    )
+    const pct = (ms: number): string => `${(ms / 10 / shares.seconds || 0).toFixed(0)} %`
     const idleMs = shares.seconds * 1000 - shares.frameMs - shares.parseMs - shares.otherMs
     const frameMs = shares.frameMs / Math.max(1, shares.frames)
     const parseMbps = tracedBytes / 1e3 / Math.max(1, shares.parseMs)

@@ -7,8 +7,7 @@ import { existsSync } from 'node:fs'
 
 const SYSTEM_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser']
 
-export const chromiumExecutable: string | undefined =
-  process.env['CHROMIUM_PATH'] ?? SYSTEM_CHROMIUM.find((path) => existsSync(path))
+export const chromiumExecutable: string | undefined = process.env['CHROMIUM_PATH'] ?? SYSTEM_CHROMIUM.find((path) => existsSync(path))
 
 export const chromiumArgs = [
   '--no-sandbox',

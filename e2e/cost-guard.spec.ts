@@ -50,7 +50,11 @@ async function runningInstance(page: Page, shell: WebShell, tick: (ms: number) =
   const row = page.getByRole('row', { name: /idle-trainer/ })
   await expect(row).toContainText('Running', { timeout: 20_000 })
   await page.getByRole('button', { name: 'Details of idle-trainer' }).click()
-  await expect(details(page).getByRole('note').filter({ hasText: /host key .* is not trusted yet\. Open a terminal to the instance once/ })).toBeVisible({ timeout: 20_000 })
+  await expect(
+    details(page)
+      .getByRole('note')
+      .filter({ hasText: /host key .* is not trusted yet\. Open a terminal to the instance once/ })
+  ).toBeVisible({ timeout: 20_000 })
 
   await row.getByRole('button', { name: /terminal/i }).click()
   const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
@@ -71,7 +75,9 @@ async function stopWhenIdle(page: Page, minutes: number): Promise<void> {
   await detail.getByRole('checkbox', { name: 'Stop when idle' }).check()
   await detail.getByRole('spinbutton', { name: 'For (minutes)' }).fill(String(minutes))
   await detail.getByRole('button', { name: 'Save rules' }).click()
-  await expect(detail.getByRole('list', { name: 'Rules of this instance' })).toContainText(`auto-stops when idle ${minutes} min (GPU below 5 %)`)
+  await expect(detail.getByRole('list', { name: 'Rules of this instance' })).toContainText(
+    `auto-stops when idle ${minutes} min (GPU below 5 %)`
+  )
 }
 
 test('stop when idle 2 min: the countdown notice, then the stop and why', async ({ page, shell, tick }) => {
@@ -100,7 +106,9 @@ test('stop when idle 2 min: the countdown notice, then the stop and why', async 
   await expect(notice.getByRole('button', { name: 'Stop now' })).toBeVisible()
   // The same choice across the top of the window and in the instance's details.
   await expect(page.getByRole('button', { name: 'Keep running: «idle-trainer-1»' })).toBeVisible()
-  await expect(detail.getByRole('group', { name: 'Auto-stop countdown' })).toContainText('because its GPUs were idle for 2 min (every GPU below 5 %)')
+  await expect(detail.getByRole('group', { name: 'Auto-stop countdown' })).toContainText(
+    'because its GPUs were idle for 2 min (every GPU below 5 %)'
+  )
   await captureScreen(page, 'cost-guard-countdown')
 
   // The countdown runs out: stopped through the Stop command, and the notice says why.

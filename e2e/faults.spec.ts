@@ -42,7 +42,10 @@ interface FailedPoll {
   retryAt: number
 }
 
-function recordFailedPolls(shell: { core: { subscribe: (sink: (event: string, payload: unknown) => void) => () => void } }, clock: ManualClock): FailedPoll[] {
+function recordFailedPolls(
+  shell: { core: { subscribe: (sink: (event: string, payload: unknown) => void) => () => void } },
+  clock: ManualClock
+): FailedPoll[] {
   const failed: FailedPoll[] = []
   shell.core.subscribe((event, payload) => {
     const health = payload as WatchHealth

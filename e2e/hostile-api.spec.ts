@@ -75,9 +75,17 @@ async function otherClient(emulator: Emulator, path: string, body: string): Prom
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' })
 const details = (page: Page) => page.getByRole('complementary', { name: 'Instance details' })
 
-test('#12 item 6: a total of a billion with empty pages costs a poll a handful of requests, not 2,000', async ({ page, shell, upstream, clock }) => {
+test('#12 item 6: a total of a billion with empty pages costs a poll a handful of requests, not 2,000', async ({
+  page,
+  shell,
+  upstream,
+  clock
+}) => {
   await upstream.control.seedInstances('demo', 3, { name: 'real' })
-  upstream.control.faults.rewriteAnswers('/instance/list', (answer) => ({ ...answer, pager: { ...answer.pager, totalEntries: 1_000_000_000 } }))
+  upstream.control.faults.rewriteAnswers('/instance/list', (answer) => ({
+    ...answer,
+    pager: { ...answer.pager, totalEntries: 1_000_000_000 }
+  }))
   await signIn(page, shell.url)
   await expect(page.getByRole('row', { name: /real-3/ })).toBeVisible()
 
@@ -95,13 +103,24 @@ test('#12 item 6: a total of a billion with empty pages costs a poll a handful o
   await expect(page.getByText('3 instances', { exact: true })).toBeVisible()
 })
 
-test('#12 item 7: instances, ports and volumes listed twice: every view still opens, each shown once, and it says so', async ({ page, shell, upstream }) => {
+test('#12 item 7: instances, ports and volumes listed twice: every view still opens, each shown once, and it says so', async ({
+  page,
+  shell,
+  upstream
+}) => {
   await upstream.control.seedInstances('demo', 2, { name: 'dup' })
-  await otherClient(upstream, '/storage/volume/create', JSON.stringify({ name: 'shared', sizeGB: 50, region: REGION, volumeType: 'filesystem' }))
+  await otherClient(
+    upstream,
+    '/storage/volume/create',
+    JSON.stringify({ name: 'shared', sizeGB: 50, region: REGION, volumeType: 'filesystem' })
+  )
   upstream.control.faults.rewriteAnswers('/instance/list', (answer) => {
     const doubled = answer.instances.map((instance: any) => ({
       ...instance,
-      instanceSpecInfo: { ...instance.instanceSpecInfo, nodePorts: [...instance.instanceSpecInfo.nodePorts, ...instance.instanceSpecInfo.nodePorts] }
+      instanceSpecInfo: {
+        ...instance.instanceSpecInfo,
+        nodePorts: [...instance.instanceSpecInfo.nodePorts, ...instance.instanceSpecInfo.nodePorts]
+      }
     }))
     return { ...answer, instances: [...doubled, ...doubled] }
   })
@@ -123,12 +142,16 @@ test('#12 item 7: instances, ports and volumes listed twice: every view still op
   await page.getByLabel('Per page').selectOption('20')
   await expect(page.getByRole('row', { name: /dup-1/ })).toHaveCount(1)
   await expect(page.getByRole('row', { name: /dup-2/ })).toHaveCount(1)
-  await expect(page.getByRole('status').filter({ hasText: 'The service listed 2 instances more than once; each is shown once.' })).toBeVisible()
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The service listed 2 instances more than once; each is shown once.' })
+  ).toBeVisible()
 
   // Volumes.
   await mainNav(page).getByRole('button', { name: 'Volumes' }).click()
   await expect(page.getByRole('row', { name: /shared/ })).toHaveCount(1)
-  await expect(page.getByRole('status').filter({ hasText: 'The service listed one volume more than once; it is shown once.' })).toBeVisible()
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The service listed one volume more than once; it is shown once.' })
+  ).toBeVisible()
   await captureScreen(page, 'volumes-repeated')
 })
 
@@ -137,8 +160,14 @@ test('#12 item 11: an IPv6 port address, bare or bracketed, opens as http://[::1
     upstream,
     '/instance/create',
     JSON.stringify({
-      name: 'six', imageId: IMAGE, instanceTypeId: TYPE, region: REGION, billing: { chargeMode: 'perHour', duration: 1 },
-      remoteStorages: [], nodePorts: [8888, 6006], instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' }
+      name: 'six',
+      imageId: IMAGE,
+      instanceTypeId: TYPE,
+      region: REGION,
+      billing: { chargeMode: 'perHour', duration: 1 },
+      remoteStorages: [],
+      nodePorts: [8888, 6006],
+      instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' }
     })
   )
   const id = upstream.control.instances('demo')[0]!.instanceMetadata.instanceId
@@ -166,7 +195,12 @@ test('#12 item 11: an IPv6 port address, bare or bracketed, opens as http://[::1
     .toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'external-url', detail: `http://[::1]:${nodePort(8888)}/` })]))
 })
 
-test('#12 item 8: a volume create whose answer is lost is reported as created, once, never "choose a different name"', async ({ page, shell, upstream, lossy }) => {
+test('#12 item 8: a volume create whose answer is lost is reported as created, once, never "choose a different name"', async ({
+  page,
+  shell,
+  upstream,
+  lossy
+}) => {
   await signIn(page, shell.url)
   await mainNav(page).getByRole('button', { name: 'Volumes' }).click()
   await page.getByRole('button', { name: 'New volume', exact: true }).first().click()
@@ -183,7 +217,13 @@ test('#12 item 8: a volume create whose answer is lost is reported as created, o
   expect(lossy.forwarded('/api/storage/volume/create')).toBe(1)
 })
 
-test("#12 item 9: our create never arrived and another client made a look-alike: not claimed; the user opens it or creates anyway", async ({ page, shell, upstream, lossy, clock }) => {
+test('#12 item 9: our create never arrived and another client made a look-alike: not claimed; the user opens it or creates anyway', async ({
+  page,
+  shell,
+  upstream,
+  lossy,
+  clock
+}) => {
   await signIn(page, shell.url)
   await page.keyboard.press('Control+N')
   await page.getByLabel('Name', { exact: true }).fill('twin')

@@ -122,7 +122,10 @@ test('stop one instance and delete another', async ({ page, shell }) => {
   // The row says "Deleting…" at once, and goes when the watcher no longer lists it.
   await expect(page.getByRole('row', { name: /job-2/ })).toHaveCount(0, { timeout: 20_000 })
   const statuses = Object.fromEntries(
-    shell.emulator().instances('demo').map((i) => [i.instanceSpecInfo.name, i.instanceRuntimeInfo.status])
+    shell
+      .emulator()
+      .instances('demo')
+      .map((i) => [i.instanceSpecInfo.name, i.instanceRuntimeInfo.status])
   )
   expect(statuses['job-1']).toBe('Stopped')
   expect(statuses['job-2']).toBeUndefined()

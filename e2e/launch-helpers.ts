@@ -23,10 +23,12 @@ export async function chooseLaunch(page: Page, choice: LaunchChoice): Promise<vo
     await images.fill(choice.image)
     return
   }
-  const listed = await images.locator('option').evaluateAll(
-    (options, wanted) => options.some((o) => (o as HTMLOptionElement).value === wanted || o.textContent?.trim() === wanted),
-    choice.image
-  )
+  const listed = await images
+    .locator('option')
+    .evaluateAll(
+      (options, wanted) => options.some((o) => (o as HTMLOptionElement).value === wanted || o.textContent?.trim() === wanted),
+      choice.image
+    )
   if (listed) {
     await images.selectOption(choice.image)
     return
@@ -40,7 +42,10 @@ export async function expectLaunchKept(page: Page, name: string, choice: LaunchC
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue(name)
   await expect(page.getByRole('radio', { name: choice.type })).toBeChecked()
   const images = page.getByLabel('Image', { exact: true })
-  if ((await images.evaluate((element) => element.tagName)) === 'SELECT' && !(await images.locator(`option[value="${choice.image}"]`).count())) {
+  if (
+    (await images.evaluate((element) => element.tagName)) === 'SELECT' &&
+    !(await images.locator(`option[value="${choice.image}"]`).count())
+  ) {
     await expect(page.getByLabel('Image id', { exact: true })).toHaveValue(choice.image)
   } else {
     await expect(images).toHaveValue(choice.image)

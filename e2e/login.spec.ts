@@ -46,7 +46,9 @@ test('a server that cannot be reached is named, with a hint to check the profile
   // A loopback port nothing listens on.
   const { createServer } = await import('node:net')
   const probe = createServer()
-  const port = await new Promise<number>((resolve) => probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)))
+  const port = await new Promise<number>((resolve) =>
+    probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port))
+  )
   await new Promise((resolve) => probe.close(resolve))
   const baseUrl = `http://127.0.0.1:${port}/api`
   const saved = await shell.core.handle('profiles.save', { name: 'Unreachable', baseUrl }, { clientId: 'test' })

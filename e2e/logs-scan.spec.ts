@@ -65,7 +65,12 @@ test('no token, password or passphrase in anything the app wrote', async ({ page
       password: PASSWORD,
       'wrong password': WRONG_PASSWORD
     })
-    expect.soft(files.some((file) => /[\\/]logs[\\/]main\.log$/.test(file)), `no main.log under ${dataDir}: ${files.join(', ')}`).toBe(true)
+    expect
+      .soft(
+        files.some((file) => /[\\/]logs[\\/]main\.log$/.test(file)),
+        `no main.log under ${dataDir}: ${files.join(', ')}`
+      )
+      .toBe(true)
     expect(hits.map((h) => `${h.label} in ${h.file}:${h.line}`)).toEqual([])
 
     const withJwt = files.filter((file) => JWT.test(readFileSync(file, 'utf8')))

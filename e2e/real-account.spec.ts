@@ -31,7 +31,10 @@ async function expectInside(container: Locator, inner: Locator, what: string): P
   }
 }
 
-test('a new user signs in with an API key, picks a type by GPU in a region by name, sees the cost, launches, and it boots', async ({ page, shell }) => {
+test('a new user signs in with an API key, picks a type by GPU in a region by name, sees the cost, launches, and it boots', async ({
+  page,
+  shell
+}) => {
   const key = shell.emulator().createApiKey('demo')
   await page.goto(shell.url)
   await page.getByRole('radio', { name: 'A console API key' }).check()
@@ -79,7 +82,10 @@ test('a new user signs in with an API key, picks a type by GPU in a region by na
   const row = page.getByRole('row', { name: /first-launch/ })
   await expect(row).toContainText('Running', { timeout: 20_000 })
   const [created] = shell.emulator().instances('demo')
-  expect(created!.instanceSpecInfo).toMatchObject({ instanceTypeInfo: { instanceId: 'gpu-h100-sxm-1x' }, regionInfo: { regionId: SINGAPORE } })
+  expect(created!.instanceSpecInfo).toMatchObject({
+    instanceTypeInfo: { instanceId: 'gpu-h100-sxm-1x' },
+    regionInfo: { regionId: SINGAPORE }
+  })
   expect(created!.instanceSpecInfo.instanceBillingInfo).toMatchObject({ chargeMode: 'perWeek', duration: 2 })
 
   // The notebook on a key session says, before the click, that it asks for the password once.
@@ -144,7 +150,11 @@ test('the balance shows in the window and the tray, and its low-balance warning 
 
 test('at 1280×800 the list shows GPU, region, price and uptime, and nothing spills out of its cell or dialog', async ({ page, shell }) => {
   const control = shell.emulator()
-  await control.seedInstances('demo', 1, { name: 'a-rather-long-instance-name-for-the-list', instanceTypeId: 'gpu-h100-sxm-8x', regionId: SINGAPORE })
+  await control.seedInstances('demo', 1, {
+    name: 'a-rather-long-instance-name-for-the-list',
+    instanceTypeId: 'gpu-h100-sxm-8x',
+    regionId: SINGAPORE
+  })
   const [failed] = await control.seedInstances('demo', 1, { name: 'broken' })
   control.setStatus(failed!, 'StartingFailed', { diagnosisMessage: 'No capacity.' })
   await signIn(page, shell)
@@ -162,7 +172,8 @@ test('at 1280×800 the list shows GPU, region, price and uptime, and nothing spi
   expect(created.ok).toBe(true)
   await mainNav(page).getByRole('button', { name: 'Instances' }).click()
   const table = page.getByRole('table', { name: 'Instances' })
-  for (const header of ['GPU', 'Region', 'Per hour', 'Uptime']) await expect(table.getByRole('columnheader', { name: header })).toBeVisible()
+  for (const header of ['GPU', 'Region', 'Per hour', 'Uptime'])
+    await expect(table.getByRole('columnheader', { name: header })).toBeVisible()
   const long = page.getByRole('row', { name: /a-rather-long-instance-name/ })
   await expect(long).toContainText('8 × H100 80GB HBM3')
   await expect(long).toContainText('Singapore')
@@ -249,7 +260,7 @@ test('Settings open while signed out, from the sign-in page and from a sign-in e
 test.describe('volumes', () => {
   test.use({ shellOptions: { emulator: { bootMs: 1500, stopMs: 500, volumeReadyMs: 4_000 } } })
 
-  test('a Pending volume is followed until Available; the form speaks a person\'s words', async ({ page, shell }) => {
+  test("a Pending volume is followed until Available; the form speaks a person's words", async ({ page, shell }) => {
     await signIn(page, shell)
     await mainNav(page).getByRole('button', { name: 'Volumes' }).click()
     await page.getByRole('button', { name: 'New volume', exact: true }).first().click()

@@ -20,7 +20,9 @@ let attackerOrigin: string
 test.beforeEach(async () => {
   emulator = await startEmulator({ port: 0, clock: new ManualClock(), bootMs: 0 })
   attacker = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>A page on another origin</title><h1>Nothing to see</h1>')
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<!doctype html><title>A page on another origin</title><h1>Nothing to see</h1>')
   })
   await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve))
   attackerOrigin = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}`
@@ -49,9 +51,15 @@ test('#12 item 1: no-cors requests from a page on another origin create nothing 
       ]
       const variants: [string, (text: string) => RequestInit][] = [
         ['no-cors text/plain', (text) => ({ mode: 'no-cors', headers: { 'Content-Type': 'text/plain' }, body: text })],
-        ['no-cors asking for JSON (the browser drops the header)', (text) => ({ mode: 'no-cors', headers: { 'Content-Type': 'application/json' }, body: text })],
+        [
+          'no-cors asking for JSON (the browser drops the header)',
+          (text) => ({ mode: 'no-cors', headers: { 'Content-Type': 'application/json' }, body: text })
+        ],
         ['no-cors Blob without a type', (text) => ({ mode: 'no-cors', body: new Blob([text]) })],
-        ['no-cors form type', (text) => ({ mode: 'no-cors', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: text })],
+        [
+          'no-cors form type',
+          (text) => ({ mode: 'no-cors', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: text })
+        ],
         ['cors JSON (needs a preflight)', (text) => ({ mode: 'cors', headers: { 'Content-Type': 'application/json' }, body: text })]
       ]
       const results: string[] = []

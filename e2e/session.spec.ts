@@ -31,7 +31,10 @@ test('the session expires in the middle of a create; after signing in again the 
 
   const detail = page.getByRole('complementary', { name: 'Instance details' })
   await expect(detail.getByRole('heading', { name: 'survives-relogin' })).toBeVisible()
-  const created = shell.emulator().instances('demo').filter((i) => i.instanceSpecInfo.name === 'survives-relogin')
+  const created = shell
+    .emulator()
+    .instances('demo')
+    .filter((i) => i.instanceSpecInfo.name === 'survives-relogin')
   expect(created).toHaveLength(1)
   expect(shell.emulator().instances('demo')).toHaveLength(1)
 })

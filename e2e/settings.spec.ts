@@ -74,6 +74,9 @@ test('settings: theme, notifications, profiles add/edit/remove; shortcuts and th
   expect(await page.evaluate('window.marker')).toBe(42)
 
   // The tray stand-in runs tray actions in main.
-  await page.getByRole('navigation', { name: 'Tray menu' }).getByRole('button', { name: /New volume/ }).click()
+  await page
+    .getByRole('navigation', { name: 'Tray menu' })
+    .getByRole('button', { name: /New volume/ })
+    .click()
   await expect(page.getByRole('heading', { name: 'New volume' })).toBeVisible()
 })

@@ -57,13 +57,17 @@ test('forward Jupyter from the tray, see the instance’s page; upload a file, c
   // Files: beside the terminal, starting in the instance user's home.
   await page.getByRole('button', { name: 'Files', exact: true }).click()
   await expect(page.getByRole('heading', { name: /^Terminal: tools-e2e/ })).toBeVisible()
-  const state = page.getByRole('status').filter({ hasText: /^(Connecting|Connected|Reconnecting|Session ended|Not connected)$/ }).first()
+  const state = page
+    .getByRole('status')
+    .filter({ hasText: /^(Connecting|Connected|Reconnecting|Session ended|Not connected)$/ })
+    .first()
   await expect(state).toHaveText('Connected', { timeout: 20_000 })
   const files = page.getByRole('complementary', { name: 'Files' })
   await expect(files.getByRole('table', { name: /^Files in \// })).toBeVisible({ timeout: 20_000 })
 
   await files.getByLabel('Files to upload').setInputFiles({ name: "notes 'e2e'.txt", mimeType: 'text/plain', buffer: Buffer.from(CONTENT) })
-  const transfer = (label: RegExp) => files.getByRole('region', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: label }).getByRole('status')
+  const transfer = (label: RegExp) =>
+    files.getByRole('region', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: label }).getByRole('status')
   await expect(transfer(/^Uploading notes/)).toHaveText(/^Done: 1 item/, { timeout: 20_000 })
   await expect(files.getByRole('checkbox', { name: "Select notes 'e2e'.txt" })).toBeVisible()
 
@@ -72,7 +76,8 @@ test('forward Jupyter from the tray, see the instance’s page; upload a file, c
 
   // Download it into a folder: the private file system stands in for the picked folder.
   await page.evaluate(() => {
-    ;(window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = () => navigator.storage.getDirectory()
+    ;(window as unknown as { showDirectoryPicker: () => Promise<FileSystemDirectoryHandle> }).showDirectoryPicker = () =>
+      navigator.storage.getDirectory()
   })
   await files.getByRole('checkbox', { name: "Select notes 'e2e'.txt" }).check()
   await files.getByRole('button', { name: 'Download', exact: true }).click()
@@ -92,7 +97,10 @@ test('forward Jupyter from the tray, see the instance’s page; upload a file, c
   await newFolder.getByLabel('Folder name').fill('e2e folder')
   await newFolder.getByRole('button', { name: 'Create folder' }).click()
   await files.getByRole('button', { name: 'Open folder e2e folder' }).click()
-  await expect(files.getByRole('navigation', { name: 'Folder path' }).getByRole('button', { name: 'e2e folder' })).toHaveAttribute('aria-current', 'location')
+  await expect(files.getByRole('navigation', { name: 'Folder path' }).getByRole('button', { name: 'e2e folder' })).toHaveAttribute(
+    'aria-current',
+    'location'
+  )
   await files.evaluate((panel) => {
     const data = new DataTransfer()
     data.items.add(new File(['dropped on the panel\n'], 'dropped.txt', { type: 'text/plain' }))

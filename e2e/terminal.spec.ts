@@ -47,7 +47,9 @@ test('open a terminal, run a command, resize, search, end the session and reconn
   await page.evaluate(() => {
     const data = new DataTransfer()
     data.setData('text/plain', 'echo first-$((1+1))\necho second-$((2+2))\n')
-    document.querySelector('.xterm-helper-textarea')!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+    document
+      .querySelector('.xterm-helper-textarea')!
+      .dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
   })
   const pasteDialog = page.getByRole('dialog', { name: 'Paste 2 lines?' })
   await expect(pasteDialog.getByLabel('Text to paste')).toHaveText('echo first-$((1+1))\necho second-$((2+2))')

@@ -71,7 +71,9 @@ describe('.github/workflows/ci.yml', () => {
 
   it("uses only the README's commands", () => {
     const readme = readmeCommands()
-    const missing = workflowCommands.filter((command) => !readme.some((line) => line === command || line.startsWith(`${command} `) || line.split(' && ').includes(command)))
+    const missing = workflowCommands.filter(
+      (command) => !readme.some((line) => line === command || line.startsWith(`${command} `) || line.split(' && ').includes(command))
+    )
     expect(missing, `commands the CI runs that the README does not show: ${missing.join(' | ')}`).toEqual([])
   })
 
@@ -85,7 +87,9 @@ describe('.github/workflows/ci.yml', () => {
   it("runs a Node that Electron's installer accepts", () => {
     const setup = steps.find((step) => step.uses?.startsWith('actions/setup-node'))
     const major = Number(String(setup?.with?.['node-version'] ?? '').split('.')[0])
-    const engines = (JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { engines?: { node?: string } }).engines?.node ?? ''
+    const engines =
+      (JSON.parse(readFileSync(join(ROOT, 'node_modules/electron/package.json'), 'utf8')) as { engines?: { node?: string } }).engines
+        ?.node ?? ''
     const required = Number(/(\d+)/.exec(engines)?.[1] ?? 0)
     // A major version in setup-node is its newest release, which meets any minor of that major.
     expect(major).toBeGreaterThanOrEqual(required)

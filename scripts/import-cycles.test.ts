@@ -44,7 +44,12 @@ export function cycles(graph: Map<string, string[]>): string[][] {
 
 describe('imports', () => {
   it('finds a circle when there is one', () => {
-    const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']]
+    ])
     expect(cycles(graph)).toEqual([['a', 'b', 'c']])
   })
 

@@ -9,7 +9,8 @@ import { dirname, join, resolve } from 'node:path'
 
 export const ROOT = join(import.meta.dirname, '..')
 const SOURCES = /\.(ts|svelte)$/
-const SPECIFIER = /(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\s)import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm
+const SPECIFIER =
+  /(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|(?:^|\s)import\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm
 
 /** Every .ts and .svelte file under `dir`, test files included. */
 export function sourceFiles(dir: string): string[] {

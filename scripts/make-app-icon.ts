@@ -35,11 +35,7 @@ const cloudInTile = (x: number, y: number): number => cloud((x - 8) / CLOUD_SCAL
 /** A chevron and an underscore on the cloud's body. */
 function prompt(x: number, y: number): number {
   const r = 0.36
-  return Math.min(
-    segment(x, y, 5.5, 7.9, 6.9, 9.1, r),
-    segment(x, y, 6.9, 9.1, 5.5, 10.3, r),
-    box(x, y, 7.8, 10.3 - r, 10.3, 10.3 + r)
-  )
+  return Math.min(segment(x, y, 5.5, 7.9, 6.9, 9.1, r), segment(x, y, 6.9, 9.1, 5.5, 10.3, r), box(x, y, 7.8, 10.3 - r, 10.3, 10.3 + r))
 }
 
 /** Alpha and colour of one point of the icon. */

@@ -89,7 +89,6 @@ describe('security gate on fixture apps', () => {
     expect(found).not.toContain(`${SVELTE_RAW_HTML_CHECK}@7`)
     expect(report.suppressionProblems).toEqual([])
   })
-
 })
 
 describe('security gate on src/', () => {

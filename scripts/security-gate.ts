@@ -245,9 +245,7 @@ export function gatePassed(report: GateReport): boolean {
 }
 
 export function formatReport(report: GateReport): string {
-  const lines: string[] = [
-    `Security gate: ${report.filesScanned} files, ${report.checksRun} Electronegativity checks.`
-  ]
+  const lines: string[] = [`Security gate: ${report.filesScanned} files, ${report.checksRun} Electronegativity checks.`]
   for (const f of report.findings) {
     lines.push(`  ${f.check} (${f.severity}, ${f.confidence}) ${f.file}:${f.line}:${f.column}`)
     lines.push(`      ${f.description}`)

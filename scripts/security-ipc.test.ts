@@ -29,7 +29,12 @@ function rig() {
     notice: (notice: string) => void reached.push(notice),
     subscribe: () => () => undefined
   } as unknown as AppCore
-  bindIpc(core, ipcMain, () => [], () => ({ webContentsIds: new Set([MAIN_WINDOW_ID]), fileUrl: PAGE }))
+  bindIpc(
+    core,
+    ipcMain,
+    () => [],
+    () => ({ webContentsIds: new Set([MAIN_WINDOW_ID]), fileUrl: PAGE })
+  )
   return { handlers, listeners, reached }
 }
 
@@ -58,7 +63,13 @@ const untrustedSender = fc.oneof(
   fc
     .oneof(
       fc.tuple(fc.constantFrom('http', 'https'), fc.stringMatching(/^[a-z0-9.-]{1,24}$/)).map(([scheme, host]) => `${scheme}://${host}/`),
-      fc.constantFrom('file:///etc/passwd', 'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/evil.html', 'data:text/html,x', 'about:blank', 'devtools://devtools/bundled/inspector.html'),
+      fc.constantFrom(
+        'file:///etc/passwd',
+        'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/evil.html',
+        'data:text/html,x',
+        'about:blank',
+        'devtools://devtools/bundled/inspector.html'
+      ),
       fc.string()
     )
     .map((url) => {
@@ -101,7 +112,10 @@ describe('IPC sender validation', () => {
   it('answers our page’s main frame, hash routes included', async () => {
     const { handlers, listeners, reached } = rig()
     const frame = { url: `${PAGE}#/instances`, parent: null }
-    const answer = await handlers.get(commandChannel('session.get'))!({ sender: contents(MAIN_WINDOW_ID, frame), senderFrame: frame }, undefined)
+    const answer = await handlers.get(commandChannel('session.get'))!(
+      { sender: contents(MAIN_WINDOW_ID, frame), senderFrame: frame },
+      undefined
+    )
     expect(answer).toEqual({ ok: true, value: null })
     listeners.get(noticeChannel('ssh.ack'))!({ sender: contents(MAIN_WINDOW_ID, frame), senderFrame: frame }, { terminalId: 't', bytes: 1 })
     expect(reached).toEqual(['session.get', 'ssh.ack'])

@@ -20,7 +20,9 @@ const PAGE = 'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/index.htm
 const built: AppPage = { fileUrl: PAGE }
 const dev: AppPage = { devOrigin: 'http://localhost:5173' }
 
-const filePath = fc.array(fc.stringMatching(/^[A-Za-z0-9._%-]{1,12}$/), { minLength: 1, maxLength: 6 }).map((parts) => `/${parts.join('/')}`)
+const filePath = fc
+  .array(fc.stringMatching(/^[A-Za-z0-9._%-]{1,12}$/), { minLength: 1, maxLength: 6 })
+  .map((parts) => `/${parts.join('/')}`)
 const otherFileUrl = fc
   .tuple(filePath, fc.constantFrom('', '?x=1', '#/route'))
   .map(([path, suffix]) => `file://${path}${suffix}`)
@@ -64,15 +66,23 @@ describe('navigation policies', () => {
 
   it('hand the OS no editor link but a Remote-SSH one to a plain alias', () => {
     fc.assert(
-      fc.property(fc.oneof(nonWebUrl, fc.webUrl(), fc.string().map((tail) => `vscode://${tail}`), fc.string().map((tail) => `cursor://vscode-remote/${tail}`)), (url) => {
-        let passed: string | undefined
-        try {
-          passed = checkEditorUrl(url)
-        } catch {
-          return true
+      fc.property(
+        fc.oneof(
+          nonWebUrl,
+          fc.webUrl(),
+          fc.string().map((tail) => `vscode://${tail}`),
+          fc.string().map((tail) => `cursor://vscode-remote/${tail}`)
+        ),
+        (url) => {
+          let passed: string | undefined
+          try {
+            passed = checkEditorUrl(url)
+          } catch {
+            return true
+          }
+          return /^(vscode|cursor):\/\/vscode-remote\/ssh-remote\+[A-Za-z0-9._-]+(\/[^\s/?#]*)*$/.test(passed)
         }
-        return /^(vscode|cursor):\/\/vscode-remote\/ssh-remote\+[A-Za-z0-9._-]+(\/[^\s/?#]*)*$/.test(passed)
-      }),
+      ),
       { numRuns: 500 }
     )
   })
@@ -90,18 +100,24 @@ describe('where the policies are applied', () => {
   const sources = readdirSync(root, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
     .map((file) => ({ file, text: readFileSync(join(root, file), 'utf8') }))
-  const guardsEveryWindow = sources.some(({ text }) => /web-contents-created/.test(text) && /will-navigate/.test(text) && /setWindowOpenHandler/.test(text))
+  const guardsEveryWindow = sources.some(
+    ({ text }) => /web-contents-created/.test(text) && /will-navigate/.test(text) && /setWindowOpenHandler/.test(text)
+  )
 
   it('guards navigation and new windows wherever a BrowserWindow is created', () => {
     const unguarded = sources
       .filter(({ text }) => /new\s+BrowserWindow\s*\(/.test(text))
-      .filter(({ text }) => !(/['"]will-navigate['"]/.test(text) && /['"]will-redirect['"]/.test(text) && /setWindowOpenHandler/.test(text)))
+      .filter(
+        ({ text }) => !(/['"]will-navigate['"]/.test(text) && /['"]will-redirect['"]/.test(text) && /setWindowOpenHandler/.test(text))
+      )
       .map(({ file }) => file)
     expect(guardsEveryWindow || unguarded.length === 0, `windows without navigation guards: ${unguarded.join(', ')}`).toBe(true)
   })
 
   it('calls shell.openExternal only behind checkExternalUrl or checkEditorUrl', () => {
-    const calls = sources.flatMap(({ file, text }) => [...text.matchAll(/shell\.openExternal\(([^)]*)\)/g)].map((match) => ({ file, argument: match[1] ?? '' })))
+    const calls = sources.flatMap(({ file, text }) =>
+      [...text.matchAll(/shell\.openExternal\(([^)]*)\)/g)].map((match) => ({ file, argument: match[1] ?? '' }))
+    )
     expect(calls.length).toBeGreaterThan(0)
     expect(calls.filter(({ argument }) => !/^check(External|Editor)Url\(/.test(argument))).toEqual([])
   })

@@ -35,11 +35,7 @@ const MAX_LOOKBACK_LINES = 6
 
 function isCommentLine(trimmed: string): boolean {
   return (
-    trimmed.startsWith('//') ||
-    trimmed.startsWith('/*') ||
-    trimmed.startsWith('*') ||
-    trimmed.startsWith('<!--') ||
-    trimmed.endsWith('-->')
+    trimmed.startsWith('//') || trimmed.startsWith('/*') || trimmed.startsWith('*') || trimmed.startsWith('<!--') || trimmed.endsWith('-->')
   )
 }
 

@@ -21,11 +21,7 @@ export function electronAvailability(): Availability {
   const pathFile = join(packageDir, 'path.txt')
   const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : undefined
   const override = process.env['ELECTRON_OVERRIDE_DIST_PATH']
-  const executablePath = override
-    ? join(override, relative ?? 'electron')
-    : relative
-      ? join(packageDir, 'dist', relative)
-      : undefined
+  const executablePath = override ? join(override, relative ?? 'electron') : relative ? join(packageDir, 'dist', relative) : undefined
   if (!executablePath || !existsSync(executablePath)) {
     return {
       ok: false,

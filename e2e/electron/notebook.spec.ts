@@ -46,9 +46,16 @@ test('a notebook window carries the cookie, and only there', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await expect(page.getByRole('heading', { name: 'Sign in to Cloud Tray' })).toBeVisible()
     await expect
-      .poll(() => app.evaluate(({ BrowserWindow }, origin) => BrowserWindow.getAllWindows().filter((w) => w.webContents.getURL().startsWith(origin)).length, notebookUrl.origin))
+      .poll(() =>
+        app.evaluate(
+          ({ BrowserWindow }, origin) => BrowserWindow.getAllWindows().filter((w) => w.webContents.getURL().startsWith(origin)).length,
+          notebookUrl.origin
+        )
+      )
       .toBe(0)
-    const left = await app.evaluate(async ({ session }) => (await session.fromPartition('persist:notebook-sandbox').cookies.get({ name: 'AccessToken' })).length)
+    const left = await app.evaluate(
+      async ({ session }) => (await session.fromPartition('persist:notebook-sandbox').cookies.get({ name: 'AccessToken' })).length
+    )
     expect(left).toBe(0)
   } finally {
     await launched.close()

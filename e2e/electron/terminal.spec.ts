@@ -31,7 +31,9 @@ test('echo through the terminal', async () => {
     const trust = page.getByRole('dialog').getByRole('button', { name: /trust|connect|accept/i })
     if (await trust.isVisible({ timeout: 5_000 }).catch(() => false)) await trust.click()
 
-    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { __terminalOut: string }).__terminalOut), { timeout: 20_000 }).not.toBe('')
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { __terminalOut: string }).__terminalOut), { timeout: 20_000 })
+      .not.toBe('')
     await page.locator('.xterm-helper-textarea').first().focus()
     await page.keyboard.type('echo cloud-tray-$((6*7))')
     await page.keyboard.press('Enter')

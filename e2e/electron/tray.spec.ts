@@ -38,7 +38,12 @@ test('the tray menu matches its model', async () => {
         items.map((i) =>
           i.type === 'separator'
             ? { type: 'separator', label: '', enabled: true }
-            : { type: i.type, label: i.label, enabled: i.enabled, ...(i.type === 'submenu' ? { submenu: view(i.submenu?.items ?? []) } : {}) }
+            : {
+                type: i.type,
+                label: i.label,
+                enabled: i.enabled,
+                ...(i.type === 'submenu' ? { submenu: view(i.submenu?.items ?? []) } : {})
+              }
         )
       const setContextMenu = Tray.prototype.setContextMenu
       Tray.prototype.setContextMenu = function (menu) {
@@ -71,7 +76,9 @@ test('the tray menu matches its model', async () => {
       app.evaluate(() => (globalThis as unknown as { __trayShown: { menu: ShownItem[]; tooltip: string } }).__trayShown)
 
     // The menu follows the signed-in model (rebuilt when the model changes).
-    await expect.poll(async () => JSON.stringify((await shown()).menu) === JSON.stringify(fromModel((await model()).items)), { timeout: 15_000 }).toBe(true)
+    await expect
+      .poll(async () => JSON.stringify((await shown()).menu) === JSON.stringify(fromModel((await model()).items)), { timeout: 15_000 })
+      .toBe(true)
     const [current, menu] = [await model(), await shown()]
     expect(menu.menu).toEqual(fromModel(current.items))
     expect(menu.tooltip).toBe(current.tooltip)

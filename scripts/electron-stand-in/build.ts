@@ -11,7 +11,15 @@ import { basename, join } from 'node:path'
 import { buildIntoPlace, contentHash, ensureRendererBuild, REPO_ROOT } from '../../src/web/renderer-build'
 
 /** What main, preload and the stand-in are made of (the renderer has its own hash). */
-const INPUTS = ['src/main', 'src/preload', 'src/shared', 'src/emulator', 'electron.vite.config.ts', 'package.json', 'scripts/electron-stand-in']
+const INPUTS = [
+  'src/main',
+  'src/preload',
+  'src/shared',
+  'src/emulator',
+  'electron.vite.config.ts',
+  'package.json',
+  'scripts/electron-stand-in'
+]
 
 const RUNTIME_ENTRIES = ['electron', 'keyring', 'node-pty-spawn-fails', 'hooks', 'register']
 
@@ -31,11 +39,19 @@ export async function ensureStandInBuild(root = REPO_ROOT, log: (line: string) =
     const previousMode = process.env['NODE_ENV_ELECTRON_VITE']
     process.env['NODE_ENV_ELECTRON_VITE'] = 'production'
     try {
-      const resolved = await electronVite.resolveConfig({ root, configFile: join(root, 'electron.vite.config.ts'), logLevel: 'error' }, 'build', 'production')
+      const resolved = await electronVite.resolveConfig(
+        { root, configFile: join(root, 'electron.vite.config.ts'), logLevel: 'error' },
+        'build',
+        'production'
+      )
       for (const target of ['main', 'preload'] as const) {
         const config = resolved.config?.[target]
         if (!config) throw new Error(`electron.vite.config.ts has no ${target} build`)
-        await build({ ...config, logLevel: 'error', build: { ...config.build, outDir: join(temp, target), emptyOutDir: true } } as Parameters<typeof build>[0])
+        await build({
+          ...config,
+          logLevel: 'error',
+          build: { ...config.build, outDir: join(temp, target), emptyOutDir: true }
+        } as Parameters<typeof build>[0])
       }
     } finally {
       if (previousMode === undefined) delete process.env['NODE_ENV_ELECTRON_VITE']

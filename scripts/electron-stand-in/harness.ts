@@ -85,7 +85,9 @@ export class StandInApp {
 
   /** What the app printed, and the last recorded calls: for failure messages. */
   tail(count = 25): string {
-    const calls = this.calls.slice(-count).map((c) => `  ${c.at} ms ${c.api}${c.target ? ` ${c.target}` : ''} ${JSON.stringify(c.args).slice(0, 160)}`)
+    const calls = this.calls
+      .slice(-count)
+      .map((c) => `  ${c.at} ms ${c.api}${c.target ? ` ${c.target}` : ''} ${JSON.stringify(c.args).slice(0, 160)}`)
     return `${LABEL} last recorded calls:\n${calls.join('\n')}\n${LABEL} app output:\n${this.output.slice(-3000)}`
   }
 
@@ -147,7 +149,9 @@ export class StandInApp {
   /** Payloads main sent to a webContents on an event channel, in order. */
   events<E extends EventName>(webContentsId: number, event: E): Events[E][] {
     const channel = eventChannel(event)
-    return this.calls.filter((c) => c.api === 'webContents.send' && c.target === `webContents#${webContentsId}` && c.args[0] === channel).map((c) => c.args[1] as Events[E])
+    return this.calls
+      .filter((c) => c.api === 'webContents.send' && c.target === `webContents#${webContentsId}` && c.args[0] === channel)
+      .map((c) => c.args[1] as Events[E])
   }
 
   windows(): Promise<WindowView[]> {
@@ -155,7 +159,12 @@ export class StandInApp {
   }
   /** The app window: the one window created with our preload. */
   async mainWindow(): Promise<WindowView> {
-    const created = await this.waitForCall((c) => c.api === 'BrowserWindow.new' && typeof (c.args[0] as { webPreferences?: { preload?: string } }).webPreferences?.preload === 'string', 'app window')
+    const created = await this.waitForCall(
+      (c) =>
+        c.api === 'BrowserWindow.new' &&
+        typeof (c.args[0] as { webPreferences?: { preload?: string } }).webPreferences?.preload === 'string',
+      'app window'
+    )
     const id = Number(created.target?.replace('window#', ''))
     const window = (await this.windows()).find((w) => w.id === id)
     if (!window) throw new Error(`${LABEL} the app window #${id} is gone\n${this.tail()}`)
@@ -214,7 +223,8 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
   }
   place(userData, options.dataFiles)
   place(configHome, options.configFiles)
-  const version = (JSON.parse(readFileSync(join(options.buildDir, '..', '..', '..', 'package.json'), 'utf8')) as { version: string }).version
+  const version = (JSON.parse(readFileSync(join(options.buildDir, '..', '..', '..', 'package.json'), 'utf8')) as { version: string })
+    .version
   const standIn: StandInOptions = {
     userData,
     version,
@@ -223,7 +233,13 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
     ...(options.ptySpawnFails ? { ptySpawnFails: true } : {})
   }
   // A home of its own (HOME; USERPROFILE on Windows): the app reads ~/.ssh and must not see the real one.
-  const env: NodeJS.ProcessEnv = { ...process.env, [OPTIONS_VARIABLE]: JSON.stringify(standIn), HOME: home, USERPROFILE: home, XDG_CONFIG_HOME: configHome }
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    [OPTIONS_VARIABLE]: JSON.stringify(standIn),
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: configHome
+  }
   delete env['ELECTRON_RENDERER_URL']
   delete env['SSH_AUTH_SOCK']
   delete env['NODE_OPTIONS']

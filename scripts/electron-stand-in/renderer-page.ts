@@ -58,7 +58,10 @@ ${preloadSource}
 }
 
 export async function openRendererPage(app: StandInApp, buildDir: string, window: WindowView): Promise<RendererPage> {
-  const browser: Browser = await chromium.launch({ ...(chromiumExecutable ? { executablePath: chromiumExecutable } : {}), args: chromiumArgs })
+  const browser: Browser = await chromium.launch({
+    ...(chromiumExecutable ? { executablePath: chromiumExecutable } : {}),
+    args: chromiumArgs
+  })
   const context = await browser.newContext({ viewport: { width: 1100, height: 720 } })
   const rendererDir = join(buildDir, 'renderer')
   await context.route(`${ORIGIN}/**`, (route) => {
@@ -67,7 +70,10 @@ export async function openRendererPage(app: StandInApp, buildDir: string, window
   })
   // The app's own permission check decides what its page may do, as in Electron.
   const granted: string[] = []
-  for (const [electronName, chromiumName] of [['clipboard-read', 'clipboard-read'], ['clipboard-sanitized-write', 'clipboard-write']] as const) {
+  for (const [electronName, chromiumName] of [
+    ['clipboard-read', 'clipboard-read'],
+    ['clipboard-sanitized-write', 'clipboard-write']
+  ] as const) {
     if (await app.request<boolean>('permission', window.webContentsId, electronName, window.url)) granted.push(chromiumName)
   }
   if (granted.length > 0) await context.grantPermissions(granted, { origin: ORIGIN })
@@ -85,7 +91,12 @@ export async function openRendererPage(app: StandInApp, buildDir: string, window
     if (call.api !== 'webContents.send' || call.target !== target) return
     const [channel, payload] = call.args
     delivery = delivery
-      .then(() => page.evaluate(([c, p]) => (window as unknown as { __standInDeliver(c: unknown, p: unknown): void }).__standInDeliver(c, p), [channel, encode(payload)]))
+      .then(() =>
+        page.evaluate(
+          ([c, p]) => (window as unknown as { __standInDeliver(c: unknown, p: unknown): void }).__standInDeliver(c, p),
+          [channel, encode(payload)]
+        )
+      )
       .catch(() => undefined)
   })
   await page.goto(`${ORIGIN}/index.html`)

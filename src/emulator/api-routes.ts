@@ -44,9 +44,7 @@ type Handler = (body: Body, username: string) => Promise<unknown> | unknown
 export function notLoggedIn(hadToken: boolean): ApiError {
   return new ApiError(401, {
     code: NOT_LOGGED_IN_CODE,
-    message: hadToken
-      ? 'Your login has expired or is no longer valid. Log in again.'
-      : 'You are not logged in. Log in and try again.'
+    message: hadToken ? 'Your login has expired or is no longer valid. Log in again.' : 'You are not logged in. Log in and try again.'
   })
 }
 

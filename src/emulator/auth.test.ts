@@ -98,7 +98,13 @@ describe('login', () => {
     const signingKeyPem = await sharedTestSigningKey()
     await expect(startEmulator({ signingKeyPem, users: [{ username: '', password: 'x' }] })).rejects.toThrow(/non-empty/)
     await expect(
-      startEmulator({ signingKeyPem, users: [{ username: 'a', password: 'x' }, { username: 'a', password: 'y' }] })
+      startEmulator({
+        signingKeyPem,
+        users: [
+          { username: 'a', password: 'x' },
+          { username: 'a', password: 'y' }
+        ]
+      })
     ).rejects.toThrow(/listed twice/)
   })
 

@@ -33,8 +33,7 @@ export interface Account {
 }
 
 export type LoginOutcome =
-  | { ok: true; accessToken: string; accessExpire: number }
-  | { ok: false; retriesLeft: number; lockedUntil?: number }
+  { ok: true; accessToken: string; accessExpire: number } | { ok: false; retriesLeft: number; lockedUntil?: number }
 
 interface Attempts {
   failures: number
@@ -120,9 +119,7 @@ export class Auth {
       if (retriesLeft === 0) attempts.lockedUntil = now + this.options.lockoutMs
       if (!this.attempts.has(username) && this.attempts.size >= MAX_TRACKED_NAMES) this.forgetUnlocked(now)
       this.attempts.set(username, attempts)
-      return attempts.lockedUntil !== undefined
-        ? { ok: false, retriesLeft, lockedUntil: attempts.lockedUntil }
-        : { ok: false, retriesLeft }
+      return attempts.lockedUntil !== undefined ? { ok: false, retriesLeft, lockedUntil: attempts.lockedUntil } : { ok: false, retriesLeft }
     }
     this.attempts.delete(username)
     return { ok: true, ...(await this.issue(account, now)) }
@@ -186,8 +183,7 @@ export class Auth {
 
   /** Drops countdowns that hold no lock, so live lockouts survive a flood of made-up names. */
   private forgetUnlocked(now: number): void {
-    for (const [name, entry] of this.attempts)
-      if (entry.lockedUntil === undefined || entry.lockedUntil <= now) this.attempts.delete(name)
+    for (const [name, entry] of this.attempts) if (entry.lockedUntil === undefined || entry.lockedUntil <= now) this.attempts.delete(name)
   }
 
   /** Makes a new console API key for the user (control surface: the real console's "Create API key"). */

@@ -39,8 +39,6 @@ export interface BalanceAnswer {
 /** Every account starts with this (the real client's fixture: $100 and a $5 voucher). */
 export const STARTING_WALLET: WalletState = { balance: 100, voucher: 5, credit: 0 }
 
-
-
 const cents = (value: number): number => Math.round(value * 100) / 100
 
 export class Wallets {

@@ -87,9 +87,18 @@ export const CatalogSchema = z
         seen.add(id)
       })
     }
-    unique('regions', catalog.regions.map((r) => r.regionId))
-    unique('instanceTypes', catalog.instanceTypes.map((t) => t.instanceTypeId))
-    unique('images', catalog.images.map((i) => i.imageId))
+    unique(
+      'regions',
+      catalog.regions.map((r) => r.regionId)
+    )
+    unique(
+      'instanceTypes',
+      catalog.instanceTypes.map((t) => t.instanceTypeId)
+    )
+    unique(
+      'images',
+      catalog.images.map((i) => i.imageId)
+    )
   })
 
 export type Catalog = z.infer<typeof CatalogSchema>

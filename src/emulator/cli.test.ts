@@ -11,7 +11,7 @@ import { pager, post } from './testing/http-client'
 describe('parseCli', () => {
   const files: Record<string, string> = {
     'me.pub': 'ssh-ed25519 AAAAC3Nz me@laptop\n# comment\n',
-    'id_ed25519': '-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n',
+    id_ed25519: '-----BEGIN OPENSSH PRIVATE KEY-----\nabc\n',
     'catalog.json': JSON.stringify(DEFAULT_CATALOG),
     'broken.json': JSON.stringify({ ...DEFAULT_CATALOG, regions: [{ regionId: 'r' }] })
   }
@@ -23,7 +23,26 @@ describe('parseCli', () => {
 
   it('reads every option', () => {
     const options = parseCli(
-      ['--port', '4000', '--control-port', '4001', '--user', 'ada:pa:ss', '--user', 'bob:x', '--state', 's.json', '--catalog', 'catalog.json', '--boot-ms', '250', '--token-ttl', '60', '--ssh-key', 'me.pub'],
+      [
+        '--port',
+        '4000',
+        '--control-port',
+        '4001',
+        '--user',
+        'ada:pa:ss',
+        '--user',
+        'bob:x',
+        '--state',
+        's.json',
+        '--catalog',
+        'catalog.json',
+        '--boot-ms',
+        '250',
+        '--token-ttl',
+        '60',
+        '--ssh-key',
+        'me.pub'
+      ],
       read
     )
     expect(options).toEqual({

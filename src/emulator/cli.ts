@@ -28,7 +28,10 @@ export const USAGE = `Usage: npm run emulator -- [options]
   --help                 show this help`
 
 /** Turns argv into options; throws an Error with a message for the user on bad input. */
-export function parseCli(argv: string[], readText: (path: string) => string = (path) => readFileSync(path, 'utf8')): EmulatorOptions | 'help' {
+export function parseCli(
+  argv: string[],
+  readText: (path: string) => string = (path) => readFileSync(path, 'utf8')
+): EmulatorOptions | 'help' {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -81,7 +84,10 @@ export function parseCli(argv: string[], readText: (path: string) => string = (p
       } catch (error) {
         throw new Error(`--ssh-key ${file} could not be read: ${(error as Error).message}`, { cause: error })
       }
-      const keys = text.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'))
+      const keys = text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '' && !line.startsWith('#'))
       if (keys.length === 0) throw new Error(`--ssh-key ${file} holds no public key line`)
       if (keys.some((line) => /PRIVATE KEY/.test(line))) throw new Error(`--ssh-key ${file} is a private key; pass the .pub file`)
       return keys
@@ -106,7 +112,8 @@ function loadCatalog(path: string, readText: (path: string) => string): Catalog 
 
 function integer(text: string, flag: string, min: number, max: number): number {
   const value = Number(text)
-  if (!/^\d+$/.test(text) || value < min || value > max) throw new Error(`${flag} needs a whole number from ${min} to ${max}, got "${text}"`)
+  if (!/^\d+$/.test(text) || value < min || value > max)
+    throw new Error(`${flag} needs a whole number from ${min} to ${max}, got "${text}"`)
   return value
 }
 

@@ -74,13 +74,18 @@ describe('/__emulator/ over HTTP', () => {
     let status = 0
     for (let attempt = 0; attempt < 40 && status !== 200; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 25))
-      status = await list().then((r) => r.status, () => 0)
+      status = await list().then(
+        (r) => r.status,
+        () => 0
+      )
     }
     expect(status).toBe(200)
   })
 
   it('registers SSH keys and refuses what is not a public key', async () => {
-    expect((await control('/ssh-keys', { username: 'demo', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExample demo@laptop' })).status).toBe(200)
+    expect(
+      (await control('/ssh-keys', { username: 'demo', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExample demo@laptop' })).status
+    ).toBe(200)
     const bad = await control('/ssh-keys', { username: 'demo', publicKey: '-----BEGIN OPENSSH PRIVATE KEY-----' })
     expect(bad.status).toBe(400)
     expect(bad.body.message).toMatch(/public key/)
@@ -95,7 +100,9 @@ describe('/__emulator/ over HTTP', () => {
 
   it('takes an SFTP fault only by name, for a known instance, and says so without SSH servers', async () => {
     const [instanceId] = (await control('/seed', { username: 'demo', count: 1 })).body.instanceIds
-    expect((await control('/faults/sftp', { instanceId, fault: 'melted' })).body.message).toMatch(/field "fault" must be one of none, read-only, disk-full/)
+    expect((await control('/faults/sftp', { instanceId, fault: 'melted' })).body.message).toMatch(
+      /field "fault" must be one of none, read-only, disk-full/
+    )
     expect((await control('/faults/sftp', { instanceId: 'notebook-x', fault: 'read-only' })).status).toBe(404)
     // This emulator runs without reach: nothing serves SFTP, and the answer says what would.
     const refused = await control('/faults/sftp', { instanceId, fault: 'read-only' })

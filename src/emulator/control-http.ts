@@ -120,7 +120,8 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
       'POST /faults/sftp',
       (body) => {
         const fault = requireString(body, 'fault')
-        if (!(SFTP_FAULTS as readonly string[]).includes(fault)) throw new RangeError(`field "fault" must be one of ${SFTP_FAULTS.join(', ')}`)
+        if (!(SFTP_FAULTS as readonly string[]).includes(fault))
+          throw new RangeError(`field "fault" must be one of ${SFTP_FAULTS.join(', ')}`)
         control.faults.sftp(requireString(body, 'instanceId'), fault as SftpFault)
         return done()
       }
@@ -157,9 +158,7 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
           regionId: optionalString(body, 'regionId'),
           instanceTypeId: optionalString(body, 'instanceTypeId'),
           imageId: optionalString(body, 'imageId'),
-          isSpotInstance: optional<boolean | undefined>(body, 'isSpotInstance', undefined, () =>
-            requireBoolean(body, 'isSpotInstance')
-          )
+          isSpotInstance: optional<boolean | undefined>(body, 'isSpotInstance', undefined, () => requireBoolean(body, 'isSpotInstance'))
         }
         return done({ instanceIds: await control.seedInstances(username, count, overrides) })
       }
@@ -172,18 +171,9 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
         return done({ gpus: control.gpus(requireString(body, 'instanceId')) })
       }
     ],
-    [
-      'POST /api-keys',
-      (body) => ({ status: 200, body: { key: control.createApiKey(requireString(body, 'username')) } })
-    ],
-    [
-      'POST /api-keys/revoke',
-      (body) => done({ revoked: control.revokeApiKeys(optionalString(body, 'username')) })
-    ],
-    [
-      'GET /balance',
-      (_body, query) => ({ status: 200, body: control.balance(query.get('username') ?? '') })
-    ],
+    ['POST /api-keys', (body) => ({ status: 200, body: { key: control.createApiKey(requireString(body, 'username')) } })],
+    ['POST /api-keys/revoke', (body) => done({ revoked: control.revokeApiKeys(optionalString(body, 'username')) })],
+    ['GET /balance', (_body, query) => ({ status: 200, body: control.balance(query.get('username') ?? '') })],
     [
       'POST /balance',
       (body) => {
@@ -193,7 +183,11 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
             if (typeof value !== 'number' || !Number.isFinite(value)) throw new TypeError(`field "${key}" must be a number of dollars`)
             return value
           })
-        control.setBalance(requireString(body, 'username'), { balance: dollars('balance'), voucher: dollars('voucher'), credit: dollars('credit') })
+        control.setBalance(requireString(body, 'username'), {
+          balance: dollars('balance'),
+          voucher: dollars('voucher'),
+          credit: dollars('credit')
+        })
         return done()
       }
     ],
@@ -220,4 +214,3 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
   routes.set('GET /', () => ({ status: 200, body: { routes: [...routes.keys()].map((key) => key.replace(' /', ' /__emulator/')) } }))
   return routes
 }
-

@@ -26,13 +26,19 @@ function raw(url: string, options: { method?: string; headers?: Record<string, s
         port: target.port,
         path: `${target.pathname}${target.search}`,
         method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-        headers: { host: target.host, ...options.headers, ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) }) }
+        headers: {
+          host: target.host,
+          ...options.headers,
+          ...(options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) })
+        }
       },
       (response) => {
         let text = ''
         response.setEncoding('utf8')
         response.on('data', (chunk: string) => (text += chunk))
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) }))
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) })
+        )
       }
     )
     request.on('error', reject)
@@ -46,7 +52,12 @@ let token: string
 
 beforeEach(async () => {
   reach = recordingReach()
-  emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), bootMs: 1000, reach: reach.factory })
+  emulator = await startEmulator({
+    signingKeyPem: await sharedTestSigningKey(),
+    clock: new ManualClock(),
+    bootMs: 1000,
+    reach: reach.factory
+  })
   token = await login(emulator.baseUrl)
 })
 afterEach(() => emulator.close())
@@ -80,7 +91,12 @@ describe('the control plane needs its secret (#12 item 1)', () => {
     const nowBefore = emulator.control.now()
     emulator.control.resetRequestCount()
 
-    for (const authorization of [undefined, 'Bearer not-the-secret', `Bearer ${emulator.controlSecret}x`, `Basic ${emulator.controlSecret}`]) {
+    for (const authorization of [
+      undefined,
+      'Bearer not-the-secret',
+      `Bearer ${emulator.controlSecret}x`,
+      `Basic ${emulator.controlSecret}`
+    ]) {
       for (const [method, path] of routes) {
         const route = path.slice('/__emulator'.length)
         const body = method === 'POST' ? JSON.stringify(bodies[route] ?? {}) : undefined
@@ -96,7 +112,9 @@ describe('the control plane needs its secret (#12 item 1)', () => {
     }
 
     // Nothing changed: same instance in the same state, same time, no faults, tokens still good, no key.
-    expect(emulator.control.instances().map((i) => [i.instanceMetadata.instanceId, i.instanceRuntimeInfo.status])).toEqual([[spot, 'Running']])
+    expect(emulator.control.instances().map((i) => [i.instanceMetadata.instanceId, i.instanceRuntimeInfo.status])).toEqual([
+      [spot, 'Running']
+    ])
     expect(emulator.control.now()).toBe(nowBefore)
     expect(emulator.control.requestCount()).toBe(0)
     expect(reach.context().sshKeysFor('demo')).toEqual([])
@@ -150,7 +168,14 @@ describe('what a browser page could send is refused (#12 item 1)', () => {
     expect(emulator.control.instances()).toEqual([])
 
     // The same requests from curl or the app (own Host, no Origin, JSON) go through.
-    expect((await raw(`${emulator.baseUrl}/instance/create`, { headers: { 'content-type': 'application/json', cookie: `AccessToken=${token}` }, body: JSON.stringify(validCreate()) })).status).toBe(200)
+    expect(
+      (
+        await raw(`${emulator.baseUrl}/instance/create`, {
+          headers: { 'content-type': 'application/json', cookie: `AccessToken=${token}` },
+          body: JSON.stringify(validCreate())
+        })
+      ).status
+    ).toBe(200)
     expect(emulator.control.instances()).toHaveLength(1)
   })
 })
@@ -172,7 +197,9 @@ describe('bounded control requests (#12 item 1)', () => {
     // The rest are listed as Running, and say why they cannot be reached.
     const rest = emulator.control.instances().filter((i) => !reach.running.has(i.instanceMetadata.instanceId))
     expect(rest).toHaveLength(40 - REACHABLE_PER_SEED)
-    expect(rest.every((i) => i.instanceRuntimeInfo.status === 'Running' && /no SSH or ports/.test(i.instanceRuntimeInfo.message ?? ''))).toBe(true)
+    expect(
+      rest.every((i) => i.instanceRuntimeInfo.status === 'Running' && /no SSH or ports/.test(i.instanceRuntimeInfo.message ?? ''))
+    ).toBe(true)
     // Stopping one of them never reaches for listeners it never had.
     const events = reach.events.length
     emulator.control.setStatus(rest[0]!.instanceMetadata.instanceId, 'Stopped')
@@ -185,7 +212,14 @@ describe('faults/down (#12 item 1)', () => {
   it('#12 item 1: down without forMs takes the API down and leaves the control plane up to bring it back', async () => {
     const down = await control('/faults/down', { down: true })
     expect(down).toEqual({ status: 200, body: { ok: true } })
-    await expect.poll(() => list().then((answer) => answer.status, () => 'refused')).toBe('refused')
+    await expect
+      .poll(() =>
+        list().then(
+          (answer) => answer.status,
+          () => 'refused'
+        )
+      )
+      .toBe('refused')
 
     expect((await control('/now')).status).toBe(200)
     expect((await control('/instances')).body.instances).toEqual([])

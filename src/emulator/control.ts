@@ -89,9 +89,11 @@ export interface EmulatorControl {
 }
 
 /** `POST /__emulator/gpu`'s body without the instance id. */
-export type GpuInput = { utilization: number; memoryUsedMiB?: number; memoryTotalMiB?: number; gpus?: never } | {
-  gpus: (Omit<GpuSetting, 'memoryUsedMiB' | 'memoryTotalMiB'> & Partial<GpuSetting>)[]
-}
+export type GpuInput =
+  | { utilization: number; memoryUsedMiB?: number; memoryTotalMiB?: number; gpus?: never }
+  | {
+      gpus: (Omit<GpuSetting, 'memoryUsedMiB' | 'memoryTotalMiB'> & Partial<GpuSetting>)[]
+    }
 
 export interface ControlDeps {
   auth: Auth

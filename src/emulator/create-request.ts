@@ -116,10 +116,7 @@ export function readCreateRequest(body: Body, catalog: Catalog): CreateRequest {
 }
 
 function unknownId(field: string, id: string, what: string): FieldError {
-  return new FieldError(
-    field,
-    `field "${field}": no ${what} with id "${clip(id)}" exists`
-  )
+  return new FieldError(field, `field "${field}": no ${what} with id "${clip(id)}" exists`)
 }
 
 /** Echoes caller text only in short form, so a huge value cannot bloat the error body. */

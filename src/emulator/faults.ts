@@ -60,7 +60,8 @@ export class Faults {
   redirectNext(count: number, status: number, location: string): void {
     if (!Number.isInteger(count) || count < 0) throw new RangeError('redirectNext needs a whole number of requests')
     if (!(REDIRECT_STATUSES as readonly number[]).includes(status)) throw new RangeError('redirectNext status must be 301, 302, 307 or 308')
-    if (typeof location !== 'string' || location === '' || /[\r\n]/.test(location)) throw new TypeError('redirectNext needs a Location on one line')
+    if (typeof location !== 'string' || location === '' || /[\r\n]/.test(location))
+      throw new TypeError('redirectNext needs a Location on one line')
     this.redirects = count > 0 ? { count, status, location } : undefined
   }
 

@@ -31,15 +31,25 @@ describe('GpuBoard', () => {
 
 describe('readGpuSetting (POST /__emulator/gpu)', () => {
   it.each([
-    ['every GPU the same', { utilization: 40, memoryUsedMiB: 100, memoryTotalMiB: 200 }, 2, [
+    [
+      'every GPU the same',
       { utilization: 40, memoryUsedMiB: 100, memoryTotalMiB: 200 },
-      { utilization: 40, memoryUsedMiB: 100, memoryTotalMiB: 200 }
-    ]],
+      2,
+      [
+        { utilization: 40, memoryUsedMiB: 100, memoryTotalMiB: 200 },
+        { utilization: 40, memoryUsedMiB: 100, memoryTotalMiB: 200 }
+      ]
+    ],
     ['memory left out', { utilization: 5 }, 1, [{ utilization: 5, memoryUsedMiB: 0, memoryTotalMiB: 81920 }]],
-    ['one entry per GPU', { gpus: [{ utilization: 1 }, { utilization: 99, memoryUsedMiB: 7 }] }, 8, [
-      { utilization: 1, memoryUsedMiB: 0, memoryTotalMiB: 81920 },
-      { utilization: 99, memoryUsedMiB: 7, memoryTotalMiB: 81920 }
-    ]]
+    [
+      'one entry per GPU',
+      { gpus: [{ utilization: 1 }, { utilization: 99, memoryUsedMiB: 7 }] },
+      8,
+      [
+        { utilization: 1, memoryUsedMiB: 0, memoryTotalMiB: 81920 },
+        { utilization: 99, memoryUsedMiB: 7, memoryTotalMiB: 81920 }
+      ]
+    ]
   ])('%s', (_name, body, count, expected) => {
     expect(readGpuSetting(body, count, 81920)).toEqual(expected)
   })
@@ -73,7 +83,10 @@ describe('the plain table', () => {
       { utilization: 87, memoryUsedMiB: 40960, memoryTotalMiB: 81920 }
     ])
     const table = nvidiaSmiTable(board.gpusOf('i-1', h100x8))
-    const lines = table.trimEnd().split('\n').filter((line) => line.startsWith('|') || line.startsWith('+'))
+    const lines = table
+      .trimEnd()
+      .split('\n')
+      .filter((line) => line.startsWith('|') || line.startsWith('+'))
     expect(new Set(lines.map((line) => line.length))).toEqual(new Set([91]))
     expect(table).toMatch(/\|\s+87%\s+Default \|/)
     expect(table).toMatch(/40960MiB \/ 81920MiB/)

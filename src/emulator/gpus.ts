@@ -47,7 +47,10 @@ export class GpuBoard {
   }
 
   set(instanceId: string, gpus: GpuSetting[]): void {
-    this.settings.set(instanceId, gpus.map((gpu) => ({ ...gpu })))
+    this.settings.set(
+      instanceId,
+      gpus.map((gpu) => ({ ...gpu }))
+    )
   }
 
   /** The instance stopped: what ran on its GPUs is gone. */
@@ -127,7 +130,8 @@ const power = (gpu: GpuSetting): number => 70 + (gpu.utilization / 100) * (POWER
 
 const WIDTH = 89
 const border = (mark: string, cells: number[]): string => `+${cells.map((n) => mark.repeat(n)).join('+')}+`
-const row = (cells: string[], widths: number[]): string => `|${cells.map((cell, i) => cell.slice(0, widths[i]).padEnd(widths[i]!)).join('|')}|`
+const row = (cells: string[], widths: number[]): string =>
+  `|${cells.map((cell, i) => cell.slice(0, widths[i]).padEnd(widths[i]!)).join('|')}|`
 
 /** Plain `nvidia-smi`: the table people know, in its usual columns. */
 export function nvidiaSmiTable(gpus: readonly EmuGpu[]): string {
@@ -146,8 +150,19 @@ export function nvidiaSmiTable(gpus: readonly EmuGpu[]): string {
     const bus = `00000000:${(0x18 + gpu.index * 0x10).toString(16).toUpperCase().padStart(2, '0')}:00.0`
     const left = ` N/A  ${String(temperature(gpu)).padStart(3)}C    ${gpu.utilization > 0 ? 'P0' : 'P8'}`
     const watts = `${String(Math.round(power(gpu))).padStart(4)}W / ${String(POWER_CAP_W).padStart(4)}W `
-    lines.push(row([`${String(gpu.index).padStart(4)}  ${gpu.name.slice(0, 29).padEnd(29)}  On  `, `   ${bus} Off `, `${'0'.padStart(21)} `], cells))
-    lines.push(row([left + watts.padStart(41 - left.length), `${gpu.memoryUsedMiB}MiB / ${gpu.memoryTotalMiB}MiB `.padStart(24), `${`${gpu.utilization}%`.padStart(8)}      Default `], cells))
+    lines.push(
+      row([`${String(gpu.index).padStart(4)}  ${gpu.name.slice(0, 29).padEnd(29)}  On  `, `   ${bus} Off `, `${'0'.padStart(21)} `], cells)
+    )
+    lines.push(
+      row(
+        [
+          left + watts.padStart(41 - left.length),
+          `${gpu.memoryUsedMiB}MiB / ${gpu.memoryTotalMiB}MiB `.padStart(24),
+          `${`${gpu.utilization}%`.padStart(8)}      Default `
+        ],
+        cells
+      )
+    )
     lines.push(row(['', '', 'Disabled '.padStart(22)], cells))
     lines.push(border('-', cells))
   }
@@ -159,7 +174,14 @@ export function nvidiaSmiTable(gpus: readonly EmuGpu[]): string {
   if (busy.length === 0) lines.push(row(['  No running processes found'], [WIDTH]))
   for (const gpu of busy) {
     const pid = String(4000 + gpu.index * 17)
-    lines.push(row([`  ${String(gpu.index).padStart(3)}   N/A  N/A  ${pid.padStart(9)}      C   ${'python'.padEnd(40)}${`${gpu.memoryUsedMiB}MiB`.padStart(11)} `], [WIDTH]))
+    lines.push(
+      row(
+        [
+          `  ${String(gpu.index).padStart(3)}   N/A  N/A  ${pid.padStart(9)}      C   ${'python'.padEnd(40)}${`${gpu.memoryUsedMiB}MiB`.padStart(11)} `
+        ],
+        [WIDTH]
+      )
+    )
   }
   lines.push(border('-', [WIDTH]))
   return lines.join('\n') + '\n'

@@ -34,7 +34,11 @@ describe('playing a hostile service', () => {
     const clock = new ManualClock(Date.UTC(2030, 4, 6, 7, 8, 9))
     emulator = await startEmulator({ clock })
     emulator.control.advance(60_000)
-    const answer = await fetch(`${emulator.baseUrl}/user/login`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })
+    const answer = await fetch(`${emulator.baseUrl}/user/login`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' }
+    })
     expect(answer.headers.get('date')).toBe('Mon, 06 May 2030 07:09:09 GMT')
   })
 })

@@ -209,7 +209,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     catalog,
     reach: reachAddresses,
     setSftpFault: (instanceId, fault) => {
-      if (!reach?.setSftpFault) throw new ApiError(409, { message: 'SFTP faults need the emulator’s own SSH servers (start it with reach, without --ssh-backend).' })
+      if (!reach?.setSftpFault)
+        throw new ApiError(409, {
+          message: 'SFTP faults need the emulator’s own SSH servers (start it with reach, without --ssh-backend).'
+        })
       reach.setSftpFault(instanceId, fault)
     },
     sshKeys,

@@ -70,7 +70,10 @@ describe('create: validation', () => {
   })
 
   it('takes the optional fields absent', async () => {
-    const body = without(without(without(validCreate(), 'isSpotInstance'), 'instanceConfiguration.dockerStorageSize'), 'instanceConfiguration.extraDataDiskSizeDB')
+    const body = without(
+      without(without(validCreate(), 'isSpotInstance'), 'instanceConfiguration.dockerStorageSize'),
+      'instanceConfiguration.extraDataDiskSizeDB'
+    )
     expect((await create(body)).status).toBe(200)
   })
 
@@ -138,11 +141,20 @@ describe('create and list', () => {
       instanceId: answer.body.instanceId,
       instanceUsername: 'root'
     })
-    expect(instance.instanceSpecInfo.instanceBillingInfo).toEqual({ chargeMode: 'perHour', duration: 1, price: 2.49, unit: '$', type: 'On-Demand' })
+    expect(instance.instanceSpecInfo.instanceBillingInfo).toEqual({
+      chargeMode: 'perHour',
+      duration: 1,
+      price: 2.49,
+      unit: '$',
+      type: 'On-Demand'
+    })
     expect(instance.instanceSpecInfo.regionInfo.regionId).toBe(REGION_ID)
     expect(instance.instanceSpecInfo.instanceTypeInfo.instanceId).toBe(TYPE_ID)
     expect(instance.instanceSpecInfo.instanceTypeInfo.gpu).toMatchObject({ amount: 1, type: expect.stringContaining('H100') })
-    expect(instance.instanceSpecInfo.instanceConfiguration.InstanceDiskAmountRequest).toEqual({ rootDiskAmountGiReq: 500, dataDiskAmountGiReq: 100 })
+    expect(instance.instanceSpecInfo.instanceConfiguration.InstanceDiskAmountRequest).toEqual({
+      rootDiskAmountGiReq: 500,
+      dataDiskAmountGiReq: 100
+    })
     const ports = instance.instanceSpecInfo.nodePorts
     expect(ports.map((entry: any) => entry.port)).toEqual([22, 8888, 6006])
     for (const entry of ports) {
@@ -161,7 +173,7 @@ describe('create and list', () => {
     })
   })
 
-  it('pages from 1, newest first, with totalEntries, and only the caller\'s instances', async () => {
+  it("pages from 1, newest first, with totalEntries, and only the caller's instances", async () => {
     await emulator.control.seedInstances('ada', 3)
     const ids: string[] = []
     for (let index = 0; index < 7; index++) {
@@ -265,7 +277,13 @@ describe('lifecycle', () => {
     })
     emulator.control.advance(60_000)
     const runtime = (await list()).body.instances[0].instanceRuntimeInfo
-    expect(runtime).toMatchObject({ status: 'StartingFailed', phase: 'Failed', healthy: false, diagnosisReason: 'ImagePullBackOff', diagnosisMessage: 'Back-off pulling image' })
+    expect(runtime).toMatchObject({
+      status: 'StartingFailed',
+      phase: 'Failed',
+      healthy: false,
+      diagnosisReason: 'ImagePullBackOff',
+      diagnosisMessage: 'Back-off pulling image'
+    })
     emulator.control.setStatus(instanceId, 'Hibernating')
     expect(await statusOf(instanceId)).toBe('Hibernating')
     expect(() => emulator.control.setStatus('notebook-missing', 'Running')).toThrow(/not found/)

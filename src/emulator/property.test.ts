@@ -37,7 +37,9 @@ const nearlyValid = fc
     },
     { requiredKeys: ['field', 'value'] }
   )
-  .map(({ field, value }) => JSON.stringify({ ...validCreate(), username: 'demo', password: 'x', pager: { currentPage: 1, pageSize: 5 }, [field]: value }))
+  .map(({ field, value }) =>
+    JSON.stringify({ ...validCreate(), username: 'demo', password: 'x', pager: { currentPage: 1, pageSize: 5 }, [field]: value })
+  )
 const body = fc.oneof(
   json.map((value) => JSON.stringify(value)),
   fc.string({ maxLength: 200 }),

@@ -9,7 +9,14 @@ afterEach(() => emulator?.close())
 describe('the reach hook', () => {
   it('is told when instances enter and leave Running, and rewrites domain and addresses', async () => {
     const reach = recordingReach()
-    emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), bootMs: 1000, stopMs: 100, reach: reach.factory, sshKeys: { demo: ['ssh-ed25519 AAAA demo'] } })
+    emulator = await startEmulator({
+      signingKeyPem: await sharedTestSigningKey(),
+      clock: new ManualClock(),
+      bootMs: 1000,
+      stopMs: 100,
+      reach: reach.factory,
+      sshKeys: { demo: ['ssh-ed25519 AAAA demo'] }
+    })
     const token = await login(emulator.baseUrl)
     const { instanceId } = (await post(emulator.baseUrl, '/instance/create', validCreate({ nodePorts: [8888] }), token)).body
     expect(reach.events).toEqual([])
@@ -32,7 +39,12 @@ describe('the reach hook', () => {
 
   it('gives reach a context that checks tokens, finds instances and lists SSH keys', async () => {
     const reach = recordingReach()
-    emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), reach: reach.factory, sshKeys: { demo: ['ssh-ed25519 AAAA demo'] } })
+    emulator = await startEmulator({
+      signingKeyPem: await sharedTestSigningKey(),
+      clock: new ManualClock(),
+      reach: reach.factory,
+      sshKeys: { demo: ['ssh-ed25519 AAAA demo'] }
+    })
     const context = reach.context()
     const token = await login(emulator.baseUrl)
     expect(context.verifyToken(token)).toEqual({ username: 'demo' })

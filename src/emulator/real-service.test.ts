@@ -56,7 +56,9 @@ describe('the catalog feed: POST /resource/user/instance/list', () => {
     const families = answer.body.instanceInfos as any[]
     const family = (name: string) => families.find((f) => f.gpuName === name)
     const offer = (name: string, regionName: string, typeId: string) =>
-      family(name).regionInfos.find((r: any) => r.regionName === regionName).instanceTypeInfos.find((t: any) => t.instanceTypeId === typeId)
+      family(name)
+        .regionInfos.find((r: any) => r.regionName === regionName)
+        .instanceTypeInfos.find((t: any) => t.instanceTypeId === typeId)
 
     // Two H100 sizes in one family; the 8-GPU one is out of stock in us-west-1 only.
     expect(family('H100-SXM-80GB').isSpotInstance).toBe(false)
@@ -65,7 +67,10 @@ describe('the catalog feed: POST /resource/user/instance/list', () => {
     expect(family('H100-SXM-80GB').regionInfos[0].regionId).toMatch(/^[0-9a-f-]{36}$/)
     // Spot capacity is a family of its own, named …-SPOT, hourly only.
     expect(family('H100-SXM-80GB-SPOT')).toMatchObject({ isSpotInstance: true })
-    expect(offer('H100-SXM-80GB-SPOT', 'us-west-1', 'gpu-h100-sxm-1x-spot').price.map((p: any) => p.chargeMode)).toEqual(['perHour', 'tidePerHour'])
+    expect(offer('H100-SXM-80GB-SPOT', 'us-west-1', 'gpu-h100-sxm-1x-spot').price.map((p: any) => p.chargeMode)).toEqual([
+      'perHour',
+      'tidePerHour'
+    ])
     // One price entry left out (H200 tide), one sent as null (8-GPU H100 monthly).
     expect(offer('H200-SXM-141GB', 'us-west-1', 'gpu-h200-sxm-1x').price.map((p: any) => p.chargeMode)).not.toContain('tidePerHour')
     expect(offer('H100-SXM-80GB', 'ap-southeast-1', 'gpu-h100-sxm-8x').price).toContainEqual({ chargeMode: 'perMonth', price: null })
@@ -75,21 +80,43 @@ describe('the catalog feed: POST /resource/user/instance/list', () => {
   })
 
   it('refuses to create what the feed shows out of stock or without a price', async () => {
-    const outOfStock = await post(emulator.baseUrl, '/instance/create', validCreate({ instanceTypeId: 'gpu-h100-sxm-8x', region: REGION_ID }), token)
-    expect(outOfStock).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^field "instanceTypeId": .*out of stock in us-west-1/) } })
+    const outOfStock = await post(
+      emulator.baseUrl,
+      '/instance/create',
+      validCreate({ instanceTypeId: 'gpu-h100-sxm-8x', region: REGION_ID }),
+      token
+    )
+    expect(outOfStock).toMatchObject({
+      status: 400,
+      body: { message: expect.stringMatching(/^field "instanceTypeId": .*out of stock in us-west-1/) }
+    })
     const nullPrice = await post(
       emulator.baseUrl,
       '/instance/create',
-      validCreate({ instanceTypeId: 'gpu-h100-sxm-8x', region: '0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b', billing: { chargeMode: 'perMonth', duration: 1 } }),
+      validCreate({
+        instanceTypeId: 'gpu-h100-sxm-8x',
+        region: '0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b',
+        billing: { chargeMode: 'perMonth', duration: 1 }
+      }),
       token
     )
     expect(nullPrice).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^field "billing.chargeMode"/) } })
-    const missing = await post(emulator.baseUrl, '/instance/create', validCreate({ instanceTypeId: 'gpu-h200-sxm-1x', billing: { chargeMode: 'tidePerHour', duration: 1 } }), token)
+    const missing = await post(
+      emulator.baseUrl,
+      '/instance/create',
+      validCreate({ instanceTypeId: 'gpu-h200-sxm-1x', billing: { chargeMode: 'tidePerHour', duration: 1 } }),
+      token
+    )
     expect(missing.status).toBe(400)
   })
 
   it('makes every instance of a spot type a spot instance', async () => {
-    const created = await post(emulator.baseUrl, '/instance/create', validCreate({ instanceTypeId: 'gpu-rtx4090-1x-spot', isSpotInstance: false }), token)
+    const created = await post(
+      emulator.baseUrl,
+      '/instance/create',
+      validCreate({ instanceTypeId: 'gpu-rtx4090-1x-spot', isSpotInstance: false }),
+      token
+    )
     expect(created.status).toBe(200)
     const [instance] = emulator.control.instances('demo')
     expect(instance!.instanceSpecInfo.isSpotInstance).toBe(true)

@@ -91,10 +91,13 @@ export class Scheduler {
     if (this.armed) this.clock.clearTimeout(this.armed.handle)
     this.armed = undefined
     if (earliest === undefined) return
-    const handle = this.clock.setTimeout(() => {
-      this.armed = undefined
-      this.runDue()
-    }, Math.max(0, earliest - (this.clock.now() + this.offset)))
+    const handle = this.clock.setTimeout(
+      () => {
+        this.armed = undefined
+        this.runDue()
+      },
+      Math.max(0, earliest - (this.clock.now() + this.offset))
+    )
     this.armed = { handle, at: earliest }
   }
 }

@@ -86,7 +86,12 @@ function guarded(
 }
 
 /** Answers a refused request without reading its body, and closes the connection after. */
-function refuse(request: IncomingMessage, response: ServerResponse, refusal: { status: number; message: string }, headers: Record<string, string> = {}): void {
+function refuse(
+  request: IncomingMessage,
+  response: ServerResponse,
+  refusal: { status: number; message: string },
+  headers: Record<string, string> = {}
+): void {
   request.resume()
   send(response, refusal.status, { message: refusal.message }, { connection: 'close', ...headers })
 }

@@ -69,7 +69,12 @@ describe('kill -9', () => {
         )
       )
       const volumes = Array.from({ length: 5 }, (_, n) =>
-        post(baseUrl, '/storage/volume/create', { name: `r${round}-v${n}`, sizeGB: 1, region: REGION_ID, volumeType: 'filesystem' }, token).then(
+        post(
+          baseUrl,
+          '/storage/volume/create',
+          { name: `r${round}-v${n}`, sizeGB: 1, region: REGION_ID, volumeType: 'filesystem' },
+          token
+        ).then(
           (answer) => {
             if (answer.status === 200 && !killed) acknowledged.volumes.push(answer.body.volume.id)
             note()

@@ -64,7 +64,12 @@ describe('state written before the answer', () => {
       expect(readFileSync(statePath, 'utf8')).toContain(created.body.instanceId)
 
       steps.length = 0
-      const volume = await post(emulator.baseUrl, '/storage/volume/create', { name: 'kept', sizeGB: 10, region: REGION_ID, volumeType: 'filesystem' }, token)
+      const volume = await post(
+        emulator.baseUrl,
+        '/storage/volume/create',
+        { name: 'kept', sizeGB: 10, region: REGION_ID, volumeType: 'filesystem' },
+        token
+      )
       steps.push('answer')
       expect(volume.status).toBe(200)
       expect(steps).toEqual(['fsync file', 'rename', 'fsync directory', 'answer'])

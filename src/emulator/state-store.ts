@@ -123,11 +123,17 @@ export class StateWriter {
             await writeDurably(this.path, JSON.stringify(this.snapshot()))
             this.writes++
             this.durableSeq = target
-            this.settle((waiter) => waiter.seq <= target, (waiter) => waiter.resolve())
+            this.settle(
+              (waiter) => waiter.seq <= target,
+              (waiter) => waiter.resolve()
+            )
           } catch (error) {
             this.onError(error)
             // Those waiting on this write are told; a later change tries again.
-            this.settle((waiter) => waiter.seq <= target, (waiter) => waiter.reject(error))
+            this.settle(
+              (waiter) => waiter.seq <= target,
+              (waiter) => waiter.reject(error)
+            )
             break
           }
         }

@@ -21,7 +21,13 @@ beforeEach(async () => {
 })
 afterEach(() => emulator.close())
 
-const volume = (overrides: Record<string, unknown> = {}) => ({ name: 'datasets', sizeGB: 500, region: REGION_ID, volumeType: 'filesystem', ...overrides })
+const volume = (overrides: Record<string, unknown> = {}) => ({
+  name: 'datasets',
+  sizeGB: 500,
+  region: REGION_ID,
+  volumeType: 'filesystem',
+  ...overrides
+})
 const createVolume = (body: unknown, as = token) => post(emulator.baseUrl, '/storage/volume/create', body, as)
 const listVolumes = (as = token, page = 1, size = 50) => post(emulator.baseUrl, '/storage/volume/list', pager(page, size), as)
 
@@ -30,7 +36,15 @@ describe('volumes', () => {
     const answer = await createVolume(volume())
     expect(answer.status).toBe(200)
     expect(VolumeSchema.parse(answer.body.volume)).toEqual(answer.body.volume)
-    expect(answer.body.volume).toMatchObject({ volumeName: 'datasets', sizeGB: 500, region: REGION_ID, volumeType: 'filesystem', usageGB: 0, status: 'Pending', username: 'demo' })
+    expect(answer.body.volume).toMatchObject({
+      volumeName: 'datasets',
+      sizeGB: 500,
+      region: REGION_ID,
+      volumeType: 'filesystem',
+      usageGB: 0,
+      status: 'Pending',
+      username: 'demo'
+    })
     expect(answer.body.volume.id).toMatch(/^[0-9a-f-]{36}$/)
     emulator.control.advance(2999)
     expect((await listVolumes()).body.volumeList[0].status).toBe('Pending')
@@ -62,7 +76,7 @@ describe('volumes', () => {
     }
   })
 
-  it('lists only the caller\'s volumes, newest first, one page at a time; the pager is required', async () => {
+  it("lists only the caller's volumes, newest first, one page at a time; the pager is required", async () => {
     for (const name of ['a', 'b', 'c']) await createVolume(volume({ name }))
     const ada = await login(emulator.baseUrl, 'ada', 'lovelace')
     await createVolume(volume({ name: 'ada-only' }), ada)

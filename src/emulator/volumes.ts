@@ -36,8 +36,7 @@ export class VolumeStore {
     // Open-ended in the spec ("filesystem, highspeedstorage, etc."): any non-empty name is taken.
     const volumeType = requireString(body, 'volumeType', 'volumeType', { nonEmpty: true, max: 64 })
     for (const existing of this.volumes.values())
-      if (existing.username === username && existing.volumeName === name)
-        throw new ApiError(409, { message: 'Volume already exists' })
+      if (existing.username === username && existing.volumeName === name) throw new ApiError(409, { message: 'Volume already exists' })
     const volume: EmuVolume = {
       id: randomUUID(),
       volumeName: name,

@@ -42,7 +42,9 @@ describe('a stuck start', () => {
   it('an image that never pulls gives one notification saying what the cloud reports', async () => {
     rig = await createCoreRig()
     await rig.login()
-    const created = await rig.call('instances.create', { request: createRequest(rig.emulator, 'stuck-one', { imageId: NEVER_PULLING_IMAGE_ID }) })
+    const created = await rig.call('instances.create', {
+      request: createRequest(rig.emulator, 'stuck-one', { imageId: NEVER_PULLING_IMAGE_ID })
+    })
     expect(created.ok).toBe(true)
     for (let i = 0; i < 5; i++) {
       rig.emulator.control.advance(2_000)
@@ -50,13 +52,16 @@ describe('a stuck start', () => {
     }
     const stuck = rig.platform.notifications.filter((n) => n.kind === 'stuck')
     expect(stuck).toHaveLength(1)
-    expect(stuck[0]).toMatchObject({ title: '«stuck-one» is stuck starting', body: expect.stringMatching(/BackOff.*download-image.*delete it for good/) })
+    expect(stuck[0]).toMatchObject({
+      title: '«stuck-one» is stuck starting',
+      body: expect.stringMatching(/BackOff.*download-image.*delete it for good/)
+    })
     expect(rig.of('instances').at(-1)!.stuck).toEqual([expect.objectContaining({ name: 'stuck-one', reason: 'back-off' })])
     expect(trayLabel(rig, `instance:${created.ok && created.value.instanceId}`)).toBe('stuck-one — stuck starting')
   })
 })
 
-describe('the create form\'s catalog and images', () => {
+describe("the create form's catalog and images", () => {
   it('answers at once from the cache, reads in the background, and puts launched images first', async () => {
     rig = await createCoreRig()
     await rig.login()
@@ -65,10 +70,14 @@ describe('the create form\'s catalog and images', () => {
     await expect.poll(() => r.of('catalog').at(-1)?.catalog?.offers.length ?? 0).toBeGreaterThan(0)
     const view = await r.call('catalog.get')
     expect(view).toMatchObject({ ok: true, value: { profileId: 'sandbox', refreshing: false } })
-    expect(view.ok && view.value.catalog?.offers.some((o) => o.instanceTypeId === 'gpu-h100-sxm-8x' && o.stock === 'out-of-stock')).toBe(true)
+    expect(view.ok && view.value.catalog?.offers.some((o) => o.instanceTypeId === 'gpu-h100-sxm-8x' && o.stock === 'out-of-stock')).toBe(
+      true
+    )
 
     const saved = await r.call('images.save', { imageId: 'img-pytorch-2.3-cuda12.1', label: 'Old PyTorch' })
-    expect(saved.ok && saved.value.images.map((i) => [i.imageId, i.label, i.source])).toEqual([['img-pytorch-2.3-cuda12.1', 'Old PyTorch', 'mine']])
+    expect(saved.ok && saved.value.images.map((i) => [i.imageId, i.label, i.source])).toEqual([
+      ['img-pytorch-2.3-cuda12.1', 'Old PyTorch', 'mine']
+    ])
     await r.call('instances.create', { request: createRequest(r.emulator, 'with-image') })
     const after = await r.call('catalog.get')
     expect(after.ok && after.value.images.map((i) => i.imageId)).toEqual(['img-pytorch-2.5-cuda12.4', 'img-pytorch-2.3-cuda12.1'])

@@ -7,16 +7,7 @@
 import type { CloudClient, CloudClientOptions } from './cloud/types'
 import type { ReachFactory } from '../emulator/reach-types'
 import type { StartEmulator } from './account/sandbox'
-import type {
-  AppNotification,
-  CommandName,
-  CommandResult,
-  EventName,
-  Events,
-  NoticeName,
-  Result,
-  TrayModel
-} from '../shared/contract'
+import type { AppNotification, CommandName, CommandResult, EventName, Events, NoticeName, Result, TrayModel } from '../shared/contract'
 import type { Clock } from '../shared/clock'
 import type { QuitOffer } from '../shared/contract-cost'
 

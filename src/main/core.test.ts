@@ -24,7 +24,10 @@ describe('createAppCore against the emulator', () => {
 
   it('answers bad input and unknown commands with errors, never a rejection', async () => {
     rig = await createCoreRig()
-    expect(await rig.call('instances.stop', { instanceId: 3 })).toMatchObject({ ok: false, error: { kind: 'bad-input', field: 'instanceId' } })
+    expect(await rig.call('instances.stop', { instanceId: 3 })).toMatchObject({
+      ok: false,
+      error: { kind: 'bad-input', field: 'instanceId' }
+    })
     expect(await rig.call('nope' as never)).toMatchObject({ ok: false, error: { kind: 'bad-input' } })
     expect(await rig.call('instances.refresh')).toMatchObject({ ok: false, error: { kind: 'no-session' } })
     const wrong = await rig.call('session.login', { profileId: 'sandbox', username: 'demo', password: 'nope', rememberMe: false })

@@ -123,7 +123,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const guard = new CostGuard({
     clock,
     settings,
-    store: new GuardStore(dataDir, () => clock.now(), (error) => log?.warn('cost guard: could not save its rules', { error: String(error) })),
+    store: new GuardStore(
+      dataDir,
+      () => clock.now(),
+      (error) => log?.warn('cost guard: could not save its rules', { error: String(error) })
+    ),
     scope() {
       const session = account.state()
       return session.status === 'signed-out' ? undefined : `${session.profileId}/${session.username ?? ''}`
@@ -133,7 +137,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     // exec-only connection kept between probes; never a prompt, never a login per probe.
     runner: execRunner({ exec: (instanceId, command, execOptions) => ssh.links.exec(instanceId, command, execOptions) }),
     // The Stop button's own command: checked, recorded as this app's action, through the re-login gate.
-    stop: (instanceId): Promise<Result<{ instanceId: string }>> => dispatcher.handle('instances.stop', { instanceId }, { clientId: MAIN_CLIENT }),
+    stop: (instanceId): Promise<Result<{ instanceId: string }>> =>
+      dispatcher.handle('instances.stop', { instanceId }, { clientId: MAIN_CLIENT }),
     notify: notifier,
     // The runway reads main's balance model, never the cloud itself.
     balance: () => {
@@ -144,7 +149,15 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     changed: () => tray.update(),
     ...(log ? { log } : {})
   })
-  const tray = new TrayPresenter({ session: account, instances: watcher, settings, balance, cost: guard, platform, tunnels: () => ssh.tunnels.list() })
+  const tray = new TrayPresenter({
+    session: account,
+    instances: watcher,
+    settings,
+    balance,
+    cost: guard,
+    platform,
+    tunnels: () => ssh.tunnels.list()
+  })
   balance.listen((snapshot) => {
     emit('balance', snapshot)
     tray.update()
@@ -182,7 +195,14 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     const state = account.state()
     return state.status === 'signed-in' && state.method === 'api-key' && account.accessToken() === undefined
   }
-  const notebooks: NotebookServices = { platform, accessToken: () => account.accessToken(), needsNotebookPassword, findInstance, currentProfile, sandbox }
+  const notebooks: NotebookServices = {
+    platform,
+    accessToken: () => account.accessToken(),
+    needsNotebookPassword,
+    findInstance,
+    currentProfile,
+    sandbox
+  }
   const ssh = sshCommands({
     dataDir,
     clock,

@@ -27,7 +27,9 @@ let rendererPage: RendererPage | undefined
 beforeAll(async () => {
   const build = await ensureStandInBuild(undefined, (line) => console.log(line))
   buildDir = build.dir
-  console.log(`${LABEL} these scenarios run the built main process (${join(buildDir, 'main', 'index.js')}) with a recording stand-in for Electron; Electron itself does not run here.`)
+  console.log(
+    `${LABEL} these scenarios run the built main process (${join(buildDir, 'main', 'index.js')}) with a recording stand-in for Electron; Electron itself does not run here.`
+  )
 }, 240_000)
 
 afterEach(async () => {
@@ -54,7 +56,12 @@ async function sandboxPassword(app: StandInApp, main: WindowView): Promise<strin
 
 async function signIn(app: StandInApp, main: WindowView): Promise<void> {
   const password = await sandboxPassword(app, main)
-  const result = await app.invoke(main.webContentsId, 'session.login', { profileId: 'sandbox', username: 'demo', password, rememberMe: false })
+  const result = await app.invoke(main.webContentsId, 'session.login', {
+    profileId: 'sandbox',
+    username: 'demo',
+    password,
+    rememberMe: false
+  })
   expect(result, JSON.stringify(result)).toMatchObject({ ok: true, value: { status: 'signed-in' } })
 }
 
@@ -78,7 +85,10 @@ async function createRunning(app: StandInApp, main: WindowView, name: string): P
     `${name} Running`,
     async () => {
       const snapshot = await app.invoke(main.webContentsId, 'instances.refresh')
-      return snapshot.ok && snapshot.value.instances.some((i) => i.instanceMetadata.instanceId === instanceId && i.instanceRuntimeInfo.status === 'Running') ? true : undefined
+      return snapshot.ok &&
+        snapshot.value.instances.some((i) => i.instanceMetadata.instanceId === instanceId && i.instanceRuntimeInfo.status === 'Running')
+        ? true
+        : undefined
     },
     30_000
   )
@@ -88,7 +98,9 @@ async function createRunning(app: StandInApp, main: WindowView, name: string): P
 async function openNotebook(app: StandInApp, main: WindowView, instanceId: string): Promise<WindowView> {
   const opened = await app.invoke(main.webContentsId, 'notebook.open', { instanceId })
   expect(opened, JSON.stringify(opened)).toMatchObject({ ok: true })
-  return app.until('notebook window with its page loaded', async () => (await app.windows()).find((w) => w.partition !== '' && w.status !== undefined))
+  return app.until('notebook window with its page loaded', async () =>
+    (await app.windows()).find((w) => w.partition !== '' && w.status !== undefined)
+  )
 }
 
 const roles = (items: readonly MenuItemView[] | null): string[] =>
@@ -130,11 +142,16 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     // Windows and Linux: a click on the tray icon (on Linux, the StatusNotifierItem's activation)
     // brings the window back. macOS opens the tray menu instead.
     await app.closeWindow(main.id)
-    await app.until('the window hidden', async () => ((await app.windows()).find((w) => w.id === main.id)?.visible === false ? true : undefined))
+    await app.until('the window hidden', async () =>
+      (await app.windows()).find((w) => w.id === main.id)?.visible === false ? true : undefined
+    )
     const mark = app.calls.at(-1)!.seq
     await app.request('clickTray')
     if (trayClickOpensWindow(process.platform)) {
-      await app.waitForCall((c) => c.seq > mark && c.api === 'BrowserWindow.show' && c.target === `window#${main.id}`, 'the window shown by a tray click')
+      await app.waitForCall(
+        (c) => c.seq > mark && c.api === 'BrowserWindow.show' && c.target === `window#${main.id}`,
+        'the window shown by a tray click'
+      )
     } else {
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(app.calls.some((c) => c.seq > mark && c.api === 'BrowserWindow.show')).toBe(false)
@@ -144,7 +161,11 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
   it('a start-up failure shows an error dialog and quits, instead of nothing', async () => {
     // The data folder cannot be created: a file is in its place.
     app = await launchStandIn({ buildDir, userDataIsFile: true })
-    const box = await app.waitForCall((c) => c.api === 'dialog.showErrorBox' && c.args[0] !== 'A JavaScript error occurred in the main process', "the app's own error dialog", 15_000)
+    const box = await app.waitForCall(
+      (c) => c.api === 'dialog.showErrorBox' && c.args[0] !== 'A JavaScript error occurred in the main process',
+      "the app's own error dialog",
+      15_000
+    )
     expect(box.args[0]).toBe('Cloud Tray could not start')
     expect(String(box.args[1])).toContain(app.dataDir)
     expect(String(box.args[1])).toMatch(/could not use that folder/)
@@ -158,9 +179,15 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     const notebook = await openNotebook(app, main, instanceId)
     expect(notebook.status, 'the notebook page answers the window signed in').toBe(200)
     // The notebook opens another view of itself in a pop-up (JupyterLab's "Open in New Browser Tab").
-    const popup = await app.request<{ action: string; windowId?: number }>('pageOpensWindow', notebook.webContentsId, `${notebook.url}?view=console`)
+    const popup = await app.request<{ action: string; windowId?: number }>(
+      'pageOpensWindow',
+      notebook.webContentsId,
+      `${notebook.url}?view=console`
+    )
     expect(popup.action).toBe('allow')
-    await app.until('the pop-up loaded', async () => ((await app.windows()).find((w) => w.id === popup.windowId)?.status === 200 ? true : undefined))
+    await app.until('the pop-up loaded', async () =>
+      (await app.windows()).find((w) => w.id === popup.windowId)?.status === 200 ? true : undefined
+    )
     expect((await app.cookies()).filter((c) => c.name === 'AccessToken').map((c) => c.partition)).toEqual([notebook.partition])
 
     const out = await app.invoke(main.webContentsId, 'session.logout')
@@ -168,7 +195,10 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     await app.until('every notebook window closed', async () => ((await app.windows()).every((w) => w.partition === '') ? true : undefined))
     expect((await app.windows()).map((w) => w.id)).toEqual([main.id])
     expect(await app.cookies(), 'no AccessToken cookie in any partition').toEqual([])
-    expect(app.calls.some((c) => c.api === 'session.clearStorageData' && c.target === `session:${notebook.partition}`), "the partition's storage is cleared").toBe(true)
+    expect(
+      app.calls.some((c) => c.api === 'session.clearStorageData' && c.target === `session:${notebook.partition}`),
+      "the partition's storage is cleared"
+    ).toBe(true)
 
     // An unpackaged run (npm start, the e2e specs) leaves the installed app's autostart entry alone.
     expect(readFileSync(join(app.configHome, AUTOSTART), 'utf8')).toBe(AUTOSTART_ENTRY)
@@ -201,15 +231,23 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     // The quit is over: closing the app window hides it to the tray again.
     const mark = app.calls.at(-1)!.seq
     await app.closeWindow(main.id)
-    await app.waitForCall((c) => c.seq > mark && c.api === 'BrowserWindow.hide' && c.target === `window#${main.id}`, 'the app window hidden')
+    await app.waitForCall(
+      (c) => c.seq > mark && c.api === 'BrowserWindow.hide' && c.target === `window#${main.id}`,
+      'the app window hidden'
+    )
     expect((await app.windows()).find((w) => w.id === main.id)).toMatchObject({ visible: false })
 
     // Quit once more and leave: the notebook goes, then the app quits in Electron's order.
     await app.clickTrayItem('Quit')
     const again = await app.dialog(/unsaved|not be saved/i)
-    await app.answerDialog(again, again.buttons.find((b) => b !== 'Stay')!)
+    await app.answerDialog(
+      again,
+      again.buttons.find((b) => b !== 'Stay')!
+    )
     expect(await app.exited).toBe(0)
-    const order = app.calls.filter((c) => c.seq > mark && ['event:before-quit', 'event:will-quit', 'event:quit'].includes(c.api)).map((c) => c.api)
+    const order = app.calls
+      .filter((c) => c.seq > mark && ['event:before-quit', 'event:will-quit', 'event:quit'].includes(c.api))
+      .map((c) => c.api)
     expect(order.slice(-2)).toEqual(['event:will-quit', 'event:quit'])
   })
 
@@ -242,43 +280,52 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     const { app } = await launch({ isPackaged: true })
     await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
     const menu = await app.applicationMenu()
-    expect(app.calls.some((c) => c.api === 'Menu.setApplicationMenu'), 'the app sets its own menu').toBe(true)
+    expect(
+      app.calls.some((c) => c.api === 'Menu.setApplicationMenu'),
+      'the app sets its own menu'
+    ).toBe(true)
     for (const role of ['reload', 'forcereload', 'toggledevtools']) expect(roles(menu)).not.toContain(role)
     // macOS keeps Quit and the editing roles (copy and paste in the window need them there).
     if (process.platform === 'darwin') expect(roles(menu)).toEqual(expect.arrayContaining(['quit', 'copy', 'paste']))
   })
 
-  it.skipIf(skipBecause(posixShellMissing(), 'the stand-in Paste scenario'))('Paste in the terminal reaches the shell; a crashed page releases its SSH sessions', async () => {
-    const { app, main } = await launch({ isPackaged: true })
-    rendererPage = await openRendererPage(app, buildDir, main)
-    const page = rendererPage.page
-    await page.getByLabel('User name').fill('demo')
-    // The page opened before the Sandbox had started: its password is filled in when it has.
-    const password = await sandboxPassword(app, main)
-    const field = page.getByLabel('Password', { exact: true })
-    await app.until('the Sandbox password filled in', async () => ((await field.inputValue()) === password ? true : undefined))
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Instances', exact: true }).waitFor({ timeout: 15_000 })
-    await createRunning(app, main, 'stand-in-paste')
-    const row = page.getByRole('row', { name: /stand-in-paste/ })
-    await row.getByRole('button', { name: /terminal/i }).click()
-    const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
-    await hostKey.getByRole('button', { name: 'Accept and remember' }).click({ timeout: 20_000 })
-    await page.getByRole('status').filter({ hasText: /^Connected$/ }).waitFor({ timeout: 20_000 })
+  it.skipIf(skipBecause(posixShellMissing(), 'the stand-in Paste scenario'))(
+    'Paste in the terminal reaches the shell; a crashed page releases its SSH sessions',
+    async () => {
+      const { app, main } = await launch({ isPackaged: true })
+      rendererPage = await openRendererPage(app, buildDir, main)
+      const page = rendererPage.page
+      await page.getByLabel('User name').fill('demo')
+      // The page opened before the Sandbox had started: its password is filled in when it has.
+      const password = await sandboxPassword(app, main)
+      const field = page.getByLabel('Password', { exact: true })
+      await app.until('the Sandbox password filled in', async () => ((await field.inputValue()) === password ? true : undefined))
+      await page.getByRole('button', { name: 'Sign in' }).click()
+      await page.getByRole('heading', { name: 'Instances', exact: true }).waitFor({ timeout: 15_000 })
+      await createRunning(app, main, 'stand-in-paste')
+      const row = page.getByRole('row', { name: /stand-in-paste/ })
+      await row.getByRole('button', { name: /terminal/i }).click()
+      const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
+      await hostKey.getByRole('button', { name: 'Accept and remember' }).click({ timeout: 20_000 })
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Connected$/ })
+        .waitFor({ timeout: 20_000 })
 
-    await app.request('setClipboard', 'echo pasted-$((6*7))')
-    await page.getByRole('button', { name: 'Paste', exact: true }).click()
-    await page.locator('.xterm-helper-textarea').first().focus()
-    await page.keyboard.press('Enter')
-    await expectInScrollback(page, 'pasted-42')
-    expect(app.calls.some((c) => c.api === 'clipboard.readText')).toBe(true)
+      await app.request('setClipboard', 'echo pasted-$((6*7))')
+      await page.getByRole('button', { name: 'Paste', exact: true }).click()
+      await page.locator('.xterm-helper-textarea').first().focus()
+      await page.keyboard.press('Enter')
+      await expectInScrollback(page, 'pasted-42')
+      expect(app.calls.some((c) => c.api === 'clipboard.readText')).toBe(true)
 
-    // The page's renderer process dies: main releases its SSH sessions.
-    const terminalId = app.events(main.webContentsId, 'ssh.status').at(-1)!.terminalId
-    await app.request('rendererGone', main.webContentsId, 'crashed')
-    const reconnect = await app.invoke(main.webContentsId, 'ssh.reconnect', { terminalId })
-    expect(reconnect).toMatchObject({ ok: false, error: { kind: 'not-allowed' } })
-  })
+      // The page's renderer process dies: main releases its SSH sessions.
+      const terminalId = app.events(main.webContentsId, 'ssh.status').at(-1)!.terminalId
+      await app.request('rendererGone', main.webContentsId, 'crashed')
+      const reconnect = await app.invoke(main.webContentsId, 'ssh.reconnect', { terminalId })
+      expect(reconnect).toMatchObject({ ok: false, error: { kind: 'not-allowed' } })
+    }
+  )
 })
 
 /** Resolves once `text` is in the terminal's scrollback (the find bar counts it; xterm draws no text). */
@@ -297,4 +344,3 @@ async function expectInScrollback(page: Page, text: string): Promise<void> {
   }
   throw new Error(`"${text}" is not in the terminal's scrollback (find says "${summary}")`)
 }
-

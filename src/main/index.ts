@@ -59,10 +59,14 @@ async function start(): Promise<void> {
   const notebooks = createNotebookWindows((line) => log.info(line))
   // Quit closes the notebook windows first and asks if a page has unsaved work (leave-policy.ts).
   // With the setting on, Quit first offers to stop running instances (cost/quit-question.ts).
-  const quit = handleQuit(notebooks, (line) => log.info(line), () => {
-    const offer = core?.quitOffer() ?? null
-    return core && offer ? askBeforeQuit(core, offer) : undefined
-  })
+  const quit = handleQuit(
+    notebooks,
+    (line) => log.info(line),
+    () => {
+      const offer = core?.quitOffer() ?? null
+      return core && offer ? askBeforeQuit(core, offer) : undefined
+    }
+  )
 
   const window = createMainWindowController({
     outDir,
@@ -85,7 +89,8 @@ async function start(): Promise<void> {
     void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
       // The tray has no place for errors: say it as a notification.
       // Not through the core's Platform, so neutralised here by the same rule (os-text.ts).
-      if (!result.ok) notifier.show(osSafeNotification({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message }))
+      if (!result.ok)
+        notifier.show(osSafeNotification({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message }))
     })
   })
   const platform: Platform = {
@@ -105,7 +110,8 @@ async function start(): Promise<void> {
     showWindow: () => window.show(),
     quit: () => app.quit(),
     // Promise.resolve: Electron 45's types make these async; older builds answer at once.
-    writeClipboard: (text) => void Promise.resolve(clipboard.writeText(text)).catch((error: Error) => log.warn(`clipboard: ${error.message}`)),
+    writeClipboard: (text) =>
+      void Promise.resolve(clipboard.writeText(text)).catch((error: Error) => log.warn(`clipboard: ${error.message}`)),
     readClipboard: async () => await clipboard.readText()
   }
 
@@ -141,10 +147,15 @@ async function start(): Promise<void> {
     notebookOwner = access.owner
     if (access.end !== undefined) void notebooks.endAccess(access.end)
   })
-  bindIpc(core, ipcMain as unknown as IpcMainLike, () => window.contents(), () => ({
-    webContentsIds: new Set(window.contents().map((c) => c.id)),
-    ...window.page
-  }))
+  bindIpc(
+    core,
+    ipcMain as unknown as IpcMainLike,
+    () => window.contents(),
+    () => ({
+      webContentsIds: new Set(window.contents().map((c) => c.id)),
+      ...window.page
+    })
+  )
 
   app.on('second-instance', () => window.show())
   // macOS: clicking the Dock icon brings the window back.

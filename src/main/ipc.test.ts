@@ -32,7 +32,12 @@ describe('bindIpc', () => {
     const f = fakes()
     const main = f.window(1)
     const other = f.window(2)
-    bindIpc(f.core, f.ipcMain, () => [main], () => ({ webContentsIds: new Set([1]), fileUrl: 'file:///app/out/renderer/index.html' }))
+    bindIpc(
+      f.core,
+      f.ipcMain,
+      () => [main],
+      () => ({ webContentsIds: new Set([1]), fileUrl: 'file:///app/out/renderer/index.html' })
+    )
     const handler = f.handlers.get(commandChannel('session.get'))!
     expect(await handler({ sender: main, senderFrame: main.mainFrame }, undefined)).toEqual({ ok: true, value: 'answered' })
     expect(f.calls).toEqual([['session.get', undefined, { clientId: '1' }]])
@@ -51,11 +56,19 @@ describe('bindIpc', () => {
     const f = fakes()
     const main = f.window(1)
     const other = f.window(2)
-    bindIpc(f.core, f.ipcMain, () => [main], () => ({ webContentsIds: new Set([1]), fileUrl: 'file:///app/out/renderer/index.html' }))
+    bindIpc(
+      f.core,
+      f.ipcMain,
+      () => [main],
+      () => ({ webContentsIds: new Set([1]), fileUrl: 'file:///app/out/renderer/index.html' })
+    )
     const listener = f.listeners.get(noticeChannel('ssh.input'))!
     expect(listener({ sender: main, senderFrame: main.mainFrame }, { terminalId: 't', data: 'ls' })).toBeUndefined()
     listener({ sender: other, senderFrame: other.mainFrame }, { terminalId: 't', data: 'rm -rf ~' })
-    listener({ sender: main, senderFrame: { url: 'file:///app/out/renderer/index.html', parent: main.mainFrame } }, { terminalId: 't', data: 'x' })
+    listener(
+      { sender: main, senderFrame: { url: 'file:///app/out/renderer/index.html', parent: main.mainFrame } },
+      { terminalId: 't', data: 'x' }
+    )
     expect(f.calls).toEqual([['ssh.input', { terminalId: 't', data: 'ls' }, { clientId: '1' }]])
   })
 
@@ -63,7 +76,12 @@ describe('bindIpc', () => {
     const f = fakes()
     const a = f.window(1)
     const b = f.window(2)
-    const binding = bindIpc(f.core, f.ipcMain, () => [a, b], () => ({ webContentsIds: new Set([1, 2]) }))
+    const binding = bindIpc(
+      f.core,
+      f.ipcMain,
+      () => [a, b],
+      () => ({ webContentsIds: new Set([1, 2]) })
+    )
     for (const sink of f.sinks) sink('settings', {} as never)
     for (const sink of f.sinks) sink('ssh.status', { terminalId: 't', state: 'connected', message: '' }, '2')
     expect(a.sent.map(([c]) => c)).toEqual([eventChannel('settings')])

@@ -6,14 +6,7 @@
  * It takes the few Electron objects it needs as parameters, typed structurally here, so it runs
  * in Node tests.
  */
-import {
-  COMMAND_NAMES,
-  NOTICE_NAMES,
-  commandChannel,
-  eventChannel,
-  noticeChannel,
-  type CommandName
-} from '../shared/contract'
+import { COMMAND_NAMES, NOTICE_NAMES, commandChannel, eventChannel, noticeChannel, type CommandName } from '../shared/contract'
 import { fail } from '../shared/errors'
 import type { AppCore } from './core-types'
 import { isTrustedSender, type TrustedRenderer } from './ipc-sender'

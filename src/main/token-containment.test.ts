@@ -68,7 +68,8 @@ describe('token containment', () => {
     rig.emulator.control.expireTokens('demo')
     const r = rig
     r.core.subscribe((event) => {
-      if (event === 'session.expired') void call('session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: false })
+      if (event === 'session.expired')
+        void call('session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: false })
     })
     await call('volumes.list', { currentPage: 1, pageSize: 10 })
     await call('session.logout')

@@ -148,12 +148,8 @@ export const InstanceSchema = z.object({
     diagnosisMessage: z.string().optional(),
     healthy: z.boolean(),
     subUrl: z.string(),
-    instanceDiskUsageInfo: z
-      .object({ rootDiskUsedGi: z.number(), dataDiskUsedGi: z.number() })
-      .optional(),
-    instanceDiskAmountInfo: z
-      .object({ rootDiskAmountGi: z.number(), dataDiskAmountGi: z.number() })
-      .optional(),
+    instanceDiskUsageInfo: z.object({ rootDiskUsedGi: z.number(), dataDiskUsedGi: z.number() }).optional(),
+    instanceDiskAmountInfo: z.object({ rootDiskAmountGi: z.number(), dataDiskAmountGi: z.number() }).optional(),
     stopTimestamp: z.number().optional(),
     scheduledStopTimestamp: z.number().optional()
   })
@@ -178,7 +174,12 @@ export function readInstanceRow(row: unknown): { instance: Instance } | { unread
   const issue = parsed.error.issues[0]
   const field = issue?.path.map(String).join('.') ?? ''
   const missing = issue?.code === 'invalid_type' && /received undefined/.test(issue.message)
-  return { unreadable: { instanceId: rowId(row), problem: field ? `${field} ${missing ? 'is missing' : 'is not what the API documents'}` : 'the row is not an object' } }
+  return {
+    unreadable: {
+      instanceId: rowId(row),
+      problem: field ? `${field} ${missing ? 'is missing' : 'is not what the API documents'}` : 'the row is not an object'
+    }
+  }
 }
 
 function rowId(row: unknown): string | null {

@@ -5,7 +5,13 @@
  */
 import { z } from 'zod'
 
-const amount = z.number().finite().nullable().optional().catch(null).transform((value) => value ?? null)
+const amount = z
+  .number()
+  .finite()
+  .nullable()
+  .optional()
+  .catch(null)
+  .transform((value) => value ?? null)
 
 export const BalanceResponseSchema = z
   .object({

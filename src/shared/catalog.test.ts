@@ -45,8 +45,20 @@ const FEED = {
         { regionName: 'no id' }
       ]
     },
-    { gpuName: '', regionInfos: [{ regionName: 'us-west-1', regionId: 'r-us', instanceTypeInfos: [{ instanceTypeId: 'cpu', gpuNum: 0, stockStatus: 'instock', price: [{ chargeMode: 'perHour', price: 0.24 }] }] }] },
-    { gpuName: 'H200-SXM-141GB-SPOT', regionInfos: [{ regionName: 'us-west-1', regionId: 'r-us', instanceTypeInfos: [{ instanceTypeId: 'h200-spot' }] }] },
+    {
+      gpuName: '',
+      regionInfos: [
+        {
+          regionName: 'us-west-1',
+          regionId: 'r-us',
+          instanceTypeInfos: [{ instanceTypeId: 'cpu', gpuNum: 0, stockStatus: 'instock', price: [{ chargeMode: 'perHour', price: 0.24 }] }]
+        }
+      ]
+    },
+    {
+      gpuName: 'H200-SXM-141GB-SPOT',
+      regionInfos: [{ regionName: 'us-west-1', regionId: 'r-us', instanceTypeInfos: [{ instanceTypeId: 'h200-spot' }] }]
+    },
     null
   ]
 }
@@ -55,7 +67,13 @@ describe('the catalog feed, read tolerantly', () => {
   const catalog = CatalogResponseSchema.parse(FEED)
 
   it('keeps every readable offer and counts what it skipped', () => {
-    expect(catalog.offers.map((o) => `${o.instanceTypeId}@${o.regionId}`)).toEqual(['b200-spot@r-us', 'b200@r-us', 'b200@r-eu', 'cpu@r-us', 'h200-spot@r-us'])
+    expect(catalog.offers.map((o) => `${o.instanceTypeId}@${o.regionId}`)).toEqual([
+      'b200-spot@r-us',
+      'b200@r-us',
+      'b200@r-eu',
+      'cpu@r-us',
+      'h200-spot@r-us'
+    ])
     // A type without an id, a type that is a string, a region without an id, a null family.
     expect(catalog.skipped).toBe(4)
   })
@@ -82,7 +100,7 @@ describe('the catalog feed, read tolerantly', () => {
     expect([stockOf('InStock'), stockOf(' OUTOFSTOCK '), stockOf(3)]).toEqual(['in-stock', 'out-of-stock', 'unknown'])
   })
 
-  it('groups a region\'s offers by GPU family for the picker', () => {
+  it("groups a region's offers by GPU family for the picker", () => {
     const groups = offersByGpu(catalog, 'r-us')
     expect(groups.map((g) => [g.gpuName, g.spot, g.offers.map((o) => o.instanceTypeId)])).toEqual([
       ['B200-SXM-180GB-SPOT', true, ['b200-spot']],

@@ -137,7 +137,8 @@ export function readCatalog(families: readonly unknown[]): InstanceCatalog {
 /** The catalog's regions, each once, in the order the feed first names them. */
 export function catalogRegions(catalog: InstanceCatalog): CatalogRegion[] {
   const seen = new Map<string, CatalogRegion>()
-  for (const offer of catalog.offers) if (!seen.has(offer.regionId)) seen.set(offer.regionId, { regionId: offer.regionId, regionName: offer.regionName })
+  for (const offer of catalog.offers)
+    if (!seen.has(offer.regionId)) seen.set(offer.regionId, { regionId: offer.regionId, regionName: offer.regionName })
   return [...seen.values()]
 }
 
@@ -146,7 +147,12 @@ export function catalogRegions(catalog: InstanceCatalog): CatalogRegion[] {
  * that prices it); undefined when the catalog does not know it. The one place prices are
  * looked up: the create form, its review step and the cost guard ask here.
  */
-export function priceOf(catalog: InstanceCatalog | null | undefined, instanceTypeId: string, chargeMode: string, regionId?: string): number | undefined {
+export function priceOf(
+  catalog: InstanceCatalog | null | undefined,
+  instanceTypeId: string,
+  chargeMode: string,
+  regionId?: string
+): number | undefined {
   if (!catalog || !isChargeMode(chargeMode)) return undefined
   for (const offer of catalog.offers) {
     if (offer.instanceTypeId !== instanceTypeId || (regionId !== undefined && offer.regionId !== regionId)) continue

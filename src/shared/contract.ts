@@ -17,14 +17,7 @@
  *   outcome. So a form awaiting `instances.create` simply continues after re-login. If the user
  *   signs out instead, it resolves with the `not-logged-in` error.
  */
-import type {
-  CreateVolumeRequest,
-  Instance,
-  ListInstancesResponse,
-  PagerRequest,
-  UnreadableInstance,
-  Volume
-} from './api'
+import type { CreateVolumeRequest, Instance, ListInstancesResponse, PagerRequest, UnreadableInstance, Volume } from './api'
 import type { Balance } from './balance'
 import type { InstanceCatalog } from './catalog'
 import type { StuckReason } from './instance-rules'

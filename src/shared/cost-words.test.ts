@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { formatDuration, formatRate, gpuSummary, planWords, runwayWords } from './cost-words'
 
-const gpu = (utilization: number | null, used: number | null = 0, total: number | null = 81_920) => ({ utilization, memoryUsedMiB: used, memoryTotalMiB: total })
+const gpu = (utilization: number | null, used: number | null = 0, total: number | null = 81_920) => ({
+  utilization,
+  memoryUsedMiB: used,
+  memoryTotalMiB: total
+})
 
 describe('cost words', () => {
   it.each([

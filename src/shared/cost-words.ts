@@ -34,7 +34,12 @@ export function formatClockTime(ms: number): string {
 /** "≈ 41 h left at $24.40/h"; "≈ 3 d 2 h left…" for long ones; "balance spent" at 0. */
 export function runwayWords(runway: { hours: number }, perHour: number): string {
   if (runway.hours <= 0) return `balance spent at ${formatRate(perHour)}`
-  const left = runway.hours < 1 ? `${Math.max(1, Math.floor(runway.hours * 60))} min` : runway.hours < 100 ? `${Math.floor(runway.hours)} h` : formatDuration(runway.hours * 3_600_000)
+  const left =
+    runway.hours < 1
+      ? `${Math.max(1, Math.floor(runway.hours * 60))} min`
+      : runway.hours < 100
+        ? `${Math.floor(runway.hours)} h`
+        : formatDuration(runway.hours * 3_600_000)
   return `≈ ${left} left at ${formatRate(perHour)}`
 }
 
@@ -76,7 +81,9 @@ export function gpuSummary(gpus: readonly GpuReading[]): string {
     const sum = (values: (number | null)[]): number => values.reduce<number>((a, b) => a + (b ?? 0), 0)
     const [usedMiB, totalMiB] = [sum(used), sum(total)]
     // "40 of 80 GiB" reads better than repeating the unit, when both are in GiB.
-    parts.push(usedMiB >= 1024 ? `${Math.round(usedMiB / 1024)} of ${formatMiB(totalMiB)}` : `${formatMiB(usedMiB)} of ${formatMiB(totalMiB)}`)
+    parts.push(
+      usedMiB >= 1024 ? `${Math.round(usedMiB / 1024)} of ${formatMiB(totalMiB)}` : `${formatMiB(usedMiB)} of ${formatMiB(totalMiB)}`
+    )
   }
   return parts.join(' · ')
 }

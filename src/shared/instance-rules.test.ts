@@ -18,7 +18,16 @@ import {
 } from './instance-rules'
 import { makeInstance } from './testing/instance'
 
-type Row = [status: string, group: StatusGroup, stop: boolean, terminate: boolean, notebook: boolean, terminal: boolean, ports: boolean, sshEnds: boolean]
+type Row = [
+  status: string,
+  group: StatusGroup,
+  stop: boolean,
+  terminate: boolean,
+  notebook: boolean,
+  terminal: boolean,
+  ports: boolean,
+  sshEnds: boolean
+]
 
 // Every status the app can meet — the spec's ten, `Stopping` (real, not in the spec) and one it
 // does not know — against every action. Main's commands, the tray and the window all follow this.
@@ -38,18 +47,21 @@ const TABLE: Row[] = [
 ]
 
 describe('instance rules', () => {
-  it.each(TABLE)('%s: class %s, stop %s, delete %s, notebook %s, terminal %s, ports %s, SSH ends %s', (status, group, stop, terminate, notebook, terminal, ports, sshEnds) => {
-    const instance = makeInstance({ status })
-    expect({
-      group: statusGroup(status),
-      stop: canStop(instance),
-      terminate: canTerminate(instance),
-      notebook: canOpenNotebook(instance),
-      terminal: canOpenTerminal(instance),
-      ports: canOpenPorts(instance),
-      sshEnds: sshEnded(instance)
-    }).toEqual({ group, stop, terminate, notebook, terminal, ports, sshEnds })
-  })
+  it.each(TABLE)(
+    '%s: class %s, stop %s, delete %s, notebook %s, terminal %s, ports %s, SSH ends %s',
+    (status, group, stop, terminate, notebook, terminal, ports, sshEnds) => {
+      const instance = makeInstance({ status })
+      expect({
+        group: statusGroup(status),
+        stop: canStop(instance),
+        terminate: canTerminate(instance),
+        notebook: canOpenNotebook(instance),
+        terminal: canOpenTerminal(instance),
+        ports: canOpenPorts(instance),
+        sshEnds: sshEnded(instance)
+      }).toEqual({ group, stop, terminate, notebook, terminal, ports, sshEnds })
+    }
+  )
 
   it('ends SSH connections to an instance gone from the list', () => {
     expect(sshEnded(undefined)).toBe(true)
@@ -63,10 +75,14 @@ describe('instance rules', () => {
 })
 
 describe('SSH endpoint', () => {
-  const withPorts = (nodePorts: NodePort[], sshAddress = 'ssh.region.example') => makeInstance({ sshAddress, nodePorts, username: 'ubuntu' })
+  const withPorts = (nodePorts: NodePort[], sshAddress = 'ssh.region.example') =>
+    makeInstance({ sshAddress, nodePorts, username: 'ubuntu' })
 
   it('takes the port-22 entry’s address and node port, and the instance user', () => {
-    const instance = withPorts([{ port: 8888, address: '10.9.9.9', nodePort: 30888 }, { port: 22, address: '10.0.0.5', nodePort: 31022 }])
+    const instance = withPorts([
+      { port: 8888, address: '10.9.9.9', nodePort: 30888 },
+      { port: 22, address: '10.0.0.5', nodePort: 31022 }
+    ])
     expect(sshEndpoint(instance)).toEqual({ ok: true, host: '10.0.0.5', port: 31022, username: 'ubuntu' })
   })
 
@@ -131,7 +147,10 @@ describe('forwarded ports', () => {
 
   it('has no URL without any address, however the address is missing', () => {
     for (const address of [undefined, '', ' ']) {
-      const bare = makeInstance({ sshAddress: '', nodePorts: [{ port: 8888, ...(address === undefined ? {} : { address }), nodePort: 30888 }] })
+      const bare = makeInstance({
+        sshAddress: '',
+        nodePorts: [{ port: 8888, ...(address === undefined ? {} : { address }), nodePort: 30888 }]
+      })
       expect(portUrl(bare, bare.instanceSpecInfo.nodePorts[0]!)).toBeUndefined()
     }
   })

@@ -198,9 +198,7 @@ function isReachablePort(nodePort: number): boolean {
   return Number.isInteger(nodePort) && nodePort >= 1 && nodePort <= 65_535
 }
 
-export type SshEndpoint =
-  | { ok: true; host: string; port: number; username: string }
-  | { ok: false; reason: 'no-ssh-port' | 'no-address' }
+export type SshEndpoint = { ok: true; host: string; port: number; username: string } | { ok: false; reason: 'no-ssh-port' | 'no-address' }
 
 /** The spec's SSH rule: the port-22 entry's address (or the region's) on its nodePort, as `instanceUsername`. */
 export function sshEndpoint(instance: Instance): SshEndpoint {

@@ -10,7 +10,8 @@ describe('the Quit offer', () => {
   it('names one instance and what it costs', () => {
     expect(quitQuestion(offer(1))).toMatchObject({
       message: 'Stop «train-0» before quitting?',
-      detail: '«train-0» is running at about $2.00/h. Once Cloud Tray quits, nothing reminds you or stops it. Stopping keeps the data on its disks.',
+      detail:
+        '«train-0» is running at about $2.00/h. Once Cloud Tray quits, nothing reminds you or stops it. Stopping keeps the data on its disks.',
       buttons: ['Stop It and Quit', 'Quit, Keep Running', 'Cancel'],
       defaultId: 0,
       cancelId: 2

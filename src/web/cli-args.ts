@@ -29,7 +29,8 @@ export function parseWebArgs(argv: string[]): WebShellOptions & { reachEnabled: 
   const options: WebShellOptions & { reachEnabled: boolean; help?: boolean } = { reachEnabled: !values['no-reach'] }
   if (values.port !== undefined) {
     const port = Number(values.port)
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a number from 0 to 65535, not "${values.port}".`)
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new Error(`--port must be a number from 0 to 65535, not "${values.port}".`)
     options.port = port
   }
   if (values['base-url'] !== undefined) {
@@ -40,4 +41,3 @@ export function parseWebArgs(argv: string[]): WebShellOptions & { reachEnabled: 
   if (values['data-dir'] !== undefined) options.dataDir = values['data-dir']
   return options
 }
-

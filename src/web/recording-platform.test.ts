@@ -15,7 +15,10 @@ const notebook: NotebookWindowRequest = {
 function rig() {
   let now = 1_000
   const heard: RecordedEffect[] = []
-  const log = new EffectLog(() => now++, (effect) => heard.push(effect))
+  const log = new EffectLog(
+    () => now++,
+    (effect) => heard.push(effect)
+  )
   const inner = recordingPlatform()
   return { log, heard, inner, platform: recordingEffects(inner, log) }
 }

@@ -21,9 +21,7 @@ async function listFiles(path: string): Promise<string[]> {
   if (info.isFile()) return [path]
   const entries = await readdir(path, { withFileTypes: true })
   const nested = await Promise.all(
-    entries
-      .filter((entry) => !entry.name.endsWith('.test.ts'))
-      .map((entry) => listFiles(join(path, entry.name)))
+    entries.filter((entry) => !entry.name.endsWith('.test.ts')).map((entry) => listFiles(join(path, entry.name)))
   )
   return nested.flat()
 }
@@ -33,7 +31,11 @@ export async function contentHash(root: string, inputs: readonly string[], seed 
   const files = (await Promise.all(inputs.map((input) => listFiles(join(root, input))))).flat().sort()
   const hash = createHash('sha256').update(seed).update('\0')
   for (const file of files) {
-    hash.update(relative(root, file)).update('\0').update(await readFile(file)).update('\0')
+    hash
+      .update(relative(root, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0')
   }
   return hash.digest('hex').slice(0, 16)
 }

@@ -16,15 +16,12 @@ import { resolveStaticPath } from './static-files'
 function get(origin: string, path: string, host?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const url = new URL(path, origin)
   return new Promise((resolve, reject) => {
-    const req = request(
-      { host: url.hostname, port: url.port, path, headers: host ? { host } : {} },
-      (res) => {
-        let body = ''
-        res.setEncoding('utf8')
-        res.on('data', (chunk: string) => (body += chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
-      }
-    )
+    const req = request({ host: url.hostname, port: url.port, path, headers: host ? { host } : {} }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => (body += chunk))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+    })
     req.on('error', reject)
     req.end()
   })

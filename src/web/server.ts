@@ -103,7 +103,11 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
 
   let closing: Promise<void> | undefined
   const keychain =
-    options.keychain === 'os' ? createOsKeychain() : options.keychain === 'memory' || !options.keychain ? createMemoryKeychain() : options.keychain
+    options.keychain === 'os'
+      ? createOsKeychain()
+      : options.keychain === 'memory' || !options.keychain
+        ? createMemoryKeychain()
+        : options.keychain
   // The same main-process log as the desktop app, in the same place: <dataDir>/logs/main.log.
   const appLog = createLogger({ dir: logDirFor(dataDir) })
   const clock = options.clock ?? systemClock()

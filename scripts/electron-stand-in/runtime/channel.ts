@@ -39,7 +39,10 @@ export function plain(value: unknown, depth = 0, seen = new Set<object>()): unkn
 }
 
 export function record(api: string, target: string | undefined, args: unknown[]): void {
-  send({ type: 'call', call: { seq: ++seq, at: Math.round(performance.now()), api, ...(target ? { target } : {}), args: args.map((a) => plain(a)) } })
+  send({
+    type: 'call',
+    call: { seq: ++seq, at: Math.round(performance.now()), api, ...(target ? { target } : {}), args: args.map((a) => plain(a)) }
+  })
 }
 
 type Operation = (...args: never[]) => unknown
@@ -73,5 +76,7 @@ export function exitProcess(code: number): void {
   record('process.exit', undefined, [code])
   if (!process.connected) process.exit(code)
   // An empty message with a callback: it is sent after everything queued before it.
-  process.send?.({ type: 'call', call: { seq: ++seq, at: Math.round(performance.now()), api: 'process.exited', args: [code] } }, () => process.exit(code))
+  process.send?.({ type: 'call', call: { seq: ++seq, at: Math.round(performance.now()), api: 'process.exited', args: [code] } }, () =>
+    process.exit(code)
+  )
 }

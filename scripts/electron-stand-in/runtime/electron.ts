@@ -225,7 +225,9 @@ const notModelled = (name: string): unknown =>
   new Proxy(function notModelledPart() {}, {
     get: (_target, property) => {
       if (property === Symbol.toPrimitive || property === 'then') return undefined
-      throw new Error(`The electron stand-in does not model ${name}.${String(property)}: add it to scripts/electron-stand-in/runtime before using it.`)
+      throw new Error(
+        `The electron stand-in does not model ${name}.${String(property)}: add it to scripts/electron-stand-in/runtime before using it.`
+      )
     },
     construct: () => {
       throw new Error(`The electron stand-in does not model new ${name}(): add it to scripts/electron-stand-in/runtime before using it.`)
@@ -327,12 +329,19 @@ operation('invoke', async (webContentsId: number, channel: string, input: unknow
   const contents = contentsOf(webContentsId)
   const handler = handlers.get(channel)
   if (!handler) throw new Error(`Error invoking remote method '${channel}': Error: No handler registered for '${channel}'`)
-  return handler({ sender: contents, senderFrame: contents.destroyed ? null : contents.mainFrame, processId: contents.mainFrame.processId, frameId: 1 }, input)
+  return handler(
+    { sender: contents, senderFrame: contents.destroyed ? null : contents.mainFrame, processId: contents.mainFrame.processId, frameId: 1 },
+    input
+  )
 })
 /** A renderer's ipcRenderer.send (a one-way notice), from that webContents' main frame; nothing answers. */
 operation('send', (webContentsId: number, channel: string, input: unknown) => {
   const contents = contentsOf(webContentsId)
-  ipcListeners.emit(channel, { sender: contents, senderFrame: contents.destroyed ? null : contents.mainFrame, processId: contents.mainFrame.processId, frameId: 1 }, input)
+  ipcListeners.emit(
+    channel,
+    { sender: contents, senderFrame: contents.destroyed ? null : contents.mainFrame, processId: contents.mainFrame.processId, frameId: 1 },
+    input
+  )
 })
 operation('windows', () => StandInBrowserWindow.getAllWindows().map((w) => w.view()), 'looks')
 operation('closeWindow', (id: number) => windowOf(id).close())
@@ -375,10 +384,16 @@ operation('clickNotification', (id: number) => {
   if (!shown) throw new Error(`no notification #${id}`)
   emitEvent(shown, shown.label, 'click', new StandInEvent())
 })
-operation('permission', (webContentsId: number, permission: string, url: string) => {
-  const ses = contentsOf(webContentsId).session
-  return ses.permissionCheckHandler ? ses.permissionCheckHandler(contentsOf(webContentsId), permission, new URL(url).origin, { requestingUrl: url }) : true
-}, 'looks')
+operation(
+  'permission',
+  (webContentsId: number, permission: string, url: string) => {
+    const ses = contentsOf(webContentsId).session
+    return ses.permissionCheckHandler
+      ? ses.permissionCheckHandler(contentsOf(webContentsId), permission, new URL(url).origin, { requestingUrl: url })
+      : true
+  },
+  'looks'
+)
 operation('quit', () => app.quit())
 
 // Electron's main process does not die of an uncaught exception (or an unhandled rejection, which

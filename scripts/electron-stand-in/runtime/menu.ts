@@ -87,8 +87,20 @@ export class StandInMenu implements Recordable {
   /** Electron's default menu, installed at will-finish-launching unless the app set one. */
   static installDefaultMenu(isPackaged: boolean): void {
     if (StandInMenu.applicationMenuWasSet) return
-    const help: Template = { role: 'help', submenu: isPackaged ? [] : [{ label: 'Learn More' }, { label: 'Documentation' }, { label: 'Community Discussions' }, { label: 'Search Issues' }] }
-    const template: Template[] = [...(isMac ? [{ role: 'appMenu' }] : []), { role: 'fileMenu' }, { role: 'editMenu' }, { role: 'viewMenu' }, { role: 'windowMenu' }, help]
+    const help: Template = {
+      role: 'help',
+      submenu: isPackaged
+        ? []
+        : [{ label: 'Learn More' }, { label: 'Documentation' }, { label: 'Community Discussions' }, { label: 'Search Issues' }]
+    }
+    const template: Template[] = [
+      ...(isMac ? [{ role: 'appMenu' }] : []),
+      { role: 'fileMenu' },
+      { role: 'editMenu' },
+      { role: 'viewMenu' },
+      { role: 'windowMenu' },
+      help
+    ]
     StandInMenu.applicationMenu = StandInMenu.buildFromTemplate(template)
     record('electron.defaultApplicationMenu', undefined, [StandInMenu.applicationMenu])
   }

@@ -27,7 +27,17 @@ class StandInCookies {
   private jar: Cookie[] = []
   constructor(private readonly owner: StandInSession) {}
 
-  async set(details: { url: string; name?: string; value?: string; domain?: string; path?: string; secure?: boolean; httpOnly?: boolean; expirationDate?: number; sameSite?: string }): Promise<void> {
+  async set(details: {
+    url: string
+    name?: string
+    value?: string
+    domain?: string
+    path?: string
+    secure?: boolean
+    httpOnly?: boolean
+    expirationDate?: number
+    sameSite?: string
+  }): Promise<void> {
     record('session.cookies.set', this.owner.label, [details])
     const url = new URL(details.url)
     const cookie: Cookie = {
@@ -48,7 +58,10 @@ class StandInCookies {
   async get(filter: { url?: string; name?: string; domain?: string } = {}): Promise<Cookie[]> {
     record('session.cookies.get', this.owner.label, [filter])
     return this.jar.filter(
-      (c) => (filter.name === undefined || c.name === filter.name) && (filter.url === undefined || matches(c, new URL(filter.url))) && (filter.domain === undefined || c.domain.replace(/^\./, '') === filter.domain.replace(/^\./, ''))
+      (c) =>
+        (filter.name === undefined || c.name === filter.name) &&
+        (filter.url === undefined || matches(c, new URL(filter.url))) &&
+        (filter.domain === undefined || c.domain.replace(/^\./, '') === filter.domain.replace(/^\./, ''))
     )
   }
 
@@ -174,7 +187,12 @@ export class StandInSession implements Recordable {
   private verified(url: URL): Promise<TLSSocket> {
     const host = url.hostname.replace(/^\[|\]$/g, '')
     return new Promise((resolve, reject) => {
-      const socket = tlsConnect({ host, port: Number(url.port || 443), ...(isIP(host) ? {} : { servername: host }), rejectUnauthorized: false })
+      const socket = tlsConnect({
+        host,
+        port: Number(url.port || 443),
+        ...(isIP(host) ? {} : { servername: host }),
+        rejectUnauthorized: false
+      })
       socket.once('error', (error) => reject(loadError('ERR_CONNECTION_REFUSED', -102, url.href, error)))
       socket.once('secureConnect', () => {
         const certificate = socket.getPeerCertificate()
@@ -184,12 +202,24 @@ export class StandInSession implements Recordable {
           const final = verdict === -3 ? chromium : verdict
           if (final === 0) return resolve(socket)
           socket.destroy()
-          reject(final === -200 ? loadError('ERR_CERT_COMMON_NAME_INVALID', -200, url.href) : loadError('ERR_CERT_AUTHORITY_INVALID', -202, url.href))
+          reject(
+            final === -200
+              ? loadError('ERR_CERT_COMMON_NAME_INVALID', -200, url.href)
+              : loadError('ERR_CERT_AUTHORITY_INVALID', -202, url.href)
+          )
         }
         if (!this.verifyProc) return decide(chromium)
         const fingerprint = `sha256/${createHash('sha256').update(certificate.raw).digest('base64')}`
         const pem = `-----BEGIN CERTIFICATE-----\n${certificate.raw.toString('base64')}\n-----END CERTIFICATE-----\n`
-        this.verifyProc({ hostname: host, certificate: { fingerprint, data: pem }, verificationResult: chromium === 0 ? 'net::OK' : 'net::ERR_CERT_AUTHORITY_INVALID', errorCode: chromium }, decide)
+        this.verifyProc(
+          {
+            hostname: host,
+            certificate: { fingerprint, data: pem },
+            verificationResult: chromium === 0 ? 'net::OK' : 'net::ERR_CERT_AUTHORITY_INVALID',
+            errorCode: chromium
+          },
+          decide
+        )
       })
     })
   }

@@ -40,7 +40,13 @@ export function emitEvent(emitter: EventEmitter, target: string, name: string, e
 /** What the windows tell the app object (app.ts): a close was cancelled, a window is gone. */
 export const windowEvents = new EventEmitter()
 
-type OpenHandler = (details: { url: string; frameName: string; features: string; disposition: string; referrer: { url: string; policy: string } }) => {
+type OpenHandler = (details: {
+  url: string
+  frameName: string
+  features: string
+  disposition: string
+  referrer: { url: string; policy: string }
+}) => {
   action: 'allow' | 'deny'
   overrideBrowserWindowOptions?: Record<string, unknown>
   outlivesOpener?: boolean
@@ -132,7 +138,15 @@ export class StandInWebContents extends EventEmitter implements Recordable {
   async navigate(url: string, by: 'page' | 'reload' | 'app'): Promise<'navigated' | 'prevented' | 'kept-by-page'> {
     if (this.destroyed) throw new Error('Object has been destroyed')
     if (by === 'page') {
-      const event = emitEvent(this, this.label, 'will-navigate', new StandInEvent({ url, isMainFrame: true, isSameDocument: false, frame: this.mainFrame }), url, false, true)
+      const event = emitEvent(
+        this,
+        this.label,
+        'will-navigate',
+        new StandInEvent({ url, isMainFrame: true, isSameDocument: false, frame: this.mainFrame }),
+        url,
+        false,
+        true
+      )
       if (event.defaultPrevented) return 'prevented'
     }
     if (this.url && this.refusesUnload) {
@@ -144,7 +158,15 @@ export class StandInWebContents extends EventEmitter implements Recordable {
     }
     this.loading = true
     emitEvent(this, this.label, 'did-start-loading', new StandInEvent())
-    emitEvent(this, this.label, 'did-start-navigation', new StandInEvent({ url, isMainFrame: true, isSameDocument: false, frame: this.mainFrame }), url, false, true)
+    emitEvent(
+      this,
+      this.label,
+      'did-start-navigation',
+      new StandInEvent({ url, isMainFrame: true, isSameDocument: false, frame: this.mainFrame }),
+      url,
+      false,
+      true
+    )
     let status: number | undefined
     try {
       status = await this.session.load(url)
@@ -168,7 +190,13 @@ export class StandInWebContents extends EventEmitter implements Recordable {
 
   /** The page calls window.open(url). */
   openWindow(url: string): { action: 'allow' | 'deny'; windowId?: number } {
-    const details = { url, frameName: '', features: '', disposition: 'new-window', referrer: { url: this.url, policy: 'strict-origin-when-cross-origin' } }
+    const details = {
+      url,
+      frameName: '',
+      features: '',
+      disposition: 'new-window',
+      referrer: { url: this.url, policy: 'strict-origin-when-cross-origin' }
+    }
     // Without a handler Electron allows every pop-up, with default preferences.
     const answer = this.openHandler ? this.openHandler(details) : { action: 'allow' as const }
     record('webContents.windowOpenHandler.answer', this.label, [url, answer])

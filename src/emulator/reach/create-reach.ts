@@ -116,7 +116,9 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
           open.push(await startEndpoint(instance, entry, apps.target))
         } catch (error) {
           // One port that cannot bind must not take the instance's other ways in down with it.
-          context.log(`instance ${instance.instanceId}: node port ${entry.nodePort} (port ${entry.port}) is not reachable: ${(error as Error).message}`)
+          context.log(
+            `instance ${instance.instanceId}: node port ${entry.nodePort} (port ${entry.port}) is not reachable: ${(error as Error).message}`
+          )
         }
       }
     }
@@ -171,7 +173,8 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         return serially(instanceId, () => closeEndpoints(instanceId))
       },
       sshStats: () => Object.fromEntries([...sshStats].map(([instanceId, stats]) => [instanceId, { ...stats }])),
-      gpusChanged: (instanceId) => (closed || !endpoints.has(instanceId) ? Promise.resolve() : serially(instanceId, () => writeGpus(instanceId))),
+      gpusChanged: (instanceId) =>
+        closed || !endpoints.has(instanceId) ? Promise.resolve() : serially(instanceId, () => writeGpus(instanceId)),
       async close() {
         closed = true
         // Starts still binding finish first, so nothing is left listening after close.

@@ -64,7 +64,9 @@ function connect(): Promise<ssh2.Client> {
 }
 
 function forward(client: ssh2.Client, port: number): Promise<ClientChannel> {
-  return new Promise((resolve, reject) => client.forwardOut('127.0.0.1', 0, '127.0.0.1', port, (error, stream) => (error ? reject(error) : resolve(stream))))
+  return new Promise((resolve, reject) =>
+    client.forwardOut('127.0.0.1', 0, '127.0.0.1', port, (error, stream) => (error ? reject(error) : resolve(stream)))
+  )
 }
 
 function get(stream: NodeJS.ReadWriteStream & { once: ClientChannel['once'] }): Promise<string> {

@@ -19,7 +19,9 @@ export function listenOnLoopback(server: Listenable, port: number): Promise<numb
       server.off('listening', onListening)
       reject(
         error.code === 'EADDRINUSE'
-          ? new Error(`Port ${port} on 127.0.0.1 is already in use; stop what uses it or start the emulator with other ports.`, { cause: error })
+          ? new Error(`Port ${port} on 127.0.0.1 is already in use; stop what uses it or start the emulator with other ports.`, {
+              cause: error
+            })
           : error
       )
     }

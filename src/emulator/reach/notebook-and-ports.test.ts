@@ -44,7 +44,10 @@ afterAll(async () => {
 })
 
 async function get(path: string, cookie?: string): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
-  const response = await request(`https://${reach.notebookHost}${path}`, { dispatcher: agent, headers: cookie === undefined ? {} : { cookie } })
+  const response = await request(`https://${reach.notebookHost}${path}`, {
+    dispatcher: agent,
+    headers: cookie === undefined ? {} : { cookie }
+  })
   return { status: response.statusCode, body: await response.body.text(), headers: response.headers }
 }
 
@@ -78,7 +81,9 @@ describe('notebook endpoint', () => {
   it('is refused by a client that does not trust the emulator’s certificate', async () => {
     const strict = new Agent()
     try {
-      await expect(request(`https://${reach.notebookHost}/notebook/inst-nb/`, { dispatcher: strict })).rejects.toThrow(/self.signed|certificate/i)
+      await expect(request(`https://${reach.notebookHost}/notebook/inst-nb/`, { dispatcher: strict })).rejects.toThrow(
+        /self.signed|certificate/i
+      )
     } finally {
       await strict.close()
     }
@@ -106,7 +111,12 @@ describe('forwarded node ports', () => {
   it('closes the connection when nothing listens inside, and says so in the log', async () => {
     const deadPort = await freePort()
     const nodePort = await freePort()
-    const other: EmuInstanceView = { ...view, instanceId: 'inst-dead', subUrl: '/notebook/inst-dead/', nodePorts: [{ port: deadPort, address: '127.0.0.1', nodePort }] }
+    const other: EmuInstanceView = {
+      ...view,
+      instanceId: 'inst-dead',
+      subUrl: '/notebook/inst-dead/',
+      nodePorts: [{ port: deadPort, address: '127.0.0.1', nodePort }]
+    }
     await reach.instanceRunning(other)
     const closed = await new Promise<boolean>((resolve) => {
       const socket = connect({ host: '127.0.0.1', port: nodePort })

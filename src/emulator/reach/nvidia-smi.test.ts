@@ -18,7 +18,13 @@ const user = userKey()
 
 let emulator: Emulator
 beforeEach(async () => {
-  emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), bootMs: 1000, reach: createReach(), sshKeys: { demo: [user.publicKey] } })
+  emulator = await startEmulator({
+    signingKeyPem: await sharedTestSigningKey(),
+    clock: new ManualClock(),
+    bootMs: 1000,
+    reach: createReach(),
+    sshKeys: { demo: [user.publicKey] }
+  })
 })
 afterEach(() => emulator.close())
 

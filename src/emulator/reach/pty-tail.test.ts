@@ -55,7 +55,15 @@ describe('keepTailOnExit', () => {
 
   it('still works without a slave it can open, and leaves a non-node-pty object alone', () => {
     const stream = new FakeStream()
-    keepTailOnExit({ _socket: stream, _pty: '/dev/pts/7' }, { open: () => { throw new Error('EACCES') }, close: () => {} })
+    keepTailOnExit(
+      { _socket: stream, _pty: '/dev/pts/7' },
+      {
+        open: () => {
+          throw new Error('EACCES')
+        },
+        close: () => {}
+      }
+    )
     stream.destroy()
     expect(stream.resumed).toBe(1)
     expect(() => keepTailOnExit({})).not.toThrow()

@@ -23,7 +23,12 @@ export const SFTP_FAULTS: readonly SftpFault[] = ['none', 'read-only', 'disk-ful
 /** The size of the full disk: a few small files fit, a 1 MiB upload does not. */
 export const SMALL_DISK_BYTES = 256 * 1024
 
-const SFTP_SERVERS = ['/usr/lib/openssh/sftp-server', '/usr/libexec/sftp-server', '/usr/lib/ssh/sftp-server', '/usr/libexec/openssh/sftp-server']
+const SFTP_SERVERS = [
+  '/usr/lib/openssh/sftp-server',
+  '/usr/libexec/sftp-server',
+  '/usr/lib/ssh/sftp-server',
+  '/usr/libexec/openssh/sftp-server'
+]
 
 export function sftpServerPath(): string | undefined {
   return SFTP_SERVERS.find((path) => existsSync(path))

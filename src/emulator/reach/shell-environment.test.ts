@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { loginShell, shellArguments, shellEnvironment, shellStartFailure } from './shell-environment'
 
-const WINDOWS_ENV = { SystemRoot: 'C:\\Windows', ComSpec: 'C:\\Windows\\system32\\cmd.exe', PATH: 'C:\\Windows\\system32', PATHEXT: '.COM;.EXE', SECRET_TOKEN: 'x' }
+const WINDOWS_ENV = {
+  SystemRoot: 'C:\\Windows',
+  ComSpec: 'C:\\Windows\\system32\\cmd.exe',
+  PATH: 'C:\\Windows\\system32',
+  PATHEXT: '.COM;.EXE',
+  SECRET_TOKEN: 'x'
+}
 
 describe('the login shell', () => {
   it('POSIX: $SHELL when it is an absolute path that exists, else /bin/bash', () => {
@@ -22,7 +28,11 @@ describe('the login shell', () => {
     ['/bin/bash', undefined, []],
     ['/bin/bash', 'echo hi', ['-c', 'echo hi']],
     ['C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe', undefined, ['-NoLogo']],
-    ['C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe', 'echo hi', ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', 'echo hi']],
+    [
+      'C:\\Windows\\System32\\WindowsPowerShell\\v1.0\\powershell.exe',
+      'echo hi',
+      ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', 'echo hi']
+    ],
     ['C:\\Windows\\system32\\cmd.exe', 'echo hi', ['/d', '/s', '/c', 'echo hi']]
   ])('%s runs %s with %j', (shell, command, args) => {
     expect(shellArguments(shell, command)).toEqual(args)
@@ -39,7 +49,9 @@ describe('the login shell', () => {
 describe('shellStartFailure', () => {
   it("macOS's posix_spawnp failure: says what to do about spawn-helper", () => {
     const text = shellStartFailure('/bin/zsh', new Error('posix_spawnp failed.'), 'darwin')
-    expect(text).toMatch(/^Could not start the shell \/bin\/zsh: posix_spawnp failed\. On macOS this means node-pty's spawn-helper is not executable/)
+    expect(text).toMatch(
+      /^Could not start the shell \/bin\/zsh: posix_spawnp failed\. On macOS this means node-pty's spawn-helper is not executable/
+    )
     expect(text).toContain('npm rebuild node-pty')
   })
 
@@ -48,6 +60,8 @@ describe('shellStartFailure', () => {
   })
 
   it('anything else: the reason as it came', () => {
-    expect(shellStartFailure('/bin/bash', new Error('forkpty(3) failed.'), 'linux')).toBe('Could not start the shell /bin/bash: forkpty(3) failed.')
+    expect(shellStartFailure('/bin/bash', new Error('forkpty(3) failed.'), 'linux')).toBe(
+      'Could not start the shell /bin/bash: forkpty(3) failed.'
+    )
   })
 })

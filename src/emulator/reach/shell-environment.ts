@@ -15,7 +15,11 @@ export interface ShellContext {
   binDir?: string
 }
 
-export function loginShell(environment: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, exists: (path: string) => boolean = existsSync): string {
+export function loginShell(
+  environment: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  exists: (path: string) => boolean = existsSync
+): string {
   if (platform === 'win32') return windowsShell(environment, exists)
   const candidate = environment.SHELL
   if (candidate && candidate.startsWith('/') && exists(candidate)) return candidate
@@ -36,7 +40,8 @@ function windowsShell(environment: NodeJS.ProcessEnv, exists: (path: string) => 
 /** How the login shell runs a command line (`exec`), or an interactive session (no command). */
 export function shellArguments(shell: string, command: string | undefined): string[] {
   const name = shell.split(/[\\/]/).pop()!.toLowerCase()
-  if (name === 'powershell.exe' || name === 'pwsh.exe') return command === undefined ? ['-NoLogo'] : ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', command]
+  if (name === 'powershell.exe' || name === 'pwsh.exe')
+    return command === undefined ? ['-NoLogo'] : ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', command]
   if (name === 'cmd.exe') return command === undefined ? [] : ['/d', '/s', '/c', command]
   return command === undefined ? [] : ['-c', command]
 }
@@ -45,9 +50,24 @@ export function shellArguments(shell: string, command: string | undefined): stri
  * Windows programs need a few system variables to start at all (PowerShell fails without
  * SystemRoot); they hold no secrets of the person running the emulator.
  */
-const WINDOWS_SYSTEM_VARIABLES = ['SystemRoot', 'SystemDrive', 'windir', 'ComSpec', 'PATHEXT', 'TEMP', 'TMP', 'OS', 'PROCESSOR_ARCHITECTURE', 'NUMBER_OF_PROCESSORS']
+const WINDOWS_SYSTEM_VARIABLES = [
+  'SystemRoot',
+  'SystemDrive',
+  'windir',
+  'ComSpec',
+  'PATHEXT',
+  'TEMP',
+  'TMP',
+  'OS',
+  'PROCESSOR_ARCHITECTURE',
+  'NUMBER_OF_PROCESSORS'
+]
 
-export function shellEnvironment(context: ShellContext, environment: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Record<string, string> {
+export function shellEnvironment(
+  context: ShellContext,
+  environment: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform
+): Record<string, string> {
   const env: Record<string, string> = {
     HOME: context.home,
     USER: context.username,

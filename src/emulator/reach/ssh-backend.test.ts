@@ -20,7 +20,13 @@ beforeAll(async () => {
   await sshd.start()
   reach = await createReach({ sshBackend: { host: '127.0.0.1', port: sshd.port } })(fakeCloud().context)
   nodePort = await freePort()
-  await reach.instanceRunning({ instanceId: 'inst-o', owner: 'alice', instanceUsername: sshd.username, subUrl: '/nb/inst-o/', nodePorts: [{ port: 22, address: '127.0.0.1', nodePort }] })
+  await reach.instanceRunning({
+    instanceId: 'inst-o',
+    owner: 'alice',
+    instanceUsername: sshd.username,
+    subUrl: '/nb/inst-o/',
+    nodePorts: [{ port: 22, address: '127.0.0.1', nodePort }]
+  })
 })
 
 afterAll(async () => {

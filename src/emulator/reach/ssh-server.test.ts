@@ -27,7 +27,13 @@ beforeAll(async () => {
   cloud.keys.set('alice', [alice.publicKey])
   reach = await createReach()(cloud.context)
   sshPort = await freePort()
-  const view = { instanceId: 'inst-1', owner: 'alice', instanceUsername: 'root', subUrl: '/nb/inst-1/', nodePorts: [{ port: 22, address: '127.0.0.1', nodePort: sshPort }] }
+  const view = {
+    instanceId: 'inst-1',
+    owner: 'alice',
+    instanceUsername: 'root',
+    subUrl: '/nb/inst-1/',
+    nodePorts: [{ port: 22, address: '127.0.0.1', nodePort: sshPort }]
+  }
   cloud.instances.set('inst-1', view)
   await reach.instanceRunning(view)
 })
@@ -39,16 +45,24 @@ afterAll(async () => {
 
 /** Connects with host-key verification against the emulator's published key (never accept-all). */
 function connect(options: { username?: string; privateKey?: string } = {}): Promise<ssh2.Client> {
-  return connectToInstance(reach, sshPort, { privateKey: options.privateKey ?? alice.privateKey, ...(options.username ? { username: options.username } : {}) })
+  return connectToInstance(reach, sshPort, {
+    privateKey: options.privateKey ?? alice.privateKey,
+    ...(options.username ? { username: options.username } : {})
+  })
 }
 
 function shell(client: ssh2.Client, window: { rows: number; cols: number }): Promise<ClientChannel> {
   return new Promise((resolve, reject) =>
-    client.shell({ term: 'xterm-256color', rows: window.rows, cols: window.cols, width: 0, height: 0 }, (error, stream) => (error ? reject(error) : resolve(stream)))
+    client.shell({ term: 'xterm-256color', rows: window.rows, cols: window.cols, width: 0, height: 0 }, (error, stream) =>
+      error ? reject(error) : resolve(stream)
+    )
   )
 }
 
-function exec(client: ssh2.Client, command: string): Promise<{ code: number | undefined; signal: string | undefined; stdout: string; stderr: string }> {
+function exec(
+  client: ssh2.Client,
+  command: string
+): Promise<{ code: number | undefined; signal: string | undefined; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) =>
     client.exec(command, (error, stream) => {
       if (error) return reject(error)
@@ -146,19 +160,28 @@ describe('built-in SSH server', () => {
     }
   })
 
-  it.skipIf(!existsSync('/usr/lib/openssh/sftp-server'))('serves SFTP (scp, sftp) in the instance home through OpenSSH’s sftp-server', async () => {
-    const client = await connect()
-    try {
-      const sftp = await new Promise<SFTPWrapper>((resolve, reject) => client.sftp((error, session) => (error ? reject(error) : resolve(session))))
-      await new Promise<void>((resolve, reject) => sftp.writeFile('hello.txt', 'from sftp', (error) => (error ? reject(error) : resolve())))
-      const back = await new Promise<Buffer>((resolve, reject) => sftp.readFile('hello.txt', (error, data) => (error ? reject(error) : resolve(data))))
-      expect(back.toString()).toBe('from sftp')
-      expect(readFileSync(join(stateDir, 'emulator-reach', 'homes', 'inst-1', 'hello.txt'), 'utf8')).toBe('from sftp')
-      sftp.end()
-    } finally {
-      client.end()
+  it.skipIf(!existsSync('/usr/lib/openssh/sftp-server'))(
+    'serves SFTP (scp, sftp) in the instance home through OpenSSH’s sftp-server',
+    async () => {
+      const client = await connect()
+      try {
+        const sftp = await new Promise<SFTPWrapper>((resolve, reject) =>
+          client.sftp((error, session) => (error ? reject(error) : resolve(session)))
+        )
+        await new Promise<void>((resolve, reject) =>
+          sftp.writeFile('hello.txt', 'from sftp', (error) => (error ? reject(error) : resolve()))
+        )
+        const back = await new Promise<Buffer>((resolve, reject) =>
+          sftp.readFile('hello.txt', (error, data) => (error ? reject(error) : resolve(data)))
+        )
+        expect(back.toString()).toBe('from sftp')
+        expect(readFileSync(join(stateDir, 'emulator-reach', 'homes', 'inst-1', 'hello.txt'), 'utf8')).toBe('from sftp')
+        sftp.end()
+      } finally {
+        client.end()
+      }
     }
-  })
+  )
 
   it.skipIf(noPosixShell)('refuses the app’s round-trip probe (a cancel-tcpip-forward) at once, and the session goes on', async () => {
     const client = await connect()
@@ -184,7 +207,9 @@ describe('built-in SSH server', () => {
       await waitForText(channel, /ping through the tunnel/)
       channel.end()
       await expect(
-        new Promise((resolve, reject) => client.forwardOut('127.0.0.1', 0, '192.0.2.1', 80, (error, stream) => (error ? reject(error) : resolve(stream))))
+        new Promise((resolve, reject) =>
+          client.forwardOut('127.0.0.1', 0, '192.0.2.1', 80, (error, stream) => (error ? reject(error) : resolve(stream)))
+        )
       ).rejects.toThrow()
     } finally {
       client.end()

@@ -58,7 +58,9 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
     client.on('error', (error) => log(`ssh ${options.instanceId}: ${error.message}`))
     client.on('authentication', (context) => {
       if (context.method !== 'publickey' || context.username !== options.username) return context.reject(['publickey'])
-      const keys = parseAuthorizedKeys(options.authorizedKeys(), (line) => log(`ssh ${options.instanceId}: skipped an unreadable registered key (${line.slice(0, 24)}…)`))
+      const keys = parseAuthorizedKeys(options.authorizedKeys(), (line) =>
+        log(`ssh ${options.instanceId}: skipped an unreadable registered key (${line.slice(0, 24)}…)`)
+      )
       if (decidePublicKey(context, keys) === 'accept') context.accept()
       else context.reject(['publickey'])
     })
@@ -88,7 +90,10 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
       })
       client.on('tcpip', (accept, reject, info) => {
         if (!isLoopback(info.destIP)) return reject()
-        const target = options.inside?.(info.destPort) ?? { host: info.destIP === 'localhost' ? '127.0.0.1' : info.destIP, port: info.destPort }
+        const target = options.inside?.(info.destPort) ?? {
+          host: info.destIP === 'localhost' ? '127.0.0.1' : info.destIP,
+          port: info.destPort
+        }
         const socket = connect(target)
         sockets.add(socket)
         socket.once('close', () => sockets.delete(socket))

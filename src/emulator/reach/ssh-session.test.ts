@@ -47,7 +47,10 @@ describe('a shell that cannot start', () => {
   it('answers with the reason and exit status 127; the connection stays up', async () => {
     const client = new ssh2.Client()
     await new Promise<void>((resolve, reject) => {
-      client.once('ready', resolve).once('error', reject).connect({ host: '127.0.0.1', port, username: 'root', password: 'x', hostVerifier: () => true })
+      client
+        .once('ready', resolve)
+        .once('error', reject)
+        .connect({ host: '127.0.0.1', port, username: 'root', password: 'x', hostVerifier: () => true })
     })
     try {
       const shell = (): Promise<{ output: string; code: number | undefined }> =>

@@ -61,7 +61,13 @@ export function serveSession(session: Session, options: SessionOptions): { close
     accept?.()
   })
   const start = (channel: ServerChannel, command: string | undefined): void => {
-    const env = shellEnvironment({ home: options.home, username: options.username, term: ptyInfo?.term, clientEnv, ...(options.binDir ? { binDir: options.binDir } : {}) })
+    const env = shellEnvironment({
+      home: options.home,
+      username: options.username,
+      term: ptyInfo?.term,
+      clientEnv,
+      ...(options.binDir ? { binDir: options.binDir } : {})
+    })
     const shell = loginShell()
     const args = shellArguments(shell, command)
     running = ptyInfo ? runInPty(channel, shell, args, env, ptyInfo, options) : runInPipes(channel, shell, args, env, options)
@@ -85,7 +91,14 @@ export function serveSession(session: Session, options: SessionOptions): { close
   return { close: () => running?.kill() }
 }
 
-function runInPty(channel: ServerChannel, shell: string, args: string[], env: Record<string, string>, info: PseudoTtyInfo, options: SessionOptions): Running {
+function runInPty(
+  channel: ServerChannel,
+  shell: string,
+  args: string[],
+  env: Record<string, string>,
+  info: PseudoTtyInfo,
+  options: SessionOptions
+): Running {
   let child: pty.IPty
   try {
     child = (options.spawnPty ?? pty.spawn)(shell, args, {

@@ -16,11 +16,7 @@ export interface ForwardTarget {
   port: number
 }
 
-export async function startTcpForwarder(
-  listenPort: number,
-  target: ForwardTarget,
-  log: (line: string) => void
-): Promise<TcpForwarder> {
+export async function startTcpForwarder(listenPort: number, target: ForwardTarget, log: (line: string) => void): Promise<TcpForwarder> {
   const open = new Set<Socket>()
   // Half-open both ways, so an end (FIN) on one side reaches the other through pipe() after the
   // bytes before it: the target may answer and close at once (an SSH banner, an HTTP/1.0 reply).

@@ -67,11 +67,7 @@ describe('Account', () => {
     await login()
     heard.length = 0
     await account.expire('instances.create')
-    expect(statuses(heard)).toEqual([
-      'expired while signed-in',
-      'changed expired',
-      'event session.expired {"pending":"instances.create"}'
-    ])
+    expect(statuses(heard)).toEqual(['expired while signed-in', 'changed expired', 'event session.expired {"pending":"instances.create"}'])
     heard.length = 0
     await login()
     expect(statuses(heard)).toEqual(['changed signed-in', 'started continued=true while signed-in'])

@@ -16,15 +16,7 @@ import { CloudClients, type CloudClientFactory } from '../cloud/cloud-clients'
 import { CloudError, isCloudError } from '../cloud/errors'
 import type { CoreLog, EventSink, Keychain } from '../core-types'
 import { toErrorInfo } from '../error-info'
-import {
-  ProfilesStore,
-  SANDBOX_PROFILE_ID,
-  allProfiles,
-  profilesState,
-  removeProfile,
-  saveProfile,
-  selectProfile
-} from './profiles'
+import { ProfilesStore, SANDBOX_PROFILE_ID, allProfiles, profilesState, removeProfile, saveProfile, selectProfile } from './profiles'
 import { ReloginGate } from './relogin-gate'
 import { ADDRESS_CHANGED_WARNING_ID, addressChangedMessage, editEndsSession, sessionOrigin } from './session-origin'
 import { startSandbox, type RunningSandbox, type SandboxInfo, type StartEmulator } from './sandbox'

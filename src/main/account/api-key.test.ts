@@ -73,7 +73,10 @@ describe('API-key sign-in', () => {
     expect(r.of('session').at(-1)).toMatchObject({ status: 'expired', method: 'api-key', username: 'demo' })
     expect(keychain.entries.has('sandbox/demo/api-key')).toBe(false)
     await r.call('session.logout')
-    expect(await refused).toMatchObject({ ok: false, error: { kind: 'not-logged-in', message: expect.stringMatching(/refused your API key.*Make a new key/) } })
+    expect(await refused).toMatchObject({
+      ok: false,
+      error: { kind: 'not-logged-in', message: expect.stringMatching(/refused your API key.*Make a new key/) }
+    })
     await r.restart()
     expect(await r.call('session.get')).toMatchObject({ ok: true, value: { status: 'signed-out' } })
   })
@@ -84,7 +87,10 @@ describe('API-key sign-in', () => {
     const [id] = await r.emulator.control.seedInstances('demo', 1)
     await r.call('instances.refresh')
     const first = await r.call('notebook.open', { instanceId: id! })
-    expect(first).toMatchObject({ ok: false, error: { kind: 'no-session', field: 'password', message: expect.stringMatching(/password once/) } })
+    expect(first).toMatchObject({
+      ok: false,
+      error: { kind: 'no-session', field: 'password', message: expect.stringMatching(/password once/) }
+    })
 
     const wrong = await r.call('session.notebookSignIn', { password: 'nope' })
     expect(wrong).toMatchObject({ ok: false, error: { kind: 'bad-credentials' } })

@@ -7,7 +7,14 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { apiKeyAccount, createMemoryKeychain, createOsKeychain, keychainAccount, KeychainUnavailableError, withKeychainTimeout } from './keychain'
+import {
+  apiKeyAccount,
+  createMemoryKeychain,
+  createOsKeychain,
+  keychainAccount,
+  KeychainUnavailableError,
+  withKeychainTimeout
+} from './keychain'
 import { createCoreRig, type CoreRig } from '../testing/core-harness'
 import type { Keychain } from '../core-types'
 
@@ -44,7 +51,10 @@ describe.skipIf(!available)('OS keychain (Secret Service)', () => {
       expect(text.includes(stored!)).toBe(false)
     }
     await rig.restart()
-    expect(await rig.call('session.get')).toMatchObject({ ok: true, value: { status: 'signed-in', remembered: true, keychain: 'available' } })
+    expect(await rig.call('session.get')).toMatchObject({
+      ok: true,
+      value: { status: 'signed-in', remembered: true, keychain: 'available' }
+    })
     await rig.call('session.logout')
     expect(await keychain.get(keychainAccount('sandbox', 'demo'))).toBeNull()
   })
@@ -161,11 +171,22 @@ describe('a keychain that does not answer', () => {
     hanging.answer()
     await stored
     const { createAppCore } = await import('../core')
-    const core = createAppCore({ dataDir: rig.dataDir, platform: rig.platform, keychain: hanging, clock: rig.clock, version: 'test', baseUrlOverride: rig.emulator.baseUrl })
+    const core = createAppCore({
+      dataDir: rig.dataDir,
+      platform: rig.platform,
+      keychain: hanging,
+      clock: rig.clock,
+      version: 'test',
+      baseUrlOverride: rig.emulator.baseUrl
+    })
     const starting = core.start()
     // The window asks for the session while the keychain is still being asked: it is not held up.
     expect(await core.handle('session.get', undefined, { clientId: 'w' })).toMatchObject({ ok: true, value: { status: 'signed-out' } })
-    const signedIn = await core.handle('session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: false }, { clientId: 'w' })
+    const signedIn = await core.handle(
+      'session.login',
+      { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: false },
+      { clientId: 'w' }
+    )
     expect(signedIn).toMatchObject({ ok: true, value: { status: 'signed-in', remembered: false } })
     hanging.answer()
     await starting

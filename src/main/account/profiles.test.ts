@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { defaultProfilesFile, normaliseBaseUrl, profilesState, removeProfile, saveProfile, selectProfile } from './profiles'
 
 describe('profiles', () => {
-  const sandbox = { apiUrl: 'http://127.0.0.1:4000/api', username: 'demo', password: 'Per-install-1', controlUrl: 'http://127.0.0.1:4001/__emulator' }
+  const sandbox = {
+    apiUrl: 'http://127.0.0.1:4000/api',
+    username: 'demo',
+    password: 'Per-install-1',
+    controlUrl: 'http://127.0.0.1:4001/__emulator'
+  }
 
   it('first run: Sandbox preselected with the demo account and its per-install password (#12 item 1)', () => {
     const state = profilesState(defaultProfilesFile(), 'http://127.0.0.1:4000/api', sandbox)

@@ -53,10 +53,7 @@ export function defaultProfilesFile(): ProfilesFile {
 }
 
 export function allProfiles(file: ProfilesFile, sandboxUrl: string): Profile[] {
-  return [
-    ...BUILT_IN_PROFILES.map((p) => (p.builtIn === 'sandbox' ? { ...p, baseUrl: sandboxUrl } : { ...p })),
-    ...file.userProfiles
-  ]
+  return [...BUILT_IN_PROFILES.map((p) => (p.builtIn === 'sandbox' ? { ...p, baseUrl: sandboxUrl } : { ...p })), ...file.userProfiles]
 }
 
 /** `sandbox`: the running Sandbox (its password is prefilled while it is selected). */
@@ -113,9 +110,7 @@ export function saveProfile(file: ProfilesFile, input: ProfileInput, newId: () =
   if (input.id !== undefined && BUILT_IN_PROFILES.some((p) => p.id === input.id)) {
     throw new AppError('not-allowed', 'Built-in profiles cannot be changed. Add a new profile instead.')
   }
-  const clash = [...BUILT_IN_PROFILES, ...file.userProfiles].find(
-    (p) => p.id !== input.id && p.name.toLowerCase() === name.toLowerCase()
-  )
+  const clash = [...BUILT_IN_PROFILES, ...file.userProfiles].find((p) => p.id !== input.id && p.name.toLowerCase() === name.toLowerCase())
   if (clash) throw new AppError('bad-input', `A profile named “${clash.name}” already exists.`, { field: 'name' })
   if (input.id === undefined) {
     const profile = { id: `user-${newId()}`, name, baseUrl }

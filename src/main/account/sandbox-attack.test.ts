@@ -22,16 +22,26 @@ const haveOpenSsh = existsSync(SSH) && existsSync('/usr/bin/ssh-keygen')
 /** Runs `ssh … command` with only this key and no config, agent or prompts; resolves its exit code. */
 function sshRun(port: number, user: string, key: string, command: string): Promise<number> {
   const args = [
-    '-F', '/dev/null',
-    '-p', String(port),
-    '-i', key,
-    '-o', 'IdentitiesOnly=yes',
-    '-o', 'IdentityAgent=none',
-    '-o', 'BatchMode=yes',
-    '-o', 'StrictHostKeyChecking=no',
-    '-o', 'UserKnownHostsFile=/dev/null',
-    '-o', 'ConnectTimeout=10',
-    '-o', 'LogLevel=ERROR',
+    '-F',
+    '/dev/null',
+    '-p',
+    String(port),
+    '-i',
+    key,
+    '-o',
+    'IdentitiesOnly=yes',
+    '-o',
+    'IdentityAgent=none',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'ConnectTimeout=10',
+    '-o',
+    'LogLevel=ERROR',
     `${user}@127.0.0.1`,
     command
   ]
@@ -85,7 +95,10 @@ describe.skipIf(!haveOpenSsh)('the Sandbox against another local user, with the 
       await post(emulator.controlUrl, '/ssh-keys', { username: 'demo', publicKey }),
       await fetch(`${emulator.controlUrl}/ssh-keys`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer 0000000000000000000000000000000000000000000000000000000000000000' },
+        headers: {
+          'content-type': 'application/json',
+          authorization: 'Bearer 0000000000000000000000000000000000000000000000000000000000000000'
+        },
         body: JSON.stringify({ username: 'demo', publicKey })
       }).then((response) => ({ status: response.status })),
       await post(`${apiOrigin}/__emulator`, '/ssh-keys', { username: 'demo', publicKey })

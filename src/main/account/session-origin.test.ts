@@ -109,7 +109,9 @@ describe('the token stays with its origin', () => {
 
   it('a rename, or a new path on the same origin, keeps the session', async () => {
     const { rig, lab } = await setUp()
-    expect(await rig.call('profiles.save', { id: lab.id, name: 'Lab renamed', baseUrl: `${rig.emulator.baseUrl}/` })).toMatchObject({ ok: true })
+    expect(await rig.call('profiles.save', { id: lab.id, name: 'Lab renamed', baseUrl: `${rig.emulator.baseUrl}/` })).toMatchObject({
+      ok: true
+    })
     expect(await rig.call('session.get')).toMatchObject({ ok: true, value: { status: 'signed-in' } })
     expect(await rig.call('instances.refresh')).toMatchObject({ ok: true })
   })
@@ -127,7 +129,9 @@ describe('editEndsSession', () => {
     ['signed out: nothing to end', { ...live, status: 'signed-out' as const }, 'https://a.example/api', 'https://b.example/api', false],
     ['another profile edited', { ...live, profileId: 'sandbox' }, 'https://a.example/api', 'https://b.example/api', false]
   ])('%s', (_label, session, from, to, ends) => {
-    expect(editEndsSession({ session, before: file(from), after: file(to), sandboxUrl: 'http://127.0.0.1:1/api', embeddedSandbox: true })).toBe(ends)
+    expect(
+      editEndsSession({ session, before: file(from), after: file(to), sandboxUrl: 'http://127.0.0.1:1/api', embeddedSandbox: true })
+    ).toBe(ends)
   })
 
   it('the embedded Sandbox keeps one origin whatever port it has this run', () => {

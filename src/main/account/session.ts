@@ -208,7 +208,12 @@ export class Session {
     if (!input.rememberMe && earlier) void this.deleteStored(account).catch(() => undefined)
     // A key remembered earlier for this account must not resume over this password session.
     if (earlier?.method === 'api-key') void this.deleteStored(apiKeyAccount(input.profileId, input.username)).catch(() => undefined)
-    await this.rememberPointer(input.profileId, input.username, 'password', remembered && origin !== undefined ? { expiresAt: expires, origin } : null)
+    await this.rememberPointer(
+      input.profileId,
+      input.username,
+      'password',
+      remembered && origin !== undefined ? { expiresAt: expires, origin } : null
+    )
     this.signIn(input.profileId, input.username, { method: 'password', token: result.accessToken, expires }, remembered, origin)
     return this.state()
   }

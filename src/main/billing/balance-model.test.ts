@@ -4,7 +4,12 @@ import { ManualClock, flushAsync } from '../../shared/clock'
 import type { BalanceSnapshot } from '../../shared/contract'
 import { BALANCE_INTERVAL_MS, BalanceModel } from './balance-model'
 
-const amount = (available: number): Balance => ({ balance: available, availableBalance: available, availableVoucherAmount: 0, availableCreditAmount: 0 })
+const amount = (available: number): Balance => ({
+  balance: available,
+  availableBalance: available,
+  availableVoucherAmount: 0,
+  availableCreditAmount: 0
+})
 
 function rig(start = 100) {
   const clock = new ManualClock(1_000)

@@ -13,7 +13,17 @@ const FEED = [
       {
         regionId: 'r1',
         regionName: 'us-west-1',
-        instanceTypeInfos: [{ instanceTypeId: 'h100', gpuNum: 1, stockStatus: 'OutOfStock', price: [{ chargeMode: 'perHour', price: 2.49 }, { chargeMode: 'perDay', price: null }] }]
+        instanceTypeInfos: [
+          {
+            instanceTypeId: 'h100',
+            gpuNum: 1,
+            stockStatus: 'OutOfStock',
+            price: [
+              { chargeMode: 'perHour', price: 2.49 },
+              { chargeMode: 'perDay', price: null }
+            ]
+          }
+        ]
       }
     ]
   }
@@ -29,7 +39,14 @@ async function rig(fetch: () => Promise<InstanceCatalog>) {
   dir = await mkdtemp(join(tmpdir(), 'catalog-cache-'))
   const clock = new ManualClock(10_000)
   const changed: string[] = []
-  const make = () => new CatalogCache({ dataDir: dir!, clock, fetch, toErrorInfo: (e) => ({ kind: 'network', message: String(e) }), changed: (id) => void changed.push(id) })
+  const make = () =>
+    new CatalogCache({
+      dataDir: dir!,
+      clock,
+      fetch,
+      toErrorInfo: (e) => ({ kind: 'network', message: String(e) }),
+      changed: (id) => void changed.push(id)
+    })
   const cache = make()
   await cache.load()
   return { cache, clock, changed, make }
@@ -71,6 +88,10 @@ describe('CatalogCache', () => {
     expect(restarted.get('hpc-ai').catalog?.offers).toEqual(readCatalog(FEED).offers)
     fail = true
     await restarted.refresh('hpc-ai')
-    expect(restarted.get('hpc-ai')).toMatchObject({ fetchedAt: 10_000, error: { kind: 'network' }, catalog: { offers: [{ instanceTypeId: 'h100' }] } })
+    expect(restarted.get('hpc-ai')).toMatchObject({
+      fetchedAt: 10_000,
+      error: { kind: 'network' },
+      catalog: { offers: [{ instanceTypeId: 'h100' }] }
+    })
   })
 })

@@ -113,7 +113,9 @@ export class CatalogCache {
   }
 
   private write(): Promise<void> {
-    const file = Object.fromEntries([...this.entries].map(([id, entry]) => [id, { offers: feedOf(entry.catalog), fetchedAt: entry.fetchedAt }]))
+    const file = Object.fromEntries(
+      [...this.entries].map(([id, entry]) => [id, { offers: feedOf(entry.catalog), fetchedAt: entry.fetchedAt }])
+    )
     const text = JSON.stringify(file) + '\n'
     this.lastWrite = this.lastWrite.then(() => writeFileAtomic(this.path, text)).catch(() => undefined)
     return this.lastWrite

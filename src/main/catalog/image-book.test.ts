@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { ImageBookStore, MAX_IMAGES_PER_PROFILE, imageForgotten, imageNamed, imageUsed } from './image-book'
 
 describe('image book', () => {
-  it('keeps each profile\'s images, most recent first, with the labels the user gave', () => {
+  it("keeps each profile's images, most recent first, with the labels the user gave", () => {
     let book = imageUsed({}, 'hpc-ai', 'img-a', 1)
     book = imageNamed(book, 'hpc-ai', 'img-b', '  My PyTorch  ')
     book = imageUsed(book, 'hpc-ai', 'img-b', 2)

@@ -10,7 +10,12 @@ function context(operation: CloudOperation = 'createInstance'): CallContext {
   return { operation, origin: 'https://cloud.example', now: () => NOW }
 }
 
-function failure(status: number, body: unknown, operation?: CloudOperation, schema: z.ZodType<unknown> = InstanceIdResponseSchema): CloudError {
+function failure(
+  status: number,
+  body: unknown,
+  operation?: CloudOperation,
+  schema: z.ZodType<unknown> = InstanceIdResponseSchema
+): CloudError {
   const text = typeof body === 'string' ? body : JSON.stringify(body)
   try {
     interpretAnswer({ status, text }, schema, context(operation))
@@ -40,7 +45,12 @@ describe('interpretAnswer: error bodies by shape, whatever the status', () => {
   })
 
   it.each([200, 400, 401])('code 10008 is bad-credentials with retriesLeft from values.v0 (HTTP %i)', (status) => {
-    const error = failure(status, { code: 10008, message: 'wrong password, 3 retries left', values: { v0: '3' } }, 'login', LoginResultSchema)
+    const error = failure(
+      status,
+      { code: 10008, message: 'wrong password, 3 retries left', values: { v0: '3' } },
+      'login',
+      LoginResultSchema
+    )
     expect(error.kind).toBe('bad-credentials')
     expect(error.retriesLeft).toBe(3)
     expect(error.lockedUntil).toBeUndefined()

@@ -8,20 +8,9 @@
  * is the server's fault, and any non-2xx answer that is not an error body is `server`.
  */
 import type { z } from 'zod'
-import {
-  BAD_CREDENTIALS_CODE,
-  ErrorBodySchema,
-  NOT_LOGGED_IN_CODE,
-  type ErrorBody
-} from '../../shared/api'
+import { BAD_CREDENTIALS_CODE, ErrorBodySchema, NOT_LOGGED_IN_CODE, type ErrorBody } from '../../shared/api'
 import { CloudError } from './errors'
-import {
-  fieldFromMessage,
-  instantIn,
-  lockedUntilFromMessage,
-  quotable,
-  saysLocked
-} from './messages'
+import { fieldFromMessage, instantIn, lockedUntilFromMessage, quotable, saysLocked } from './messages'
 
 /** What a call was doing, for messages that say what went wrong in the user's words. */
 export type CloudOperation =
@@ -106,20 +95,14 @@ function notLoggedIn(status: number, context: CallContext): CloudError {
       { status }
     )
   }
-  return new CloudError(
-    'not-logged-in',
-    'You are not logged in, or your login has expired. Log in again to continue.',
-    { status }
-  )
+  return new CloudError('not-logged-in', 'You are not logged in, or your login has expired. Log in again to continue.', { status })
 }
 
 function badCredentials(body: ErrorBody, status: number, context: CallContext): CloudError {
   const v0 = body.values?.['v0']
   // v0 is a string of digits per the spec; anything else means "unknown", never NaN or 0.
-  const parsedRetries =
-    typeof v0 === 'number' ? v0 : typeof v0 === 'string' && /^\s*\d+\s*$/.test(v0) ? Number(v0) : Number.NaN
-  const retriesLeft =
-    Number.isInteger(parsedRetries) && parsedRetries >= 0 ? parsedRetries : undefined
+  const parsedRetries = typeof v0 === 'number' ? v0 : typeof v0 === 'string' && /^\s*\d+\s*$/.test(v0) ? Number(v0) : Number.NaN
+  const retriesLeft = Number.isInteger(parsedRetries) && parsedRetries >= 0 ? parsedRetries : undefined
   const lockedUntil = lockedUntilFrom(body, context.now())
   // "N tries left before the account is locked" mentions locking too: only 0 retries can mean locked.
   const locked = lockedUntil !== undefined || ((retriesLeft ?? 0) === 0 && saysLocked(body.message))
@@ -130,9 +113,7 @@ function badCredentials(body: ErrorBody, status: number, context: CallContext): 
   }
   if (locked) {
     const until =
-      lockedUntil !== undefined
-        ? `until ${formatInstant(lockedUntil)}`
-        : `for a while (the cloud said: "${quotable(body.message)}")`
+      lockedUntil !== undefined ? `until ${formatInstant(lockedUntil)}` : `for a while (the cloud said: "${quotable(body.message)}")`
     return new CloudError(
       'bad-credentials',
       `This account is locked after too many failed logins, ${until}. Wait, then log in again with the correct password.`,
@@ -145,11 +126,7 @@ function badCredentials(body: ErrorBody, status: number, context: CallContext): 
       : retriesLeft === 0
         ? ' No attempts are left before the account is locked.'
         : ` ${retriesLeft} ${retriesLeft === 1 ? 'attempt is' : 'attempts are'} left before the account is locked.`
-  return new CloudError(
-    'bad-credentials',
-    `The user name or password is incorrect.${attempts} Check them and try again.`,
-    options
-  )
+  return new CloudError('bad-credentials', `The user name or password is incorrect.${attempts} Check them and try again.`, options)
 }
 
 /**
@@ -184,15 +161,11 @@ function fromMessageBody(body: ErrorBody, status: number, context: CallContext):
     )
   }
   if (field === undefined && status >= 500) return serverError(status, said, context)
-  const fix =
-    field !== undefined
-      ? ` Check the field "${field}" and try again.`
-      : ' Check what you entered and try again.'
-  return new CloudError(
-    'invalid-request',
-    `Could not ${WHAT[context.operation]}: the cloud says "${said}".${fix}`,
-    { status, ...(field !== undefined ? { field } : {}) }
-  )
+  const fix = field !== undefined ? ` Check the field "${field}" and try again.` : ' Check what you entered and try again.'
+  return new CloudError('invalid-request', `Could not ${WHAT[context.operation]}: the cloud says "${said}".${fix}`, {
+    status,
+    ...(field !== undefined ? { field } : {})
+  })
 }
 
 function serverError(status: number, said: string | undefined, context: CallContext): CloudError {
@@ -204,12 +177,7 @@ function serverError(status: number, said: string | undefined, context: CallCont
   )
 }
 
-function unexpectedResponse(
-  context: CallContext,
-  what: string,
-  status: number | undefined,
-  cause?: unknown
-): CloudError {
+function unexpectedResponse(context: CallContext, what: string, status: number | undefined, cause?: unknown): CloudError {
   return new CloudError(
     'unexpected-response',
     `Could not ${WHAT[context.operation]}: ${context.origin} sent an answer Cloud Tray does not understand (${what}). Check that the profile's address points at the cloud API (for example https://hpc-ai.com/api).`,
@@ -316,11 +284,7 @@ export function exchangeFailure(error: unknown, context: CallContext): CloudErro
           options
         )
       }
-      return new CloudError(
-        'network',
-        `Could not reach ${origin} — check your network or the profile's address.`,
-        options
-      )
+      return new CloudError('network', `Could not reach ${origin} — check your network or the profile's address.`, options)
   }
 }
 

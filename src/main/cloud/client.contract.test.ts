@@ -169,9 +169,7 @@ describe('instances', () => {
   it('a missing instanceConfiguration.enableDocker is invalid-request naming that field', async () => {
     const request = createRequest()
     const { enableDocker: _omitted, ...configuration } = request.instanceConfiguration
-    const error = await failureOf(
-      client.createInstance({ ...request, instanceConfiguration: configuration } as CreateInstanceRequest)
-    )
+    const error = await failureOf(client.createInstance({ ...request, instanceConfiguration: configuration } as CreateInstanceRequest))
     expect(error.kind).toBe('invalid-request')
     expect(error.field).toBe('instanceConfiguration.enableDocker')
     expect(error.toInfo()).toMatchObject({ kind: 'invalid-request', field: 'instanceConfiguration.enableDocker' })
@@ -278,7 +276,7 @@ describe('faults', () => {
     await expect(client.listInstances({ currentPage: 1, pageSize: 1 })).resolves.toBeDefined()
   })
 
-  it('one failing page fails listAllInstances with that page\'s error', async () => {
+  it("one failing page fails listAllInstances with that page's error", async () => {
     await emulator.control.seedInstances('demo', 12)
     emulator.control.faults.failNext(1, 503)
     const error = await failureOf(client.listAllInstances({ pageSize: 5 }))
@@ -315,7 +313,13 @@ async function startCountingProxy(targetPort: number): Promise<{
     })
     const upstream = httpRequest(
       // As any reverse proxy must: the emulator answers only requests addressed to itself (#12 item 1).
-      { host: '127.0.0.1', port: targetPort, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: `127.0.0.1:${targetPort}` } },
+      {
+        host: '127.0.0.1',
+        port: targetPort,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: `127.0.0.1:${targetPort}` }
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
         answer.pipe(outgoing)

@@ -30,14 +30,23 @@ const CALLS: Record<string, Call> = {
 const nearShapes = fc.oneof(
   fc.record({ code: fc.constantFrom(-1, 10008, 0, 500), message: fc.string() }),
   fc.record({ code: fc.constant(10008), message: fc.string(), values: fc.record({ v0: fc.oneof(fc.string(), fc.integer()) }) }),
-  fc.record({ message: fc.oneof(fc.string(), fc.constantFrom('Volume already exists', 'ent: instance not found', 'field "a.b" is not set', `echo ${TOKEN}`)) }),
+  fc.record({
+    message: fc.oneof(
+      fc.string(),
+      fc.constantFrom('Volume already exists', 'ent: instance not found', 'field "a.b" is not set', `echo ${TOKEN}`)
+    )
+  }),
   fc.record({ accessToken: fc.string(), accessExpire: fc.oneof(fc.integer(), fc.string()) }),
   fc.record({ instanceId: fc.oneof(fc.string(), fc.integer(), fc.constant(null)) }),
   fc.record({ volume: fc.oneof(fc.constant(volume('v')), fc.jsonValue()) }),
   fc.record({ volumeList: fc.oneof(fc.constant([volume('v')]), fc.array(fc.jsonValue(), { maxLength: 3 })) }),
   fc.record({
     instances: fc.oneof(fc.constant([instance('a'), instance('b')]), fc.array(fc.jsonValue(), { maxLength: 3 })),
-    pager: fc.record({ currentPage: fc.integer(), pageSize: fc.integer({ min: -5, max: 20 }), totalEntries: fc.integer({ min: -5, max: 60 }) })
+    pager: fc.record({
+      currentPage: fc.integer(),
+      pageSize: fc.integer({ min: -5, max: 20 }),
+      totalEntries: fc.integer({ min: -5, max: 60 })
+    })
   })
 )
 

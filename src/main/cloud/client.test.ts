@@ -30,7 +30,8 @@ describe('requests', () => {
   it('posts JSON under the base path, with the token in the AccessToken cookie', async () => {
     server.answer((request, response) => {
       if (request.url === '/api/user/login') return json(response, 200, { accessToken: 'new', accessExpire: 86400 })
-      if (request.url === '/api/instance/list') return json(response, 200, { instances: [instance('a')], pager: { currentPage: 1, pageSize: 10, totalEntries: 1 } })
+      if (request.url === '/api/instance/list')
+        return json(response, 200, { instances: [instance('a')], pager: { currentPage: 1, pageSize: 10, totalEntries: 1 } })
       if (request.url === '/api/instance/create') return json(response, 200, { instanceId: 'notebook-1' })
       if (request.url === '/api/instance/stop') return json(response, 200, { instanceId: 'notebook-1' })
       if (request.url === '/api/instance/terminate') return json(response, 200, { instanceId: 'notebook-1' })

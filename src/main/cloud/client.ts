@@ -19,14 +19,7 @@ import {
 } from '../../shared/api'
 import { BalanceResponseSchema } from '../../shared/balance'
 import { CatalogResponseSchema } from '../../shared/catalog'
-import {
-  answerTooLarge,
-  exchangeFailure,
-  interpretAnswer,
-  type CallContext,
-  type CloudOperation,
-  type HttpAnswer
-} from './classify'
+import { answerTooLarge, exchangeFailure, interpretAnswer, type CallContext, type CloudOperation, type HttpAnswer } from './classify'
 import { CloudError, isCloudError } from './errors'
 import { walkPages } from './paging'
 import { acquirePool, type PoolLease } from './pool'
@@ -123,13 +116,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
   let serverClock: ServerClockOffset | undefined
 
   /** `body` undefined: a GET. */
-  async function call<T>(
-    operation: CloudOperation,
-    path: string,
-    body: unknown,
-    schema: z.ZodType<T>,
-    authenticated: boolean
-  ): Promise<T> {
+  async function call<T>(operation: CloudOperation, path: string, body: unknown, schema: z.ZodType<T>, authenticated: boolean): Promise<T> {
     const context: CallContext = { operation, origin: address.origin, now: Date.now }
     // Read even for login, which does not send them: an answer must not echo a secret we hold.
     let token: string | undefined
@@ -213,14 +200,11 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       }
     },
 
-    createInstance: (request) =>
-      call('createInstance', '/instance/create', request, InstanceIdResponseSchema, true),
+    createInstance: (request) => call('createInstance', '/instance/create', request, InstanceIdResponseSchema, true),
 
-    stopInstance: (instanceId) =>
-      call('stopInstance', '/instance/stop', { instanceId }, InstanceIdResponseSchema, true),
+    stopInstance: (instanceId) => call('stopInstance', '/instance/stop', { instanceId }, InstanceIdResponseSchema, true),
 
-    terminateInstance: (instanceId) =>
-      call('terminateInstance', '/instance/terminate', { instanceId }, InstanceIdResponseSchema, true),
+    terminateInstance: (instanceId) => call('terminateInstance', '/instance/terminate', { instanceId }, InstanceIdResponseSchema, true),
 
     async createVolume(request) {
       const answer = await call('createVolume', '/storage/volume/create', request, CreateVolumeResponseSchema, true)
@@ -279,7 +263,11 @@ async function exchange(pool: Dispatcher, path: string, body: unknown, sent: Sen
 }
 
 /** A redirect the client does not follow: where it pointed, and what to do about it. */
-function refusedRedirect(decision: Exclude<ReturnType<typeof decideRedirect>, { follow: true }>, status: number, context: CallContext): CloudError {
+function refusedRedirect(
+  decision: Exclude<ReturnType<typeof decideRedirect>, { follow: true }>,
+  status: number,
+  context: CallContext
+): CloudError {
   const what = `${context.origin} answered with a redirect (HTTP ${status})`
   const message =
     decision.reason === 'no-location'
@@ -302,8 +290,5 @@ function damagedKey(): CloudError {
 }
 
 function damagedToken(): CloudError {
-  return new CloudError(
-    'not-logged-in',
-    'The saved login is damaged and cannot be used. Log in again to continue.'
-  )
+  return new CloudError('not-logged-in', 'The saved login is damaged and cannot be used. Log in again to continue.')
 }

@@ -53,9 +53,5 @@ export class CloudError extends Error {
  */
 export function isCloudError(value: unknown): value is CloudError {
   if (value instanceof CloudError) return true
-  return (
-    value instanceof Error &&
-    value.name === 'CloudError' &&
-    typeof (value as { kind?: unknown }).kind === 'string'
-  )
+  return value instanceof Error && value.name === 'CloudError' && typeof (value as { kind?: unknown }).kind === 'string'
 }

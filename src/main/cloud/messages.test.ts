@@ -33,15 +33,14 @@ describe('lockedUntilFromMessage', () => {
   const now = Date.UTC(2026, 0, 1, 12, 0, 0)
 
   it('reads an ISO instant with a zone', () => {
-    expect(
-      lockedUntilFromMessage('Too many failed logins: the account is locked until 2026-01-01T12:15:00.000Z', now)
-    ).toBe(Date.UTC(2026, 0, 1, 12, 15, 0))
+    expect(lockedUntilFromMessage('Too many failed logins: the account is locked until 2026-01-01T12:15:00.000Z', now)).toBe(
+      Date.UTC(2026, 0, 1, 12, 15, 0)
+    )
     expect(lockedUntilFromMessage('locked until 2026-01-01 13:15:00+01:00.', now)).toBe(Date.UTC(2026, 0, 1, 12, 15))
   })
 
   it("reads the emulator's lockout message (instant in UTC, not the relative duration)", () => {
-    const message =
-      'Too many failed logins: this account is locked for 15 minute(s), until 2026-01-01 12:30:00 UTC. Try again after that.'
+    const message = 'Too many failed logins: this account is locked for 15 minute(s), until 2026-01-01 12:30:00 UTC. Try again after that.'
     expect(lockedUntilFromMessage(message, now)).toBe(Date.UTC(2026, 0, 1, 12, 30))
   })
 

@@ -75,8 +75,7 @@ export function fieldFromMessage(message: string): string | undefined {
 }
 
 /** `2026-01-01T12:15:00.000Z`, `2026-01-01 12:15:00 UTC`, `2026-01-01T13:15+01:00`: a zone is required. */
-const ISO_INSTANT =
-  /\b(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s?(Z|[+-]\d{2}:?\d{2}|UTC|GMT)(?![\w:])/i
+const ISO_INSTANT = /\b(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)\s?(Z|[+-]\d{2}:?\d{2}|UTC|GMT)(?![\w:])/i
 const RELATIVE = /\b(?:in|after|for)\s+(\d+(?:\.\d+)?)\s*(seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h)\b/i
 
 /** The first zoned ISO 8601 instant in `text`, as Unix ms. */
@@ -117,6 +116,9 @@ export function saysLocked(message: string): boolean {
  * The token is removed separately (redact.ts) because it is known only per request.
  */
 export function quotable(message: string, max = 300): string {
-  const oneLine = message.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim()
+  const oneLine = message
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
   return oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine
 }

@@ -41,10 +41,7 @@ export interface Walk<T> {
   pageSizeHonored: boolean
 }
 
-export async function walkPages<T>(
-  fetchPage: (pager: PagerRequest) => Promise<Page<T>>,
-  options: WalkOptions<T>
-): Promise<Walk<T>> {
+export async function walkPages<T>(fetchPage: (pager: PagerRequest) => Promise<Page<T>>, options: WalkOptions<T>): Promise<Walk<T>> {
   const guess = options.expectedTotal
   if (guess !== undefined && Number.isFinite(guess) && guess > options.pageSize) {
     const speculative = await walk(fetchPage, options, undefined)
@@ -66,10 +63,7 @@ async function walk<T>(
 ): Promise<Walk<T>> {
   // A server may cap the page size below what we asked; page with the size it actually used.
   const echoed = first?.pager.pageSize
-  const size =
-    echoed !== undefined && Number.isInteger(echoed) && echoed >= 1 && echoed <= options.pageSize
-      ? echoed
-      : options.pageSize
+  const size = echoed !== undefined && Number.isInteger(echoed) && echoed >= 1 && echoed <= options.pageSize ? echoed : options.pageSize
   const pagesFor = (total: number): number =>
     Number.isFinite(total) && total > 0 ? Math.min(options.maxPages, Math.ceil(total / size)) : 1
 

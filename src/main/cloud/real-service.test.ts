@@ -154,7 +154,11 @@ describe('the emulated real service', () => {
     expect(offer('gpu-h100-sxm-8x', 'ap-southeast-1')).toMatchObject({ stock: 'in-stock' })
     expect(offer('gpu-h100-sxm-8x', 'ap-southeast-1').prices.perMonth).toBeUndefined()
     expect(offer('gpu-h200-sxm-1x', 'us-west-1').prices.tidePerHour).toBeUndefined()
-    expect(offer('gpu-h100-sxm-1x-spot', 'us-west-1')).toMatchObject({ gpuName: 'H100-SXM-80GB-SPOT', spot: true, prices: { perHour: 1.25 } })
+    expect(offer('gpu-h100-sxm-1x-spot', 'us-west-1')).toMatchObject({
+      gpuName: 'H100-SXM-80GB-SPOT',
+      spot: true,
+      prices: { perHour: 1.25 }
+    })
     expect(offer('gpu-a100-80g-1x', 'eu-central-1').prices).toMatchObject({ perHour: 1.79 })
   })
 
@@ -208,7 +212,10 @@ describe('the emulated real service', () => {
     const broken = instance('notebook-broken') as any
     delete broken.instanceRuntimeInfo.status
     server.answer((_request, response) =>
-      json(response, 200, { instances: [instance('a'), broken, { nothing: 1 }, instance('b')], pager: { currentPage: 1, pageSize: 50, totalEntries: 4 } })
+      json(response, 200, {
+        instances: [instance('a'), broken, { nothing: 1 }, instance('b')],
+        pager: { currentPage: 1, pageSize: 50, totalEntries: 4 }
+      })
     )
     const listing = await client(server.baseUrl).listAllInstances()
     expect(listing.instances.map((i) => i.instanceMetadata.instanceId)).toEqual(['a', 'b'])

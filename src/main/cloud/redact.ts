@@ -18,7 +18,7 @@ function mentions(value: unknown, secret: string): boolean {
     if (value instanceof Error) {
       return `${value.message}\n${value.stack ?? ''}`.includes(secret) || mentions(value.cause, secret)
     }
-    return (typeof value === 'string' ? value : JSON.stringify(value) ?? '').includes(secret)
+    return (typeof value === 'string' ? value : (JSON.stringify(value) ?? '')).includes(secret)
   } catch {
     // Not serialisable (a cycle): keep it only if we can show it is clean, which we cannot.
     return true

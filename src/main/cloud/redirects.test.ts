@@ -23,11 +23,18 @@ describe('redirects: only within the same site', () => {
       follow: true,
       url: new URL('https://www.hpc-ai.com/api/instance/list')
     })
-    expect(decideRedirect('/api/v2/instance/list', from, 0)).toMatchObject({ follow: true, url: new URL('https://hpc-ai.com/api/v2/instance/list') })
+    expect(decideRedirect('/api/v2/instance/list', from, 0)).toMatchObject({
+      follow: true,
+      url: new URL('https://hpc-ai.com/api/v2/instance/list')
+    })
   })
 
   it('refuses another site, credentials in the address, no Location, and loops; naming the address', () => {
-    expect(decideRedirect('https://collector.example/steal', from, 0)).toEqual({ follow: false, reason: 'other-site', shown: 'https://collector.example/steal' })
+    expect(decideRedirect('https://collector.example/steal', from, 0)).toEqual({
+      follow: false,
+      reason: 'other-site',
+      shown: 'https://collector.example/steal'
+    })
     expect(decideRedirect('https://user:pw@www.hpc-ai.com/api', from, 0)).toMatchObject({ follow: false, reason: 'other-site' })
     expect(decideRedirect(undefined, from, 0)).toMatchObject({ follow: false, reason: 'no-location' })
     expect(decideRedirect('  ', from, 0)).toMatchObject({ follow: false, reason: 'no-location' })

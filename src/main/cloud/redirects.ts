@@ -14,8 +14,7 @@ export const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 307, 30
 export const MAX_REDIRECTS = 3
 
 export type RedirectDecision =
-  | { follow: true; url: URL }
-  | { follow: false; reason: 'no-location' | 'other-site' | 'too-many'; shown: string }
+  { follow: true; url: URL } | { follow: false; reason: 'no-location' | 'other-site' | 'too-many'; shown: string }
 
 /** The host without one leading `www.`, lower-case: what "the same site" compares. */
 function siteHost(hostname: string): string {

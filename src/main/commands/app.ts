@@ -21,7 +21,11 @@ export function appCommands(services: AppServices): CommandGroup<'app.info' | 'w
       },
       'clipboard.read': async () => {
         const read = services.platform.readClipboard
-        if (!read) throw new AppError('not-allowed', 'Cloud Tray cannot read the clipboard here. Use your system paste shortcut (Ctrl+V or ⌘V) inside the terminal.')
+        if (!read)
+          throw new AppError(
+            'not-allowed',
+            'Cloud Tray cannot read the clipboard here. Use your system paste shortcut (Ctrl+V or ⌘V) inside the terminal.'
+          )
         return { text: await read() }
       }
     }

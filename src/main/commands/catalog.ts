@@ -35,7 +35,9 @@ export function catalogView(services: CatalogServices, profileId: string): Catal
   return { profileId, ...services.cache.get(profileId), images: [...mine, ...sandbox] }
 }
 
-export function catalogCommands(services: CatalogServices): CommandGroup<'catalog.get' | 'catalog.refresh' | 'images.save' | 'images.remove'> {
+export function catalogCommands(
+  services: CatalogServices
+): CommandGroup<'catalog.get' | 'catalog.refresh' | 'images.save' | 'images.remove'> {
   const current = (): CatalogView => catalogView(services, services.profileId())
   return {
     handlers: {

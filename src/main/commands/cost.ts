@@ -15,7 +15,9 @@ export interface CostServices {
   }
 }
 
-export function costCommands({ guard }: CostServices): CommandGroup<'cost.get' | 'cost.setRules' | 'cost.keepRunning' | 'cost.quitOffer' | 'cost.stopAll'> {
+export function costCommands({
+  guard
+}: CostServices): CommandGroup<'cost.get' | 'cost.setRules' | 'cost.keepRunning' | 'cost.quitOffer' | 'cost.stopAll'> {
   return {
     handlers: {
       'cost.get': async () => guard.snapshot(),

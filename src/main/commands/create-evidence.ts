@@ -55,7 +55,11 @@ export function matchesRequest(instance: Instance, request: CreateInstanceReques
   const ports = (list: readonly number[]): string => [...new Set(list.filter((port) => port !== 22))].sort((a, b) => a - b).join(',')
   if (ports(spec.nodePorts.map((entry) => entry.port)) !== ports(request.nodePorts)) return false
   if (spec.remoteStorages !== undefined) {
-    const ids = (list: readonly { remoteStorageId?: string | undefined }[]): string => list.map((s) => s.remoteStorageId ?? '').sort().join(',')
+    const ids = (list: readonly { remoteStorageId?: string | undefined }[]): string =>
+      list
+        .map((s) => s.remoteStorageId ?? '')
+        .sort()
+        .join(',')
     if (ids(spec.remoteStorages) !== ids(request.remoteStorages)) return false
   }
   const configuration = spec.instanceConfiguration
@@ -74,11 +78,7 @@ function timing(instance: Instance, attempt: CreateAttempt, offset: ServerClockO
   return 'after-or-unknown'
 }
 
-export function judgeCreated(
-  instances: readonly Instance[],
-  attempt: CreateAttempt,
-  offset: ServerClockOffset | undefined
-): Verdict {
+export function judgeCreated(instances: readonly Instance[], attempt: CreateAttempt, offset: ServerClockOffset | undefined): Verdict {
   const candidates = instances
     .filter((instance) => !attempt.knownIds.has(instance.instanceMetadata.instanceId) && matchesRequest(instance, attempt.request))
     .map((instance) => ({ instance, when: timing(instance, attempt, offset) }))

@@ -34,8 +34,7 @@ describe('a create whose answer is lost is never duplicated', () => {
   let rig: CoreRig
   afterEach(async () => rig?.close())
 
-  const named = (name: string) =>
-    rig.emulator.control.instances('demo').filter((instance) => instance.instanceSpecInfo.name === name)
+  const named = (name: string) => rig.emulator.control.instances('demo').filter((instance) => instance.instanceSpecInfo.name === name)
 
   it('finds the instance by name right after the answer is lost', async () => {
     rig = await createCoreRig()
@@ -191,7 +190,10 @@ describe('createInstanceOnce', () => {
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject(asked)
     expect(state.createsSent).toBe(0)
     // "Create anyway": that instance is not this attempt's; the create goes out once.
-    await expect(creator.create(cloud, request, [], { notMine: ['theirs'] })).resolves.toEqual({ instanceId: 'notebook-1', recovered: false })
+    await expect(creator.create(cloud, request, [], { notMine: ['theirs'] })).resolves.toEqual({
+      instanceId: 'notebook-1',
+      recovered: false
+    })
     expect(state.createsSent).toBe(1)
   })
 
@@ -239,7 +241,13 @@ describe('createInstanceOnce', () => {
 })
 
 describe('matchesRequest', () => {
-  const base = () => answered('i', 'gpu-box', 'Running', { nodePorts: [{ port: 22, nodePort: 1 }, { port: 8888, nodePort: 2 }] })
+  const base = () =>
+    answered('i', 'gpu-box', 'Running', {
+      nodePorts: [
+        { port: 22, nodePort: 1 },
+        { port: 8888, nodePort: 2 }
+      ]
+    })
   const asked = { ...request, nodePorts: [8888] }
   it.each<[string, (i: Instance) => void, boolean]>([
     ['the same fields', () => undefined, true],
@@ -250,10 +258,28 @@ describe('matchesRequest', () => {
     ['another duration', (i) => void (i.instanceSpecInfo.instanceBillingInfo.duration = 3), false],
     ['spot when we asked on-demand', (i) => void (i.instanceSpecInfo.isSpotInstance = true), false],
     ['spot by billing type', (i) => void (i.instanceSpecInfo.instanceBillingInfo.type = 'Spot'), false],
-    ['other ports', (i) => void (i.instanceSpecInfo.nodePorts = [{ port: 22, nodePort: 1 }, { port: 6006, nodePort: 3 }]), false],
+    [
+      'other ports',
+      (i) =>
+        void (i.instanceSpecInfo.nodePorts = [
+          { port: 22, nodePort: 1 },
+          { port: 6006, nodePort: 3 }
+        ]),
+      false
+    ],
     ['a port listed twice', (i) => void i.instanceSpecInfo.nodePorts.push({ port: 8888, nodePort: 4 }), true],
     ['other storage', (i) => void (i.instanceSpecInfo.remoteStorages = [{ remoteStorageId: 'vol-9' }]), false],
-    ['Docker on', (i) => void (i.instanceSpecInfo.instanceConfiguration = { enableCommonData: false, enableDocker: true, dockerStorageSize: 0, InstanceDiskAmountRequest: { rootDiskAmountGiReq: 1, dataDiskAmountGiReq: 1 } }), false],
+    [
+      'Docker on',
+      (i) =>
+        void (i.instanceSpecInfo.instanceConfiguration = {
+          enableCommonData: false,
+          enableDocker: true,
+          dockerStorageSize: 0,
+          InstanceDiskAmountRequest: { rootDiskAmountGiReq: 1, dataDiskAmountGiReq: 1 }
+        }),
+      false
+    ],
     ['no region id in the answer', (i) => void (i.instanceSpecInfo.regionInfo.regionId = ''), true]
   ])('%s → %s', (_label, change, matches) => {
     const instance = base()

@@ -21,14 +21,7 @@ import { judgeCreated, type CreateAttempt, type Verdict } from './create-evidenc
  * Network failures that happen before a request can reach the service: nothing was created.
  * (A reset, a headers/body timeout, or a cut-off answer may come after the cloud acted.)
  */
-const NEVER_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EAI_NONAME',
-  'EAI_FAIL',
-  'UND_ERR_CONNECT_TIMEOUT'
-])
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'UND_ERR_CONNECT_TIMEOUT'])
 
 /** True when the request may have reached the cloud although no answer told us so. */
 export function createOutcomeUnknown(error: unknown): boolean {
@@ -68,7 +61,10 @@ export function maybeCreatedError(instance: Instance, formatTime: (ms: number) =
 
 /** "2026-01-01 14:05:09 UTC": unambiguous in a message, whatever the user's time zone. */
 function utc(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC')
 }
 
 export function createInstanceOnce(clock: Clock): CreateOnce {

@@ -83,17 +83,26 @@ describe('the handler table', () => {
 describe('the dispatcher', () => {
   it('checks the input by its schema before any handler runs', async () => {
     const calls: unknown[] = []
-    const group = { ...everything(), handlers: { ...everything().handlers, 'instances.stop': async (input: { instanceId: string }) => (calls.push(input), input) } }
+    const group = {
+      ...everything(),
+      handlers: { ...everything().handlers, 'instances.stop': async (input: { instanceId: string }) => (calls.push(input), input) }
+    }
     const dispatcher = createDispatcher([group], passThrough)
-    expect(await dispatcher.handle('instances.stop', { instanceId: 3 }, context)).toMatchObject({ ok: false, error: { kind: 'bad-input', field: 'instanceId' } })
+    expect(await dispatcher.handle('instances.stop', { instanceId: 3 }, context)).toMatchObject({
+      ok: false,
+      error: { kind: 'bad-input', field: 'instanceId' }
+    })
     expect(await dispatcher.handle('instances.stop', { instanceId: 'i-1' }, context)).toEqual({ ok: true, value: { instanceId: 'i-1' } })
     expect(calls).toEqual([{ instanceId: 'i-1' }])
   })
 
-  it.each(['nope', '__proto__', 'constructor', 'hasOwnProperty'])('answers an unknown command %j with bad-input, never a rejection', async (name) => {
-    const dispatcher = createDispatcher([everything()], passThrough)
-    expect(await dispatcher.handle(name as CommandName, undefined, context)).toMatchObject({ ok: false, error: { kind: 'bad-input' } })
-  })
+  it.each(['nope', '__proto__', 'constructor', 'hasOwnProperty'])(
+    'answers an unknown command %j with bad-input, never a rejection',
+    async (name) => {
+      const dispatcher = createDispatcher([everything()], passThrough)
+      expect(await dispatcher.handle(name as CommandName, undefined, context)).toMatchObject({ ok: false, error: { kind: 'bad-input' } })
+    }
+  )
 
   it('runs each command through the gate it is given, and turns throws into error results', async () => {
     const ran: string[] = []
@@ -104,8 +113,14 @@ describe('the dispatcher', () => {
       return attempt()
     }
     const dispatcher = createDispatcher([failing], { run, log: recordingLog(lines) })
-    expect(await dispatcher.handle('session.get', undefined, context)).toEqual({ ok: false, error: { kind: 'not-allowed', message: 'No.' } })
-    expect(await dispatcher.handle('app.info', undefined, context)).toMatchObject({ ok: false, error: { kind: 'internal', message: expect.stringContaining('boom') } })
+    expect(await dispatcher.handle('session.get', undefined, context)).toEqual({
+      ok: false,
+      error: { kind: 'not-allowed', message: 'No.' }
+    })
+    expect(await dispatcher.handle('app.info', undefined, context)).toMatchObject({
+      ok: false,
+      error: { kind: 'internal', message: expect.stringContaining('boom') }
+    })
     expect(ran).toEqual(['session.get', 'app.info'])
     // Only the unexpected failure is logged as an error; a refusal is the user's answer.
     expect(lines).toEqual(['error app.info failed'])
@@ -113,7 +128,10 @@ describe('the dispatcher', () => {
 
   it('hands a valid notice to its handler, and answers nothing', () => {
     const taken: unknown[] = []
-    const group = { ...everything(), notices: { ...everything().notices, 'ssh.ack': (input: unknown, ctx: ClientContext) => void taken.push([input, ctx]) } }
+    const group = {
+      ...everything(),
+      notices: { ...everything().notices, 'ssh.ack': (input: unknown, ctx: ClientContext) => void taken.push([input, ctx]) }
+    }
     const dispatcher = createDispatcher([group], passThrough)
     expect(dispatcher.notice('ssh.ack', { terminalId: 't', bytes: 10 }, context)).toBeUndefined()
     expect(taken).toEqual([[{ terminalId: 't', bytes: 10 }, context]])
@@ -124,7 +142,12 @@ describe('the dispatcher', () => {
     const taken: unknown[] = []
     const group = {
       ...everything(),
-      notices: { ...everything().notices, 'ssh.ack': (input: unknown) => void taken.push(input), 'ssh.input': refuseAtOnce('This terminal is closed.'), 'ssh.resize': crash }
+      notices: {
+        ...everything().notices,
+        'ssh.ack': (input: unknown) => void taken.push(input),
+        'ssh.input': refuseAtOnce('This terminal is closed.'),
+        'ssh.resize': crash
+      }
     }
     const dispatcher = createDispatcher([group], { ...passThrough, log: recordingLog(lines) })
     dispatcher.notice('ssh.ack', { terminalId: 't', bytes: -5 }, context)
@@ -148,7 +171,13 @@ describe('the dispatcher', () => {
       onSystemEvent: (event) => void seen.push(`${name} ${event}`),
       dispose: () => void seen.push(`${name} disposed`)
     })
-    const dispatcher = createDispatcher([{ ...withoutAppInfo(), ...hooks('a') }, { ...appInfo, ...hooks('b') }], passThrough)
+    const dispatcher = createDispatcher(
+      [
+        { ...withoutAppInfo(), ...hooks('a') },
+        { ...appInfo, ...hooks('b') }
+      ],
+      passThrough
+    )
     dispatcher.clientGone('w1')
     dispatcher.onSystemEvent('resume')
     await dispatcher.dispose()

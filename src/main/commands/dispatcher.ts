@@ -47,8 +47,7 @@ type Handled<G> = G extends { handlers: infer H } ? keyof H & CommandName : neve
 type Taken<G> = G extends { notices: infer H } ? keyof H & NoticeName : never
 /** The commands and notices no group of `G` handles. */
 export type Unhandled<G extends readonly AnyCommandGroup[]> =
-  | Exclude<CommandName, Handled<G[number]>>
-  | Exclude<NoticeName, Taken<G[number]>>
+  Exclude<CommandName, Handled<G[number]>> | Exclude<NoticeName, Taken<G[number]>>
 /** Accepts the groups only when together they handle everything; else names what is missing. */
 export type EveryCommandHandled<G extends readonly AnyCommandGroup[]> = [Unhandled<G>] extends [never]
   ? unknown

@@ -37,11 +37,36 @@ describe('input schemas', () => {
     ['an unknown field (strict)', 'instances.create', { request: { ...request, sneaky: true } }, false],
     ['a bad charge mode', 'instances.create', { request: { ...request, billing: { chargeMode: 'forever', duration: 1 } } }, false],
     ['a port out of range', 'instances.create', { request: { ...request, nodePorts: [70_000] } }, false],
-    ['hourly billing for 3 periods', 'instances.create', { request: { ...request, billing: { chargeMode: 'perHour', duration: 3 } } }, false],
-    ['a weekly subscription of 3000 weeks', 'instances.create', { request: { ...request, billing: { chargeMode: 'perWeek', duration: 3000 } } }, true],
-    ['a 300-character name and 20 ports', 'instances.create', { request: { ...request, name: 'n'.repeat(300), nodePorts: Array.from({ length: 20 }, (_, i) => 9000 + i) } }, true],
-    ['a mount with only its path', 'instances.create', { request: { ...request, remoteStorages: [{ mountPath: '/d', remoteStorageName: '', remoteStorageId: '', type: '' }] } }, true],
-    ['a mount without a path', 'instances.create', { request: { ...request, remoteStorages: [{ mountPath: '', remoteStorageName: 'v', remoteStorageId: 'i', type: 'filesystem' }] } }, false],
+    [
+      'hourly billing for 3 periods',
+      'instances.create',
+      { request: { ...request, billing: { chargeMode: 'perHour', duration: 3 } } },
+      false
+    ],
+    [
+      'a weekly subscription of 3000 weeks',
+      'instances.create',
+      { request: { ...request, billing: { chargeMode: 'perWeek', duration: 3000 } } },
+      true
+    ],
+    [
+      'a 300-character name and 20 ports',
+      'instances.create',
+      { request: { ...request, name: 'n'.repeat(300), nodePorts: Array.from({ length: 20 }, (_, i) => 9000 + i) } },
+      true
+    ],
+    [
+      'a mount with only its path',
+      'instances.create',
+      { request: { ...request, remoteStorages: [{ mountPath: '/d', remoteStorageName: '', remoteStorageId: '', type: '' }] } },
+      true
+    ],
+    [
+      'a mount without a path',
+      'instances.create',
+      { request: { ...request, remoteStorages: [{ mountPath: '', remoteStorageName: 'v', remoteStorageId: 'i', type: 'filesystem' }] } },
+      false
+    ],
     ['an empty password', 'session.login', { profileId: 'sandbox', username: 'demo', password: '', rememberMe: false }, false],
     ['a login', 'session.login', { profileId: 'sandbox', username: 'demo', password: 'demo', rememberMe: true }, true],
     ['a page of 0', 'instances.page', { currentPage: 0, pageSize: 10 }, false],
@@ -60,7 +85,7 @@ describe('input schemas', () => {
     if (!result.success) expect(describeInputError(result.error)).toEqual({ field: 'username', message: 'username: Enter your user name.' })
   })
 
-  it('#15: a volume\'s problems are said in a person\'s words, with the limits the app has', () => {
+  it("#15: a volume's problems are said in a person's words, with the limits the app has", () => {
     const said = (input: unknown): { message: string; field?: string } => {
       const parsed = INPUT_SCHEMAS['volumes.create'].safeParse(input)
       if (parsed.success) throw new Error('expected a refusal')
@@ -73,13 +98,18 @@ describe('input schemas', () => {
     expect(said({ ...volume, sizeGB: null }).message).toMatch(/whole number of GB/)
     expect(said({ ...volume, sizeGB: 0 }).message).toMatch(/at least 1 GB/)
     expect(said({ ...volume, name: ' ' }).message).toMatch(/Give the volume a name/)
-    for (const input of [{ ...volume, sizeGB: 9007199254740991 }, { ...volume, sizeGB: 1.5 }, { ...volume, region: '' }]) {
+    for (const input of [
+      { ...volume, sizeGB: 9007199254740991 },
+      { ...volume, sizeGB: 1.5 },
+      { ...volume, region: '' }
+    ]) {
       expect(said(input).message).not.toMatch(/expected|Too big|Invalid/)
     }
   })
 
   it('#15: an API key is one line; the key sign-in and the notebook password are checked', () => {
-    const key = (apiKey: string) => INPUT_SCHEMAS['session.loginWithKey'].safeParse({ profileId: 'p', username: 'u', apiKey, rememberMe: true })
+    const key = (apiKey: string) =>
+      INPUT_SCHEMAS['session.loginWithKey'].safeParse({ profileId: 'p', username: 'u', apiKey, rememberMe: true })
     expect(key('  ct_abc-123\n').success).toBe(true)
     expect(key('two words').success).toBe(false)
     expect(key('').success).toBe(false)

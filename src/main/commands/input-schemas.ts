@@ -16,7 +16,10 @@ import { MAX_PATH } from '../ssh/sftp/remote-path'
 
 const id = z.string().min(1).max(200)
 const name = z.string().max(200)
-const none = z.undefined().or(z.null()).transform(() => undefined)
+const none = z
+  .undefined()
+  .or(z.null())
+  .transform(() => undefined)
 
 const pager = z.object({ currentPage: z.number().int().min(1).max(100_000), pageSize: z.number().int().min(1).max(500) }).strict()
 
@@ -77,7 +80,9 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'volumes.create': CreateVolumeRequestSchema,
   'catalog.get': none,
   'catalog.refresh': none,
-  'images.save': z.object({ imageId: z.string().trim().min(1, 'Enter the image id.').max(MAX_TEXT_LENGTH), label: z.string().max(MAX_LABEL_LENGTH) }).strict(),
+  'images.save': z
+    .object({ imageId: z.string().trim().min(1, 'Enter the image id.').max(MAX_TEXT_LENGTH), label: z.string().max(MAX_LABEL_LENGTH) })
+    .strict(),
   'images.remove': z.object({ imageId: z.string().min(1).max(MAX_TEXT_LENGTH) }).strict(),
   'balance.get': none,
   'balance.refresh': none,
@@ -138,7 +143,16 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
 }
 
 export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unknown> } = {
-  'ssh.ack': z.object({ terminalId: id, bytes: z.number().int().min(0).max(1 << 30) }).strict(),
+  'ssh.ack': z
+    .object({
+      terminalId: id,
+      bytes: z
+        .number()
+        .int()
+        .min(0)
+        .max(1 << 30)
+    })
+    .strict(),
   'ssh.input': z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
   'ssh.resize': z.object({ terminalId: id, ...dimensions }).strict(),
   'files.chunk': z
@@ -146,7 +160,9 @@ export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unkn
       transferId: id,
       item: z.number().int().min(0),
       offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-      data: z.instanceof(Uint8Array).refine((data) => data.length > 0 && data.length <= FILES_CHUNK, `A chunk holds 1 to ${FILES_CHUNK} bytes.`)
+      data: z
+        .instanceof(Uint8Array)
+        .refine((data) => data.length > 0 && data.length <= FILES_CHUNK, `A chunk holds 1 to ${FILES_CHUNK} bytes.`)
     })
     .strict(),
   'files.saved': z.object({ transferId: id, bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }).strict()

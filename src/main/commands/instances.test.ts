@@ -48,7 +48,11 @@ describe('instance commands', () => {
     const { group, calls } = rig([instance])
     const stop = group.handlers['instances.stop']({ instanceId: 'i-1' }, context)
     const terminate = group.handlers['instances.terminate']({ instanceId: 'i-1' }, context)
-    const outcome = async (answer: Promise<unknown>) => answer.then(() => 'sent', (error: Error) => error.message)
+    const outcome = async (answer: Promise<unknown>) =>
+      answer.then(
+        () => 'sent',
+        (error: Error) => error.message
+      )
     expect(await outcome(stop)).toBe(canStop(instance) ? 'sent' : `«train-1» is ${status}; there is nothing to stop.`)
     expect(await outcome(terminate)).toBe(canTerminate(instance) ? 'sent' : '«train-1» is already released; there is nothing to delete.')
     expect(calls.filter((call) => call.startsWith('stop')).length).toBe(canStop(instance) ? 1 : 0)

@@ -36,12 +36,7 @@ export interface InstanceServices {
 }
 
 type InstanceCommand =
-  | 'instances.get'
-  | 'instances.refresh'
-  | 'instances.page'
-  | 'instances.create'
-  | 'instances.stop'
-  | 'instances.terminate'
+  'instances.get' | 'instances.refresh' | 'instances.page' | 'instances.create' | 'instances.stop' | 'instances.terminate'
 
 export function instanceCommands(services: InstanceServices): CommandGroup<InstanceCommand> {
   const { account, watch, own } = services
@@ -84,7 +79,11 @@ export function instanceCommands(services: InstanceServices): CommandGroup<Insta
         return { instanceId: created.instanceId }
       },
       'instances.stop': async ({ instanceId }) => {
-        allowed(instanceId, canStop, (known) => `«${known.instanceSpecInfo.name}» is ${known.instanceRuntimeInfo.status}; there is nothing to stop.`)
+        allowed(
+          instanceId,
+          canStop,
+          (known) => `«${known.instanceSpecInfo.name}» is ${known.instanceRuntimeInfo.status}; there is nothing to stop.`
+        )
         return act('stop', instanceId, (cloud) => cloud.stopInstance(instanceId))
       },
       'instances.terminate': async ({ instanceId }) => {

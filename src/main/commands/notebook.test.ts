@@ -8,7 +8,10 @@ import { instanceWith } from '../notebook/testing/instance'
 
 const TOKEN = 'header.payload.signature'
 
-function services(options: { token?: string; instance?: Instance; sandbox?: SandboxInfo } = {}): { services: NotebookServices; opened: NotebookWindowRequest[] } {
+function services(options: { token?: string; instance?: Instance; sandbox?: SandboxInfo } = {}): {
+  services: NotebookServices
+  opened: NotebookWindowRequest[]
+} {
   const opened: NotebookWindowRequest[] = []
   const platform = {
     openNotebook: async (request: NotebookWindowRequest) => {
@@ -53,8 +56,13 @@ describe('notebook.open', () => {
   })
 
   it.each([
-    ['a stopped instance', { instance: instanceWith({ status: 'Stopped' }) }, 'not-allowed', /opens once the instance is Running; it is Stopped now/],
-    ['an instance no longer listed', { instance: instanceWith() , id: 'gone' }, 'not-allowed', /no longer in your list/],
+    [
+      'a stopped instance',
+      { instance: instanceWith({ status: 'Stopped' }) },
+      'not-allowed',
+      /opens once the instance is Running; it is Stopped now/
+    ],
+    ['an instance no longer listed', { instance: instanceWith(), id: 'gone' }, 'not-allowed', /no longer in your list/],
     ['no session', { instance: instanceWith(), token: undefined }, 'no-session', /Sign in/],
     ['a token a cookie cannot carry', { instance: instanceWith(), token: 'a; Domain=evil' }, 'no-session', /sign in again/]
   ])('refuses %s with a message, opening nothing', async (_name, options, kind, message) => {

@@ -54,7 +54,10 @@ export function notebookWindowRequest(services: NotebookServices, instanceId: st
   if (token === undefined) throw new AppError('no-session', 'Sign in to open a notebook.')
   const instance = services.findInstance(instanceId)
   if (!instance) {
-    throw new AppError('not-allowed', 'This instance is no longer in your list. Refresh the list; if it is still there, open its notebook again.')
+    throw new AppError(
+      'not-allowed',
+      'This instance is no longer in your list. Refresh the list; if it is still there, open its notebook again.'
+    )
   }
   const address = notebookAddress(instance)
   if (!address.ok) throw new AppError('not-allowed', address.message)

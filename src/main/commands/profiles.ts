@@ -10,9 +10,7 @@ export interface ProfileBook {
   selectProfile(id: string): Promise<ProfilesState>
 }
 
-export function profileCommands(
-  book: ProfileBook
-): CommandGroup<'profiles.get' | 'profiles.save' | 'profiles.remove' | 'profiles.select'> {
+export function profileCommands(book: ProfileBook): CommandGroup<'profiles.get' | 'profiles.save' | 'profiles.remove' | 'profiles.select'> {
   return {
     handlers: {
       'profiles.get': async () => book.profiles(),

@@ -34,7 +34,13 @@ describe.skipIf(!opensshAvailable())('open the instance in an editor', () => {
     const home = join(scratch, 'home')
     const dataDir = join(scratch, 'data')
     mkdirSync(join(home, '.ssh'), { recursive: true })
-    const instance = runningInstance({ instanceId: 'i-ed', name: 'Edit Box', host: '127.0.0.1', port: server.port, username: server.username })
+    const instance = runningInstance({
+      instanceId: 'i-ed',
+      name: 'Edit Box',
+      host: '127.0.0.1',
+      port: server.port,
+      username: server.username
+    })
     const { services } = fakeSshServices(dataDir, [instance])
     ;(services.settings() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = server.userKeyPath
     const opened: string[] = []
@@ -51,7 +57,10 @@ describe.skipIf(!opensshAvailable())('open the instance in an editor', () => {
     const group = createSshCommands(services, { homeDir: home, agent: undefined, editors: () => ['vscode', 'cursor'] })
     try {
       expect(await call(group, 'editor.available', undefined)).toEqual({ editors: ['vscode', 'cursor'] })
-      await expect(call(group, 'editor.open', { instanceId: 'i-ed', editor: 'vscode' })).rejects.toMatchObject({ field: 'config', message: expect.stringMatching(/^VS Code connects through the instance's Host entry/) })
+      await expect(call(group, 'editor.open', { instanceId: 'i-ed', editor: 'vscode' })).rejects.toMatchObject({
+        field: 'config',
+        message: expect.stringMatching(/^VS Code connects through the instance's Host entry/)
+      })
       expect(opened).toEqual([])
 
       const preview = await call<{ block: string; inPlace: boolean }>(group, 'ssh.configPreview', { instanceId: 'i-ed' })
@@ -63,10 +72,14 @@ describe.skipIf(!opensshAvailable())('open the instance in an editor', () => {
       // The fixture's sessions have HOME set to its home folder.
       expect(url).toBe(`vscode://vscode-remote/ssh-remote+cloudtray-edit-box${server.homePath}`)
       expect(opened).toEqual([url])
-      expect((await call<{ url: string }>(group, 'editor.open', { instanceId: 'i-ed', editor: 'cursor' })).url).toMatch(/^cursor:\/\/vscode-remote\/ssh-remote\+cloudtray-edit-box\//)
+      expect((await call<{ url: string }>(group, 'editor.open', { instanceId: 'i-ed', editor: 'cursor' })).url).toMatch(
+        /^cursor:\/\/vscode-remote\/ssh-remote\+cloudtray-edit-box\//
+      )
 
       failOpen = true
-      await expect(call(group, 'editor.open', { instanceId: 'i-ed', editor: 'vscode' })).rejects.toMatchObject({ message: expect.stringMatching(/could not open VS Code.*Remote - SSH extension/) })
+      await expect(call(group, 'editor.open', { instanceId: 'i-ed', editor: 'vscode' })).rejects.toMatchObject({
+        message: expect.stringMatching(/could not open VS Code.*Remote - SSH extension/)
+      })
     } finally {
       await group.dispose?.()
     }

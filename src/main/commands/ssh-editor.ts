@@ -48,7 +48,11 @@ export function editorCommands(deps: EditorDeps): CommandGroup<EditorCommand> {
         try {
           await deps.openEditor(url)
         } catch (error) {
-          throw new AppError('not-allowed', `Your system could not open ${EDITOR_NAMES[editor]} (${(error as Error).message}). Is it installed, with its Remote - SSH extension?`, { cause: error })
+          throw new AppError(
+            'not-allowed',
+            `Your system could not open ${EDITOR_NAMES[editor]} (${(error as Error).message}). Is it installed, with its Remote - SSH extension?`,
+            { cause: error }
+          )
         }
         return { url }
       }

@@ -29,7 +29,8 @@ export function filesCommands(files: FilesManager): CommandGroup<FilesCommand, F
       'files.mkdir': ({ sessionId, path }, { clientId }) => files.mkdir(sessionId, clientId, path),
       'files.rename': ({ sessionId, from, to }, { clientId }) => files.rename(sessionId, clientId, from, to),
       'files.delete': ({ sessionId, paths }, { clientId }) => files.remove(sessionId, clientId, paths),
-      'files.upload': async ({ sessionId, folder, items, replace }, { clientId }) => files.upload(sessionId, clientId, folder, items, replace),
+      'files.upload': async ({ sessionId, folder, items, replace }, { clientId }) =>
+        files.upload(sessionId, clientId, folder, items, replace),
       'files.download': ({ sessionId, paths }, { clientId }) => files.download(sessionId, clientId, paths),
       'files.cancel': async ({ transferId }, { clientId }) => files.cancel(transferId, clientId)
     },

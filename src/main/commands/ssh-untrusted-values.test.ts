@@ -5,7 +5,19 @@
  * shows that no injected command runs (a marker file stays absent).
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -88,12 +100,17 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
    * `extra` options come first and so win over the config's.
    */
   function runSsh(config: string, host: string, extra: string[] = []): { status: number | null; stdout: string; stderr: string } {
-    const options = ['-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no', '-o', `UserKnownHostsFile=${join(scratch, 'known_hosts')}`, '-o', 'ConnectTimeout=5']
-    const result = spawnSync(
-      SSH,
-      [...extra, '-F', config, ...options, host, 'echo', 'connected-ok'],
-      { encoding: 'utf8', timeout: 20_000 }
-    )
+    const options = [
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'StrictHostKeyChecking=no',
+      '-o',
+      `UserKnownHostsFile=${join(scratch, 'known_hosts')}`,
+      '-o',
+      'ConnectTimeout=5'
+    ]
+    const result = spawnSync(SSH, [...extra, '-F', config, ...options, host, 'echo', 'connected-ok'], { encoding: 'utf8', timeout: 20_000 })
     return { status: result.status, stdout: result.stdout, stderr: result.stderr }
   }
 
@@ -114,7 +131,12 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       writeFileSync(join(bin, 'ssh'), `#!/bin/sh\n${shim}\n`)
       chmodSync(join(bin, 'ssh'), 0o755)
     }
-    const result = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8', cwd: scratch, env: { PATH: `${bin}:/usr/bin:/bin` }, timeout: 20_000 })
+    const result = spawnSync('/bin/sh', ['-c', command], {
+      encoding: 'utf8',
+      cwd: scratch,
+      env: { PATH: `${bin}:/usr/bin:/bin` },
+      timeout: 20_000
+    })
     return result.stdout
   }
 
@@ -124,15 +146,25 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
 
   describe('#12 item 2: ~/.ssh/config', () => {
     it.each<[string, Hostile, RegExp]>([
-      ['an instanceUsername with a newline and ProxyCommand', { username: 'root\n  ProxyCommand touch MARKER' }, /login name “root\\u\{a\} {2}ProxyCommand/],
-      ['a nodePorts address with a newline and a Host * block', { host: '127.0.0.1\nHost *\n  ProxyCommand touch MARKER' }, /address “127\.0\.0\.1\\u\{a\}Host \*/]
+      [
+        'an instanceUsername with a newline and ProxyCommand',
+        { username: 'root\n  ProxyCommand touch MARKER' },
+        /login name “root\\u\{a\} {2}ProxyCommand/
+      ],
+      [
+        'a nodePorts address with a newline and a Host * block',
+        { host: '127.0.0.1\nHost *\n  ProxyCommand touch MARKER' },
+        /address “127\.0\.0\.1\\u\{a\}Host \*/
+      ]
     ])('#12 item 2: refuses %s; nothing is written and ssh runs no command', async (_what, hostile, message) => {
       const instance = hostileBox(hostile, { name: 'evil\nHost *', instanceId: 'i-evil\n  ProxyCommand touch x' })
       const { group, config } = setup([instance])
       const original = 'Host github.com\n  User git\n'
       writeFileSync(config, original)
 
-      const preview = await settle(call<{ block: string }>(group, 'ssh.configPreview', { instanceId: instance.instanceMetadata.instanceId }))
+      const preview = await settle(
+        call<{ block: string }>(group, 'ssh.configPreview', { instanceId: instance.instanceMetadata.instanceId })
+      )
       const block = preview instanceof Error ? 'anything' : preview.block
       const write = await settle(call(group, 'ssh.configWrite', { instanceId: instance.instanceMetadata.instanceId, block }))
 
@@ -154,7 +186,8 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
 
     it('#12 item 2: lands before Host * and global options, and ssh -G and a real connection use the instance’s values', async () => {
       const { group, config } = setup([box()])
-      const original = 'ServerAliveInterval 30\nUser nobody\n\nHost github.com\n  User git\n\n# Defaults for everything\nHost *\n  User nobody\n  Port 1\n'
+      const original =
+        'ServerAliveInterval 30\nUser nobody\n\nHost github.com\n  User git\n\n# Defaults for everything\nHost *\n  User nobody\n  Port 1\n'
       writeFileSync(config, original)
 
       const preview = await call<{ block: string; placement: string }>(group, 'ssh.configPreview', { instanceId: 'i-box' })
@@ -163,7 +196,11 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       expect(readFileSync(config, 'utf8')).toContain(preview.block)
 
       const settings = resolved(config, 'cloudtray-box')
-      expect([settings.get('user'), settings.get('hostname'), settings.get('port')]).toEqual([server.username, '127.0.0.1', String(server.port)])
+      expect([settings.get('user'), settings.get('hostname'), settings.get('port')]).toEqual([
+        server.username,
+        '127.0.0.1',
+        String(server.port)
+      ])
       expect(settings.get('identityfile')).toBe(server.userKeyPath)
       // Every other host still gets the file's own settings.
       const other = resolved(config, 'elsewhere.example')
@@ -186,7 +223,10 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       symlinkSync('../dotfiles/ssh_config', config)
 
       const preview = await call<{ block: string }>(group, 'ssh.configPreview', { instanceId: 'i-box' })
-      const written = await call<{ path: string; backupPath: string | null }>(group, 'ssh.configWrite', { instanceId: 'i-box', block: preview.block })
+      const written = await call<{ path: string; backupPath: string | null }>(group, 'ssh.configWrite', {
+        instanceId: 'i-box',
+        block: preview.block
+      })
 
       expect(lstatSync(config).isSymbolicLink()).toBe(true)
       expect(readlinkSync(config)).toBe('../dotfiles/ssh_config')
@@ -262,7 +302,11 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
 
     it('#12 item 3: quoting alone keeps a hostile value one inert argument', () => {
       const destination = `$(touch ${marker})\`touch ${marker}\`'"@h;touch ${marker}\n|touch ${marker}`
-      const command = sshCommand({ username: destination.slice(0, destination.indexOf('@')), host: destination.slice(destination.indexOf('@') + 1), port: 22 })
+      const command = sshCommand({
+        username: destination.slice(0, destination.indexOf('@')),
+        host: destination.slice(destination.indexOf('@') + 1),
+        port: 22
+      })
       expect(paste(command, 'argv').split('\0')).toEqual(['-p', '22', destination, ''])
       expect(existsSync(marker)).toBe(false)
     })

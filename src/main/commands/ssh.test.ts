@@ -27,9 +27,14 @@ describe('ssh commands: copy and config', () => {
     await expect(call(group, 'ssh.command', { instanceId: 'i-1' })).resolves.toEqual({ command: 'ssh -p 31022 ubuntu@127.0.0.1' })
     const preview = await call<{ path: string; block: string; placement: string }>(group, 'ssh.configPreview', { instanceId: 'i-1' })
     expect(preview.path).toBe(join(scratch, 'home', '.ssh', 'config'))
-    expect(preview.block).toContain('Host cloudtray-trainer\n  HostName 127.0.0.1\n  Port 31022\n  User ubuntu\n  IdentityFile /data/sandbox_ed25519\n')
+    expect(preview.block).toContain(
+      'Host cloudtray-trainer\n  HostName 127.0.0.1\n  Port 31022\n  User ubuntu\n  IdentityFile /data/sandbox_ed25519\n'
+    )
     expect(preview.placement).toBe('at the end of the file')
-    const written = await call<{ path: string; backupPath: string | null }>(group, 'ssh.configWrite', { instanceId: 'i-1', block: preview.block })
+    const written = await call<{ path: string; backupPath: string | null }>(group, 'ssh.configWrite', {
+      instanceId: 'i-1',
+      block: preview.block
+    })
     expect(written).toEqual({ path: preview.path, backupPath: null })
     expect(readFileSync(written.path, 'utf8')).toBe(preview.block)
     await group.dispose?.()
@@ -74,7 +79,9 @@ describe.skipIf(!opensshAvailable())('ssh commands: a terminal through the handl
     const prompt = sent.find((item) => item.event === 'ssh.prompt')!
     expect(prompt.target).toBe('owner')
     const promptId = (prompt.payload as { promptId: string }).promptId
-    await expect(call(group, 'ssh.answer', { promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, 'intruder')).rejects.toThrow()
+    await expect(
+      call(group, 'ssh.answer', { promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, 'intruder')
+    ).rejects.toThrow()
     await call(group, 'ssh.answer', { promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, 'owner')
     await until(() => sent.some((item) => item.event === 'ssh.status' && (item.payload as { state: string }).state === 'connected'))
     expect(readFileSync(join(scratch, 'data', 'known_hosts'), 'utf8')).toContain(`[127.0.0.1]:${server.port} ssh-ed25519 `)

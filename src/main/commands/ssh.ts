@@ -23,7 +23,14 @@ import { installedEditors } from '../ssh/config/editors'
 import { FilesManager } from '../ssh/sftp/files-manager'
 import { KnownHostsStore } from '../ssh/host-keys/known-hosts-store'
 import { SshLinks } from '../ssh/links/links'
-import { hostBlockInPlace, planHostBlock, readSshConfig, sshConfigPath, writeHostBlock, type HostBlockInput } from '../ssh/config/ssh-config'
+import {
+  hostBlockInPlace,
+  planHostBlock,
+  readSshConfig,
+  sshConfigPath,
+  writeHostBlock,
+  type HostBlockInput
+} from '../ssh/config/ssh-config'
 import { SshManager, linkOptions, type SshManagerOptions } from '../ssh/ssh-manager'
 import { sshEnded } from '../../shared/instance-rules'
 import { sshCommand, sshTarget } from '../ssh/target'
@@ -69,14 +76,7 @@ export interface SshServices {
 }
 
 type SshCommand =
-  | 'ssh.open'
-  | 'ssh.close'
-  | 'ssh.reconnect'
-  | 'ssh.answer'
-  | 'ssh.forgetHostKey'
-  | 'ssh.command'
-  | 'ssh.configPreview'
-  | 'ssh.configWrite'
+  'ssh.open' | 'ssh.close' | 'ssh.reconnect' | 'ssh.answer' | 'ssh.forgetHostKey' | 'ssh.command' | 'ssh.configPreview' | 'ssh.configWrite'
 
 type SshNotice = 'ssh.ack' | 'ssh.input' | 'ssh.resize'
 
@@ -147,7 +147,11 @@ export function createSshCommands(services: SshServices, environment: SshEnviron
   const configFailure = (verb: string, error: unknown): AppError =>
     error instanceof AppError
       ? error
-      : new AppError('io', `Could not ${verb} ${configPath}: ${(error as Error).message}. Nothing was changed; check the file's permissions.`, { cause: error })
+      : new AppError(
+          'io',
+          `Could not ${verb} ${configPath}: ${(error as Error).message}. Nothing was changed; check the file's permissions.`,
+          { cause: error }
+        )
 
   return {
     links,
@@ -169,7 +173,9 @@ export function createSshCommands(services: SshServices, environment: SshEnviron
         homeDir: environment.homeDir,
         blockInput,
         openEditor: (url) => services.platform.openEditor(url),
-        editors: environment.editors ?? (() => installedEditors({ platform: process.platform, env: process.env, home: environment.homeDir, exists: existsSync }))
+        editors:
+          environment.editors ??
+          (() => installedEditors({ platform: process.platform, env: process.env, home: environment.homeDir, exists: existsSync }))
       }).handlers,
       'ssh.open': async ({ instanceId, cols, rows }, { clientId }) => manager.open(instanceId, cols, rows, clientId),
       'ssh.close': async ({ terminalId }, { clientId }) => manager.close(terminalId, clientId),
@@ -179,7 +185,11 @@ export function createSshCommands(services: SshServices, environment: SshEnviron
         try {
           await manager.forgetHostKey(host, port)
         } catch (error) {
-          throw new AppError('io', `Could not remove the old host key: ${(error as Error).message}. Check that your known_hosts files are writable.`, { cause: error })
+          throw new AppError(
+            'io',
+            `Could not remove the old host key: ${(error as Error).message}. Check that your known_hosts files are writable.`,
+            { cause: error }
+          )
         }
       },
       'ssh.command': async ({ instanceId }) => ({ command: sshCommand(sshTarget(instance(instanceId))) }),

@@ -98,7 +98,8 @@ export function trayCommands(services: TrayServices): CommandGroup<'tray.activat
             // Deleting cannot be undone: the window's own confirmation (type the name) asks first.
             return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'terminate' })
           case 'notebook':
-            if (services.needsNotebookPassword()) return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'notebook-password' })
+            if (services.needsNotebookPassword())
+              return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'notebook-password' })
             await services.openNotebook(action.instanceId)
             return
           case 'copy-ssh':

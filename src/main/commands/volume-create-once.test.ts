@@ -14,7 +14,16 @@ function volumeCloud() {
   const state = { createsArrived: 0, loseAnswers: 0, dropCreates: 0, failLists: 0 }
   const cut = () => new CloudError('network', 'The connection was cut off before an answer came.')
   const add = (asked: CreateVolumeRequest, id: string): Volume => {
-    const volume = { id, volumeName: asked.name, region: asked.region, volumeType: asked.volumeType, sizeGB: asked.sizeGB, usageGB: 0, status: 'Pending', username: 'demo' }
+    const volume = {
+      id,
+      volumeName: asked.name,
+      region: asked.region,
+      volumeType: asked.volumeType,
+      sizeGB: asked.sizeGB,
+      usageGB: 0,
+      status: 'Pending',
+      username: 'demo'
+    }
     volumes.unshift(volume)
     return volume
   }
@@ -25,7 +34,8 @@ function volumeCloud() {
         throw cut()
       }
       state.createsArrived++
-      if (volumes.some((v) => v.volumeName === asked.name)) throw new CloudError('already-exists', 'Volume already exists', { field: 'name' })
+      if (volumes.some((v) => v.volumeName === asked.name))
+        throw new CloudError('already-exists', 'Volume already exists', { field: 'name' })
       const volume = add(asked, `vol-${state.createsArrived}`)
       if (state.loseAnswers > 0) {
         state.loseAnswers--
@@ -119,7 +129,17 @@ describe('createVolumeOnce', () => {
     ['another type', { volumeType: 'highspeedstorage' }, false],
     ['another name', { volumeName: 'x' }, false]
   ])('matchesVolumeRequest: %s → %s', (_label, change, matches) => {
-    const volume = { id: 'v', volumeName: 'datasets', region: 'region-1', volumeType: 'filesystem', sizeGB: 200, usageGB: 0, status: 'Pending', username: 'demo', ...change }
+    const volume = {
+      id: 'v',
+      volumeName: 'datasets',
+      region: 'region-1',
+      volumeType: 'filesystem',
+      sizeGB: 200,
+      usageGB: 0,
+      status: 'Pending',
+      username: 'demo',
+      ...change
+    }
     expect(matchesVolumeRequest(volume, request)).toBe(matches)
   })
 })

@@ -25,7 +25,10 @@ async function pass(clock: ManualClock, ms: number, step = 5_000): Promise<void>
 }
 
 /** A core and its emulator on one ManualClock, signed in, with one instance created and Running. */
-async function runningInstance(name: string, before?: (rig: CoreRig) => void): Promise<{ rig: CoreRig; clock: ManualClock; instanceId: string }> {
+async function runningInstance(
+  name: string,
+  before?: (rig: CoreRig) => void
+): Promise<{ rig: CoreRig; clock: ManualClock; instanceId: string }> {
   const clock = new ManualClock(Date.now())
   rig = await createCoreRig({ emulator: { clock, bootMs: 1_000, stopMs: 500 }, core: { clock } })
   before?.(rig)
@@ -80,7 +83,9 @@ describe('the cost guard in the core', () => {
   })
 
   it('with a balance: the emulator charges the running instance, /balance shows it, and the runway follows in the tray and the window', async () => {
-    const { rig, clock, instanceId } = await runningInstance('metered', (r) => r.emulator.control.setBalance('demo', { balance: 100, voucher: 0, credit: 0 }))
+    const { rig, clock, instanceId } = await runningInstance('metered', (r) =>
+      r.emulator.control.setBalance('demo', { balance: 100, voucher: 0, credit: 0 })
+    )
     const first = await rig.call('cost.get')
     expect(first.ok && first.value.runway?.hours).toBeCloseTo(100 / 2.49, 1)
 
@@ -89,7 +94,7 @@ describe('the cost guard in the core', () => {
     const read = await rig.call('balance.refresh')
     if (!read.ok) throw new Error(read.error.message)
     const charged = rig.emulator.control.balance('demo').charged[instanceId]!
-    expect(charged).toBeCloseTo(2.49 * (60 * MIN + 10_000) / (60 * MIN), 2)
+    expect(charged).toBeCloseTo((2.49 * (60 * MIN + 10_000)) / (60 * MIN), 2)
     expect(read.value.balance?.availableBalance).toBeCloseTo(100 - charged, 2)
 
     // The guard's runway is that balance over the burn rate, in cost.get (the window) and the tray.

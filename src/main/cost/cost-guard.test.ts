@@ -33,7 +33,13 @@ afterEach(async () => {
 const START = Date.UTC(2026, 0, 1, 9)
 
 function running(id: string, status = 'Running', createAtUnixMs = START): Instance {
-  const instance = makeInstance({ id, name: `train-${id}`, status, createdAt: createAtUnixMs, nodePorts: [{ port: 22, nodePort: 30022, address: '10.0.0.9' }] })
+  const instance = makeInstance({
+    id,
+    name: `train-${id}`,
+    status,
+    createdAt: createAtUnixMs,
+    nodePorts: [{ port: 22, nodePort: 30022, address: '10.0.0.9' }]
+  })
   instance.instanceSpecInfo.instanceBillingInfo.price = 2
   return instance
 }
@@ -79,7 +85,8 @@ class Rig {
       stop: async (instanceId) => {
         this.stops.push(instanceId)
         const answer = this.stopAnswer()
-        if (answer.ok) this.instances = this.instances.map((i) => (i.instanceMetadata.instanceId === instanceId ? running(instanceId, 'Stopping') : i))
+        if (answer.ok)
+          this.instances = this.instances.map((i) => (i.instanceMetadata.instanceId === instanceId ? running(instanceId, 'Stopping') : i))
         return answer
       },
       notify: { deliver: (n) => void this.notices.push(n), id: (kind, id) => `${kind}-${id}-${++this.counter}` },
@@ -218,7 +225,9 @@ describe('CostGuard', () => {
       { id: 'stop-now', label: 'Stop now' },
       { id: 'keep-running', label: 'Keep running for 2 h' }
     ])
-    expect(rig.notices[0]!.body).toBe('It is still costing money: ≈ $6.00 so far at $2.00/h (an estimate). Stop it if you are done with it.')
+    expect(rig.notices[0]!.body).toBe(
+      'It is still costing money: ≈ $6.00 so far at $2.00/h (an estimate). Stop it if you are done with it.'
+    )
   })
 
   it('a refused stop says so once and is tried again every minute', async () => {

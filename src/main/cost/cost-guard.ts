@@ -24,7 +24,15 @@ import { GpuProbes, type GpuRunner, type ProbeTarget } from './gpu-probe'
 import type { GuardStore } from './guard-store'
 import { idleEvidence } from './idle'
 import { burnRate, createdRunStart, meterOf, planTerm, runway, type RunStart } from './meter'
-import { cancelledNotice, countdownNotice, planEndingNotice, reminderNotice, stopFailedNotice, stoppedNotice, type NoticeSubject } from './notices'
+import {
+  cancelledNotice,
+  countdownNotice,
+  planEndingNotice,
+  reminderNotice,
+  stopFailedNotice,
+  stoppedNotice,
+  type NoticeSubject
+} from './notices'
 import { evaluate, initialState, keepRunning, resumeCountdown, stopFailed, withRules, type RuleEffect, type RuleState } from './rules'
 
 export interface CostGuardOptions {
@@ -64,7 +72,12 @@ export class CostGuard {
 
   constructor(private readonly options: CostGuardOptions) {
     this.probes = options.runner
-      ? new GpuProbes({ clock: options.clock, runner: options.runner, onChange: () => this.look(), ...(options.log ? { log: (line: string) => options.log?.warn(line) } : {}) })
+      ? new GpuProbes({
+          clock: options.clock,
+          runner: options.runner,
+          onChange: () => this.look(),
+          ...(options.log ? { log: (line: string) => options.log?.warn(line) } : {})
+        })
       : undefined
   }
 
@@ -113,7 +126,8 @@ export class CostGuard {
       if (!state) continue
       const meter = meterOf(instance, this.runStart(instance, state), now)
       const gpu = this.activity(instance)
-      const idleBlockedBy = state.rules.idle && gpu.state !== 'probing' ? (gpu.state === 'off' ? 'It is not running yet.' : gpu.reason) : undefined
+      const idleBlockedBy =
+        state.rules.idle && gpu.state !== 'probing' ? (gpu.state === 'off' ? 'It is not running yet.' : gpu.reason) : undefined
       instances.push({
         instanceId,
         name: instance.instanceSpecInfo.name,
@@ -148,7 +162,9 @@ export class CostGuard {
 
   /** Quit's "Stop and quit": every stoppable instance, through the Stop button's command. */
   async stopAll(): Promise<{ stopped: string[]; failed: { instanceId: string; message: string }[] }> {
-    const targets = this.billed().filter(canStop).map((instance) => instance.instanceMetadata.instanceId)
+    const targets = this.billed()
+      .filter(canStop)
+      .map((instance) => instance.instanceMetadata.instanceId)
     const results = await Promise.all(targets.map(async (instanceId) => ({ instanceId, result: await this.options.stop(instanceId) })))
     return {
       stopped: results.filter((entry) => entry.result.ok).map((entry) => entry.instanceId),
@@ -278,7 +294,12 @@ export class CostGuard {
 
   private subject(instance: Instance, state: RuleState): NoticeSubject {
     const meter = meterOf(instance, this.runStart(instance, state), this.options.clock.now())
-    return { instanceId: instance.instanceMetadata.instanceId, name: instance.instanceSpecInfo.name, hourlyRate: meter.hourlyRate, costSoFar: meter.costSoFar }
+    return {
+      instanceId: instance.instanceMetadata.instanceId,
+      name: instance.instanceSpecInfo.name,
+      hourlyRate: meter.hourlyRate,
+      costSoFar: meter.costSoFar
+    }
   }
 
   private act(scope: string, instance: Instance, state: RuleState, effect: RuleEffect, resumed: boolean): void {
@@ -294,14 +315,22 @@ export class CostGuard {
       case 'countdown-cancelled':
         return notify.deliver(cancelledNotice(id, subject, effect.why))
       case 'plan-ending':
-        return notify.deliver(planEndingNotice(id, subject, planTerm(instance) ?? { chargeMode: '', periods: 1 }, effect.endsAt, clock.now()))
+        return notify.deliver(
+          planEndingNotice(id, subject, planTerm(instance) ?? { chargeMode: '', periods: 1 }, effect.endsAt, clock.now())
+        )
       case 'stop':
         void this.stop(scope, subject, effect.rule, effect.reason, effect.retry === true)
     }
   }
 
   /** The Stop button's command; afterwards the user is told why, or why it could not be done. */
-  private async stop(scope: string, subject: NoticeSubject, rule: Parameters<typeof stopFailed>[1], reason: string, retrying: boolean): Promise<void> {
+  private async stop(
+    scope: string,
+    subject: NoticeSubject,
+    rule: Parameters<typeof stopFailed>[1],
+    reason: string,
+    retrying: boolean
+  ): Promise<void> {
     const result = await this.options.stop(subject.instanceId)
     if (this.disposed) return
     const { notify } = this.options

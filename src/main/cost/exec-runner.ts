@@ -9,7 +9,11 @@ import { ProbeUnavailable, type GpuRunner } from './gpu-probe'
 
 /** What the runner needs of SshLinks. */
 export interface ExecLinks {
-  exec(instanceId: string, command: string, options?: { timeoutMs?: number }): Promise<{ exitCode: number | null; stdout: string; stderr: string }>
+  exec(
+    instanceId: string,
+    command: string,
+    options?: { timeoutMs?: number }
+  ): Promise<{ exitCode: number | null; stdout: string; stderr: string }>
 }
 
 /** A probe waits this long at most: it must never run into the next one. */

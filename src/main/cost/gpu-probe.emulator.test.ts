@@ -36,7 +36,13 @@ afterEach(async () => {
 })
 
 /** Moves the clock (see probeClock) until `probe` answers, at most `withinMs` of simulated time. */
-async function within<T>(clock: ManualClock, pass: (ms: number) => Promise<void>, withinMs: number, what: string, probe: () => Promise<T | undefined>): Promise<{ value: T; afterMs: number }> {
+async function within<T>(
+  clock: ManualClock,
+  pass: (ms: number) => Promise<void>,
+  withinMs: number,
+  what: string,
+  probe: () => Promise<T | undefined>
+): Promise<{ value: T; afterMs: number }> {
   const from = clock.now()
   for (;;) {
     const value = await probe()
@@ -85,7 +91,8 @@ describe.skipIf(skipBecause(posixShellMissing(), 'nvidia-smi in the emulator’s
       const cost = await call('cost.get', undefined, client)
       return cost.ok ? cost.value : undefined
     }
-    const guarded = async (): Promise<GuardInstance | undefined> => (await costNow())?.instances.find((entry) => entry.instanceId === instanceId)
+    const guarded = async (): Promise<GuardInstance | undefined> =>
+      (await costNow())?.instances.find((entry) => entry.instanceId === instanceId)
     const pass = probeClock(clock, { cost: costNow, stepMs: 5_000 })
 
     // Running, but its host key is not trusted yet: the probe never asks, it says why.
@@ -100,8 +107,18 @@ describe.skipIf(skipBecause(posixShellMissing(), 'nvidia-smi in the emulator’s
     // The user opens a terminal once and trusts the key; the next probe reads the GPUs over that connection.
     const opened = await call('ssh.open', { instanceId, cols: 80, rows: 24 }, client)
     if (!opened.ok) throw new Error(opened.error.message)
-    const prompt = (await within(clock, pass, 10_000, 'the host-key prompt', async () => sent.find((item) => item.event === 'ssh.prompt')?.payload as SshPrompt | undefined)).value
-    expect((await call('ssh.answer', { promptId: prompt.promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, client)).ok).toBe(true)
+    const prompt = (
+      await within(
+        clock,
+        pass,
+        10_000,
+        'the host-key prompt',
+        async () => sent.find((item) => item.event === 'ssh.prompt')?.payload as SshPrompt | undefined
+      )
+    ).value
+    expect(
+      (await call('ssh.answer', { promptId: prompt.promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, client)).ok
+    ).toBe(true)
     const idle = await within(clock, pass, 15 * 60_000, 'a first reading', async () => {
       const gpu = (await guarded())?.gpu
       const latest = gpu && gpu.state === 'probing' ? gpu.samples.at(-1) : undefined

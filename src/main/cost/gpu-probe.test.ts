@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
-import { FIRST_PROBE_DELAY_MS, GPU_QUERY, GpuProbes, NEEDS_USER_RETRY_MS, ProbeUnavailable, parseGpuQuery, type GpuRunner, type ProbeTarget } from './gpu-probe'
+import {
+  FIRST_PROBE_DELAY_MS,
+  GPU_QUERY,
+  GpuProbes,
+  NEEDS_USER_RETRY_MS,
+  ProbeUnavailable,
+  parseGpuQuery,
+  type GpuRunner,
+  type ProbeTarget
+} from './gpu-probe'
 
 const MIN = 60_000
 
@@ -25,7 +34,12 @@ describe('parseGpuQuery', () => {
 })
 
 /** A runner answering from a script, recording every command run. */
-function scripted(answer: (instanceId: string, call: number) => Promise<{ stdout: string; exitCode: number | null }> | { stdout: string; exitCode: number | null }) {
+function scripted(
+  answer: (
+    instanceId: string,
+    call: number
+  ) => Promise<{ stdout: string; exitCode: number | null }> | { stdout: string; exitCode: number | null }
+) {
   const calls: { instanceId: string; command: string; at: number }[] = []
   let clock: ManualClock | undefined
   const runner: GpuRunner = {
@@ -47,7 +61,12 @@ describe('GpuProbes', () => {
     fake.useClock(clock)
     const changed: string[] = []
     const probes = new GpuProbes({ clock, runner: fake.runner, onChange: (id) => changed.push(id) })
-    probes.update(targets([['i-1', { probe: true }], ['i-2', { probe: true }]]))
+    probes.update(
+      targets([
+        ['i-1', { probe: true }],
+        ['i-2', { probe: true }]
+      ])
+    )
     await clock.advanceAsync(FIRST_PROBE_DELAY_MS + 90 * MIN, settle)
     const one = fake.calls.filter((c) => c.instanceId === 'i-1')
     expect(one).toHaveLength(91)
@@ -65,7 +84,9 @@ describe('GpuProbes', () => {
     const clock = new ManualClock()
     let release: (() => void) | undefined
     const fake = scripted((_id, call) =>
-      call < 3 ? { stdout: '0, 0, 1', exitCode: 0 } : new Promise((resolve) => (release = () => resolve({ stdout: '0, 0, 1', exitCode: 0 })))
+      call < 3
+        ? { stdout: '0, 0, 1', exitCode: 0 }
+        : new Promise((resolve) => (release = () => resolve({ stdout: '0, 0, 1', exitCode: 0 })))
     )
     const changed: string[] = []
     const probes = new GpuProbes({ clock, runner: fake.runner, onChange: (id) => changed.push(id) })
@@ -89,7 +110,14 @@ describe('GpuProbes', () => {
       return { stdout: '', exitCode: 127 }
     })
     const probes = new GpuProbes({ clock, runner: fake.runner, onChange: () => {} })
-    probes.update(targets([['trust', { probe: true }], ['down', { probe: true }], ['bare', { probe: true }], ['no-ssh', { probe: false, reason: 'It has no SSH port.' }]]))
+    probes.update(
+      targets([
+        ['trust', { probe: true }],
+        ['down', { probe: true }],
+        ['bare', { probe: true }],
+        ['no-ssh', { probe: false, reason: 'It has no SSH port.' }]
+      ])
+    )
     await clock.advanceAsync(FIRST_PROBE_DELAY_MS + 20 * MIN, settle)
     const count = (id: string) => fake.calls.filter((c) => c.instanceId === id).length
     expect(count('down')).toBe(21)
@@ -97,7 +125,10 @@ describe('GpuProbes', () => {
     expect(count('bare')).toBe(3)
     expect(count('no-ssh')).toBe(0)
     expect(probes.activity('trust')).toMatchObject({ state: 'unavailable', reason: expect.stringMatching(/not trusted yet/) })
-    expect(probes.activity('bare')).toMatchObject({ state: 'unavailable', reason: 'nvidia-smi is not installed on this instance, so its GPUs cannot be read.' })
+    expect(probes.activity('bare')).toMatchObject({
+      state: 'unavailable',
+      reason: 'nvidia-smi is not installed on this instance, so its GPUs cannot be read.'
+    })
     expect(probes.activity('no-ssh')).toEqual({ state: 'unavailable', reason: 'It has no SSH port.', samples: [] })
     expect(probes.samples('down').every((s) => s.missed === 'connection refused' && s.gpus.length === 0)).toBe(true)
     expect(NEEDS_USER_RETRY_MS).toBe(10 * MIN)

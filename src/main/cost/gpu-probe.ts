@@ -117,7 +117,9 @@ export class GpuProbes {
     const tracked = this.tracked.get(instanceId)
     if (!tracked) return { state: 'off' }
     const samples = [...tracked.samples]
-    return tracked.unavailable !== undefined ? { state: 'unavailable', reason: tracked.unavailable, samples } : { state: 'probing', samples }
+    return tracked.unavailable !== undefined
+      ? { state: 'unavailable', reason: tracked.unavailable, samples }
+      : { state: 'probing', samples }
   }
 
   samples(instanceId: string): readonly GpuSample[] {

@@ -71,7 +71,9 @@ export class GuardStore {
     if (!parsed) {
       const aside = `${this.path}.bad-${this.now()}`
       await rename(this.path, aside)
-      return { warning: `Cloud Tray could not read its auto-stop rules, so instances have none until you set them again. The old file was kept as ${aside}.` }
+      return {
+        warning: `Cloud Tray could not read its auto-stop rules, so instances have none until you set them again. The old file was kept as ${aside}.`
+      }
     }
     this.accounts = new Map()
     for (const [scope, instances] of Object.entries(parsed.accounts)) {

@@ -30,7 +30,8 @@ export type IdleEvidence =
 export function idleEvidence(samples: readonly GpuSample[], belowPercent: number, now: number): IdleEvidence {
   const latest = samples.at(-1)
   if (!latest || latest.missed !== undefined || now - latest.at > MAX_GAP_MS) return { idle: false, why: 'no-readings' }
-  if (!sampleIsIdle(latest, belowPercent)) return { idle: false, why: latest.gpus.length === 0 || latest.gpus.some((gpu) => gpu.utilization === null) ? 'no-readings' : 'busy' }
+  if (!sampleIsIdle(latest, belowPercent))
+    return { idle: false, why: latest.gpus.length === 0 || latest.gpus.some((gpu) => gpu.utilization === null) ? 'no-readings' : 'busy' }
   let since = latest.at
   for (let index = samples.length - 2; index >= 0; index--) {
     const sample = samples[index]!

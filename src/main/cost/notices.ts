@@ -25,7 +25,9 @@ const KEEP_FOR: NotificationAction = { id: 'keep-running', label: `Keep running 
 
 const quoted = (name: string): string => `«${name}»`
 const cost = (subject: NoticeSubject): string =>
-  subject.hourlyRate > 0 ? `${formatEstimate(subject.costSoFar)} so far at ${formatRate(subject.hourlyRate)} (an estimate)` : 'its price per hour is not known'
+  subject.hourlyRate > 0
+    ? `${formatEstimate(subject.costSoFar)} so far at ${formatRate(subject.hourlyRate)} (an estimate)`
+    : 'its price per hour is not known'
 
 export function reminderNotice(id: MakeId, subject: NoticeSubject, runningMs: number): AppNotification {
   return {
@@ -83,7 +85,13 @@ export function stopFailedNotice(id: MakeId, subject: NoticeSubject, message: st
   }
 }
 
-export function planEndingNotice(id: MakeId, subject: NoticeSubject, plan: { chargeMode: string; periods: number }, endsAt: number, now: number): AppNotification {
+export function planEndingNotice(
+  id: MakeId,
+  subject: NoticeSubject,
+  plan: { chargeMode: string; periods: number },
+  endsAt: number,
+  now: number
+): AppNotification {
   return {
     id: id('plan-ending', subject.instanceId),
     kind: 'plan-ending',

@@ -3,7 +3,18 @@ import type { GpuSample, GuardRules } from '../../shared/contract-cost'
 import { NO_RULES } from '../../shared/guard-rules'
 import { ManualClock } from '../../shared/clock'
 import { idleEvidence } from './idle'
-import { evaluate, initialState, keepRunning, nextTimeOfDay, resumeCountdown, stopFailed, withRules, type RuleEffect, type RuleFacts, type RuleState } from './rules'
+import {
+  evaluate,
+  initialState,
+  keepRunning,
+  nextTimeOfDay,
+  resumeCountdown,
+  stopFailed,
+  withRules,
+  type RuleEffect,
+  type RuleFacts,
+  type RuleState
+} from './rules'
 
 const MIN = 60_000
 const HOUR = 60 * MIN

@@ -165,7 +165,10 @@ export function evaluate(current: RuleState, facts: RuleFacts): RuleStep {
       effects.push({ kind: 'countdown-cancelled', rule: countdown.rule, why: 'its rule was turned off' })
     } else if (countdown.rule === 'idle' && due.idle === undefined) {
       delete state.countdown
-      const why = facts.idle && !facts.idle.idle && facts.idle.why === 'busy' ? 'a GPU is busy again' : 'its GPUs could not be read, and Cloud Tray never stops on missing readings'
+      const why =
+        facts.idle && !facts.idle.idle && facts.idle.why === 'busy'
+          ? 'a GPU is busy again'
+          : 'its GPUs could not be read, and Cloud Tray never stops on missing readings'
       effects.push({ kind: 'countdown-cancelled', rule: 'idle', why })
     } else if (now >= countdown.endsAt) {
       delete state.countdown
@@ -183,7 +186,12 @@ export function evaluate(current: RuleState, facts: RuleFacts): RuleStep {
     else if (!first || at < first.at) first = { rule, at }
   }
   if (first) {
-    const started: Countdown = { rule: first.rule, reason: stopReason(first.rule, state.rules), startedAt: now, endsAt: now + facts.countdownMs }
+    const started: Countdown = {
+      rule: first.rule,
+      reason: stopReason(first.rule, state.rules),
+      startedAt: now,
+      endsAt: now + facts.countdownMs
+    }
     state.countdown = started
     effects.push({ kind: 'countdown', countdown: started })
     wakes.push(started.endsAt)
@@ -203,7 +211,12 @@ function finish(state: RuleState, effects: RuleEffect[], wakes: number[], now: n
  * start (the next boundary after now), a changed time of day acts from now, an earlier "Keep
  * running" is forgotten (the latest word wins), and a countdown whose rule is off ends.
  */
-export function withRules(current: RuleState, rules: GuardRules, runStartedAt: number, now: number): { state: RuleState; effects: RuleEffect[] } {
+export function withRules(
+  current: RuleState,
+  rules: GuardRules,
+  runStartedAt: number,
+  now: number
+): { state: RuleState; effects: RuleEffect[] } {
   const state: RuleState = { ...current, rules }
   const effects: RuleEffect[] = []
   if (rules.remindAfterHours === null) delete state.nextReminderAt

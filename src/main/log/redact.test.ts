@@ -3,8 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { REDACTED, redactText, redactValue, SecretSet } from './redact'
 
 // A real HS256 JWT shape (header {"alg":"HS256","typ":"JWT"}).
-const JWT =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJkZW1vIiwiZXhwIjoxNzkwMDAwMDAwfQ.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
+const JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJkZW1vIiwiZXhwIjoxNzkwMDAwMDAwfQ.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMTIzNDU2Nzg5MA'
 
 describe('redactText', () => {
   it.each([
@@ -15,20 +14,23 @@ describe('redactText', () => {
     ['password=… in a URL or form', 'POST /login body user=demo&password=hunter22&x=1', 'hunter22'],
     ['"password":"…" in JSON text', '{"userName":"demo","password":"s3cret pass"}', 's3cret pass'],
     ['passphrase: … in prose', 'key decrypt failed, passphrase: correct-horse', 'correct-horse'],
-    ['a PEM private key', 'key\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\nend', 'b3BlbnNzaC1rZXktdjEAAAAA']
+    [
+      'a PEM private key',
+      'key\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\nend',
+      'b3BlbnNzaC1rZXktdjEAAAAA'
+    ]
   ])('removes %s', (_name, text, secret) => {
     const out = redactText(text)
     expect(out).not.toContain(secret)
     expect(out).toMatch(/redacted/)
   })
 
-  it.each([
-    'poll ok: 12 instances in 140 ms',
-    'instance gpu-a100-1 went Running -> Stopped',
-    'GET /api/instance/list?page=2 answered 200'
-  ])('leaves ordinary text alone: %s', (text) => {
-    expect(redactText(text)).toBe(text)
-  })
+  it.each(['poll ok: 12 instances in 140 ms', 'instance gpu-a100-1 went Running -> Stopped', 'GET /api/instance/list?page=2 answered 200'])(
+    'leaves ordinary text alone: %s',
+    (text) => {
+      expect(redactText(text)).toBe(text)
+    }
+  )
 
   it('removes a known secret of any shape, everywhere it appears', () => {
     const secrets = new SecretSet()

@@ -35,10 +35,7 @@ const TEXT_RULES: [RegExp, string | ((match: string, ...groups: string[]) => str
   // PEM private keys (SSH keys, the emulator's TLS key), even across lines.
   [/-----BEGIN ([A-Z ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g, `[redacted private key]`],
   // key=value / key: value / "key":"value" for secret-named keys inside free text.
-  [
-    /((?:["']?)[\w-]*(?:token|passw\w*|passphrase|secret)[\w-]*["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&}\]]+)/gi,
-    keepQuotes
-  ]
+  [/((?:["']?)[\w-]*(?:token|passw\w*|passphrase|secret)[\w-]*["']?\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&}\]]+)/gi, keepQuotes]
 ]
 
 /** The exact secret values the app holds now; their every occurrence is scrubbed. */

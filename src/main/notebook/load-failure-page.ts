@@ -13,7 +13,12 @@ export function loadFailureMessage(errorCode: string | undefined): string {
   if (code === 'ERR_CONNECTION_REFUSED' || code === 'ERR_CONNECTION_RESET' || code === 'ERR_EMPTY_RESPONSE') {
     return 'Nothing answers at the notebook’s address. The instance may have stopped or still be starting: check its status in Cloud Tray and open the notebook again.'
   }
-  if (code === 'ERR_NAME_NOT_RESOLVED' || code === 'ERR_INTERNET_DISCONNECTED' || code === 'ERR_ADDRESS_UNREACHABLE' || code === 'ERR_NETWORK_CHANGED') {
+  if (
+    code === 'ERR_NAME_NOT_RESOLVED' ||
+    code === 'ERR_INTERNET_DISCONNECTED' ||
+    code === 'ERR_ADDRESS_UNREACHABLE' ||
+    code === 'ERR_NETWORK_CHANGED'
+  ) {
     return 'The notebook’s address could not be reached from this computer. Check your network connection and open the notebook again.'
   }
   if (code === 'ERR_TIMED_OUT' || code === 'ERR_CONNECTION_TIMED_OUT') {

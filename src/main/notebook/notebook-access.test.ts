@@ -16,7 +16,12 @@ describe('notebookAccessAfter', () => {
     ['first sign-in', undefined, state('signed-in', 'sandbox', 'demo'), { owner: demo }],
     ['the same account again (after a re-login)', demo, state('signed-in', 'sandbox', 'demo'), { owner: demo }],
     ['expired: the windows wait for the same account', demo, state('expired', 'sandbox', 'demo'), { owner: demo }],
-    ['another user of the same profile', demo, state('signed-in', 'sandbox', 'ada'), { owner: { profileId: 'sandbox', username: 'ada' }, end: 'sandbox' }],
+    [
+      'another user of the same profile',
+      demo,
+      state('signed-in', 'sandbox', 'ada'),
+      { owner: { profileId: 'sandbox', username: 'ada' }, end: 'sandbox' }
+    ],
     ['another profile', demo, state('signed-in', 'hpc-ai', 'demo'), { owner: { profileId: 'hpc-ai', username: 'demo' }, end: 'sandbox' }],
     ['signed out', demo, state('signed-out'), { owner: undefined, end: 'sandbox' }],
     ['signed out with nothing open', undefined, state('signed-out'), { owner: undefined }]

@@ -18,12 +18,15 @@ describe('notebookCookie', () => {
     expect(() => notebookCookie('http://notebook.example.com/x', TOKEN)).toThrow(/https/)
   })
 
-  it.each(['a;Domain=evil.com', 'with space', 'quo"te', 'comma,', '', 'new\nline'])('refuses a token that would break the cookie (%j) without repeating it', (token) => {
-    expect(() => notebookCookie('https://notebook.example.com/', token)).toThrow(/sign in again/)
-    try {
-      notebookCookie('https://notebook.example.com/', token)
-    } catch (error) {
-      if (token !== '') expect((error as Error).message).not.toContain(token)
+  it.each(['a;Domain=evil.com', 'with space', 'quo"te', 'comma,', '', 'new\nline'])(
+    'refuses a token that would break the cookie (%j) without repeating it',
+    (token) => {
+      expect(() => notebookCookie('https://notebook.example.com/', token)).toThrow(/sign in again/)
+      try {
+        notebookCookie('https://notebook.example.com/', token)
+      } catch (error) {
+        if (token !== '') expect((error as Error).message).not.toContain(token)
+      }
     }
-  })
+  )
 })

@@ -37,7 +37,9 @@ beforeAll(async () => {
   // bootMs 0: the emulator's timers fire on the next turns; a bounded look until it is Running.
   for (let attempt = 0; attempt < 200; attempt++) {
     const listed = await post(emulator.baseUrl, '/instance/list', { pager: { currentPage: 1, pageSize: 10 } }, token)
-    const found = ListInstancesResponseSchema.parse(listed.body).instances?.find((each) => each.instanceMetadata.instanceId === created.body.instanceId)
+    const found = ListInstancesResponseSchema.parse(listed.body).instances?.find(
+      (each) => each.instanceMetadata.instanceId === created.body.instanceId
+    )
     if (found?.instanceRuntimeInfo.status === 'Running') {
       instance = found
       return

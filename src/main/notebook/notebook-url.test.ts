@@ -12,13 +12,23 @@ describe('notebookUrl', () => {
     expect(notebookUrl(instanceWith({ domain, subUrl }))).toBe(expected)
   })
 
-  it.each(['Starting', 'Stopped', 'Initializing', 'Stopping', 'SomethingNew'])('is unavailable while %s, with a message that says why', (status) => {
-    const instance = instanceWith({ status })
-    expect(notebookUrl(instance)).toBeUndefined()
-    expect(notebookAddress(instance)).toEqual({ ok: false, reason: 'not-running', message: expect.stringContaining(`it is ${status} now`) })
-  })
+  it.each(['Starting', 'Stopped', 'Initializing', 'Stopping', 'SomethingNew'])(
+    'is unavailable while %s, with a message that says why',
+    (status) => {
+      const instance = instanceWith({ status })
+      expect(notebookUrl(instance)).toBeUndefined()
+      expect(notebookAddress(instance)).toEqual({
+        ok: false,
+        reason: 'not-running',
+        message: expect.stringContaining(`it is ${status} now`)
+      })
+    }
+  )
 
-  it.each(['', 'evil.com/path', 'user@notebook.example.com', 'notebook.example.com?x', 'a b', 'https://x', '[::1'])('refuses the domain %j', (domain) => {
-    expect(notebookAddress(instanceWith({ domain }))).toMatchObject({ ok: false, reason: 'bad-address' })
-  })
+  it.each(['', 'evil.com/path', 'user@notebook.example.com', 'notebook.example.com?x', 'a b', 'https://x', '[::1'])(
+    'refuses the domain %j',
+    (domain) => {
+      expect(notebookAddress(instanceWith({ domain }))).toMatchObject({ ok: false, reason: 'bad-address' })
+    }
+  )
 })

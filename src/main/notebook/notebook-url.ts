@@ -7,8 +7,7 @@ import type { Instance } from '../../shared/api'
 import { notebookLocation } from '../../shared/instance-rules'
 
 export type NotebookAddress =
-  | { ok: true; url: string; origin: string }
-  | { ok: false; reason: 'not-running' | 'bad-address'; message: string }
+  { ok: true; url: string; origin: string } | { ok: false; reason: 'not-running' | 'bad-address'; message: string }
 
 export function notebookAddress(instance: Instance): NotebookAddress {
   const location = notebookLocation(instance)

@@ -199,7 +199,11 @@ describe('notebook window adapter', () => {
     expect(opened).toEqual(['https://hpc-ai.com/docs'])
 
     let framePrevented = false
-    contents.emit('will-frame-navigate', { url: 'https://tracker.example/', isMainFrame: false, preventDefault: () => (framePrevented = true) })
+    contents.emit('will-frame-navigate', {
+      url: 'https://tracker.example/',
+      isMainFrame: false,
+      preventDefault: () => (framePrevented = true)
+    })
     expect(framePrevented).toBe(true)
     expect(contents.openHandler!({ url: 'https://127.0.0.1:40123/notebook/inst-1/other' }).action).toBe('allow')
     expect(contents.openHandler!({ url: 'javascript:alert(1)' }).action).toBe('deny')
@@ -216,7 +220,14 @@ describe('notebook window adapter', () => {
     expect(FakeWindow.all[0]!.focused).toBe(1)
     await windows.refreshCookies('sandbox', 'new.tok.en')
     const set = sessions.get('persist:notebook-sandbox')!.cookies.set
-    expect(set).toHaveBeenLastCalledWith({ url: 'https://127.0.0.1:40123', name: 'AccessToken', value: 'new.tok.en', secure: true, httpOnly: true, sameSite: 'strict' })
+    expect(set).toHaveBeenLastCalledWith({
+      url: 'https://127.0.0.1:40123',
+      name: 'AccessToken',
+      value: 'new.tok.en',
+      secure: true,
+      httpOnly: true,
+      sameSite: 'strict'
+    })
     await windows.refreshCookies('other-profile', 'x.y.z')
     expect(set).toHaveBeenCalledTimes(3)
   })
@@ -304,7 +315,13 @@ describe('notebook window adapter', () => {
   it("ending a profile's access closes its windows and removes the cookie and the partition's storage", async () => {
     const windows = createNotebookWindows()
     await windows.open(request())
-    await windows.open(request({ profileId: 'hpc-ai', url: 'https://nb.example/notebook/inst-9/lab', cookie: { url: 'https://nb.example', name: 'AccessToken', value: 't', secure: true, httpOnly: true, sameSite: 'strict' } }))
+    await windows.open(
+      request({
+        profileId: 'hpc-ai',
+        url: 'https://nb.example/notebook/inst-9/lab',
+        cookie: { url: 'https://nb.example', name: 'AccessToken', value: 't', secure: true, httpOnly: true, sameSite: 'strict' }
+      })
+    )
     calls.length = 0
     await windows.endAccess('sandbox')
     expect(calls).toEqual([

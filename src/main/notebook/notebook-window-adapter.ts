@@ -82,7 +82,8 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
       ses.setPermissionCheckHandler(() => false)
       ses.setDevicePermissionHandler(() => false)
       // why: trusts only the Sandbox's own certificate, pinned by fingerprint; all else is Chromium's call (-3).
-      ses.setCertificateVerifyProc((request, callback) => { // eng-disable CERTIFICATE_VERIFY_PROC_JS_CHECK
+      ses.setCertificateVerifyProc((request, callback) => {
+        // eng-disable CERTIFICATE_VERIFY_PROC_JS_CHECK
         callback(isPinnedCertificate(request.hostname, request.certificate.fingerprint, pins.get(partition)) ? TRUST : CHROMIUM_DECIDES)
       })
     }
@@ -173,7 +174,8 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
       const decision = notebookNavigation(origin, url)
       // A pop-up outlives its opener (as a browser tab does): Electron would otherwise destroy it,
       // unsaved work and all, when the notebook window closes. It is tracked and closed with the rest.
-      if (decision === 'allow') return { action: 'allow', outlivesOpener: true, overrideBrowserWindowOptions: { webPreferences: securePreferences(ses) } }
+      if (decision === 'allow')
+        return { action: 'allow', outlivesOpener: true, overrideBrowserWindowOptions: { webPreferences: securePreferences(ses) } }
       if (decision === 'external') openExternally(url)
       return { action: 'deny' }
     })
@@ -252,7 +254,9 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
     },
 
     async closeAll(profileId) {
-      const outcomes = await Promise.all(windowsOf(profileId).map(async ([window, entry]) => ({ entry, outcome: await attemptClose(window, entry) })))
+      const outcomes = await Promise.all(
+        windowsOf(profileId).map(async ([window, entry]) => ({ entry, outcome: await attemptClose(window, entry) }))
+      )
       return [...new Set(outcomes.filter((o) => o.outcome === 'refused').map((o) => o.entry.title))]
     },
 
@@ -271,7 +275,10 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
         await ses.clearStorageData()
         await ses.clearCache()
       })()
-      clearing.set(partition, ending.catch(() => undefined))
+      clearing.set(
+        partition,
+        ending.catch(() => undefined)
+      )
       try {
         await ending
       } catch (error) {

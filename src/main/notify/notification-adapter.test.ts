@@ -15,7 +15,13 @@ class FakeNotification extends EventEmitter {
 vi.mock('electron', () => ({ Notification: FakeNotification }))
 const { createNotificationAdapter } = await import('./notification-adapter')
 
-const note = (id: string): AppNotification => ({ id, kind: 'ready', title: `${id} is ready`, body: 'Open it from Cloud Tray.', instanceId: id })
+const note = (id: string): AppNotification => ({
+  id,
+  kind: 'ready',
+  title: `${id} is ready`,
+  body: 'Open it from Cloud Tray.',
+  instanceId: id
+})
 
 describe('notification adapter', () => {
   it('holds a notification until it is clicked, closed or failed, and a click opens its instance', () => {
@@ -43,7 +49,11 @@ describe('notification adapter', () => {
       ]
     }
     const acted: string[] = []
-    const mac = createNotificationAdapter(() => {}, (n, action) => acted.push(`${n.id}:${action}`), 'darwin')
+    const mac = createNotificationAdapter(
+      () => {},
+      (n, action) => acted.push(`${n.id}:${action}`),
+      'darwin'
+    )
     mac.show(countdown)
     const onMac = shown.at(-1)!
     expect(onMac.options.actions).toEqual([
@@ -54,7 +64,11 @@ describe('notification adapter', () => {
     expect(acted).toEqual(['g:stop-now'])
     expect(mac.held()).toBe(0)
 
-    const linux = createNotificationAdapter(() => {}, (n, action) => acted.push(`${n.id}:${action}`), 'linux')
+    const linux = createNotificationAdapter(
+      () => {},
+      (n, action) => acted.push(`${n.id}:${action}`),
+      'linux'
+    )
     linux.show(countdown)
     expect(shown.at(-1)!.options.actions).toBeUndefined()
   })

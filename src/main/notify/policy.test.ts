@@ -18,24 +18,41 @@ describe('notification policy', () => {
   it.each<[string, Transition[], AppActions, { kind: string; title: string; body?: string }[]]>([
     ['→ Running: ready', [t('Starting', 'Running')], none, [{ kind: 'ready', title: '«train» is ready' }]],
     ['first seen Running, not created here: nothing', [t(null, 'Running')], none, []],
-    ['first seen Running, created here: ready', [t(null, 'Running')], { ...none, created: new Set(['i1']) }, [{ kind: 'ready', title: '«train» is ready' }]],
+    [
+      'first seen Running, created here: ready',
+      [t(null, 'Running')],
+      { ...none, created: new Set(['i1']) },
+      [{ kind: 'ready', title: '«train» is ready' }]
+    ],
     [
       '→ StartingFailed: failed with the diagnosis',
       [t('Starting', 'StartingFailed', { diagnosisMessage: 'No capacity in region', message: 'failed' })],
       none,
       [{ kind: 'failed', title: '«train» failed to start', body: 'No capacity in region' }]
     ],
-    ['→ InitializationFailed: failed', [t('Initializing', 'InitializationFailed')], none, [{ kind: 'failed', title: '«train» failed to start', body: 'The cloud gave no reason.' }]],
+    [
+      '→ InitializationFailed: failed',
+      [t('Initializing', 'InitializationFailed')],
+      none,
+      [{ kind: 'failed', title: '«train» failed to start', body: 'The cloud gave no reason.' }]
+    ],
     ['→ Stopped not asked for (preemption): stopped', [t('Running', 'Stopped')], none, [{ kind: 'stopped', title: '«train» stopped' }]],
     ['→ Stopped asked for by this app: nothing', [t('Stopping', 'Stopped')], { ...none, stopping: new Set(['i1']) }, []],
     ['→ Released: released', [t('Stopped', 'Released')], none, [{ kind: 'released', title: '«train» was released' }]],
-    ['disappeared: released', [t('Running', null)], none, [{ kind: 'released', title: '«train» was released', body: 'It is no longer in your instance list.' }]],
+    [
+      'disappeared: released',
+      [t('Running', null)],
+      none,
+      [{ kind: 'released', title: '«train» was released', body: 'It is no longer in your instance list.' }]
+    ],
     ['disappeared after this app terminated it: nothing', [t('Running', null)], { ...none, terminating: new Set(['i1']) }, []],
     ['→ Starting: nothing', [t('Initializing', 'Starting')], none, []]
   ])('%s', (_name, transitions, actions, expected) => {
     const { notifications } = run(transitions, actions)
     expect(notifications).toHaveLength(expected.length)
-    notifications.forEach((n, i) => expect(n).toMatchObject({ ...expected[i], ...(expected[i]!.kind !== 'summary' ? { instanceId: 'i1' } : {}) }))
+    notifications.forEach((n, i) =>
+      expect(n).toMatchObject({ ...expected[i], ...(expected[i]!.kind !== 'summary' ? { instanceId: 'i1' } : {}) })
+    )
   })
 
   it('reports which app actions settled', () => {
@@ -49,7 +66,8 @@ describe('notification policy', () => {
   })
 
   it('up to 3 at once are shown one by one; more become one summary', () => {
-    const many = (n: number): Transition[] => Array.from({ length: n }, (_, i) => t('Starting', 'Running', { instanceId: `i${i}`, name: `n${i}` }))
+    const many = (n: number): Transition[] =>
+      Array.from({ length: n }, (_, i) => t('Starting', 'Running', { instanceId: `i${i}`, name: `n${i}` }))
     expect(run(many(3)).notifications.map((n) => n.kind)).toEqual(['ready', 'ready', 'ready'])
     const summary = run(many(4)).notifications
     expect(summary).toHaveLength(1)
@@ -60,17 +78,37 @@ describe('notification policy', () => {
 
 describe('#15: stuck starts and a low balance', () => {
   it('a back-off says what the cloud reports and what to do', () => {
-    const n = stuckNotification('id', { instanceId: 'i', name: 'train', status: 'Starting', reason: 'back-off', since: 0, diagnosisReason: 'BackOff', diagnosisMessage: 'Back-off restarting failed container download-image' }, 60_000)
+    const n = stuckNotification(
+      'id',
+      {
+        instanceId: 'i',
+        name: 'train',
+        status: 'Starting',
+        reason: 'back-off',
+        since: 0,
+        diagnosisReason: 'BackOff',
+        diagnosisMessage: 'Back-off restarting failed container download-image'
+      },
+      60_000
+    )
     expect(n).toMatchObject({ kind: 'stuck', title: '«train» is stuck starting', instanceId: 'i' })
     expect(n.body).toMatch(/reports BackOff: “Back-off restarting failed container download-image”.*delete it for good/)
   })
 
   it('no progress says for how long', () => {
-    const n = stuckNotification('id', { instanceId: 'i', name: 'train', status: 'Initializing', reason: 'no-progress', since: 0 }, 20 * 60_000)
+    const n = stuckNotification(
+      'id',
+      { instanceId: 'i', name: 'train', status: 'Initializing', reason: 'no-progress', since: 0 },
+      20 * 60_000
+    )
     expect(n.body).toMatch(/“Initializing” for 20 minutes without progress/)
   })
 
   it('a low balance names the amount and the threshold', () => {
-    expect(lowBalanceNotification('id', 4.2, 10)).toMatchObject({ kind: 'low-balance', title: 'Balance low: $4.20', body: expect.stringMatching(/below the \$10.00 you set/) })
+    expect(lowBalanceNotification('id', 4.2, 10)).toMatchObject({
+      kind: 'low-balance',
+      title: 'Balance low: $4.20',
+      body: expect.stringMatching(/below the \$10.00 you set/)
+    })
   })
 })

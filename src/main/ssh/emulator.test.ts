@@ -45,7 +45,10 @@ describe.skipIf(skipBecause(posixShellMissing(), 'SSH against the emulator’s s
     const instanceId = created.value.instanceId
     await until('Running', async () => {
       const snapshot = await core.handle('instances.refresh', undefined, client)
-      return snapshot.ok && snapshot.value.instances.some((i) => i.instanceMetadata.instanceId === instanceId && i.instanceRuntimeInfo.status === 'Running')
+      return (
+        snapshot.ok &&
+        snapshot.value.instances.some((i) => i.instanceMetadata.instanceId === instanceId && i.instanceRuntimeInfo.status === 'Running')
+      )
     })
 
     const command = await core.handle('ssh.command', { instanceId }, client)
@@ -56,10 +59,19 @@ describe.skipIf(skipBecause(posixShellMissing(), 'SSH against the emulator’s s
     const { terminalId } = opened.value
     const prompt = await until('host-key prompt', () => sent.find((item) => item.event === 'ssh.prompt')?.payload as SshPrompt | undefined)
     expect(prompt.kind).toBe('host-key')
-    const answered = await core.handle('ssh.answer', { promptId: prompt.promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, client)
+    const answered = await core.handle(
+      'ssh.answer',
+      { promptId: prompt.promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } },
+      client
+    )
     expect(answered.ok).toBe(true)
     await until('connected', () =>
-      sent.some((item) => item.event === 'ssh.status' && (item.payload as TerminalStatus).state === 'connected' && (item.payload as TerminalStatus).terminalId === terminalId)
+      sent.some(
+        (item) =>
+          item.event === 'ssh.status' &&
+          (item.payload as TerminalStatus).state === 'connected' &&
+          (item.payload as TerminalStatus).terminalId === terminalId
+      )
     )
 
     const output = (): string =>
@@ -69,7 +81,9 @@ describe.skipIf(skipBecause(posixShellMissing(), 'SSH against the emulator’s s
         .join('')
     const ackAll = async (): Promise<void> => {
       // Acknowledge like a renderer would, so flow control never holds the shell back.
-      const bytes = sent.filter((item) => item.event === 'ssh.data').reduce((sum, item) => sum + (item.payload as Events['ssh.data']).data.length, 0)
+      const bytes = sent
+        .filter((item) => item.event === 'ssh.data')
+        .reduce((sum, item) => sum + (item.payload as Events['ssh.data']).data.length, 0)
       if (bytes > acked) core.notice('ssh.ack', { terminalId, bytes: bytes - acked }, client)
       acked = Math.max(acked, bytes)
     }

@@ -196,8 +196,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     const stranger = join(scratch, `stranger-${counter}`)
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', stranger])
     const { harness, manager, manual } = setup({ settingsKeyFile: () => stranger })
-    harness.answerPrompt = (prompt) =>
-      prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-once' } : { kind: 'cancel' }
+    harness.answerPrompt = (prompt) => (prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-once' } : { kind: 'cancel' })
     const { terminalId } = manager.open('i-6', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'failed')
     // The password prompt (the server offers none) was never asked; no retry is scheduled.

@@ -51,7 +51,10 @@ describe('SshManager retry policy', () => {
     }
     expect(delays.slice(0, 7)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000])
     await harness.waitForState(terminalId, 'failed')
-    expect(harness.lastStatus(terminalId)).toMatchObject({ needsUser: true, message: expect.stringMatching(/Gave up after 12 attempts — press Reconnect/) })
+    expect(harness.lastStatus(terminalId)).toMatchObject({
+      needsUser: true,
+      message: expect.stringMatching(/Gave up after 12 attempts — press Reconnect/)
+    })
     expect(clock.pending).toBe(0)
 
     manager.reconnect(terminalId, harness.clientId)

@@ -215,7 +215,9 @@ class TerminalTab implements LinkUser {
       this.report('connected', reconnected ? 'reconnected' : `connected to ${target.username}@${target.host}`)
     } catch (error) {
       if (session.finished) return
-      this.report('failed', `The server refused to start a shell: ${(error as Error).message}. Press Reconnect to try again.`, { needsUser: true })
+      this.report('failed', `The server refused to start a shell: ${(error as Error).message}. Press Reconnect to try again.`, {
+        needsUser: true
+      })
     }
   }
 }

@@ -26,7 +26,8 @@ export function sshUser(text: string): SshValue<string> {
   if (trouble) return { ok: false, problem: trouble }
   if (text.length > USER_MAX) return { ok: false, problem: `is longer than ${USER_MAX} characters` }
   if (text.startsWith('-')) return { ok: false, problem: 'starts with “-”, which SSH would read as an option' }
-  if (!USER.test(text)) return { ok: false, problem: 'has characters a login name cannot have (only letters, digits, “.”, “_” and “-” are accepted)' }
+  if (!USER.test(text))
+    return { ok: false, problem: 'has characters a login name cannot have (only letters, digits, “.”, “_” and “-” are accepted)' }
   return { ok: true, value: text }
 }
 
@@ -46,7 +47,9 @@ export function sshHost(text: string): SshValue<string> {
 }
 
 export function sshPort(port: number): SshValue<number> {
-  return Number.isInteger(port) && port >= 1 && port <= 65_535 ? { ok: true, value: port } : { ok: false, problem: 'is not a port number from 1 to 65535' }
+  return Number.isInteger(port) && port >= 1 && port <= 65_535
+    ? { ok: true, value: port }
+    : { ok: false, problem: 'is not a port number from 1 to 65535' }
 }
 
 /** A value for a message: printable ASCII as is, anything else as `\u{…}`, cut at 60 characters. */

@@ -33,7 +33,9 @@ describe('sshTarget', () => {
     const bracketed = runningInstance({ host: '[2001:db8::1]', port: 31022, username: 'ubuntu' })
     expect(sshTarget(bracketed).host).toBe('2001:db8::1')
     const hostile = runningInstance({ host: 'h', port: 31022, username: 'root\n  ProxyCommand x', name: 'gpu-box' })
-    expect(() => sshTarget(hostile)).toThrow(/^The cloud gave “gpu-box” the SSH login name “root\\u\{a\} {2}ProxyCommand x”, which contains a line break\./)
+    expect(() => sshTarget(hostile)).toThrow(
+      /^The cloud gave “gpu-box” the SSH login name “root\\u\{a\} {2}ProxyCommand x”, which contains a line break\./
+    )
     const badPort = runningInstance({ host: 'h', port: 70_000, username: 'u' })
     expect(() => sshTarget(badPort)).toThrow(/SSH port “70000”, which is not a port number/)
   })

@@ -49,10 +49,7 @@ function checked<T>(instanceName: string, what: string, raw: string, result: Ssh
 export function requireRunning(instance: Instance): void {
   const status = instance.instanceRuntimeInfo.status
   if (!isRunning(instance)) {
-    throw new AppError(
-      'not-allowed',
-      `“${instance.instanceSpecInfo.name}” is ${status}, not running. Open a terminal once it is Running.`
-    )
+    throw new AppError('not-allowed', `“${instance.instanceSpecInfo.name}” is ${status}, not running. Open a terminal once it is Running.`)
   }
 }
 

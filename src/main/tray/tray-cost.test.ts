@@ -10,13 +10,26 @@ import { parseTrayItemId, trayModel } from './tray-model'
 const signedIn: SessionState = { status: 'signed-in', profileId: 'sandbox', username: 'demo', remembered: false, keychain: 'available' }
 const signedOut: SessionState = { ...signedIn, status: 'signed-out' }
 const ports = [{ port: 22, address: '10.0.0.5', nodePort: 30022 }]
-const snap: InstancesSnapshot = { instances: [makeInstance({ id: 'a', name: 'train', nodePorts: ports }), makeInstance({ id: 'b', name: 'eval', nodePorts: ports })], fetchedAt: 1, mode: 'steady' }
+const snap: InstancesSnapshot = {
+  instances: [makeInstance({ id: 'a', name: 'train', nodePorts: ports }), makeInstance({ id: 'b', name: 'eval', nodePorts: ports })],
+  fetchedAt: 1,
+  mode: 'steady'
+}
 
 function guarded(id: string, name: string, over: Partial<GuardInstance> = {}): GuardInstance {
   return {
     instanceId: id,
     name,
-    meter: { price: 19.92, unit: '$', chargeMode: 'perHour', hourlyRate: 19.92, runStartedAt: 0, runStartSource: 'created', uptimeMs: 0, costSoFar: 0 },
+    meter: {
+      price: 19.92,
+      unit: '$',
+      chargeMode: 'perHour',
+      hourlyRate: 19.92,
+      runStartedAt: 0,
+      runStartSource: 'created',
+      uptimeMs: 0,
+      costSoFar: 0
+    },
     rules: NO_RULES,
     ruleWords: [],
     gpu: { state: 'off' },
@@ -36,7 +49,17 @@ const cost: CostSnapshot = {
       countdown: { rule: 'idle', reason: 'idle', startedAt: 0, endsAt: ENDS }
     }),
     guarded('b', 'eval', {
-      meter: { price: 107.52, unit: '$', chargeMode: 'perWeek', hourlyRate: 0.64, runStartedAt: 0, runStartSource: 'created', uptimeMs: 0, costSoFar: 0, plan: { committed: 107.52, periods: 1, chargeMode: 'perWeek', endsAt: ENDS } },
+      meter: {
+        price: 107.52,
+        unit: '$',
+        chargeMode: 'perWeek',
+        hourlyRate: 0.64,
+        runStartedAt: 0,
+        runStartSource: 'created',
+        uptimeMs: 0,
+        costSoFar: 0,
+        plan: { committed: 107.52, periods: 1, chargeMode: 'perWeek', endsAt: ENDS }
+      },
       gpu: { state: 'unavailable', reason: 'host key not trusted yet', samples: [] }
     })
   ]
@@ -48,7 +71,11 @@ const sub = (items: TrayMenuItem[], id: string) => items.find((i) => i.id === `i
 describe('the cost guard in the tray', () => {
   it('the burn rate is the first line and in the tooltip; a countdown can be answered from the menu', () => {
     const model = trayModel(signedIn, snap, DEFAULT_SETTINGS, { cost })
-    expect(labels(model.items).slice(0, 3)).toEqual(['$24.40/h for 2 instances', 'Signed in as demo', `Keep «train» running (stops at ${formatClockTime(ENDS)})`])
+    expect(labels(model.items).slice(0, 3)).toEqual([
+      '$24.40/h for 2 instances',
+      'Signed in as demo',
+      `Keep «train» running (stops at ${formatClockTime(ENDS)})`
+    ])
     expect(model.tooltip).toBe('2 running · $24.40/h')
     const keep = model.items.find((i) => i.id === 'instance:a:keep-running')!
     expect(keep.enabled).toBe(true)
@@ -62,9 +89,20 @@ describe('the cost guard in the tray', () => {
 
   it('each instance: its price (or plan), its GPUs, the rule that would stop it', () => {
     const model = trayModel(signedIn, snap, DEFAULT_SETTINGS, { cost })
-    expect(labels(sub(model.items, 'a')).slice(0, 3)).toEqual(['$19.92/h', 'GPU 87 % · 40 of 80 GiB', 'Auto-stops when idle 30 min (GPU below 5 %)'])
-    expect(labels(sub(model.items, 'b')).slice(0, 2)).toEqual([`$107.52 1-week plan, ends ${formatClockTime(ENDS)}`, 'GPU activity unavailable (details in Cloud Tray)'])
-    expect(sub(model.items, 'a')!.slice(0, 3).every((i) => !i.enabled)).toBe(true)
+    expect(labels(sub(model.items, 'a')).slice(0, 3)).toEqual([
+      '$19.92/h',
+      'GPU 87 % · 40 of 80 GiB',
+      'Auto-stops when idle 30 min (GPU below 5 %)'
+    ])
+    expect(labels(sub(model.items, 'b')).slice(0, 2)).toEqual([
+      `$107.52 1-week plan, ends ${formatClockTime(ENDS)}`,
+      'GPU activity unavailable (details in Cloud Tray)'
+    ])
+    expect(
+      sub(model.items, 'a')!
+        .slice(0, 3)
+        .every((i) => !i.enabled)
+    ).toBe(true)
   })
 
   it('the title beside the icon only when the user asks for it (macOS)', () => {
@@ -72,7 +110,9 @@ describe('the cost guard in the tray', () => {
     expect(off.title).toBeUndefined()
     const settings: Settings = { ...DEFAULT_SETTINGS, costGuard: { ...DEFAULT_SETTINGS.costGuard, trayTitle: true } }
     expect(trayModel(signedIn, snap, settings, { cost }).title).toBe('$24.40/h')
-    expect(trayModel(signedIn, snap, settings, { cost: { ...cost, billedCount: 0, burnRatePerHour: 0, instances: [] } }).title).toBeUndefined()
+    expect(
+      trayModel(signedIn, snap, settings, { cost: { ...cost, billedCount: 0, burnRatePerHour: 0, instances: [] } }).title
+    ).toBeUndefined()
   })
 
   it('nothing about cost while signed out or with nothing billed', () => {

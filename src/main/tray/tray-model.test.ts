@@ -50,7 +50,11 @@ describe('tray model', () => {
     ['Starting: only stop', starting, { notebook: false, terminal: false, 'copy-ssh': false, 'port:30888': false, stop: true }],
     ['Stopped: nothing', stopped, { notebook: false, terminal: false, 'copy-ssh': false, 'port:30888': false, stop: false }],
     ['failed: stop (ends billing)', failed, { notebook: false, terminal: false, 'copy-ssh': false, stop: true }],
-    ['Running without port 22: no terminal', makeInstance({ id: 'n1', name: 'nossh', status: 'Running', nodePorts: [] }), { notebook: true, terminal: false, 'copy-ssh': false }],
+    [
+      'Running without port 22: no terminal',
+      makeInstance({ id: 'n1', name: 'nossh', status: 'Running', nodePorts: [] }),
+      { notebook: true, terminal: false, 'copy-ssh': false }
+    ],
     ['Stopping: nothing to stop', makeInstance({ id: 't1', name: 'halting', status: 'Stopping', nodePorts: ports }), { stop: false }]
   ])('items enabled only where they work — %s', (_name, instance, expected) => {
     for (const [action, want] of Object.entries(expected)) expect([action, enabled(instance, action)]).toEqual([action, want])
@@ -104,7 +108,9 @@ describe('tray model', () => {
   })
 
   it('many instances: the ones needing attention or changing first, the rest as one item', () => {
-    const many = Array.from({ length: 40 }, (_, i) => makeInstance({ id: `many-${i}`, name: `stopped ${i}`, status: 'Stopped', nodePorts: [] }))
+    const many = Array.from({ length: 40 }, (_, i) =>
+      makeInstance({ id: `many-${i}`, name: `stopped ${i}`, status: 'Stopped', nodePorts: [] })
+    )
     many.splice(30, 0, failed, starting, running)
     const model = trayModel(signedIn, snap(many), DEFAULT_SETTINGS)
     const subs = model.items.filter((i) => i.type === 'submenu')
@@ -125,7 +131,12 @@ describe('tray model', () => {
   })
 
   it('#12 item 7: a port listed twice gets one menu item, so every item id is unique', () => {
-    const twice = makeInstance({ id: 'd1', name: 'dup', status: 'Running', nodePorts: [...ports, { port: 8888, address: '10.0.0.6', nodePort: 30888 }] })
+    const twice = makeInstance({
+      id: 'd1',
+      name: 'dup',
+      status: 'Running',
+      nodePorts: [...ports, { port: 8888, address: '10.0.0.6', nodePort: 30888 }]
+    })
     const model = trayModel(signedIn, snap([twice, twice]), DEFAULT_SETTINGS)
     const ids: string[] = []
     const collect = (items: TrayMenuItem[]): void => items.forEach((i) => (ids.push(i.id), i.submenu && collect(i.submenu)))
@@ -149,7 +160,10 @@ describe('tray model', () => {
       fetchedAt: 1
     })
     const line = (available: number, threshold: number | null) =>
-      byId(trayModel(signedIn, snap([]), { ...DEFAULT_SETTINGS, lowBalanceThreshold: threshold }, { balance: balance(available) }).items, 'balance')?.label
+      byId(
+        trayModel(signedIn, snap([]), { ...DEFAULT_SETTINGS, lowBalanceThreshold: threshold }, { balance: balance(available) }).items,
+        'balance'
+      )?.label
     expect(line(95.2, 10)).toBe('Balance: $95.20')
     expect(line(4.2, 10)).toBe('Balance low: $4.20')
     expect(line(4.2, null)).toBe('Balance: $4.20')
@@ -157,25 +171,39 @@ describe('tray model', () => {
     expect(byId(trayModel(signedOut, snap([]), DEFAULT_SETTINGS, { balance: balance(5) }).items, 'balance')).toBeUndefined()
   })
 
-  it('#15: a stuck start says so; statuses read in people\'s words', () => {
+  it("#15: a stuck start says so; statuses read in people's words", () => {
     const stuck = makeInstance({ id: 'st', name: 'pulling', status: 'Starting', nodePorts: [] })
-    const snapshot = { ...snap([stuck, failed]), stuck: [{ instanceId: 'st', name: 'pulling', status: 'Starting', reason: 'back-off' as const, since: 1 }] }
+    const snapshot = {
+      ...snap([stuck, failed]),
+      stuck: [{ instanceId: 'st', name: 'pulling', status: 'Starting', reason: 'back-off' as const, since: 1 }]
+    }
     const subs = trayModel(signedIn, snapshot, DEFAULT_SETTINGS).items.filter((i) => i.type === 'submenu')
     expect(subs.map((s) => s.label)).toEqual(['pulling — stuck starting', 'broken — Failed to start'])
   })
 
   it('#15: on an API-key session the notebook item says it asks for the password, until it was given', () => {
     const keyed: SessionState = { ...signedIn, method: 'api-key' }
-    expect(byId(trayModel(keyed, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:notebook')?.label).toBe('Open notebook (asks for your password once)…')
+    expect(byId(trayModel(keyed, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:notebook')?.label).toBe(
+      'Open notebook (asks for your password once)…'
+    )
     const given = { ...keyed, notebookSignInUntil: 2 }
     expect(byId(trayModel(given, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:notebook')?.label).toBe('Open notebook')
   })
 })
 
 describe('tray tunnels', () => {
-  const jupyter = { tunnelId: 'tun-1', instanceId: 'r1', remotePort: 8888, label: 'Jupyter', localAddress: '127.0.0.1:8888', state: 'open' as const }
+  const jupyter = {
+    tunnelId: 'tun-1',
+    instanceId: 'r1',
+    remotePort: 8888,
+    label: 'Jupyter',
+    localAddress: '127.0.0.1:8888',
+    state: 'open' as const
+  }
   const withTunnels = (instance: Instance, tunnels = [jupyter]) =>
-    trayModel(signedIn, snap([instance]), DEFAULT_SETTINGS, { tunnels: tunnels.map((t) => ({ ...t, instanceId: instance.instanceMetadata.instanceId })) }).items
+    trayModel(signedIn, snap([instance]), DEFAULT_SETTINGS, {
+      tunnels: tunnels.map((t) => ({ ...t, instanceId: instance.instanceMetadata.instanceId }))
+    }).items
 
   it('offers the presets (a forwarded one says so) and "Other port…" on a running instance', () => {
     const forward = byId(withTunnels(running), 'instance:r1:forward')!
@@ -199,7 +227,10 @@ describe('tray tunnels', () => {
       ['Copy 127.0.0.1:8888', true],
       ['Stop forwarding', true]
     ])
-    const waiting = byId(withTunnels(stopped, [{ ...jupyter, remotePort: 5000, label: undefined as never, state: 'waiting' as never }]), 'instance:x1:tunnel:tun-1')!
+    const waiting = byId(
+      withTunnels(stopped, [{ ...jupyter, remotePort: 5000, label: undefined as never, state: 'waiting' as never }]),
+      'instance:x1:tunnel:tun-1'
+    )!
     expect(waiting.label).toBe('waiting for the instance → port 5000')
     expect(waiting.submenu!.map((i) => i.enabled)).toEqual([false, false, true])
   })
@@ -211,8 +242,16 @@ describe('tray tunnels', () => {
   it('parses tunnel item ids, never mistaking one for another action', () => {
     expect(parseTrayItemId('instance:notebook-1:forward:8888')).toEqual({ kind: 'forward', instanceId: 'notebook-1', remotePort: 8888 })
     expect(parseTrayItemId('instance:notebook-1:forward-other')).toEqual({ kind: 'forward-other', instanceId: 'notebook-1' })
-    expect(parseTrayItemId('instance:notebook-1:tunnel:tun-ab-12:stop')).toEqual({ kind: 'tunnel-stop', instanceId: 'notebook-1', tunnelId: 'tun-ab-12' })
-    expect(parseTrayItemId('instance:notebook-1:tunnel:tun-ab-12:copy')).toEqual({ kind: 'tunnel-copy', instanceId: 'notebook-1', tunnelId: 'tun-ab-12' })
+    expect(parseTrayItemId('instance:notebook-1:tunnel:tun-ab-12:stop')).toEqual({
+      kind: 'tunnel-stop',
+      instanceId: 'notebook-1',
+      tunnelId: 'tun-ab-12'
+    })
+    expect(parseTrayItemId('instance:notebook-1:tunnel:tun-ab-12:copy')).toEqual({
+      kind: 'tunnel-copy',
+      instanceId: 'notebook-1',
+      tunnelId: 'tun-ab-12'
+    })
     expect(parseTrayItemId('instance:notebook-1:tunnel:tun-ab-12')).toBeUndefined()
     expect(parseTrayItemId('instance:notebook-1:forward')).toBeUndefined()
   })

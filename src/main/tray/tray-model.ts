@@ -84,12 +84,7 @@ export function parseTrayItemId(itemId: string): TrayAction | undefined {
   return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop' | 'terminate' | 'keep-running', instanceId }
 }
 
-export function trayModel(
-  session: SessionState,
-  snapshot: InstancesSnapshot,
-  settings: Settings,
-  context: TrayContext = {}
-): TrayModel {
+export function trayModel(session: SessionState, snapshot: InstancesSnapshot, settings: Settings, context: TrayContext = {}): TrayModel {
   const signedIn = session.status === 'signed-in'
   // Submenu ids carry the instance id: an instance listed twice gets one submenu (the first).
   const instances = session.status === 'signed-out' ? [] : uniqueBy(snapshot.instances, (i) => i.instanceMetadata.instanceId).items
@@ -112,7 +107,17 @@ export function trayModel(
     const shown = instancesForMenu(instances)
     const stuck = new Set((snapshot.stuck ?? []).map((start) => start.instanceId))
     const notebookPassword = session.method === 'api-key' && session.notebookSignInUntil === undefined
-    for (const instance of shown) items.push(instanceSubmenu(instance, signedIn, stuck.has(instance.instanceMetadata.instanceId), notebookPassword, context.tunnels, guarded.get(instance.instanceMetadata.instanceId)))
+    for (const instance of shown)
+      items.push(
+        instanceSubmenu(
+          instance,
+          signedIn,
+          stuck.has(instance.instanceMetadata.instanceId),
+          notebookPassword,
+          context.tunnels,
+          guarded.get(instance.instanceMetadata.instanceId)
+        )
+      )
     if (shown.length < instances.length) {
       items.push(item('more-instances', `${instances.length - shown.length} more in Cloud Tray…`, true))
     }
@@ -157,7 +162,14 @@ export function instancesForMenu(instances: readonly Instance[]): Instance[] {
  * `notebookPassword`: an API-key session that has not given its password for notebook pages
  * yet; the item says so before the click.
  */
-function instanceSubmenu(instance: Instance, signedIn: boolean, stuck: boolean, notebookPassword: boolean, tunnels: TrayContext['tunnels'], cost: GuardInstance | undefined): TrayMenuItem {
+function instanceSubmenu(
+  instance: Instance,
+  signedIn: boolean,
+  stuck: boolean,
+  notebookPassword: boolean,
+  tunnels: TrayContext['tunnels'],
+  cost: GuardInstance | undefined
+): TrayMenuItem {
   const id = instance.instanceMetadata.instanceId
   const status = instance.instanceRuntimeInfo.status
   const running = signedIn && isRunning(instance)
@@ -166,17 +178,34 @@ function instanceSubmenu(instance: Instance, signedIn: boolean, stuck: boolean, 
   const ports = uniqueBy(forwardedPorts(instance), (p) => p.nodePort).items
   const submenu: TrayMenuItem[] = [
     ...instanceCostLines(cost),
-    item(`instance:${id}:notebook`, notebookPassword ? 'Open notebook (asks for your password once)…' : 'Open notebook', signedIn && canOpenNotebook(instance)),
+    item(
+      `instance:${id}:notebook`,
+      notebookPassword ? 'Open notebook (asks for your password once)…' : 'Open notebook',
+      signedIn && canOpenNotebook(instance)
+    ),
     item(`instance:${id}:terminal`, 'Open terminal', terminal),
     item(`instance:${id}:copy-ssh`, 'Copy SSH command', terminal)
   ]
-  if (tunnels) submenu.push(...tunnelItems(id, terminal, tunnels.filter((tunnel) => tunnel.instanceId === id)))
+  if (tunnels)
+    submenu.push(
+      ...tunnelItems(
+        id,
+        terminal,
+        tunnels.filter((tunnel) => tunnel.instanceId === id)
+      )
+    )
   if (ports.length > 0) {
     submenu.push(separator(`instance:${id}:sep-ports`))
     for (const port of ports) {
       const url = portUrl(instance, port)
       // The inside port first: it is the one the user chose ("8888 → http://host:30888").
-      submenu.push(item(`instance:${id}:port:${port.nodePort}`, url ? `${port.port} → ${url}` : `${port.port} (no address yet)`, running && url !== undefined))
+      submenu.push(
+        item(
+          `instance:${id}:port:${port.nodePort}`,
+          url ? `${port.port} → ${url}` : `${port.port} (no address yet)`,
+          running && url !== undefined
+        )
+      )
     }
   }
   submenu.push(separator(`instance:${id}:sep-stop`))
@@ -214,7 +243,11 @@ function tunnelItems(instanceId: string, reachable: boolean, tunnels: NonNullabl
       label: 'Forward a port',
       enabled: reachable,
       type: 'submenu',
-      submenu: [...presets, separator(`instance:${instanceId}:sep-forward`), item(`instance:${instanceId}:forward-other`, 'Other port…', reachable)]
+      submenu: [
+        ...presets,
+        separator(`instance:${instanceId}:sep-forward`),
+        item(`instance:${instanceId}:forward-other`, 'Other port…', reachable)
+      ]
     }
   ]
   for (const tunnel of tunnels) {

@@ -14,7 +14,10 @@ afterEach(async () => {
 })
 
 const statuses = (r: CoreRig): string[] =>
-  r.of('transitions').flat().map((t: Transition) => `${t.name}: ${t.from ?? '∅'} → ${t.to ?? '∅'}`)
+  r
+    .of('transitions')
+    .flat()
+    .map((t: Transition) => `${t.name}: ${t.from ?? '∅'} → ${t.to ?? '∅'}`)
 
 async function refresh(r: CoreRig): Promise<void> {
   const result = await r.call('instances.refresh')
@@ -83,7 +86,10 @@ describe('watcher against the emulator', () => {
     await refresh(rig)
     await rig.emulator.control.faults.setDown(true)
     for (let i = 0; i < 4; i++) await runScheduledPoll(rig)
-    const modes = rig.of('instances').slice(-4).map((s) => s.mode)
+    const modes = rig
+      .of('instances')
+      .slice(-4)
+      .map((s) => s.mode)
     expect(modes).toEqual(['backoff', 'backoff', 'backoff', 'backoff'])
     const health = rig.of('watch.health')
     // One event per distinct error (a cut keep-alive, then "refused"), not one per failed poll.
@@ -91,7 +97,10 @@ describe('watcher against the emulator', () => {
     for (const h of health) expect(h).toMatchObject({ state: 'failing', error: { kind: 'network' } })
     const keys = health.map((h) => h.error!.message)
     expect(new Set(keys).size).toBe(keys.length)
-    const gaps = rig.of('instances').slice(-3).map((s) => s.nextPollAt! - s.fetchedAt!)
+    const gaps = rig
+      .of('instances')
+      .slice(-3)
+      .map((s) => s.nextPollAt! - s.fetchedAt!)
     expect(gaps[2]! > gaps[0]!).toBe(true) // growing delays
     await rig.emulator.control.faults.setDown(false)
     await runScheduledPoll(rig)

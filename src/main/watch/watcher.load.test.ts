@@ -96,7 +96,10 @@ describe('watcher under load', () => {
     expect(first?.instances).toHaveLength(INSTANCES)
     const before = { transitions: rig.of('transitions').length, notifications: rig.platform.notifications.length }
 
-    const ids = shuffled(first!.instances.map((i) => i.instanceMetadata.instanceId), 20_260_101)
+    const ids = shuffled(
+      first!.instances.map((i) => i.instanceMetadata.instanceId),
+      20_260_101
+    )
     const stepMs = 60_000 / CHANGES_PER_MINUTE // one change every 300 ms
     for (const id of ids.slice(0, CHANGES)) {
       rig.emulator.control.setStatus(id, 'Stopped')
@@ -126,6 +129,6 @@ describe('watcher under load', () => {
     const last = rig.of('instances').at(-1)!
     expect(last.instances.filter((i) => i.instanceRuntimeInfo.status === 'Stopped')).toHaveLength(CHANGES)
     // And it did so polling on its schedule, not flooding: at most one list per fast interval.
-    expect(listCalls).toBeLessThanOrEqual(Math.ceil((MINUTES + 1) * 60_000 / 2_500) + 2)
+    expect(listCalls).toBeLessThanOrEqual(Math.ceil(((MINUTES + 1) * 60_000) / 2_500) + 2)
   }, 120_000)
 })

@@ -126,7 +126,9 @@ describe('Watcher', () => {
       await r.clock.advanceAsync(at - r.clock.now())
     }
     expect(delays).toEqual([3_750, 7_500, 15_000, 30_000, 60_000, 120_000, 225_000, 225_000])
-    expect(r.health).toEqual([{ state: 'failing', error: { kind: 'network', message: 'Cannot reach the cloud.' }, retryAt: expect.any(Number) }])
+    expect(r.health).toEqual([
+      { state: 'failing', error: { kind: 'network', message: 'Cannot reach the cloud.' }, retryAt: expect.any(Number) }
+    ])
     mode = 'slow'
     await r.clock.advanceAsync(r.watcher.snapshot().nextPollAt! - r.clock.now())
     expect(r.health.map((h) => h.error?.kind)).toEqual(['network', 'server'])
@@ -188,12 +190,24 @@ describe('Watcher', () => {
   })
 
   it('#15: a start in back-off is told once, listed as stuck, and no longer keeps the poller fast', async () => {
-    let runtime: Partial<Instance['instanceRuntimeInfo']> = { diagnosisReason: 'BackOff', diagnosisMessage: 'Back-off restarting failed container download-image' }
+    let runtime: Partial<Instance['instanceRuntimeInfo']> = {
+      diagnosisReason: 'BackOff',
+      diagnosisMessage: 'Back-off restarting failed container download-image'
+    }
     let status = 'Starting'
     const r = rig(async () => [makeInstance({ id: 'p', name: 'puller', status, nodePorts: [], runtime })])
     r.watcher.sessionStarted(false)
     await r.clock.advanceAsync(0)
-    expect(r.stuck).toEqual([[expect.objectContaining({ instanceId: 'p', reason: 'back-off', diagnosisReason: 'BackOff', diagnosisMessage: expect.stringMatching(/download-image/) })]])
+    expect(r.stuck).toEqual([
+      [
+        expect.objectContaining({
+          instanceId: 'p',
+          reason: 'back-off',
+          diagnosisReason: 'BackOff',
+          diagnosisMessage: expect.stringMatching(/download-image/)
+        })
+      ]
+    ])
     expect(r.watcher.snapshot()).toMatchObject({ mode: 'steady', stuck: [{ instanceId: 'p', reason: 'back-off' }] })
     await r.clock.advanceAsync(3 * 30_000)
     expect(r.stuck).toHaveLength(1)
@@ -208,7 +222,7 @@ describe('Watcher', () => {
     expect(r.stuck).toHaveLength(2)
   })
 
-  it('#15: a start with no progress for the user\'s threshold counts as stuck then, not before', async () => {
+  it("#15: a start with no progress for the user's threshold counts as stuck then, not before", async () => {
     const r = rig(async () => [makeInstance({ id: 'i', name: 'slow', status: 'Initializing', nodePorts: [] })])
     r.watcher.sessionStarted(false)
     await r.clock.advanceAsync(0)

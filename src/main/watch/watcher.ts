@@ -37,7 +37,8 @@ export interface WatcherOptions {
   onNotLoggedIn(): void
 }
 
-type PollOutcome = { kind: 'ok'; transitions: Transition[]; newlyStuck: StuckStart[] } | { kind: 'failed'; error: ErrorInfo } | { kind: 'stale' }
+type PollOutcome =
+  { kind: 'ok'; transitions: Transition[]; newlyStuck: StuckStart[] } | { kind: 'failed'; error: ErrorInfo } | { kind: 'stale' }
 
 export class Watcher {
   private readonly pauses = new Set<PauseReason>(['signed-out'])

@@ -10,7 +10,8 @@ import {
   type MenuTemplateItem
 } from './desktop-integration'
 
-const roles = (items: MenuTemplateItem[] | null): string[] => (items ?? []).flatMap((i) => [...(i.role ? [i.role] : []), ...roles(i.submenu ?? null)])
+const roles = (items: MenuTemplateItem[] | null): string[] =>
+  (items ?? []).flatMap((i) => [...(i.role ? [i.role] : []), ...roles(i.submenu ?? null)])
 
 describe('desktop integration', () => {
   it.each([
@@ -35,7 +36,8 @@ describe('desktop integration', () => {
   })
 
   it.each(['darwin', 'win32', 'linux'] as const)('the installed app on %s has no Reload and no developer tools', (platform) => {
-    for (const role of ['reload', 'forceReload', 'toggleDevTools', 'viewMenu']) expect(roles(applicationMenuTemplate(platform, true))).not.toContain(role)
+    for (const role of ['reload', 'forceReload', 'toggleDevTools', 'viewMenu'])
+      expect(roles(applicationMenuTemplate(platform, true))).not.toContain(role)
   })
 
   it('macOS keeps the app menu (Quit) and the editing roles (copy, paste)', () => {
@@ -46,7 +48,14 @@ describe('desktop integration', () => {
     expect(applicationMenuTemplate('win32', true)).toBeNull()
     expect(applicationMenuTemplate('linux', true)).toBeNull()
     expect(roles(applicationMenuTemplate('linux', false))).toEqual(['reload', 'forceReload', 'toggleDevTools'])
-    expect(roles(applicationMenuTemplate('darwin', false))).toEqual(['appMenu', 'editMenu', 'windowMenu', 'reload', 'forceReload', 'toggleDevTools'])
+    expect(roles(applicationMenuTemplate('darwin', false))).toEqual([
+      'appMenu',
+      'editMenu',
+      'windowMenu',
+      'reload',
+      'forceReload',
+      'toggleDevTools'
+    ])
   })
 
   it.each([

@@ -50,7 +50,9 @@ export interface MenuTemplateItem {
  * no menu bar there. Developer builds keep Reload and the developer tools.
  */
 export function applicationMenuTemplate(platform: NodeJS.Platform, isPackaged: boolean): MenuTemplateItem[] | null {
-  const developer: MenuTemplateItem[] = isPackaged ? [] : [{ label: 'Developer', submenu: [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }] }]
+  const developer: MenuTemplateItem[] = isPackaged
+    ? []
+    : [{ label: 'Developer', submenu: [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }] }]
   if (platform === 'darwin') return [{ role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }, ...developer]
   return developer.length > 0 ? developer : null
 }

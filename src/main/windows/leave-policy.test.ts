@@ -22,7 +22,9 @@ describe('leaveQuestion', () => {
 
   it('names every refusing window in the one question', () => {
     const question = leaveQuestion('quit', ['a — Notebook', 'b — Notebook'])!
-    expect(question.detail).toContain('These notebook windows may have unsaved changes: “a — Notebook”, “b — Notebook”. Quitting closes them,')
+    expect(question.detail).toContain(
+      'These notebook windows may have unsaved changes: “a — Notebook”, “b — Notebook”. Quitting closes them,'
+    )
   })
 
   it('reads the answer by button index: 0 leaves, anything else stays', () => {

@@ -52,7 +52,8 @@ const CONSEQUENCE: Record<LeaveReason, (them: string) => string> = {
 export function leaveQuestion(reason: LeaveReason, blocking: readonly string[]): LeaveQuestion | undefined {
   if (blocking.length === 0) return undefined
   const names = blocking.map((title) => `“${title}”`)
-  const which = names.length === 1 ? `${names[0]} may have unsaved changes.` : `These notebook windows may have unsaved changes: ${names.join(', ')}.`
+  const which =
+    names.length === 1 ? `${names[0]} may have unsaved changes.` : `These notebook windows may have unsaved changes: ${names.join(', ')}.`
   return {
     type: 'warning',
     title: 'Unsaved changes',

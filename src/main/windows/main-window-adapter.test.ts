@@ -132,7 +132,13 @@ describe('app window adapter', () => {
     contents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 })
     expect(contents.reloads).toBe(1)
     contents.crashed = true
-    const controller = createMainWindowController({ outDir: OUT, isQuitting: () => false, openExternal: () => {}, onFocus: () => {}, onGone: () => {} })
+    const controller = createMainWindowController({
+      outDir: OUT,
+      isQuitting: () => false,
+      openExternal: () => {},
+      onFocus: () => {},
+      onGone: () => {}
+    })
     controller.show()
     FakeWindow.last.webContents.crashed = true
     controller.show()

@@ -8,13 +8,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { checkExternalUrl } from '../commands/app'
 import { checkEditorUrl } from '../ssh/config/editors'
-import {
-  contentSecurityPolicy,
-  mainWindowNavigation,
-  permissionDecision,
-  windowOpenDecision,
-  type AppPage
-} from './navigation-policy'
+import { contentSecurityPolicy, mainWindowNavigation, permissionDecision, windowOpenDecision, type AppPage } from './navigation-policy'
 import { windowIconPng } from './window-icon'
 import { reloadAfterCrash } from './desktop-integration'
 

@@ -29,7 +29,11 @@ export function makeInstance(overrides: InstanceOverrides = {}): Instance {
   const id = overrides.id ?? 'notebook-00000000-0000-4000-8000-000000000001'
   const sshAddress = overrides.sshAddress ?? '127.0.0.1'
   return {
-    instanceMetadata: { instanceAuth: { ownerUserName: overrides.owner ?? 'demo' }, instanceId: id, instanceUsername: overrides.username ?? 'root' },
+    instanceMetadata: {
+      instanceAuth: { ownerUserName: overrides.owner ?? 'demo' },
+      instanceId: id,
+      instanceUsername: overrides.username ?? 'root'
+    },
     instanceSpecInfo: {
       name: overrides.name ?? 'train-1',
       instanceBillingInfo: { chargeMode: 'perHour', duration: 1, price: 1.2, unit: '$', type: 'On-Demand' },

@@ -98,10 +98,7 @@ interface BinaryRef {
 
 function isBinaryRef(value: unknown): value is BinaryRef {
   return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { $bin?: unknown }).$bin === 'number' &&
-    Object.keys(value).length === 1
+    typeof value === 'object' && value !== null && typeof (value as { $bin?: unknown }).$bin === 'number' && Object.keys(value).length === 1
   )
 }
 
@@ -210,10 +207,7 @@ export function isServerMessage(value: unknown): value is ServerMessage {
   const message = value as { t?: unknown; id?: unknown; event?: unknown; clientId?: unknown; result?: unknown; downlink?: unknown }
   switch (message.t) {
     case 'hello':
-      return (
-        typeof message.clientId === 'string' &&
-        (message.downlink === undefined || typeof message.downlink === 'string')
-      )
+      return typeof message.clientId === 'string' && (message.downlink === undefined || typeof message.downlink === 'string')
     case 'result':
       return typeof message.id === 'number' && typeof message.result === 'object' && message.result !== null
     case 'event':

@@ -72,7 +72,10 @@ const commandNames = new Set<string>(COMMAND_NAMES)
 function offeredProtocols(request: IncomingMessage): string[] {
   const header = request.headers['sec-websocket-protocol']
   if (typeof header !== 'string') return []
-  return header.split(',').map((part) => part.trim()).filter(Boolean)
+  return header
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
 }
 
 function reject(socket: Duplex, status: number, reason: string): void {

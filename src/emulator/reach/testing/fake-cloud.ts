@@ -67,7 +67,11 @@ export function waitForText(stream: Readable, pattern: RegExp): Promise<string> 
 }
 
 /** An ssh2 client to one of reach's SSH servers, its host key checked against the one reach publishes (never accept-all). */
-export function connectToInstance(reach: EmulatorReach, port: number, options: { privateKey: string; username?: string }): Promise<ssh2.Client> {
+export function connectToInstance(
+  reach: EmulatorReach,
+  port: number,
+  options: { privateKey: string; username?: string }
+): Promise<ssh2.Client> {
   const expected = reach.sshHostPublicKey!.split(' ')[1]
   return new Promise((resolve, reject) => {
     const client = new ssh2.Client()

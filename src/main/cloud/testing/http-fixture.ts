@@ -34,9 +34,7 @@ export function json(response: ServerResponse, status: number, body: unknown): v
   response.end(text)
 }
 
-export async function startHttpFixture(
-  options: { prefix?: string; tls?: { key: string; cert: string } } = {}
-): Promise<HttpFixture> {
+export async function startHttpFixture(options: { prefix?: string; tls?: { key: string; cert: string } } = {}): Promise<HttpFixture> {
   let handler: Handler = (_request, response) => json(response, 404, { message: 'no handler' })
   const requests: RecordedRequest[] = []
   const sockets = new Set<Socket>()

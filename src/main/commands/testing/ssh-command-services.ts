@@ -36,7 +36,12 @@ export function fakeSshServices(dataDir: string, instances: Instance[], sandboxK
   return { services, sent }
 }
 
-export async function callHandler<T>(group: AnyCommandGroup, command: keyof AnyCommandGroup['handlers'], input: unknown, clientId = 'c1'): Promise<T> {
+export async function callHandler<T>(
+  group: AnyCommandGroup,
+  command: keyof AnyCommandGroup['handlers'],
+  input: unknown,
+  clientId = 'c1'
+): Promise<T> {
   const handler = group.handlers[command] as (input: unknown, context: { clientId: string }) => Promise<T>
   return handler(input, { clientId })
 }

@@ -116,8 +116,7 @@ describe('keyboard-interactive and password prompts', () => {
     methods = ['password']
     const clock = new ManualClock()
     const { harness, manager } = setup(clock)
-    harness.answerPrompt = (prompt) =>
-      prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-once' } : { kind: 'cancel' }
+    harness.answerPrompt = (prompt) => (prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-once' } : { kind: 'cancel' })
     const { terminalId } = manager.open('i-cancel', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'failed')
     expect(harness.lastStatus(terminalId)).toMatchObject({ needsUser: true, message: expect.stringMatching(/cancelled/) })

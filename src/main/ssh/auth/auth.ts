@@ -9,10 +9,7 @@ import type { PromptAnswer } from '../../../shared/contract-ssh'
 import type { PromptQuestion } from './prompts'
 
 export type AuthCandidate =
-  | { kind: 'agent'; agent: string }
-  | { kind: 'key'; path: string }
-  | { kind: 'keyboard-interactive' }
-  | { kind: 'password' }
+  { kind: 'agent'; agent: string } | { kind: 'key'; path: string } | { kind: 'keyboard-interactive' } | { kind: 'password' }
 
 export interface AuthOptions {
   host: string

@@ -22,14 +22,25 @@ describe('editor links', () => {
   })
 
   it('lets only links of editorUrl’s shape through to the OS', () => {
-    for (const url of ['https://example.com', 'vscode://file/etc/passwd', 'vscode://vscode-remote/ssh-remote+a b/x', 'cursor://vscode-remote/wsl+x/', 'javascript:alert(1)']) {
+    for (const url of [
+      'https://example.com',
+      'vscode://file/etc/passwd',
+      'vscode://vscode-remote/ssh-remote+a b/x',
+      'cursor://vscode-remote/wsl+x/',
+      'javascript:alert(1)'
+    ]) {
       expect(() => checkEditorUrl(url)).toThrow(/Only editor links/)
     }
     fc.assert(
-      fc.property(fc.constantFrom('vscode', 'cursor'), fc.stringMatching(/^[A-Za-z0-9._-]{1,100}$/), fc.option(fc.string(), { nil: undefined }), (editor, alias, home) => {
-        const url = editorUrl(editor as 'vscode', alias, home)
-        return checkEditorUrl(url) === url && new URL(url).host === 'vscode-remote'
-      }),
+      fc.property(
+        fc.constantFrom('vscode', 'cursor'),
+        fc.stringMatching(/^[A-Za-z0-9._-]{1,100}$/),
+        fc.option(fc.string(), { nil: undefined }),
+        (editor, alias, home) => {
+          const url = editorUrl(editor as 'vscode', alias, home)
+          return checkEditorUrl(url) === url && new URL(url).host === 'vscode-remote'
+        }
+      ),
       { numRuns: 300 }
     )
   })

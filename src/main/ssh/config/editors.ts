@@ -52,7 +52,10 @@ function cursorPlaces({ platform, env, home }: EditorLookup): string[] {
       return ['/Applications/Cursor.app', join(home, 'Applications', 'Cursor.app'), ...onPath.map((dir) => join(dir, 'cursor'))]
     case 'win32': {
       const local = env['LOCALAPPDATA'] ?? join(home, 'AppData', 'Local')
-      return [join(local, 'Programs', 'cursor', 'Cursor.exe'), ...onPath.flatMap((dir) => [join(dir, 'cursor.cmd'), join(dir, 'cursor.exe')])]
+      return [
+        join(local, 'Programs', 'cursor', 'Cursor.exe'),
+        ...onPath.flatMap((dir) => [join(dir, 'cursor.cmd'), join(dir, 'cursor.exe')])
+      ]
     }
     default:
       return [

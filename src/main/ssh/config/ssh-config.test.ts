@@ -1,4 +1,15 @@
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, normalize } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -7,7 +18,14 @@ import { posixFileModesMissing, skipBecause } from '../../../shared/node/testing
 
 const target = { host: '127.0.0.1', port: 31022, username: 'ubuntu' }
 const box: HostBlockInput = { instanceId: 'i-1', instanceName: 'box', target }
-const BLOCK = ['# >>> Cloud Tray cloudtray-box (instance i-1)', 'Host cloudtray-box', '  HostName 127.0.0.1', '  Port 31022', '  User ubuntu', '# <<< Cloud Tray cloudtray-box']
+const BLOCK = [
+  '# >>> Cloud Tray cloudtray-box (instance i-1)',
+  'Host cloudtray-box',
+  '  HostName 127.0.0.1',
+  '  Port 31022',
+  '  User ubuntu',
+  '# <<< Cloud Tray cloudtray-box'
+]
 
 describe('planHostBlock: the block', () => {
   it('names the host after the instance and lists what OpenSSH needs', () => {
@@ -40,8 +58,10 @@ describe('planHostBlock: the block', () => {
       instanceName: 'evil\n  ProxyCommand touch /tmp/x\u202e',
       target
     })
-    expect(plan.block.split("\n").filter((line) => /^\s*(ProxyCommand|Host\s+\*)/i.test(line))).toEqual([])
-    expect(plan.block.split('\n')[0]).toBe('# >>> Cloud Tray cloudtray-evil-proxycommand-touch-tmp-x (instance i-9-Host-ProxyCommand-touch-tmp-x)')
+    expect(plan.block.split('\n').filter((line) => /^\s*(ProxyCommand|Host\s+\*)/i.test(line))).toEqual([])
+    expect(plan.block.split('\n')[0]).toBe(
+      '# >>> Cloud Tray cloudtray-evil-proxycommand-touch-tmp-x (instance i-9-Host-ProxyCommand-touch-tmp-x)'
+    )
   })
 
   it('doubles % in the key path (ssh expands tokens there) and refuses one it cannot hold', () => {
@@ -85,7 +105,20 @@ describe('planHostBlock puts the block where OpenSSH uses it', () => {
     {
       name: 'goes above global options it would lose to, and returns the rest to every host with Host *',
       existing: 'ServerAliveInterval 30\nUser nobody\nInclude ~/.orbstack/ssh/config\n\nHost a\n  User x\n',
-      config: ['ServerAliveInterval 30', '', ...BLOCK.slice(0, -1), 'Host *', BLOCK.at(-1), '', 'User nobody', 'Include ~/.orbstack/ssh/config', '', 'Host a', '  User x', ''].join('\n'),
+      config: [
+        'ServerAliveInterval 30',
+        '',
+        ...BLOCK.slice(0, -1),
+        'Host *',
+        BLOCK.at(-1),
+        '',
+        'User nobody',
+        'Include ~/.orbstack/ssh/config',
+        '',
+        'Host a',
+        '  User x',
+        ''
+      ].join('\n'),
       placement: /before “User nobody”/
     },
     {
@@ -106,7 +139,9 @@ describe('planHostBlock puts the block where OpenSSH uses it', () => {
   it('replaces its own earlier block in place, and moves it above a Host * added since', () => {
     const first = planHostBlock('Host github.com\n  User git\n', box).config
     const moved = planHostBlock(first + 'Host after\n', { ...box, target: { ...target, port: 32000 } })
-    expect(moved.config).toBe(['Host github.com', '  User git', '', ...BLOCK.slice(0, 3), '  Port 32000', ...BLOCK.slice(4), '', 'Host after', ''].join('\n'))
+    expect(moved.config).toBe(
+      ['Host github.com', '  User git', '', ...BLOCK.slice(0, 3), '  Port 32000', ...BLOCK.slice(4), '', 'Host after', ''].join('\n')
+    )
     expect(moved.placement).toMatch(/in place of its earlier/)
     const shadowed = planHostBlock('Host *\n  User nobody\n\n' + first, box)
     expect(shadowed.config).toBe([...BLOCK, '', 'Host *', '  User nobody', '', 'Host github.com', '  User git', ''].join('\n'))
@@ -129,7 +164,8 @@ describe('writeHostBlock', () => {
     const result = await writeHostBlock(home, box, block, now)
     expect(result).toEqual({ written: true, path: join(home, '.ssh', 'config'), backupPath: null })
     expect(readFileSync(join(home, '.ssh', 'config'), 'utf8')).toBe(block)
-    if (!skipBecause(posixFileModesMissing(), 'the ssh config’s file mode')) expect(statSync(join(home, '.ssh', 'config')).mode & 0o777).toBe(0o600)
+    if (!skipBecause(posixFileModesMissing(), 'the ssh config’s file mode'))
+      expect(statSync(join(home, '.ssh', 'config')).mode & 0o777).toBe(0o600)
   })
 
   it('keeps a backup of an existing config', async () => {

@@ -118,18 +118,17 @@ function configWord(text: string): string {
  */
 function identityFileValue(path: string): string {
   if (/[\u0000-\u001f\u007f"]/.test(path)) {
-    throw new AppError('not-allowed', `The key file path ${JSON.stringify(path)} has a quote or control character that an SSH config cannot hold. Choose a key file at a plainer path in Settings.`)
+    throw new AppError(
+      'not-allowed',
+      `The key file path ${JSON.stringify(path)} has a quote or control character that an SSH config cannot hold. Choose a key file at a plainer path in Settings.`
+    )
   }
   const escaped = path.replace(/%/g, '%%')
   return /\s/.test(escaped) ? `"${escaped}"` : escaped
 }
 
 type Line =
-  | { kind: 'blank' }
-  | { kind: 'comment' }
-  | { kind: 'host'; patterns: string[] }
-  | { kind: 'match' }
-  | { kind: 'option'; keyword: string }
+  { kind: 'blank' } | { kind: 'comment' } | { kind: 'host'; patterns: string[] } | { kind: 'match' } | { kind: 'option'; keyword: string }
 
 function splitLines(text: string): string[] {
   if (text === '') return []

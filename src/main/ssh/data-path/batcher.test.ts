@@ -60,25 +60,30 @@ describe('Utf8Batcher', () => {
 
   it('never splits a character and loses or reorders nothing, for any text and any chunking', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), fc.array(fc.integer({ min: 1, max: 17 }), { minLength: 1 }), fc.integer({ min: 4, max: 40 }), (text, cuts, maxBytes) => {
-        const { clock, batches, batcher } = setup(maxBytes)
-        const all = bytes(text)
-        let offset = 0
-        let turn = 0
-        while (offset < all.length) {
-          const size = cuts[turn++ % cuts.length]!
-          batcher.push(all.slice(offset, offset + size))
-          offset += size
-          if (turn % 3 === 0) clock.advance(16)
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        fc.array(fc.integer({ min: 1, max: 17 }), { minLength: 1 }),
+        fc.integer({ min: 4, max: 40 }),
+        (text, cuts, maxBytes) => {
+          const { clock, batches, batcher } = setup(maxBytes)
+          const all = bytes(text)
+          let offset = 0
+          let turn = 0
+          while (offset < all.length) {
+            const size = cuts[turn++ % cuts.length]!
+            batcher.push(all.slice(offset, offset + size))
+            offset += size
+            if (turn % 3 === 0) clock.advance(16)
+          }
+          batcher.flush(true)
+          const decoder = new TextDecoder('utf-8', { fatal: true })
+          for (const batch of batches) {
+            expect(batch.length).toBeLessThanOrEqual(maxBytes)
+            decoder.decode(batch) // throws on a split sequence
+          }
+          expect(batches.map((batch) => new TextDecoder().decode(batch)).join('')).toBe(text)
         }
-        batcher.flush(true)
-        const decoder = new TextDecoder('utf-8', { fatal: true })
-        for (const batch of batches) {
-          expect(batch.length).toBeLessThanOrEqual(maxBytes)
-          decoder.decode(batch) // throws on a split sequence
-        }
-        expect(batches.map((batch) => new TextDecoder().decode(batch)).join('')).toBe(text)
-      })
+      )
     )
   })
 

@@ -88,7 +88,7 @@ export class Utf8Batcher {
   }
 
   private emitSlices(bytes: Uint8Array): void {
-    for (let offset = 0; offset < bytes.length; ) {
+    for (let offset = 0; offset < bytes.length;) {
       const limit = Math.min(bytes.length, offset + this.maxBytes)
       const cut = limit === bytes.length ? limit : utf8SafeLength(bytes, limit)
       const end = cut > offset ? cut : limit

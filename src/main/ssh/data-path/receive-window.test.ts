@@ -28,10 +28,7 @@ class FakeSsh2Channel extends EventEmitter {
   readonly outgoing: { id: number }
   readonly _client: { _protocol: { channelWindowAdjust: (recipient: number, amount: number) => void } }
 
-  constructor(
-    id: number,
-    protocol: { channelWindowAdjust: (recipient: number, amount: number) => void }
-  ) {
+  constructor(id: number, protocol: { channelWindowAdjust: (recipient: number, amount: number) => void }) {
     super()
     this.outgoing = { id }
     this._client = { _protocol: protocol }
@@ -67,7 +64,7 @@ describe('limitReceiveWindow', () => {
     // The server's view: what it may still send, from the grants it saw.
     let serverWindow = SSH2_WINDOW
     let most = 0
-    for (let sent = 0; sent < 8 * SSH2_WINDOW; ) {
+    for (let sent = 0; sent < 8 * SSH2_WINDOW;) {
       const packet = Math.min(32 * 1024, serverWindow)
       expect(packet).toBeGreaterThan(0)
       serverWindow -= packet

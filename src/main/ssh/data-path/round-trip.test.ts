@@ -22,7 +22,14 @@ describe('probeRoundTrips', () => {
     const clock = { now: 1_000 }
     const client = clientAnswering([9, 2, 4], clock)
     const seen: number[] = []
-    expect(await probeRoundTrips(client, (ms) => seen.push(ms), 3, () => clock.now)).toEqual([9, 2, 4])
+    expect(
+      await probeRoundTrips(
+        client,
+        (ms) => seen.push(ms),
+        3,
+        () => clock.now
+      )
+    ).toEqual([9, 2, 4])
     expect(seen).toEqual([9, 2, 4])
     expect(client.requests).toEqual(['127.0.0.1:0', '127.0.0.1:0', '127.0.0.1:0'])
   })
@@ -30,7 +37,14 @@ describe('probeRoundTrips', () => {
   it('stops when the connection is gone', async () => {
     const clock = { now: 0 }
     const seen: number[] = []
-    expect(await probeRoundTrips(clientAnswering([5], clock), (ms) => seen.push(ms), 3, () => clock.now)).toEqual([5])
+    expect(
+      await probeRoundTrips(
+        clientAnswering([5], clock),
+        (ms) => seen.push(ms),
+        3,
+        () => clock.now
+      )
+    ).toEqual([5])
     expect(seen).toEqual([5])
   })
 })

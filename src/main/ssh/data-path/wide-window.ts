@@ -38,7 +38,8 @@ export function widenReceiveWindow(channel: object): boolean {
   const protocol = internals._protocol ?? internals._client?._protocol
   const adjust = protocol?.channelWindowAdjust?.bind(protocol)
   const push = internals.push
-  if (!incoming || typeof incoming.window !== 'number' || typeof recipient !== 'number' || !adjust || typeof push !== 'function') return false
+  if (!incoming || typeof incoming.window !== 'number' || typeof recipient !== 'number' || !adjust || typeof push !== 'function')
+    return false
   const window = incoming as { window: number }
   const grant = (): void => {
     const amount = WIDE_WINDOW - window.window

@@ -67,8 +67,27 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
   function openssh(knownHosts: string): { status: number | null; stderr: string; stdout: string } {
     const result = spawnSync(
       SSH,
-      ['-F', '/dev/null', '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=yes', '-o', `UserKnownHostsFile=${knownHosts}`, '-o', 'GlobalKnownHostsFile=/dev/null',
-        '-o', 'IdentitiesOnly=yes', '-i', server.userKeyPath, '-p', String(server.port), `${server.username}@127.0.0.1`, 'echo', 'connected-ok'],
+      [
+        '-F',
+        '/dev/null',
+        '-o',
+        'BatchMode=yes',
+        '-o',
+        'StrictHostKeyChecking=yes',
+        '-o',
+        `UserKnownHostsFile=${knownHosts}`,
+        '-o',
+        'GlobalKnownHostsFile=/dev/null',
+        '-o',
+        'IdentitiesOnly=yes',
+        '-i',
+        server.userKeyPath,
+        '-p',
+        String(server.port),
+        `${server.username}@127.0.0.1`,
+        'echo',
+        'connected-ok'
+      ],
       { encoding: 'utf8', timeout: 20_000 }
     )
     return { status: result.status, stderr: result.stderr, stdout: result.stdout }
@@ -106,7 +125,9 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
       knownHostsFile: appFile
     })
     expect(harness.lastStatus(terminalId)).toMatchObject({ needsUser: true })
-    expect(harness.lastStatus(terminalId)?.message).toMatch(/^WARNING: the host key of 127\.0\.0\.1:\d+ has changed \(was ssh-ed25519 key SHA256:.*, now ssh-rsa key SHA256:/)
+    expect(harness.lastStatus(terminalId)?.message).toMatch(
+      /^WARNING: the host key of 127\.0\.0\.1:\d+ has changed \(was ssh-ed25519 key SHA256:.*, now ssh-rsa key SHA256:/
+    )
     // Nothing was remembered behind the user's back.
     expect(readFileSync(appFile, 'utf8')).toBe(`[127.0.0.1]:${server.port} ${otherEd25519}\n`)
 

@@ -36,7 +36,11 @@ describe('parseKnownHosts', () => {
     ].join('\n')
     const entries = parseKnownHosts(text)
     expect(entries.map((entry) => entry.line)).toEqual([3, 4, 5, 6, 7])
-    expect(entries[0]).toMatchObject({ keyType: 'ssh-ed25519', comment: 'me@laptop', hosts: { kind: 'patterns', patterns: ['example.com', '192.0.2.1'] } })
+    expect(entries[0]).toMatchObject({
+      keyType: 'ssh-ed25519',
+      comment: 'me@laptop',
+      hosts: { kind: 'patterns', patterns: ['example.com', '192.0.2.1'] }
+    })
     expect(entries[2]?.hosts.kind).toBe('hashed')
     expect(entries[3]?.marker).toBe('revoked')
     expect(entries[4]?.marker).toBe('cert-authority')
@@ -97,7 +101,12 @@ describe('host matching', () => {
 
 describe('verifyHostKey', () => {
   const entries = parseKnownHosts(
-    [`[h]:2222 ssh-ed25519 ${ED25519}`, `[h]:2222 ecdsa-sha2-nistp256 AAAAE2VjZHNh`, `@revoked r ssh-ed25519 ${OTHER}`, `r ssh-ed25519 ${OTHER}`].join('\n')
+    [
+      `[h]:2222 ssh-ed25519 ${ED25519}`,
+      `[h]:2222 ecdsa-sha2-nistp256 AAAAE2VjZHNh`,
+      `@revoked r ssh-ed25519 ${OTHER}`,
+      `r ssh-ed25519 ${OTHER}`
+    ].join('\n')
   )
   it('knows a recorded key', () => {
     expect(verifyHostKey(entries, 'h', 2222, { keyType: 'ssh-ed25519', keyBase64: ED25519 })).toEqual({ status: 'known' })

@@ -9,9 +9,7 @@
  */
 import { createHash, createHmac } from 'node:crypto'
 
-export type HostMatcher =
-  | { kind: 'patterns'; patterns: string[] }
-  | { kind: 'hashed'; salt: Buffer; hash: Buffer }
+export type HostMatcher = { kind: 'patterns'; patterns: string[] } | { kind: 'hashed'; salt: Buffer; hash: Buffer }
 
 export interface KnownHostEntry {
   marker?: 'revoked' | 'cert-authority'
@@ -132,10 +130,7 @@ export interface PresentedKey {
 }
 
 export type HostKeyVerdict =
-  | { status: 'known' }
-  | { status: 'unknown' }
-  | { status: 'changed'; previous: KnownHostEntry }
-  | { status: 'revoked' }
+  { status: 'known' } | { status: 'unknown' } | { status: 'changed'; previous: KnownHostEntry } | { status: 'revoked' }
 
 /**
  * What a key presented by host:port means given the entries of one or more files, as OpenSSH

@@ -163,7 +163,11 @@ export function connect(options: ConnectOptions): Promise<SshConnection> {
   let rejectConnect: (error: SshConnectError) => void = () => {}
   const onTimeout = (): void => {
     rejectConnect(
-      new SshConnectError('timeout', `${where(target)} did not answer within ${Math.round(timeoutMs / 1000)} s. Check that the instance is running, then reconnect.`, true)
+      new SshConnectError(
+        'timeout',
+        `${where(target)} did not answer within ${Math.round(timeoutMs / 1000)} s. Check that the instance is running, then reconnect.`,
+        true
+      )
     )
     client.destroy()
   }
@@ -215,7 +219,17 @@ export function connect(options: ConnectOptions): Promise<SshConnection> {
         keepaliveCountMax: options.keepaliveCountMax ?? KEEPALIVE_COUNT_MAX,
         ...(preferred.length > 0 ? { algorithms: { serverHostKey: { remove: preferred, prepend: preferred } as never } } : {}),
         hostVerifier: (keyBlob: Buffer, verify: (valid: boolean) => void) => {
-          checkHostKey({ host: target.host, port: target.port, store: options.knownHosts, acceptedOnce: options.acceptedOnce, ask, tell: options.tell }, keyBlob)
+          checkHostKey(
+            {
+              host: target.host,
+              port: target.port,
+              store: options.knownHosts,
+              acceptedOnce: options.acceptedOnce,
+              ask,
+              tell: options.tell
+            },
+            keyBlob
+          )
             .then((result) => {
               if (result) refusal = result
               verify(result === null)
@@ -245,7 +259,9 @@ export function connect(options: ConnectOptions): Promise<SshConnection> {
       // TCP_NODELAY for interactive sessions too), and a bulk burst's last packet does not wait
       // for a delayed ACK before the next request can go.
       client.setNoDelay(true)
-    })().catch((error: unknown) => rejectConnect(new SshConnectError('network', `Could not start connecting to ${where(target)}: ${String(error)}`, true)))
+    })().catch((error: unknown) =>
+      rejectConnect(new SshConnectError('network', `Could not start connecting to ${where(target)}: ${String(error)}`, true))
+    )
   })
 }
 
@@ -276,9 +292,14 @@ function classify(
       false
     )
   }
-  if (error.level === 'client-timeout') return new SshConnectError('timeout', `${where(target)} stopped answering. Reconnect when the instance is reachable.`, true)
+  if (error.level === 'client-timeout')
+    return new SshConnectError('timeout', `${where(target)} stopped answering. Reconnect when the instance is reachable.`, true)
   const code = error.code ? ` (${error.code})` : ''
-  return new SshConnectError('network', `Could not reach ${where(target)}${code}: ${error.message}. Check that the instance is running and your network is up.`, true)
+  return new SshConnectError(
+    'network',
+    `Could not reach ${where(target)}${code}: ${error.message}. Check that the instance is running and your network is up.`,
+    true
+  )
 }
 
 function closeReason(error: (Error & { level?: string }) | undefined): string {

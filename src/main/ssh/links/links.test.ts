@@ -48,10 +48,31 @@ describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSS
       return made
     }
     const knownHosts = new KnownHostsStore(join(home, 'app-known_hosts'), undefined)
-    const links = sshdLinks(server, { clock, knownHosts, homeDir: home, emit: harness.emit, instance, execIdleMs: 60_000, ...(options.keyFile ? { keyFile: options.keyFile } : {}) })
-    const manager = new SshManager({ clock, emit: harness.emit, findInstance: () => instance(), knownHosts, homeDir: home, settingsKeyFile: () => null, sandboxKeyFile: () => undefined, agent: undefined, links })
+    const links = sshdLinks(server, {
+      clock,
+      knownHosts,
+      homeDir: home,
+      emit: harness.emit,
+      instance,
+      execIdleMs: 60_000,
+      ...(options.keyFile ? { keyFile: options.keyFile } : {})
+    })
+    const manager = new SshManager({
+      clock,
+      emit: harness.emit,
+      findInstance: () => instance(),
+      knownHosts,
+      homeDir: home,
+      settingsKeyFile: () => null,
+      sandboxKeyFile: () => undefined,
+      agent: undefined,
+      links
+    })
     harness.manager = manager
-    disposers.push(() => manager.dispose(), () => links.dispose())
+    disposers.push(
+      () => manager.dispose(),
+      () => links.dispose()
+    )
     const trust = async (): Promise<void> => {
       const { keyType, keyBase64 } = server.hostPublicKey()
       await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })

@@ -230,8 +230,15 @@ export class SshLinks {
     const user = link.execUser as ExecUser
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS
     const startedAt = this.options.clock.now()
-    const connection = await withTimeout(this.options.clock, user.ready(link.connection), timeoutMs, () =>
-      new ExecError('timeout', `${link.target.host}:${link.target.port} did not let Cloud Tray in within ${Math.round(timeoutMs / 1000)} s.`)
+    const connection = await withTimeout(
+      this.options.clock,
+      user.ready(link.connection),
+      timeoutMs,
+      () =>
+        new ExecError(
+          'timeout',
+          `${link.target.host}:${link.target.port} did not let Cloud Tray in within ${Math.round(timeoutMs / 1000)} s.`
+        )
     )
     const left = Math.max(1, timeoutMs - (this.options.clock.now() - startedAt))
     return runExec(connection, command, { ...options, timeoutMs: left }, this.options.clock)
@@ -394,7 +401,8 @@ export class SshLinks {
         const failure = error instanceof SshConnectError ? error : new SshConnectError('network', String(error), true)
         // A real cloud (not the Sandbox, whose key the app registers itself) takes only keys
         // registered in its console before the instance was created (hpcai-api-facts.md 4).
-        const message = failure.reason === 'auth' && sandboxKey === undefined ? `${failure.message} ${REAL_CLOUD_KEY_ADVICE}` : failure.message
+        const message =
+          failure.reason === 'auth' && sandboxKey === undefined ? `${failure.message} ${REAL_CLOUD_KEY_ADVICE}` : failure.message
         if (failure.retryable) this.scheduleRetry(link, message)
         else this.broadcast(link, { state: 'failed', message, needsUser: true, reason: failure.reason })
       }
@@ -424,7 +432,9 @@ export class SshLinks {
     }
     const retryAt = this.options.clock.now() + delay
     const seconds = Math.ceil(delay / 1000)
-    const line = link.everConnected ? `connection lost — reconnecting in ${seconds} s (${reason})` : `${reason.replace(/\.?$/, '.')} Retrying in ${seconds} s.`
+    const line = link.everConnected
+      ? `connection lost — reconnecting in ${seconds} s (${reason})`
+      : `${reason.replace(/\.?$/, '.')} Retrying in ${seconds} s.`
     this.broadcast(link, { state: 'reconnecting', message: line, retryAt })
     link.retryTimer = this.options.clock.setTimeout(() => this.retryNow(link), delay)
   }
@@ -568,7 +578,8 @@ function runExec(connection: SshConnection, command: string, options: ExecOption
         })
         opened.on('close', () => settle(() => resolve({ exitCode, ...(signal ? { signal } : {}), stdout: out.text(), stderr: err.text() })))
       },
-      (error: unknown) => settle(() => reject(new ExecError('exec', `The instance refused to run the command: ${(error as Error).message}`)))
+      (error: unknown) =>
+        settle(() => reject(new ExecError('exec', `The instance refused to run the command: ${(error as Error).message}`)))
     )
   })
 }

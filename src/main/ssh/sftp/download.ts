@@ -80,7 +80,9 @@ export class Download extends Transfer {
   }
 
   protected override note(): string | undefined {
-    return this.skippedLinks > 0 ? `${this.skippedLinks} ${this.skippedLinks === 1 ? 'link to a folder was' : 'links to folders were'} left out.` : undefined
+    return this.skippedLinks > 0
+      ? `${this.skippedLinks} ${this.skippedLinks === 1 ? 'link to a folder was' : 'links to folders were'} left out.`
+      : undefined
   }
 
   private async file(sftp: SftpClient, index: number, item: Planned, before: number): Promise<void> {
@@ -122,7 +124,10 @@ export class Download extends Transfer {
 
 async function walk(sftp: SftpClient, remote: string, path: string, planned: Planned[], skipped: { links: number }): Promise<void> {
   if (planned.length >= MAX_DOWNLOAD_ITEMS) {
-    throw new AppError('not-allowed', `That is more than ${MAX_DOWNLOAD_ITEMS} files and folders. Download a smaller folder, or pack it first (e.g. tar) in the terminal.`)
+    throw new AppError(
+      'not-allowed',
+      `That is more than ${MAX_DOWNLOAD_ITEMS} files and folders. Download a smaller folder, or pack it first (e.g. tar) in the terminal.`
+    )
   }
   let stats = await sftp.lstat(remote).catch((error: unknown) => {
     throw sftpFailure(error, { action: 'read', path: remote })

@@ -45,7 +45,13 @@ export class FilesManager {
       report: (status) => this.options.emit('files.status', status, clientId),
       lost: (lost) => {
         for (const owned of this.transfers.values()) {
-          if (owned.session === lost) owned.transfer.fail(new AppError('ssh', 'The connection to the instance was lost during the transfer. Nothing was left under the name of the file being moved; try again once it has reconnected.'))
+          if (owned.session === lost)
+            owned.transfer.fail(
+              new AppError(
+                'ssh',
+                'The connection to the instance was lost during the transfer. Nothing was left under the name of the file being moved; try again once it has reconnected.'
+              )
+            )
         }
       }
     })
@@ -153,7 +159,8 @@ export class FilesManager {
 
   private session(sessionId: string, clientId: ClientId): FilesSession {
     const session = this.sessions.get(sessionId)
-    if (!session || session.clientId !== clientId) throw new AppError('not-allowed', 'That files panel was closed. Open the files panel again.')
+    if (!session || session.clientId !== clientId)
+      throw new AppError('not-allowed', 'That files panel was closed. Open the files panel again.')
     return session
   }
 

@@ -45,7 +45,8 @@ export class FilesSession implements LinkUser {
 
   /** The live SFTP session, or a refusal saying to wait. */
   sftp(): SftpClient {
-    if (!this.client) throw new AppError('ssh', 'The files panel is not connected to the instance right now. Wait until it says Connected, then try again.')
+    if (!this.client)
+      throw new AppError('ssh', 'The files panel is not connected to the instance right now. Wait until it says Connected, then try again.')
     return this.client
   }
 
@@ -103,7 +104,8 @@ export class FilesSession implements LinkUser {
 
   async mkdir(path: string): Promise<void> {
     const sftp = this.sftp()
-    if (await sftp.exists(path).catch(() => undefined)) throw new AppError('not-allowed', `“${path}” already exists. Choose another name.`, { field: 'name' })
+    if (await sftp.exists(path).catch(() => undefined))
+      throw new AppError('not-allowed', `“${path}” already exists. Choose another name.`, { field: 'name' })
     await sftp.mkdir(path).catch((error: unknown) => {
       throw sftpFailure(error, { action: 'create', path })
     })
@@ -111,7 +113,8 @@ export class FilesSession implements LinkUser {
 
   async rename(from: string, to: string): Promise<void> {
     const sftp = this.sftp()
-    if (await sftp.exists(to).catch(() => undefined)) throw new AppError('not-allowed', `“${to}” already exists. Choose another name.`, { field: 'name' })
+    if (await sftp.exists(to).catch(() => undefined))
+      throw new AppError('not-allowed', `“${to}” already exists. Choose another name.`, { field: 'name' })
     await sftp.rename(from, to).catch((error: unknown) => {
       throw sftpFailure(error, { action: 'rename', path: from })
     })
@@ -133,7 +136,9 @@ export class FilesSession implements LinkUser {
     if (this.closed) return
     let wrapper: SFTPWrapper
     try {
-      wrapper = await new Promise<SFTPWrapper>((resolve, reject) => connection.client.sftp((error, sftp) => (error ? reject(error) : resolve(sftp))))
+      wrapper = await new Promise<SFTPWrapper>((resolve, reject) =>
+        connection.client.sftp((error, sftp) => (error ? reject(error) : resolve(sftp)))
+      )
     } catch (error) {
       this.report('failed', `The instance does not offer file transfer (SFTP): ${(error as Error).message}.`, true)
       return

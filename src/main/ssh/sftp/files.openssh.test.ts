@@ -41,9 +41,18 @@ describe.skipIf(!opensshAvailable())('files (SFTP) against OpenSSH', () => {
     const links = sshdLinks(server, { clock, knownHosts, homeDir: scratch, emit: harness.emit })
     const files = new FilesManager({ links, clock, emit: harness.emit })
     Object.assign(harness, groupDriver(filesCommands(files), harness.clientId))
-    cleanups.push(() => files.dispose(), () => links.dispose())
+    cleanups.push(
+      () => files.dispose(),
+      () => links.dispose()
+    )
     return { harness }
   }
 
-  filesSuite(async () => ({ ...(await setup()), instanceId: 'i-1', scratch, home: server.homePath, setFault: (fault) => server.setSftpFault(fault) }))
+  filesSuite(async () => ({
+    ...(await setup()),
+    instanceId: 'i-1',
+    scratch,
+    home: server.homePath,
+    setFault: (fault) => server.setSftpFault(fault)
+  }))
 })

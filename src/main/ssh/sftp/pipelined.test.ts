@@ -21,9 +21,22 @@ function fakeSftp(file: Buffer, requestSize = 1000) {
     _maxReadLen: requestSize,
     _maxWriteLen: requestSize,
     write(_handle: Buffer, data: Buffer, offset: number, length: number, position: number, callback: (error?: Error) => void) {
-      pending.push({ kind: 'write', position, length, data: Buffer.from(data.subarray(offset, offset + length)), answer: (error) => callback(error) })
+      pending.push({
+        kind: 'write',
+        position,
+        length,
+        data: Buffer.from(data.subarray(offset, offset + length)),
+        answer: (error) => callback(error)
+      })
     },
-    read(_handle: Buffer, buffer: Buffer, offset: number, length: number, position: number, callback: (error: Error | undefined, bytes: number, data: Buffer) => void) {
+    read(
+      _handle: Buffer,
+      buffer: Buffer,
+      offset: number,
+      length: number,
+      position: number,
+      callback: (error: Error | undefined, bytes: number, data: Buffer) => void
+    ) {
       pending.push({
         kind: 'read',
         position,
@@ -60,7 +73,12 @@ describe('pipelined SFTP IO', () => {
   it('stops at the first write error and reports it', async () => {
     const { sftp, pending } = fakeSftp(Buffer.alloc(0))
     let told: Error | undefined
-    const writer = new PipelinedWriter(sftp, Buffer.from('h'), () => {}, (error) => (told = error))
+    const writer = new PipelinedWriter(
+      sftp,
+      Buffer.from('h'),
+      () => {},
+      (error) => (told = error)
+    )
     writer.push(Buffer.alloc(5_000))
     const done = writer.finish()
     pending.shift()!.answer(Object.assign(new Error('Failure'), { code: 4 }))
@@ -74,7 +92,13 @@ describe('pipelined SFTP IO', () => {
     const { sftp, pending } = fakeSftp(file)
     const got: Buffer[] = []
     let allowance = 4_000
-    const reader = new PipelinedReader(sftp, Buffer.from('h'), file.length, () => allowance, (_offset, data) => got.push(Buffer.from(data)))
+    const reader = new PipelinedReader(
+      sftp,
+      Buffer.from('h'),
+      file.length,
+      () => allowance,
+      (_offset, data) => got.push(Buffer.from(data))
+    )
     expect(pending.map((p) => p.position)).toEqual([0, 1000, 2000, 3000])
     pending.splice(2, 1)[0]!.answer() // out of order: held until 0 and 1000 are in
     pending.shift()!.answer(undefined, 400) // short: 400 of 1000, the rest is asked again
@@ -88,7 +112,13 @@ describe('pipelined SFTP IO', () => {
 
   it('fails when the file ends early', async () => {
     const { sftp, pending } = fakeSftp(Buffer.alloc(1500))
-    const reader = new PipelinedReader(sftp, Buffer.from('h'), 3000, () => Infinity, () => {})
+    const reader = new PipelinedReader(
+      sftp,
+      Buffer.from('h'),
+      3000,
+      () => Infinity,
+      () => {}
+    )
     while (pending.length > 0) pending.shift()!.answer()
     await expect(reader.finished).rejects.toThrow(/got shorter/)
   })

@@ -33,14 +33,21 @@ export function sftpFailure(error: unknown, context: SftpFailureContext): AppErr
   const code = (error as { code?: unknown }).code
   const server = (error as Error).message?.replace(/^\(SSH\) /, '') ?? String(error)
   const where = `“${context.path}”`
-  if (context.action === 'write' && context.freeBytes !== undefined && context.freeBytes < Math.max(1, context.remainingBytes ?? 1) + 64 * 1024) {
+  if (
+    context.action === 'write' &&
+    context.freeBytes !== undefined &&
+    context.freeBytes < Math.max(1, context.remainingBytes ?? 1) + 64 * 1024
+  ) {
     return new AppError(
       'io',
       `The instance's disk is full: ${formatBytes(context.freeBytes)} left where ${where} was going. Free some space on the instance (or choose a folder on a larger disk) and try again. Nothing was left under the final name.`
     )
   }
   if (code === PERMISSION_DENIED) {
-    return new AppError('io', `You may not ${VERB[context.action]} ${where} on the instance (permission denied). Choose a folder you own, such as your home folder.`)
+    return new AppError(
+      'io',
+      `You may not ${VERB[context.action]} ${where} on the instance (permission denied). Choose a folder you own, such as your home folder.`
+    )
   }
   if (code === NO_SUCH_FILE) {
     return new AppError('io', `${where} is not there (anymore). Refresh the folder and try again.`)
@@ -49,12 +56,18 @@ export function sftpFailure(error: unknown, context: SftpFailureContext): AppErr
     return new AppError('ssh', `The connection to the instance was lost while working on ${where}. Try again once it has reconnected.`)
   }
   if (code === FAILURE && context.action === 'write') {
-    return new AppError('io', `The instance could not write ${where} (the server said: ${server}). Check the free space and permissions there, then try again.`)
+    return new AppError(
+      'io',
+      `The instance could not write ${where} (the server said: ${server}). Check the free space and permissions there, then try again.`
+    )
   }
   return new AppError('io', `Could not ${VERB[context.action]} ${where} on the instance: ${server}.`)
 }
 
 export function isConnectionLoss(error: unknown): boolean {
   const message = (error as Error)?.message ?? ''
-  return /No response from server|Channel closed|connection lost|not connected|No SFTP/i.test(message) || [6, 7].includes((error as { code?: number }).code ?? -1)
+  return (
+    /No response from server|Channel closed|connection lost|not connected|No SFTP/i.test(message) ||
+    [6, 7].includes((error as { code?: number }).code ?? -1)
+  )
 }

@@ -61,7 +61,10 @@ export abstract class Transfer {
       this.state = 'done'
       const { itemsTotal, bytesTotal } = this.current
       const note = this.note()
-      this.finish({ state: 'done', message: `${itemsTotal} ${itemsTotal === 1 ? 'item' : 'items'}, ${formatBytes(bytesTotal)}.${note ? ` ${note}` : ''}` })
+      this.finish({
+        state: 'done',
+        message: `${itemsTotal} ${itemsTotal === 1 ? 'item' : 'items'}, ${formatBytes(bytesTotal)}.${note ? ` ${note}` : ''}`
+      })
     } catch (error) {
       if (this.cancelled) {
         this.state = 'cancelled'
@@ -70,7 +73,8 @@ export abstract class Transfer {
       }
       const failure = this.reason ?? error
       this.state = 'failed'
-      const message = failure instanceof AppError ? failure.message : `The transfer failed: ${(failure as Error)?.message ?? String(failure)}. Try again.`
+      const message =
+        failure instanceof AppError ? failure.message : `The transfer failed: ${(failure as Error)?.message ?? String(failure)}. Try again.`
       this.finish({ state: 'failed', message })
     }
   }

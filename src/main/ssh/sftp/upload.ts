@@ -37,7 +37,10 @@ export class Upload extends Transfer {
     super(upload, 'upload', upload.items)
     this.targets = upload.items.map((item) => {
       const segments = checkRelative(item.path)
-      if (!segments.ok) throw new AppError('bad-input', `The name “${item.path}” cannot be used on the instance: it ${segments.problem}.`, { field: 'items' })
+      if (!segments.ok)
+        throw new AppError('bad-input', `The name “${item.path}” cannot be used on the instance: it ${segments.problem}.`, {
+          field: 'items'
+        })
       return segments.value
     })
   }
@@ -72,7 +75,10 @@ export class Upload extends Transfer {
     const client = sftp()
     await makeFolders(client, parentOf(path))
     if (!this.upload.replace && (await client.exists(path))) {
-      throw new AppError('not-allowed', `“${path}” already exists on the instance. Upload again and choose to replace it, or rename one of them.`)
+      throw new AppError(
+        'not-allowed',
+        `“${path}” already exists on the instance. Upload again and choose to replace it, or rename one of them.`
+      )
     }
     const temporary = joinRemote(parentOf(path), temporaryName(nameOf(path)))
     const handle = await client.open(temporary, 'wx').catch((error: unknown) => {
@@ -149,7 +155,8 @@ export class Upload extends Transfer {
 async function makeFolders(sftp: SftpClient, path: string): Promise<void> {
   const existing = await sftp.exists(path)
   if (existing?.isDirectory()) return
-  if (existing) throw new AppError('not-allowed', `“${path}” exists on the instance and is not a folder. Rename it, or upload somewhere else.`)
+  if (existing)
+    throw new AppError('not-allowed', `“${path}” exists on the instance and is not a folder. Rename it, or upload somewhere else.`)
   await makeFolders(sftp, parentOf(path))
   await sftp.mkdir(path).catch(async (error: unknown) => {
     // Made meanwhile (another upload into the same folder) is fine too.

@@ -73,7 +73,10 @@ export class FilesHarness {
   /** Opens a session and resolves with the home folder once connected. */
   async open(instanceId: string): Promise<{ sessionId: string; home: string }> {
     const { sessionId } = (await this.invoke('files.open', { instanceId })) as { sessionId: string }
-    await this.waitFor(() => this.statuses.some((s) => s.sessionId === sessionId && (s.state === 'connected' || s.state === 'failed')), 'connected')
+    await this.waitFor(
+      () => this.statuses.some((s) => s.sessionId === sessionId && (s.state === 'connected' || s.state === 'failed')),
+      'connected'
+    )
     const status = this.statuses.filter((s) => s.sessionId === sessionId).at(-1)!
     if (status.state !== 'connected') throw new Error(`files session failed: ${status.message}`)
     return { sessionId, home: status.home! }
@@ -105,13 +108,18 @@ export class FilesHarness {
       }
     }
     for (const name of names) add(join(localFolder, name))
-    const { transferId } = (await this.invoke('files.upload', { sessionId, folder: remoteFolder, items, replace: options.replace ?? false })) as { transferId: string }
+    const { transferId } = (await this.invoke('files.upload', {
+      sessionId,
+      folder: remoteFolder,
+      items,
+      replace: options.replace ?? false
+    })) as { transferId: string }
     let sent = 0
     sending: for (const [index, item] of items.entries()) {
       if (item.kind !== 'file') continue
       const fd = openSync(local[index]!, 'r')
       try {
-        for (let offset = 0; offset < item.size; ) {
+        for (let offset = 0; offset < item.size;) {
           await this.waitFor(() => this.ended(transferId) || sent - (this.written.get(transferId) ?? 0) < FILES_WINDOW, 'credit')
           if (this.ended(transferId)) break sending
           // A fresh buffer per chunk, as the window's are: the chunk is handed over, not copied.
@@ -131,8 +139,16 @@ export class FilesHarness {
   }
 
   /** Downloads `paths` into `localFolder` (which must exist); resolves with the final progress. */
-  async download(sessionId: string, paths: string[], localFolder: string, onStart?: (transferId: string) => void): Promise<TransferProgress> {
-    const { transferId, items } = (await this.invoke('files.download', { sessionId, paths })) as { transferId: string; items: TransferItem[] }
+  async download(
+    sessionId: string,
+    paths: string[],
+    localFolder: string,
+    onStart?: (transferId: string) => void
+  ): Promise<TransferProgress> {
+    const { transferId, items } = (await this.invoke('files.download', { sessionId, paths })) as {
+      transferId: string
+      items: TransferItem[]
+    }
     const receiving: Receiving = { root: localFolder, items, saved: 0, fds: new Map() }
     this.receiving.set(transferId, receiving)
     for (const [index, item] of items.entries()) {

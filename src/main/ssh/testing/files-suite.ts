@@ -55,7 +55,9 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
     // `$(touch …)` in a name stayed a name: no marker anywhere the shell would have made it.
     for (const folder of [home, remote, join(remote, root), process.cwd()]) expect(existsSync(join(folder, INJECTION_MARKER))).toBe(false)
 
-    const listing = (await harness.invoke('files.list', { sessionId, path: join(remote, root) })) as { entries: { name: string; type: string }[] }
+    const listing = (await harness.invoke('files.list', { sessionId, path: join(remote, root) })) as {
+      entries: { name: string; type: string }[]
+    }
     expect(listing.entries.find((entry) => entry.name === 'new\nline.txt')).toMatchObject({ type: 'file' })
     expect(listing.entries.find((entry) => entry.name === 'sub dir')).toMatchObject({ type: 'folder' })
   })
@@ -86,7 +88,9 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
       makeOddTree(local, 'full', 1 * MiB)
       const outcome = await harness.upload(sessionId, home, join(local, 'full', 'sub dir', 'deeper'), ['big.bin'])
       expect(outcome.state).toBe('failed')
-      expect(outcome.message).toMatch(/^The instance's disk is full: .* left where “.*big\.bin” was going\. Free some space on the instance/)
+      expect(outcome.message).toMatch(
+        /^The instance's disk is full: .* left where “.*big\.bin” was going\. Free some space on the instance/
+      )
       const listing = (await harness.invoke('files.list', { sessionId, path: home })) as { entries: unknown[] }
       expect(listing.entries).toEqual([])
     } finally {
@@ -102,7 +106,10 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
       const local = localFolder(scratch)
       const root = makeOddTree(local, 'denied', 1024)
       const outcome = await harness.upload(sessionId, home, join(local, root), ['plain.txt'])
-      expect(outcome).toMatchObject({ state: 'failed', message: `You may not write in “${home}” on the instance (permission denied). Choose a folder you own, such as your home folder.` })
+      expect(outcome).toMatchObject({
+        state: 'failed',
+        message: `You may not write in “${home}” on the instance (permission denied). Choose a folder you own, such as your home folder.`
+      })
       await expect(harness.invoke('files.mkdir', { sessionId, path: join(home, 'new') })).rejects.toMatchObject({
         message: expect.stringMatching(/^You may not create “.*new” on the instance \(permission denied\)/)
       })
@@ -119,7 +126,9 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
     await expect(harness.invoke('files.mkdir', { sessionId, path: folder })).rejects.toMatchObject({ field: 'name' })
     await harness.invoke('files.mkdir', { sessionId, path: join(folder, 'a b') })
     await harness.invoke('files.mkdir', { sessionId, path: join(folder, 'c') })
-    await expect(harness.invoke('files.rename', { sessionId, from: join(folder, 'a b'), to: join(folder, 'c') })).rejects.toMatchObject({ field: 'name' })
+    await expect(harness.invoke('files.rename', { sessionId, from: join(folder, 'a b'), to: join(folder, 'c') })).rejects.toMatchObject({
+      field: 'name'
+    })
     await harness.invoke('files.rename', { sessionId, from: join(folder, 'a b'), to: join(folder, 'd "e"') })
     expect(readdirSync(folder).sort()).toEqual(['c', 'd "e"'])
     const local = localFolder(scratch)
@@ -127,7 +136,9 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
     await harness.upload(sessionId, join(folder, 'c'), local, ['tree'])
     await harness.invoke('files.delete', { sessionId, paths: [join(folder, 'c'), join(folder, 'd "e"')] })
     expect(readdirSync(folder)).toEqual([])
-    await expect(harness.invoke('files.delete', { sessionId, paths: ['/'] })).rejects.toMatchObject({ message: expect.stringMatching(/whole disk/) })
+    await expect(harness.invoke('files.delete', { sessionId, paths: ['/'] })).rejects.toMatchObject({
+      message: expect.stringMatching(/whole disk/)
+    })
     await expect(harness.invoke('files.list', { sessionId, path: 'relative/path' })).rejects.toMatchObject({ kind: 'bad-input' })
   })
 }

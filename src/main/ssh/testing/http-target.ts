@@ -100,7 +100,10 @@ export async function httpText(port: number, path = '/'): Promise<string> {
 }
 
 /** Sends `size` pattern bytes and answers what the target hashed, with what was expected. */
-export async function postPattern(port: number, size: number): Promise<{ received: { sha256: string; bytes: number }; sent: { sha256: string; bytes: number } }> {
+export async function postPattern(
+  port: number,
+  size: number
+): Promise<{ received: { sha256: string; bytes: number }; sent: { sha256: string; bytes: number } }> {
   const response = await httpRequest(port, 'POST', '/sha256', patternStream(size))
   const received = JSON.parse(await textOf(response)) as { sha256: string; bytes: number }
   return { received, sent: await sha256Of(patternStream(size)) }

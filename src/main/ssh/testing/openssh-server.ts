@@ -29,8 +29,10 @@ export const SSHD = '/usr/sbin/sshd'
  * server is an optional feature, and the fixture stops and freezes sshd with POSIX signals).
  */
 export function opensshMissing(platform: NodeJS.Platform, exists: (path: string) => boolean): string | undefined {
-  if (platform === 'win32') return 'Windows has no OpenSSH server at /usr/sbin/sshd for the fixture, which also drives sshd with POSIX signals'
-  if (!exists(SSHD) || !exists('/usr/bin/ssh-keygen')) return `OpenSSH (${SSHD}, ssh-keygen) is not installed; on Debian or Ubuntu: sudo apt-get install openssh-server openssh-client`
+  if (platform === 'win32')
+    return 'Windows has no OpenSSH server at /usr/sbin/sshd for the fixture, which also drives sshd with POSIX signals'
+  if (!exists(SSHD) || !exists('/usr/bin/ssh-keygen'))
+    return `OpenSSH (${SSHD}, ssh-keygen) is not installed; on Debian or Ubuntu: sudo apt-get install openssh-server openssh-client`
   return undefined
 }
 
@@ -43,7 +45,9 @@ export function opensshAvailable(): boolean {
   const missing = opensshMissing(process.platform, existsSync)
   if (missing === undefined) return true
   if (process.env['CI'] && process.platform !== 'win32') {
-    throw new Error(`OpenSSH is missing (${SSHD}): CI installs openssh-server (.ci/run, ci.yml) and macOS ships it, so these tests must run there.`)
+    throw new Error(
+      `OpenSSH is missing (${SSHD}): CI installs openssh-server (.ci/run, ci.yml) and macOS ships it, so these tests must run there.`
+    )
   }
   console.log(`[OpenSSH tests skipped] ${missing}`)
   return false
@@ -86,7 +90,15 @@ export class OpenSshServer {
       const command = sftpServerCommand(fault, this.homePath)
       return command ? `  ${fault}) exec ${shellJoin([command.file, ...command.args])} ;;` : `  ${fault}) exit 1 ;;`
     })
-    const script = ['#!/bin/sh', `cd ${shellJoin([this.homePath])} || exit 1`, `case "$(cat ${shellJoin([join(this.dir, 'sftp-fault')])} 2>/dev/null)" in`, ...cases, `  *) exec ${shellJoin([sftpServerCommand('none', this.homePath)?.file ?? 'false'])} ;;`, 'esac', ''].join('\n')
+    const script = [
+      '#!/bin/sh',
+      `cd ${shellJoin([this.homePath])} || exit 1`,
+      `case "$(cat ${shellJoin([join(this.dir, 'sftp-fault')])} 2>/dev/null)" in`,
+      ...cases,
+      `  *) exec ${shellJoin([sftpServerCommand('none', this.homePath)?.file ?? 'false'])} ;;`,
+      'esac',
+      ''
+    ].join('\n')
     writeFileSync(path, script, { mode: 0o755 })
     return path
   }

@@ -88,7 +88,8 @@ export class TerminalHarness {
   }
 
   waitForOutput(terminalId: string, needle: string | RegExp, timeoutMs?: number): Promise<void> {
-    const test = (): boolean => (typeof needle === 'string' ? this.output(terminalId).includes(needle) : needle.test(this.output(terminalId)))
+    const test = (): boolean =>
+      typeof needle === 'string' ? this.output(terminalId).includes(needle) : needle.test(this.output(terminalId))
     return this.waitFor(test, `output ${String(needle)}`, timeoutMs)
   }
 

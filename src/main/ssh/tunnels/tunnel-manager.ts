@@ -59,7 +59,10 @@ export class TunnelManager {
   }
 
   /** Forwards a port (see `tunnels.start` in the contract). Two clicks on the same port start it once. */
-  start(input: { instanceId: string; remotePort: number; localPort?: number | undefined }, askClient: ClientId | undefined): Promise<TunnelInfo> {
+  start(
+    input: { instanceId: string; remotePort: number; localPort?: number | undefined },
+    askClient: ClientId | undefined
+  ): Promise<TunnelInfo> {
     const key = `${input.instanceId}:${input.remotePort}`
     const pending = this.starting.get(key)
     if (pending) return pending
@@ -68,7 +71,10 @@ export class TunnelManager {
     return started
   }
 
-  private async startOnce(input: { instanceId: string; remotePort: number; localPort?: number | undefined }, askClient: ClientId | undefined): Promise<TunnelInfo> {
+  private async startOnce(
+    input: { instanceId: string; remotePort: number; localPort?: number | undefined },
+    askClient: ClientId | undefined
+  ): Promise<TunnelInfo> {
     if (!this.profileId) throw new AppError('no-session', 'You are signed out. Sign in to forward ports.')
     const instance = this.options.findInstance(input.instanceId)
     if (!instance) throw new AppError('not-allowed', 'That instance is no longer in your list. Refresh the list and try again.')
@@ -79,7 +85,15 @@ export class TunnelManager {
     }
     const tunnel =
       existing ??
-      this.make({ tunnelId: `tun-${randomUUID()}`, instanceId: input.instanceId, remotePort: input.remotePort, localPort: input.localPort ?? input.remotePort }, instance)
+      this.make(
+        {
+          tunnelId: `tun-${randomUUID()}`,
+          instanceId: input.instanceId,
+          remotePort: input.remotePort,
+          localPort: input.localPort ?? input.remotePort
+        },
+        instance
+      )
     tunnel.askClient = askClient
     try {
       await this.bind(tunnel, input.localPort, input.localPort ?? existing?.localPort ?? input.remotePort)
@@ -194,7 +208,10 @@ export class TunnelManager {
 
   // ------------------------------------------------------------------ internals
 
-  private make(entry: { tunnelId: string; instanceId: string; remotePort: number; localPort: number }, instance: Instance | undefined): Tunnel {
+  private make(
+    entry: { tunnelId: string; instanceId: string; remotePort: number; localPort: number },
+    instance: Instance | undefined
+  ): Tunnel {
     const label = TUNNEL_PRESETS.find((preset) => preset.port === entry.remotePort)?.label
     const tunnel = new Tunnel({
       ...entry,

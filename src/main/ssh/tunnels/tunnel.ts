@@ -201,7 +201,10 @@ export class Tunnel implements LinkUser {
       if (error) {
         socket.destroy()
         if (this.state === 'open') {
-          this.set('open', `${this.forwardingLine()}. Nothing answered on port ${this.remotePort} inside the instance just now (${error.message.replace(/^\(SSH\) /, '')}); start the app there, then reload.`)
+          this.set(
+            'open',
+            `${this.forwardingLine()}. Nothing answered on port ${this.remotePort} inside the instance just now (${error.message.replace(/^\(SSH\) /, '')}); start the app there, then reload.`
+          )
         }
         return
       }

@@ -35,7 +35,11 @@ describe('tunnels against the emulator’s SSH server, through the core', () => 
     await app?.close()
   })
 
-  async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  async function until<T>(
+    what: string,
+    probe: () => T | undefined | false | Promise<T | undefined | false>,
+    timeoutMs = 20_000
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
       const value = await probe()
@@ -90,7 +94,9 @@ describe('tunnels against the emulator’s SSH server, through the core', () => 
   it('carries a 64 MiB body each way to an app inside the instance', async () => {
     const tunnel = await call('tunnels.start', { instanceId, remotePort: app.port })
     await until('open', async () => (await tunnelOf(app.port))?.state === 'open')
-    expect(await sha256Of(await httpRequest(tunnel.localPort, 'GET', `/bytes/${64 * MiB}`))).toEqual(await sha256Of(patternStream(64 * MiB)))
+    expect(await sha256Of(await httpRequest(tunnel.localPort, 'GET', `/bytes/${64 * MiB}`))).toEqual(
+      await sha256Of(patternStream(64 * MiB))
+    )
     const { received, sent: expected } = await postPattern(tunnel.localPort, 64 * MiB)
     expect(received).toEqual(expected)
     expect((await tunnelOf(app.port))!.bytesIn).toBeGreaterThan(64 * MiB)

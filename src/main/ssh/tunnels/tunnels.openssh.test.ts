@@ -60,7 +60,10 @@ describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
       publish: () => {},
       openUrl: async (url) => void opened.push(url)
     })
-    cleanups.push(() => tunnels.dispose(), () => links.dispose())
+    cleanups.push(
+      () => tunnels.dispose(),
+      () => links.dispose()
+    )
     await tunnels.signedIn('profile-1')
     const snapshot: InstancesSnapshot = { instances: [instance], fetchedAt: Date.now(), mode: 'steady' }
     const stateOf = (tunnelId: string) => tunnels.list().find((tunnel) => tunnel.tunnelId === tunnelId)
@@ -77,7 +80,11 @@ describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
   it('carries an HTTP request and a 64 MiB body each way intact, counting connections and bytes', async () => {
     const { tunnels, until, stateOf, opened } = await setup()
     const tunnel = await tunnels.start({ instanceId: 'i-1', remotePort: app.port }, 'window-1')
-    expect(tunnel).toMatchObject({ remotePort: app.port, localAddress: `127.0.0.1:${tunnel.localPort}`, url: `http://127.0.0.1:${tunnel.localPort}/` })
+    expect(tunnel).toMatchObject({
+      remotePort: app.port,
+      localAddress: `127.0.0.1:${tunnel.localPort}`,
+      url: `http://127.0.0.1:${tunnel.localPort}/`
+    })
     await until('open', () => stateOf(tunnel.tunnelId)?.state === 'open')
     expect(await httpText(tunnel.localPort)).toBe('hello from inside the instance\n')
 
@@ -130,7 +137,9 @@ describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
       await expect(tunnels.start({ instanceId: 'i-1', remotePort: app.port, localPort: taken }, 'window-1')).rejects.toMatchObject({
         kind: 'not-allowed',
         field: 'localPort',
-        message: expect.stringMatching(new RegExp(`^Port ${taken} on this computer is already in use by another program\\. Use \\d+ instead`))
+        message: expect.stringMatching(
+          new RegExp(`^Port ${taken} on this computer is already in use by another program\\. Use \\d+ instead`)
+        )
       })
       expect(tunnels.list()).toEqual([])
       const tunnel = await tunnels.start({ instanceId: 'i-1', remotePort: app.port, localPort: check.suggestion }, 'window-1')

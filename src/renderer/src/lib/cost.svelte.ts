@@ -107,7 +107,9 @@ class CostStore {
   announce(notification: AppNotification): void {
     const instanceId = notification.instanceId
     const actions = (notification.actions ?? []).flatMap((action: NotificationAction) =>
-      instanceId ? [{ label: action.label, run: () => (action.id === 'stop-now' ? this.stopNow(instanceId) : this.keepRunning(instanceId)) }] : []
+      instanceId
+        ? [{ label: action.label, run: () => (action.id === 'stop-now' ? this.stopNow(instanceId) : this.keepRunning(instanceId)) }]
+        : []
     )
     const tone: ToastTone = notification.kind === 'auto-stop' ? (notification.actions ? 'error' : 'info') : 'warning'
     if (instanceId) {

@@ -68,16 +68,23 @@ describe('create form', () => {
 
   it('keeps the app’s own bounds, from the shared request schema', () => {
     expect(validateDraft({ ...filled(), name: 'x'.repeat(MAX_TEXT_LENGTH + 1) })['name']).toBe(`Use at most ${MAX_TEXT_LENGTH} characters.`)
-    expect(validateDraft({ ...filled(), initScript: 'x'.repeat(MAX_INIT_SCRIPT_LENGTH + 1) })['instanceConfiguration.initScript']).toBeDefined()
+    expect(
+      validateDraft({ ...filled(), initScript: 'x'.repeat(MAX_INIT_SCRIPT_LENGTH + 1) })['instanceConfiguration.initScript']
+    ).toBeDefined()
     expect(validateDraft({ ...filled(), extraDataDiskSizeGB: -1 })['instanceConfiguration.extraDataDiskSizeDB']).toBeDefined()
-    expect(validateDraft({ ...filled(), enableDocker: true, dockerStorageSize: -5 })['instanceConfiguration.dockerStorageSize']).toBeDefined()
+    expect(
+      validateDraft({ ...filled(), enableDocker: true, dockerStorageSize: -5 })['instanceConfiguration.dockerStorageSize']
+    ).toBeDefined()
   })
 
   it('never lets through a request main would refuse', () => {
     // Mostly good values, now and then a bad one, so each check meets drafts that fail only it.
-    const rarely = <T,>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<T>): fc.Arbitrary<T> =>
+    const rarely = <T>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<T>): fc.Arbitrary<T> =>
       fc.oneof({ arbitrary: good, weight: 12 }, { arbitrary: bad, weight: 1 })
-    const text = rarely(fc.string({ minLength: 1, maxLength: 12 }).filter((t) => t.trim() !== ''), fc.constantFrom('', ' ', 'x'.repeat(MAX_TEXT_LENGTH + 1)))
+    const text = rarely(
+      fc.string({ minLength: 1, maxLength: 12 }).filter((t) => t.trim() !== ''),
+      fc.constantFrom('', ' ', 'x'.repeat(MAX_TEXT_LENGTH + 1))
+    )
     const size = rarely(fc.oneof(fc.constant(null), fc.nat({ max: 1e6 })), fc.double({ min: -10, max: -0.1, noNaN: true }))
     const draft = fc.record({
       name: text,
@@ -85,18 +92,29 @@ describe('create form', () => {
       instanceTypeId: text,
       region: text,
       chargeMode: fc.constantFrom('perHour', 'tidePerHour', 'perDay', 'perWeek', 'perMonth'),
-      duration: rarely(fc.integer({ min: 1, max: 10_000 }), fc.oneof(fc.constant(null), fc.integer({ min: -2, max: 0 }), fc.double({ min: 1.1, max: 5, noNaN: true }))),
-      storages: fc.array(fc.record({ key: fc.nat(), mountPath: text, remoteStorageName: text, remoteStorageId: text, type: text }), { maxLength: 2 }),
+      duration: rarely(
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.oneof(fc.constant(null), fc.integer({ min: -2, max: 0 }), fc.double({ min: 1.1, max: 5, noNaN: true }))
+      ),
+      storages: fc.array(fc.record({ key: fc.nat(), mountPath: text, remoteStorageName: text, remoteStorageId: text, type: text }), {
+        maxLength: 2
+      }),
       extraDataDiskSizeGB: size,
       enableCommonData: fc.boolean(),
       enableDocker: fc.boolean(),
       dockerStorageSize: size,
       initScript: rarely(fc.string({ maxLength: 20 }), fc.constant('x'.repeat(MAX_INIT_SCRIPT_LENGTH + 1))),
       isSpotInstance: fc.boolean(),
-      nodePorts: rarely(fc.uniqueArray(fc.integer({ min: 23, max: 65_535 }), { maxLength: 5 }), fc.array(fc.integer({ min: -1, max: 70_000 }), { minLength: MAX_LIST_LENGTH + 1, maxLength: MAX_LIST_LENGTH + 2 }))
+      nodePorts: rarely(
+        fc.uniqueArray(fc.integer({ min: 23, max: 65_535 }), { maxLength: 5 }),
+        fc.array(fc.integer({ min: -1, max: 70_000 }), { minLength: MAX_LIST_LENGTH + 1, maxLength: MAX_LIST_LENGTH + 2 })
+      )
     }) as fc.Arbitrary<CreateDraft>
     fc.assert(
-      fc.property(draft, (d) => Object.keys(validateDraft(d)).length > 0 || CreateInstanceRequestSchema.safeParse(draftToRequest(d)).success),
+      fc.property(
+        draft,
+        (d) => Object.keys(validateDraft(d)).length > 0 || CreateInstanceRequestSchema.safeParse(draftToRequest(d)).success
+      ),
       { numRuns: 500 }
     )
   })
@@ -182,9 +200,15 @@ describe('create form', () => {
 
 describe('#15: a port typed but not added', () => {
   it('is added on Create, or stops it with a message; it is never dropped', () => {
-    expect(withPendingPort({ ...filled(), nodePorts: [8888], pendingPort: ' 6006 ' })).toEqual({ draft: { ...filled(), nodePorts: [8888, 6006], pendingPort: '' } })
+    expect(withPendingPort({ ...filled(), nodePorts: [8888], pendingPort: ' 6006 ' })).toEqual({
+      draft: { ...filled(), nodePorts: [8888, 6006], pendingPort: '' }
+    })
     expect(withPendingPort({ ...filled(), pendingPort: '' })).toEqual({ draft: { ...filled(), pendingPort: '' } })
-    expect(withPendingPort({ ...filled(), nodePorts: [8888], pendingPort: '8888' })).toEqual({ error: '“8888” is still in the port box and was not added: Port 8888 is already in the list.' })
-    expect(withPendingPort({ ...filled(), pendingPort: '70000' })).toMatchObject({ error: expect.stringMatching(/“70000” is still in the port box/) })
+    expect(withPendingPort({ ...filled(), nodePorts: [8888], pendingPort: '8888' })).toEqual({
+      error: '“8888” is still in the port box and was not added: Port 8888 is already in the list.'
+    })
+    expect(withPendingPort({ ...filled(), pendingPort: '70000' })).toMatchObject({
+      error: expect.stringMatching(/“70000” is still in the port box/)
+    })
   })
 })

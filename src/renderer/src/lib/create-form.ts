@@ -141,7 +141,8 @@ export function validateDraft(draft: CreateDraft): FieldErrors {
     errors['instanceConfiguration.dockerStorageSize'] = 'Enter a size in GB, 0 (the default) or more.'
   }
   if (draft.initScript.length > MAX_INIT_SCRIPT_LENGTH) {
-    errors['instanceConfiguration.initScript'] = `Keep the script under ${MAX_INIT_SCRIPT_LENGTH / 1024} KiB of text; fetch a longer one from inside the instance.`
+    errors['instanceConfiguration.initScript'] =
+      `Keep the script under ${MAX_INIT_SCRIPT_LENGTH / 1024} KiB of text; fetch a longer one from inside the instance.`
   }
   if (draft.nodePorts.length > MAX_LIST_LENGTH) errors['nodePorts'] = `Forward at most ${MAX_LIST_LENGTH} ports.`
   const ports = new Set<number>()
@@ -267,7 +268,8 @@ export function draftFromRequestJson(text: string, current: CreateDraft): PasteR
   if (billing && typeof billing === 'object') {
     const b = billing as Record<string, unknown>
     if (isChargeMode(b['chargeMode'])) draft.chargeMode = b['chargeMode']
-    else if (b['chargeMode'] !== undefined) ignored.push(`billing.chargeMode (${str(b['chargeMode']) || 'not a mode'}; expected one of ${CHARGE_MODES.join(', ')})`)
+    else if (b['chargeMode'] !== undefined)
+      ignored.push(`billing.chargeMode (${str(b['chargeMode']) || 'not a mode'}; expected one of ${CHARGE_MODES.join(', ')})`)
     if (b['duration'] !== undefined) draft.duration = num(b['duration'])
     if (isHourly(draft.chargeMode)) draft.duration = 1
   }

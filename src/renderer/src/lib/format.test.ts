@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { chargeModeUnit, formatAge, formatBilling, formatBytes, formatDuration, formatGpu, formatHourlyPrice, formatInstanceType, formatTime, priceLabel, typeLabel } from './format'
+import {
+  chargeModeUnit,
+  formatAge,
+  formatBilling,
+  formatBytes,
+  formatDuration,
+  formatGpu,
+  formatHourlyPrice,
+  formatInstanceType,
+  formatTime,
+  priceLabel,
+  typeLabel
+} from './format'
 import { makeInstance } from '../testing/instances'
 
 describe('format', () => {
@@ -28,7 +40,7 @@ describe('format', () => {
     expect(formatAge(now + 60_000, now)).toBe('just now')
   })
 
-  it('shows the spec\'s 0 timestamps as a dash', () => {
+  it("shows the spec's 0 timestamps as a dash", () => {
     expect(formatTime(0)).toBe('—')
   })
 
@@ -43,7 +55,7 @@ describe('format', () => {
   )
 })
 
-describe('#15: the list\'s columns', () => {
+describe("#15: the list's columns", () => {
   const base = makeInstance({ id: 'i', name: 'n', owner: 'u', sshAddress: 'h' })
   const withType = (gpu: { amount: number; type: string }, billing: { chargeMode: string; price: number }) => ({
     ...base,
@@ -55,7 +67,9 @@ describe('#15: the list\'s columns', () => {
   })
 
   it('the GPU without the vendor, or CPU only; the price per hour, plans spread over their hours', () => {
-    expect(formatGpu(withType({ amount: 8, type: 'NVIDIA H100 80GB HBM3' }, { chargeMode: 'perHour', price: 19.92 }))).toBe('8 × H100 80GB HBM3')
+    expect(formatGpu(withType({ amount: 8, type: 'NVIDIA H100 80GB HBM3' }, { chargeMode: 'perHour', price: 19.92 }))).toBe(
+      '8 × H100 80GB HBM3'
+    )
     expect(formatGpu(withType({ amount: 0, type: '' }, { chargeMode: 'perHour', price: 0.24 }))).toBe('CPU only')
     expect(formatHourlyPrice(withType({ amount: 1, type: 'x' }, { chargeMode: 'perHour', price: 2.49 }))).toBe('$2.49/h')
     expect(formatHourlyPrice(withType({ amount: 1, type: 'x' }, { chargeMode: 'perDay', price: 48 }))).toBe('$2.00/h')

@@ -66,7 +66,10 @@ describe('row actions', () => {
 
   it('explains a Running instance the cloud gave no SSH address', () => {
     const instance = makeInstance({ sshAddress: '', nodePorts: [{ port: 22, nodePort: 30022 }] })
-    expect(actionState(instance, 'terminal')).toEqual({ enabled: false, reason: 'The cloud has not said where this instance answers SSH yet.' })
+    expect(actionState(instance, 'terminal')).toEqual({
+      enabled: false,
+      reason: 'The cloud has not said where this instance answers SSH yet.'
+    })
   })
 
   it('shows Stopping… at once, until the watcher says Stopped', () => {
@@ -133,7 +136,11 @@ describe('ports listed twice', () => {
       { port: 22, address: '10.0.0.1', nodePort: 30022 },
       { port: 8888, address: '10.0.0.1', nodePort: 30888 }
     ]
-    instance.instanceSpecInfo.nodePorts = [...first, { port: 8888, address: '10.9.9.9', nodePort: 31888 }, { port: 22, address: '10.9.9.9', nodePort: 31022 }]
+    instance.instanceSpecInfo.nodePorts = [
+      ...first,
+      { port: 8888, address: '10.9.9.9', nodePort: 31888 },
+      { port: 22, address: '10.9.9.9', nodePort: 31022 }
+    ]
     expect(listedPorts(instance)).toEqual({ items: first, repeated: 2 })
     expect(forwardedPorts(instance)).toEqual([first[1]])
     expect(sshEntry(instance)).toEqual(first[0])

@@ -11,12 +11,31 @@ const catalog = readCatalog([
         regionId: 'r-us',
         regionName: 'us-west-1',
         instanceTypeInfos: [
-          { instanceTypeId: 'h100', gpuNum: 8, stockStatus: 'InStock', price: [{ chargeMode: 'perHour', price: 19.92 }, { chargeMode: 'perWeek', price: 2677.25 }, { chargeMode: 'perMonth', price: null }] }
+          {
+            instanceTypeId: 'h100',
+            gpuNum: 8,
+            stockStatus: 'InStock',
+            price: [
+              { chargeMode: 'perHour', price: 19.92 },
+              { chargeMode: 'perWeek', price: 2677.25 },
+              { chargeMode: 'perMonth', price: null }
+            ]
+          }
         ]
       }
     ]
   },
-  { gpuName: 'RTX-4090-SPOT', isSpotInstance: true, regionInfos: [{ regionId: 'r-us', regionName: 'us-west-1', instanceTypeInfos: [{ instanceTypeId: 'spot', gpuNum: 1, price: [{ chargeMode: 'perHour', price: 0.25 }] }] }] }
+  {
+    gpuName: 'RTX-4090-SPOT',
+    isSpotInstance: true,
+    regionInfos: [
+      {
+        regionId: 'r-us',
+        regionName: 'us-west-1',
+        instanceTypeInfos: [{ instanceTypeId: 'spot', gpuNum: 1, price: [{ chargeMode: 'perHour', price: 0.25 }] }]
+      }
+    ]
+  }
 ])
 const images = [{ imageId: 'img-1', label: 'My PyTorch', source: 'mine' as const }]
 

@@ -23,7 +23,8 @@ export interface LaunchReview {
   spotRisk?: string
 }
 
-export const SPOT_RISK = 'Spot: cheaper, but the provider can reclaim it whenever it needs the capacity, which stops the instance and what runs on it.'
+export const SPOT_RISK =
+  'Spot: cheaper, but the provider can reclaim it whenever it needs the capacity, which stops the instance and what runs on it.'
 
 function plural(count: number, unit: string): string {
   return `${count} ${unit}${count === 1 ? '' : 's'}`
@@ -45,10 +46,19 @@ export function launchReview(draft: CreateDraft, catalog: InstanceCatalog | null
     { label: 'Type', value: offer ? typeLabel(offer) : typeId },
     { label: 'Region', value: regionName ?? regionId },
     { label: 'Image', value: image && image.label !== image.imageId ? `${image.label} (${image.imageId})` : draft.imageId.trim() },
-    { label: 'Billing', value: isHourly(draft.chargeMode) ? chargeModeLabel(draft.chargeMode) : `${chargeModeLabel(draft.chargeMode)}, ${plural(periods, unit)}` }
+    {
+      label: 'Billing',
+      value: isHourly(draft.chargeMode)
+        ? chargeModeLabel(draft.chargeMode)
+        : `${chargeModeLabel(draft.chargeMode)}, ${plural(periods, unit)}`
+    }
   ]
   if (draft.nodePorts.length > 0) lines.push({ label: 'Forwarded ports', value: draft.nodePorts.join(', ') })
-  if (draft.storages.length > 0) lines.push({ label: 'Remote storage', value: draft.storages.map((row) => `${row.remoteStorageName || row.remoteStorageId} at ${row.mountPath}`).join('; ') })
+  if (draft.storages.length > 0)
+    lines.push({
+      label: 'Remote storage',
+      value: draft.storages.map((row) => `${row.remoteStorageName || row.remoteStorageId} at ${row.mountPath}`).join('; ')
+    })
 
   let cost: string
   let total: number | undefined

@@ -32,7 +32,9 @@ class ToastStore {
   show(tone: ToastTone, title: string, body?: string, options: { sticky?: boolean; actions?: ToastAction[] } = {}): number {
     const id = this.nextId++
     const actions = options.actions ?? []
-    this.items = [...this.items, { id, tone, title, ...(body ? { body } : {}), ...(actions.length > 0 ? { actions } : {}) }].slice(-MAX_TOASTS)
+    this.items = [...this.items, { id, tone, title, ...(body ? { body } : {}), ...(actions.length > 0 ? { actions } : {}) }].slice(
+      -MAX_TOASTS
+    )
     if (tone !== 'error' && !options.sticky && actions.length === 0) setTimeout(() => this.dismiss(id), INFO_MS)
     return id
   }

@@ -12,13 +12,7 @@ export interface VirtualWindow {
   padBottom: number
 }
 
-export function virtualWindow(
-  scrollTop: number,
-  viewportHeight: number,
-  rowHeight: number,
-  count: number,
-  overscan = 8
-): VirtualWindow {
+export function virtualWindow(scrollTop: number, viewportHeight: number, rowHeight: number, count: number, overscan = 8): VirtualWindow {
   if (count <= 0 || rowHeight <= 0) return { start: 0, end: 0, padTop: 0, padBottom: 0 }
   // Before layout the viewport may report 0: render a screenful rather than nothing.
   const height = viewportHeight > 0 ? viewportHeight : rowHeight * 30

@@ -5,7 +5,10 @@ describe('ParsedAcks', () => {
   it('sends nothing until the slice ends, then one ack with the sum', () => {
     const sent: number[] = []
     const scheduled: (() => void)[] = []
-    const acks = new ParsedAcks((bytes) => sent.push(bytes), (flush) => scheduled.push(flush))
+    const acks = new ParsedAcks(
+      (bytes) => sent.push(bytes),
+      (flush) => scheduled.push(flush)
+    )
     acks.parsed(65_536)
     acks.parsed(65_536)
     acks.parsed(10)

@@ -20,7 +20,10 @@ export interface Collected<F> {
 
 /** From an <input type=file> (multiple, or webkitdirectory). */
 export function fromPicked<F extends PickedFile>(picked: readonly F[]): Collected<F> {
-  return build(picked.map((file) => ({ path: file.webkitRelativePath || file.name, file })), [])
+  return build(
+    picked.map((file) => ({ path: file.webkitRelativePath || file.name, file })),
+    []
+  )
 }
 
 /** The bits of the File and Directory Entries API a drop offers (typed narrowly, so tests can fake them). */

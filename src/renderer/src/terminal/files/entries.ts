@@ -12,7 +12,9 @@ export function isFolderLike(entry: RemoteEntry): boolean {
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
 
 export function sortEntries(entries: readonly RemoteEntry[]): RemoteEntry[] {
-  return [...entries].sort((a, b) => Number(isFolderLike(b)) - Number(isFolderLike(a)) || collator.compare(a.name, b.name) || (a.name < b.name ? -1 : 1))
+  return [...entries].sort(
+    (a, b) => Number(isFolderLike(b)) - Number(isFolderLike(a)) || collator.compare(a.name, b.name) || (a.name < b.name ? -1 : 1)
+  )
 }
 
 export function joinPath(folder: string, name: string): string {

@@ -14,7 +14,14 @@ const entry = (name: string, type: RemoteEntry['type'], target?: 'file' | 'folde
 
 describe('listing', () => {
   it('puts folders (and links to folders) first, numbers by value', () => {
-    const sorted = sortEntries([entry('b10', 'file'), entry('b2', 'file'), entry('Zeta', 'folder'), entry('alpha', 'folder'), entry('ln', 'link', 'folder'), entry('A', 'file')])
+    const sorted = sortEntries([
+      entry('b10', 'file'),
+      entry('b2', 'file'),
+      entry('Zeta', 'folder'),
+      entry('alpha', 'folder'),
+      entry('ln', 'link', 'folder'),
+      entry('A', 'file')
+    ])
     expect(sorted.map((e) => e.name)).toEqual(['alpha', 'ln', 'Zeta', 'A', 'b2', 'b10'])
   })
 

@@ -90,7 +90,10 @@ export class FilesPanel {
   }
 
   /** Runs a folder operation; its error (in words) is the answer, null when it worked. */
-  async act(command: 'mkdir' | 'rename' | 'delete', names: { name?: string; from?: string; to?: string; names?: string[] }): Promise<string | null> {
+  async act(
+    command: 'mkdir' | 'rename' | 'delete',
+    names: { name?: string; from?: string; to?: string; names?: string[] }
+  ): Promise<string | null> {
     if (!this.sessionId || !this.cwd) return 'The files panel is not connected.'
     const sessionId = this.sessionId
     const at = (name: string): string => joinPath(this.cwd!, name)
@@ -121,7 +124,10 @@ export class FilesPanel {
     if (!this.sessionId || !this.cwd) return
     const result = await call('files.download', { sessionId: this.sessionId, paths: names.map((name) => joinPath(this.cwd!, name)) })
     if (!result.ok) {
-      this.track('download', names.map((name) => ({ path: name, kind: 'file', size: 0 }))).fail(result.error.message)
+      this.track(
+        'download',
+        names.map((name) => ({ path: name, kind: 'file', size: 0 }))
+      ).fail(result.error.message)
       return
     }
     const view = this.track('download', result.value.items)
@@ -198,7 +204,9 @@ class FilesRouter {
   private listen(): void {
     if (this.listening) return
     this.listening = true
-    on('files.status', ({ sessionId, state, message, home, needsUser }) => this.sessions.get(sessionId)?.status(state, message, home, needsUser ?? false))
+    on('files.status', ({ sessionId, state, message, home, needsUser }) =>
+      this.sessions.get(sessionId)?.status(state, message, home, needsUser ?? false)
+    )
     on('files.written', ({ transferId, bytes }) => this.transfers.get(transferId)?.sender?.onWritten(bytes))
     on('files.data', ({ transferId, item, offset, data }) => this.transfers.get(transferId)?.receiver?.push(item, offset, data))
     on('files.transfer', (progress) => {

@@ -88,7 +88,7 @@ export class UploadSender {
     for (const [index, item] of this.items.entries()) {
       const file = this.files[index]
       if (item.kind !== 'file' || !file) continue
-      for (let offset = 0; offset < item.size; ) {
+      for (let offset = 0; offset < item.size;) {
         while (sent - this.written >= FILES_WINDOW && !this.view.finished) await new Promise<void>((resolve) => (this.wake = resolve))
         if (this.view.finished) return
         const data = new Uint8Array(await file.slice(offset, offset + FILES_CHUNK).arrayBuffer())
