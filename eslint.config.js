@@ -3,15 +3,15 @@
 // Prettier's (eslint-config-prettier turns off every rule it owns); `npm run lint` runs both.
 import js from '@eslint/js'
 import prettier from 'eslint-config-prettier'
-import importX from 'eslint-plugin-import-x'
 import svelte from 'eslint-plugin-svelte'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+import { layersPlugin } from './scripts/eslint-layers.js'
 import svelteConfig from './svelte.config.js'
 
 /**
  * Test code may reach across layers to drive both ends (a fixture sshd, the page's transport).
- * That production code never imports test code is scripts/test-only-imports.test.ts's rule.
+ * Production code never imports test code: see the no-restricted-imports rule below.
  */
 const TESTS = ['**/*.test.ts', '**/testing/**', 'e2e/**', 'bench/**', 'scripts/**']
 
@@ -99,10 +99,9 @@ export default tseslint.config(
     // The layers, for production code.
     files: ['src/**/*.ts', 'src/**/*.svelte'],
     ignores: TESTS,
-    plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.js', '.svelte', '.json'] } } },
+    plugins: { house: layersPlugin(import.meta.dirname, LAYERS) },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: LAYERS }],
+      'house/layers': 'error',
       // Test code stays out of the app: it would ship in the build, and a helper's shortcuts
       // (fixed keys, fake clocks, loopback servers) would become the app's behaviour.
       'no-restricted-imports': [

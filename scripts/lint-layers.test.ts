@@ -1,8 +1,8 @@
 /**
- * The house's layers are ESLint rules (eslint.config.js), run over the tree by `npm run lint`.
- * This proves the rules can fail: each line of a would-be file in one layer, importing from
- * another, is linted as ESLint sees it at that path. (A resolver that cannot find a target makes
- * the layer rule pass silently; here every forbidden import must be reported.)
+ * The house's layers are ESLint rules (eslint.config.js, scripts/eslint-layers.js), run over the
+ * tree by `npm run lint`. This proves the rules can fail: each line of a would-be file in one
+ * layer, importing from another, is linted as ESLint sees it at that path, in each form an
+ * import takes (import, export … from, import(), a component's script).
  */
 import { join } from 'node:path'
 import { ESLint } from 'eslint'
@@ -13,11 +13,14 @@ const eslint = new ESLint({ cwd: ROOT })
 
 /** The rules that fired for `source` as if it were the file at `path` (relative to the repo). */
 async function rulesFor(path: string, source: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`${source}\nexport const used = imported\n`, { filePath: join(ROOT, path) })
+  const text = path.endsWith('.svelte')
+    ? `<script lang="ts">\n  ${source}\n</script>\n<p>{imported}</p>\n`
+    : `${source}\nexport const used = imported\n`
+  const [result] = await eslint.lintText(text, { filePath: join(ROOT, path) })
   return (result?.messages ?? []).map((message) => message.ruleId ?? message.message)
 }
 
-const LAYER = 'import-x/no-restricted-paths'
+const LAYER = 'house/layers'
 const TEST_CODE = 'no-restricted-imports'
 
 describe('the layer rules', () => {
@@ -30,6 +33,9 @@ describe('the layer rules', () => {
     ['src/preload/probe.ts', "import * as imported from '../main/core'", LAYER],
     ['src/main/probe.ts', "import * as imported from '../web/server'", LAYER],
     ['src/web/probe.ts', "import * as imported from '../emulator/index'", LAYER],
+    ['src/shared/web/probe.ts', "export * from '../../main/core'\nconst imported = 1", LAYER],
+    ['src/emulator/probe.ts', "const imported = await import('../main/core')", LAYER],
+    ['src/renderer/src/views/Probe.svelte', "import * as imported from '../../../main/core'", LAYER],
     ['src/main/probe.ts', "import * as imported from '../shared/testing/instance'", TEST_CODE],
     ['src/renderer/src/lib/probe.ts', "import * as imported from 'vitest'", TEST_CODE],
     ['src/emulator/probe.ts', "import * as imported from 'fast-check'", TEST_CODE]
