@@ -98,8 +98,10 @@ test('stop when idle 2 min: the countdown notice, then the stop and why', async 
   await expect(toasts(page).getByText(/stops in/)).toHaveCount(0)
 
   // Idle again: after 2 full minutes of idle readings, the countdown notice with its buttons.
+  // (Readings come once a minute, so the first idle one may be up to a minute away: 3 min and a
+  // half covers it, and the look that follows each reading.)
   await shell.emulator().setGpu(instanceId, { utilization: 0 })
-  await tick(3 * 60_000)
+  await tick(3.5 * 60_000)
   const notice = toasts(page).getByRole('status').filter({ hasText: '«idle-trainer-1» stops in 5 min' })
   await expect(notice).toBeVisible()
   await expect(notice.getByRole('button', { name: 'Keep running' })).toBeVisible()
@@ -126,7 +128,7 @@ test('"Keep running" on the countdown: it stays up', async ({ page, shell, tick 
   await signIn(page, shell)
   await runningInstance(page, shell, tick)
   await stopWhenIdle(page, 2)
-  await tick(3 * 60_000)
+  await tick(3.5 * 60_000)
   const notice = toasts(page).getByRole('status').filter({ hasText: '«idle-trainer-1» stops in 5 min' })
   await notice.getByRole('button', { name: 'Keep running' }).click()
   await expect(page.getByRole('button', { name: 'Keep running: «idle-trainer-1»' })).toHaveCount(0)

@@ -9,7 +9,7 @@ import type { CostSnapshot, GuardRules } from '../../shared/contract-cost'
 import { NO_RULES } from '../../shared/guard-rules'
 import { DEFAULT_SETTINGS } from '../settings/settings-schema'
 import { makeInstance } from '../../shared/testing/instance'
-import { CostGuard } from './cost-guard'
+import { CostGuard, READINGS_LOOK_DELAY_MS } from './cost-guard'
 import { FIRST_PROBE_DELAY_MS, ProbeUnavailable, type GpuRunner } from './gpu-probe'
 import { GuardStore } from './guard-store'
 
@@ -122,7 +122,8 @@ describe('CostGuard', () => {
     const rig = new Rig()
     rig.show(running('a'))
     rig.rules({ idle: { belowPercent: 10, forMinutes: 2 } })
-    await rig.pass(FIRST_PROBE_DELAY_MS + 2 * MIN)
+    // The reading that completes two idle minutes, then the look it brings.
+    await rig.pass(FIRST_PROBE_DELAY_MS + 2 * MIN + READINGS_LOOK_DELAY_MS)
     const countdown = rig.notices.at(-1)!
     expect(countdown).toMatchObject({
       kind: 'countdown',
@@ -148,7 +149,8 @@ describe('CostGuard', () => {
     const rig = new Rig()
     rig.show(running('a'))
     rig.rules({ idle: { belowPercent: 10, forMinutes: 2 } })
-    await rig.pass(FIRST_PROBE_DELAY_MS + 2 * MIN)
+    // The reading that completes two idle minutes, then the look it brings.
+    await rig.pass(FIRST_PROBE_DELAY_MS + 2 * MIN + READINGS_LOOK_DELAY_MS)
     expect(rig.guard.snapshot().instances[0]!.countdown).toBeDefined()
     const after = rig.guard.keepRunning('a')
     expect(after.instances[0]!.countdown).toBeUndefined()

@@ -58,6 +58,13 @@ export interface CostGuardOptions {
 
 /** Why the GPUs of a running instance cannot be read, when it is not the probe's to say. */
 const NO_SSH_PORT = 'It has no SSH port, so Cloud Tray cannot read its GPUs.'
+/**
+ * GPU readings land one instance at a time; each look goes over every billed instance and
+ * republishes the whole picture (window and tray). Readings that land within this long share one
+ * look, so a hundred instances cost a look a second rather than a hundred (the idle rule counts
+ * in minutes: a second's delay changes nothing).
+ */
+export const READINGS_LOOK_DELAY_MS = 1_000
 const NO_RUNNER = 'This version of Cloud Tray cannot run commands on instances, so it cannot read their GPUs.'
 
 export class CostGuard {
@@ -68,6 +75,7 @@ export class CostGuard {
   /** Countdowns read from the file, started again when their instance is next seen (scope/id). */
   private readonly toResume = new Set<string>()
   private wakeTimer: TimerHandle | undefined
+  private readingsTimer: TimerHandle | undefined
   private disposed = false
 
   constructor(private readonly options: CostGuardOptions) {
@@ -75,7 +83,7 @@ export class CostGuard {
       ? new GpuProbes({
           clock: options.clock,
           runner: options.runner,
-          onChange: () => this.look(),
+          onChange: () => this.lookAfterReadings(),
           ...(options.log ? { log: (line: string) => options.log?.warn(line) } : {})
         })
       : undefined
@@ -180,6 +188,7 @@ export class CostGuard {
   dispose(): void {
     this.disposed = true
     this.options.clock.clearTimeout(this.wakeTimer)
+    this.options.clock.clearTimeout(this.readingsTimer)
     this.probes?.dispose()
   }
 
@@ -272,6 +281,14 @@ export class CostGuard {
     this.probes?.update(targets)
     this.schedule(wakes.length > 0 ? Math.min(...wakes) : undefined)
     this.publish()
+  }
+
+  private lookAfterReadings(): void {
+    if (this.readingsTimer !== undefined || this.disposed) return
+    this.readingsTimer = this.options.clock.setTimeout(() => {
+      this.readingsTimer = undefined
+      this.look()
+    }, READINGS_LOOK_DELAY_MS)
   }
 
   private clear(scope: string, instanceId: string): void {

@@ -4,6 +4,7 @@ import {
   FIRST_PROBE_DELAY_MS,
   GPU_QUERY,
   GpuProbes,
+  MAX_PROBES_AT_ONCE,
   NEEDS_USER_RETRY_MS,
   ProbeUnavailable,
   parseGpuQuery,
@@ -146,5 +147,25 @@ describe('GpuProbes', () => {
     expect(probes.activity('i-1').state).toBe('unavailable')
     await clock.advanceAsync(MIN, settle)
     expect(probes.activity('i-1').state).toBe('probing')
+  })
+
+  it('runs at most MAX_PROBES_AT_ONCE at a time, however many instances run, and drops the queue when an instance goes', async () => {
+    const clock = new ManualClock()
+    const answers: (() => void)[] = []
+    const fake = scripted(() => new Promise((resolve) => answers.push(() => resolve({ stdout: '0, 0, 1\n', exitCode: 0 }))))
+    const probes = new GpuProbes({ clock, runner: fake.runner, onChange: () => {} })
+    const ids = Array.from({ length: 10 }, (_, i) => `i-${i}`)
+    probes.update(targets(ids.map((id) => [id, { probe: true }])))
+    await clock.advanceAsync(FIRST_PROBE_DELAY_MS, settle)
+    expect(fake.calls).toHaveLength(MAX_PROBES_AT_ONCE)
+    // i-9 stops while it waits in the queue: it is never asked.
+    probes.update(targets(ids.slice(0, 9).map((id) => [id, { probe: true }])))
+    for (let answered = 0; answered < 9; answered++) {
+      answers.shift()!()
+      await settle()
+    }
+    expect(fake.calls.map((c) => c.instanceId)).toEqual(ids.slice(0, 9))
+    expect(answers).toHaveLength(0)
+    probes.dispose()
   })
 })

@@ -35,6 +35,13 @@ export class ProbeUnavailable extends Error {
 export const HISTORY_MS = 60 * 60_000
 /** The first probe of a newly running instance waits this long (its SSH server may still be starting). */
 export const FIRST_PROBE_DELAY_MS = 2_000
+/**
+ * Probes share the user's machine and network with their work: at most this many run at once,
+ * however many instances run. Each instance's next probe is scheduled from its own answer, so a
+ * long queue (hundreds of instances, or addresses that never answer) stretches the periods
+ * rather than piling up connections.
+ */
+export const MAX_PROBES_AT_ONCE = 4
 /** After a failure only the user can fix (or no nvidia-smi), the next try. */
 export const NEEDS_USER_RETRY_MS = 10 * 60_000
 
@@ -91,6 +98,9 @@ export class GpuProbes {
   private readonly blocked = new Map<string, string>()
   private generations = 0
   private disposed = false
+  private running = 0
+  /** Probes waiting for one of the MAX_PROBES_AT_ONCE slots, first come first served. */
+  private readonly queue: (() => void)[] = []
 
   constructor(private readonly options: GpuProbesOptions) {}
 
@@ -133,6 +143,7 @@ export class GpuProbes {
 
   dispose(): void {
     this.disposed = true
+    this.queue.length = 0
     for (const [instanceId, tracked] of this.tracked) this.untrack(instanceId, tracked)
   }
 
@@ -154,6 +165,19 @@ export class GpuProbes {
 
   private async probe(instanceId: string, tracked: Tracked): Promise<void> {
     const generation = tracked.generation
+    if (this.running >= MAX_PROBES_AT_ONCE) await new Promise<void>((resolve) => this.queue.push(resolve))
+    // A slot is ours until the runner answers (handed on in `finally`, never dropped).
+    this.running++
+    try {
+      // Untracked (or all disposed) while it waited: nothing to ask.
+      if (tracked.generation === generation && !this.disposed) await this.probeNow(instanceId, tracked, generation)
+    } finally {
+      this.running--
+      this.queue.shift()?.()
+    }
+  }
+
+  private async probeNow(instanceId: string, tracked: Tracked, generation: number): Promise<void> {
     const { clock } = this.options
     const startedAt = clock.now()
     let sample: GpuSample

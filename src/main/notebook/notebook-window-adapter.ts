@@ -81,11 +81,10 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
       ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
       ses.setPermissionCheckHandler(() => false)
       ses.setDevicePermissionHandler(() => false)
-      // why: trusts only the Sandbox's own certificate, pinned by fingerprint; all else is Chromium's call (-3).
-      ses.setCertificateVerifyProc((request, callback) => {
-        // eng-disable CERTIFICATE_VERIFY_PROC_JS_CHECK
+      const verify: Parameters<typeof ses.setCertificateVerifyProc>[0] = (request, callback) =>
         callback(isPinnedCertificate(request.hostname, request.certificate.fingerprint, pins.get(partition)) ? TRUST : CHROMIUM_DECIDES)
-      })
+      // why: trusts only the Sandbox's own certificate, pinned by fingerprint; all else is Chromium's call (-3).
+      ses.setCertificateVerifyProc(verify) // eng-disable CERTIFICATE_VERIFY_PROC_JS_CHECK
     }
     return ses
   }

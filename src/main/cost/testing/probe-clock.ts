@@ -7,6 +7,7 @@
  */
 import type { ManualClock } from '../../../shared/clock'
 import type { CostSnapshot } from '../../../shared/contract-cost'
+import { READINGS_LOOK_DELAY_MS } from '../cost-guard'
 import { FIRST_PROBE_DELAY_MS } from '../gpu-probe'
 import { PROBE_PERIOD_MS } from '../idle'
 
@@ -48,11 +49,15 @@ export function probeClock(clock: ManualClock, options: ProbeClockOptions): (ms:
     return pending
   }
 
+  const step = async (ms: number): Promise<void> => {
+    await clock.advanceAsync(ms, settle)
+    const deadline = Date.now() + probeWaitMs
+    while (due(await options.cost()).length > 0 && Date.now() < deadline) await pause(10)
+  }
   return async (ms) => {
-    for (let done = 0; done < ms; done += stepMs) {
-      await clock.advanceAsync(Math.min(stepMs, ms - done), settle)
-      const deadline = Date.now() + probeWaitMs
-      while (due(await options.cost()).length > 0 && Date.now() < deadline) await pause(10)
-    }
+    for (let done = 0; done < ms; done += stepMs) await step(Math.min(stepMs, ms - done))
+    // Readings that landed in the last step are looked at a moment later (cost-guard.ts
+    // READINGS_LOOK_DELAY_MS): let that moment pass too, so `ms` ends with the rules applied.
+    await step(READINGS_LOOK_DELAY_MS)
   }
 }
