@@ -292,7 +292,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       balance.stop()
       account.stop()
       await dispatcher.dispose()
-      await Promise.all([images.flushed(), catalogCache.flushed(), guard.flushed()])
+      await Promise.all([images.flushed(), catalogCache.close(), guard.flushed()])
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.

@@ -94,4 +94,17 @@ describe('CatalogCache', () => {
       catalog: { offers: [{ instanceTypeId: 'h100' }] }
     })
   })
+
+  it('writes nothing once closed, though a read was still on its way (the app stopping after a sign-in)', async () => {
+    let answer: (() => void) | undefined
+    const r = await rig(() => new Promise((resolve) => (answer = () => resolve(readCatalog(FEED)))))
+    const reading = r.cache.refresh('hpc-ai')
+    await r.cache.close()
+    answer!()
+    await reading
+    await r.cache.flushed()
+    const restarted = r.make()
+    await restarted.load()
+    expect(restarted.get('hpc-ai').catalog).toBeNull()
+  })
 })

@@ -43,6 +43,7 @@ export class CatalogCache {
   private readonly reading = new Map<string, Promise<void>>()
   private readonly errors = new Map<string, ErrorInfo>()
   private lastWrite: Promise<void> = Promise.resolve()
+  private closed = false
   private readonly path: string
 
   constructor(private readonly options: CatalogCacheOptions) {
@@ -101,9 +102,20 @@ export class CatalogCache {
     return this.lastWrite
   }
 
+  /**
+   * The app is stopping: a read still on its way (one a sign-in started in the background) is
+   * dropped when it lands rather than written into a data folder that may be going away.
+   * Resolves once the last write has finished.
+   */
+  close(): Promise<void> {
+    this.closed = true
+    return this.lastWrite
+  }
+
   private async read(profileId: string): Promise<void> {
     try {
       const catalog = await this.options.fetch(profileId)
+      if (this.closed) return
       this.entries.set(profileId, { catalog, fetchedAt: this.options.clock.now() })
       this.errors.delete(profileId)
       await this.write()
