@@ -16,6 +16,22 @@ export function runBench(main: () => Promise<number>): void {
 }
 
 /**
+ * OpenSSH client arguments for the fixture sshd that never prompt: batch mode, no host-key
+ * check, its user key, then the port and the destination. `portFlag`: ssh's -p, sftp's -P.
+ */
+export function openSshClientArgs(server: OpenSshServer, portFlag: '-p' | '-P'): string[] {
+  const options = ['BatchMode=yes', 'StrictHostKeyChecking=no', 'UserKnownHostsFile=/dev/null', 'LogLevel=ERROR']
+  return [
+    ...options.flatMap((option) => ['-o', option]),
+    '-i',
+    server.userKeyPath,
+    portFlag,
+    String(server.port),
+    `${server.username}@127.0.0.1`
+  ]
+}
+
+/**
  * Runs `work` against Debian's sshd on a loopback port (the test fixture), its host key already
  * trusted in `knownHosts`, and cleans up after; answers 2 (with why) where OpenSSH is missing.
  */

@@ -20,7 +20,7 @@ import { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
 import { FilesHarness, groupDriver } from '../src/main/ssh/testing/files-harness'
 import { sshdLinks } from '../src/main/ssh/testing/sshd-links'
 import type { OpenSshServer } from '../src/main/ssh/testing/openssh-server'
-import { runBench, withTrustedSshd } from './run-bench'
+import { openSshClientArgs, runBench, withTrustedSshd } from './run-bench'
 
 const TARGET_RATIO = 0.9
 const mibArg = process.argv.indexOf('--mib')
@@ -60,28 +60,7 @@ async function viaApp(server: OpenSshServer, scratch: string, direction: 'up' | 
 function viaSftp(server: OpenSshServer, batch: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn(
-      'sftp',
-      [
-        '-q',
-        '-b',
-        '-',
-        '-o',
-        'BatchMode=yes',
-        '-o',
-        'StrictHostKeyChecking=no',
-        '-o',
-        'UserKnownHostsFile=/dev/null',
-        '-o',
-        'LogLevel=ERROR',
-        '-i',
-        server.userKeyPath,
-        '-P',
-        String(server.port),
-        `${server.username}@127.0.0.1`
-      ],
-      { stdio: ['pipe', 'ignore', 'inherit'] }
-    )
+    const child = spawn('sftp', ['-q', '-b', '-', ...openSshClientArgs(server, '-P')], { stdio: ['pipe', 'ignore', 'inherit'] })
     child.stdin.end(batch)
     child.on('error', reject)
     child.on('close', (code) =>

@@ -16,7 +16,7 @@ import { SshManager } from '../src/main/ssh/ssh-manager'
 import { runningInstance } from '../src/main/ssh/testing/instance'
 import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
 import { TerminalHarness } from '../src/main/ssh/testing/terminal-harness'
-import { runBench } from './run-bench'
+import { openSshClientArgs, runBench } from './run-bench'
 
 const TARGET_RATIO = 0.8
 const mibArg = process.argv.indexOf('--mib')
@@ -69,27 +69,7 @@ async function viaApp(server: OpenSshServer, scratch: string): Promise<{ seconds
 function viaOpenSsh(server: OpenSshServer): Promise<{ seconds: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     let started = 0
-    const child = spawn(
-      'ssh',
-      [
-        '-tt',
-        '-o',
-        'BatchMode=yes',
-        '-o',
-        'StrictHostKeyChecking=no',
-        '-o',
-        'UserKnownHostsFile=/dev/null',
-        '-o',
-        'LogLevel=ERROR',
-        '-i',
-        server.userKeyPath,
-        '-p',
-        String(server.port),
-        `${server.username}@127.0.0.1`,
-        REMOTE
-      ],
-      { stdio: ['pipe', 'pipe', 'inherit'] }
-    )
+    const child = spawn('ssh', ['-tt', ...openSshClientArgs(server, '-p'), REMOTE], { stdio: ['pipe', 'pipe', 'inherit'] })
     let bytes = 0
     child.stdout.on('data', (chunk: Buffer) => {
       started ||= performance.now()

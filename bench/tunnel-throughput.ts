@@ -15,7 +15,7 @@ import { sshdInstance, sshdLinks } from '../src/main/ssh/testing/sshd-links'
 import { freePort, waitForPort, type OpenSshServer } from '../src/main/ssh/testing/openssh-server'
 import { TunnelManager } from '../src/main/ssh/tunnels/tunnel-manager'
 import { TunnelStore } from '../src/main/ssh/tunnels/tunnel-store'
-import { runBench, withTrustedSshd } from './run-bench'
+import { openSshClientArgs, runBench, withTrustedSshd } from './run-bench'
 
 const TARGET_RATIO = 0.8
 const mibArg = process.argv.indexOf('--mib')
@@ -105,26 +105,7 @@ async function main(server: OpenSshServer, scratch: string, knownHosts: KnownHos
     const sshPort = await freePort()
     ssh = spawn(
       'ssh',
-      [
-        '-N',
-        '-L',
-        `${sshPort}:localhost:${source.port}`,
-        '-o',
-        'BatchMode=yes',
-        '-o',
-        'ExitOnForwardFailure=yes',
-        '-o',
-        'StrictHostKeyChecking=no',
-        '-o',
-        'UserKnownHostsFile=/dev/null',
-        '-o',
-        'LogLevel=ERROR',
-        '-i',
-        server.userKeyPath,
-        '-p',
-        String(server.port),
-        `${server.username}@127.0.0.1`
-      ],
+      ['-N', '-L', `${sshPort}:localhost:${source.port}`, '-o', 'ExitOnForwardFailure=yes', ...openSshClientArgs(server, '-p')],
       { stdio: ['ignore', 'ignore', 'inherit'] }
     )
     await waitForPort(sshPort, () => (ssh?.exitCode !== null ? 'ssh -L exited' : undefined))
