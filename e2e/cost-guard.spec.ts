@@ -9,7 +9,7 @@
  * run in simulated time; `tick` (probe-clock.ts) moves it a step at a time and waits for each
  * probe that fell due over the real SSH socket before moving on.
  */
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { createReach } from '../src/emulator/reach/index'
 import { probeClock } from '../src/main/cost/testing/probe-clock'
 import { ManualClock } from '../src/shared/clock'
@@ -70,6 +70,22 @@ async function runningInstance(page: Page, shell: WebShell, tick: (ms: number) =
   return instanceId!
 }
 
+/**
+ * Moves simulated time half a minute at a time until the countdown notice shows, at most
+ * `maxMs`. Readings come once a minute over real SSH, and on a loaded machine one can miss its
+ * moment (a missed reading is never counted as idle), so the wait is for the notice, not for a
+ * fixed time; that the rule waits two full idle minutes is the unit tests' to pin (rules, idle).
+ */
+async function tickUntilCountdown(page: Page, tick: (ms: number) => Promise<void>, maxMs = 6 * 60_000): Promise<Locator> {
+  const notice = toasts(page).getByRole('status').filter({ hasText: '«idle-trainer-1» stops in 5 min' })
+  for (let waited = 0; waited < maxMs; waited += 30_000) {
+    await tick(30_000)
+    if (await notice.isVisible()) return notice
+  }
+  await expect(notice).toBeVisible()
+  return notice
+}
+
 async function stopWhenIdle(page: Page, minutes: number): Promise<void> {
   const detail = details(page)
   await detail.getByRole('checkbox', { name: 'Stop when idle' }).check()
@@ -101,9 +117,8 @@ test('stop when idle 2 min: the countdown notice, then the stop and why', async 
   // (Readings come once a minute, so the first idle one may be up to a minute away: 3 min and a
   // half covers it, and the look that follows each reading.)
   await shell.emulator().setGpu(instanceId, { utilization: 0 })
-  await tick(3.5 * 60_000)
-  const notice = toasts(page).getByRole('status').filter({ hasText: '«idle-trainer-1» stops in 5 min' })
-  await expect(notice).toBeVisible()
+  await tick(2 * 60_000)
+  const notice = await tickUntilCountdown(page, tick)
   await expect(notice.getByRole('button', { name: 'Keep running' })).toBeVisible()
   await expect(notice.getByRole('button', { name: 'Stop now' })).toBeVisible()
   // The same choice across the top of the window and in the instance's details.
@@ -128,8 +143,7 @@ test('"Keep running" on the countdown: it stays up', async ({ page, shell, tick 
   await signIn(page, shell)
   await runningInstance(page, shell, tick)
   await stopWhenIdle(page, 2)
-  await tick(3.5 * 60_000)
-  const notice = toasts(page).getByRole('status').filter({ hasText: '«idle-trainer-1» stops in 5 min' })
+  const notice = await tickUntilCountdown(page, tick)
   await notice.getByRole('button', { name: 'Keep running' }).click()
   await expect(page.getByRole('button', { name: 'Keep running: «idle-trainer-1»' })).toHaveCount(0)
   const detail = details(page)
