@@ -7,6 +7,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { skipBecause } from '../src/shared/node/testing/platform-support'
 
 const require = createRequire(import.meta.url)
 const { restoreExecuteBits, spawnHelpers } = require('./node-pty-spawn-helper.cjs') as {
@@ -20,7 +21,9 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 const mode = (path: string): number => statSync(path).mode & 0o777
 
-describe.skipIf(process.platform === 'win32')('node-pty spawn-helper postinstall', () => {
+describe.skipIf(
+  skipBecause(process.platform === 'win32' ? 'Windows has no execute bit to restore' : undefined, 'the spawn-helper postinstall tests')
+)('node-pty spawn-helper postinstall', () => {
   it('makes every prebuilt and built spawn-helper executable, and leaves executable ones alone', () => {
     dir = mkdtempSync(join(tmpdir(), 'node-pty-layout-'))
     const files = ['prebuilds/darwin-arm64/spawn-helper', 'prebuilds/darwin-x64/spawn-helper', 'build/Release/spawn-helper']

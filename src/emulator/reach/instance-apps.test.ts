@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ssh2, { type ClientChannel, type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { skipBecause } from '../../shared/node/testing/platform-support'
 import { createReach, type EmulatorReach } from './index'
 import { JUPYTER_PORT } from './instance-apps'
 import { sftpServerPath, SMALL_DISK_BYTES } from './sftp-server'
@@ -107,7 +108,9 @@ function writeFile(sftp: SFTPWrapper, path: string, data: Buffer): Promise<void>
   return new Promise((resolve, reject) => sftp.writeFile(path, data, (error) => (error ? reject(error) : resolve())))
 }
 
-describe.skipIf(!sftpServerPath())('SFTP faults', () => {
+describe.skipIf(
+  skipBecause(sftpServerPath() ? undefined : 'OpenSSH’s sftp-server is not installed (Debian: openssh-sftp-server)', 'the SFTP fault tests')
+)('SFTP faults', () => {
   afterAll(() => reach.setSftpFault('inst-apps', 'none'))
 
   it('read-only: every change is refused with permission denied', async () => {

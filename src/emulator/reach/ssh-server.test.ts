@@ -160,28 +160,28 @@ describe('built-in SSH server', () => {
     }
   })
 
-  it.skipIf(!existsSync('/usr/lib/openssh/sftp-server'))(
-    'serves SFTP (scp, sftp) in the instance home through OpenSSH’s sftp-server',
-    async () => {
-      const client = await connect()
-      try {
-        const sftp = await new Promise<SFTPWrapper>((resolve, reject) =>
-          client.sftp((error, session) => (error ? reject(error) : resolve(session)))
-        )
-        await new Promise<void>((resolve, reject) =>
-          sftp.writeFile('hello.txt', 'from sftp', (error) => (error ? reject(error) : resolve()))
-        )
-        const back = await new Promise<Buffer>((resolve, reject) =>
-          sftp.readFile('hello.txt', (error, data) => (error ? reject(error) : resolve(data)))
-        )
-        expect(back.toString()).toBe('from sftp')
-        expect(readFileSync(join(stateDir, 'emulator-reach', 'homes', 'inst-1', 'hello.txt'), 'utf8')).toBe('from sftp')
-        sftp.end()
-      } finally {
-        client.end()
-      }
+  it.skipIf(
+    skipBecause(
+      existsSync('/usr/lib/openssh/sftp-server') ? undefined : 'OpenSSH’s sftp-server is not installed (Debian: openssh-sftp-server)',
+      'the SFTP test of the built-in SSH server'
+    )
+  )('serves SFTP (scp, sftp) in the instance home through OpenSSH’s sftp-server', async () => {
+    const client = await connect()
+    try {
+      const sftp = await new Promise<SFTPWrapper>((resolve, reject) =>
+        client.sftp((error, session) => (error ? reject(error) : resolve(session)))
+      )
+      await new Promise<void>((resolve, reject) => sftp.writeFile('hello.txt', 'from sftp', (error) => (error ? reject(error) : resolve())))
+      const back = await new Promise<Buffer>((resolve, reject) =>
+        sftp.readFile('hello.txt', (error, data) => (error ? reject(error) : resolve(data)))
+      )
+      expect(back.toString()).toBe('from sftp')
+      expect(readFileSync(join(stateDir, 'emulator-reach', 'homes', 'inst-1', 'hello.txt'), 'utf8')).toBe('from sftp')
+      sftp.end()
+    } finally {
+      client.end()
     }
-  )
+  })
 
   it.skipIf(noPosixShell)('refuses the app’s round-trip probe (a cancel-tcpip-forward) at once, and the session goes on', async () => {
     const client = await connect()

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { skipBecause } from '../../shared/node/testing/platform-support'
 import type { Settings } from '../../shared/contract'
 import type { Platform } from '../core-types'
 import { KnownHostsStore } from '../ssh/host-keys/known-hosts-store'
@@ -16,7 +17,9 @@ import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
 import { callHandler as call, fakeSshServices } from './testing/ssh-command-services'
 import { createSshCommands } from './ssh'
 
-describe.skipIf(!opensshAvailable())('open the instance in an editor', () => {
+describe.skipIf(
+  skipBecause(opensshAvailable() ? undefined : 'needs /usr/sbin/sshd and ssh-keygen (Debian openssh-server)', 'the editor tests')
+)('open the instance in an editor', () => {
   let server: OpenSshServer
   let scratch: string
 
