@@ -4,10 +4,17 @@
  * on a machine with internet. The flags keep a closed network quiet.
  */
 import { existsSync } from 'node:fs'
+import { chromium } from '@playwright/test'
 
 const SYSTEM_CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser']
 
 export const chromiumExecutable: string | undefined = process.env['CHROMIUM_PATH'] ?? SYSTEM_CHROMIUM.find((path) => existsSync(path))
+
+/** Why no Chromium can be driven here (neither Debian's nor Playwright's), or undefined when one can. */
+export function chromiumMissing(): string | undefined {
+  if (chromiumExecutable || existsSync(chromium.executablePath())) return undefined
+  return 'no Chromium is installed; on Debian: sudo apt-get install chromium (or `npx playwright install chromium` with internet)'
+}
 
 export const chromiumArgs = [
   '--no-sandbox',

@@ -14,6 +14,7 @@ import { ensureStandInBuild } from '../../scripts/electron-stand-in/build'
 import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
 import type { MenuItemView, WindowView } from '../../scripts/electron-stand-in/protocol'
 import { openRendererPage, type RendererPage } from '../../scripts/electron-stand-in/renderer-page'
+import { chromiumMissing } from '../../e2e/chromium'
 import type { CreateInstanceRequest } from '../shared/create-request'
 import type { TerminalStatus } from '../shared/contract-ssh'
 import { EMBEDDED_SANDBOX_ORIGIN } from './account/session-origin'
@@ -291,7 +292,7 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     if (process.platform === 'darwin') expect(roles(menu)).toEqual(expect.arrayContaining(['quit', 'copy', 'paste']))
   })
 
-  it.skipIf(skipBecause(posixShellMissing(), 'the stand-in Paste scenario'))(
+  it.skipIf(skipBecause(posixShellMissing() ?? chromiumMissing(), 'the stand-in Paste scenario'))(
     'Paste in the terminal reaches the shell; a crashed page releases its SSH sessions',
     async () => {
       const { app, main } = await launch({ isPackaged: true })

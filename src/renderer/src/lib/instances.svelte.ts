@@ -7,7 +7,7 @@ import type { Instance } from '../../../shared/api'
 import type { ErrorInfo, InstancesSnapshot, Result, StuckStart, WatchHealth } from '../../../shared/contract'
 import { call, on } from './bridge'
 import { reconcilePending, type PendingAction } from './instance-actions'
-import { isStaleAnswer } from './snapshot-order'
+import { AnswerOrder } from './answer-order'
 import { toasts } from './toasts.svelte'
 
 class InstancesStore {
@@ -17,6 +17,7 @@ class InstancesStore {
   loadError = $state<ErrorInfo | null>(null)
   pending = $state<Record<string, PendingAction>>({})
   refreshing = $state(false)
+  private readonly order = new AnswerOrder()
 
   byId = $derived(new Map((this.snapshot?.instances ?? []).map((instance) => [instance.instanceMetadata.instanceId, instance])))
   /** Stuck starts by instance id. */
@@ -24,7 +25,10 @@ class InstancesStore {
 
   listen(): () => void {
     const offs = [
-      on('instances', (snapshot) => this.apply(snapshot)),
+      on(
+        'instances',
+        this.order.event((snapshot) => this.apply(snapshot))
+      ),
       on('watch.health', (health) => {
         this.health = health
       })
@@ -33,24 +37,24 @@ class InstancesStore {
   }
 
   async load(): Promise<void> {
-    const result = await call('instances.get')
-    if (result.ok) {
+    const { answer, overtaken } = await this.order.ask(() => call('instances.get'))
+    if (answer.ok) {
       this.loadError = null
-      if (!isStaleAnswer(result.value, this.snapshot)) this.apply(result.value)
+      if (!overtaken) this.apply(answer.value)
     } else {
-      this.loadError = result.error
+      this.loadError = answer.error
     }
   }
 
   async refresh(): Promise<void> {
     this.refreshing = true
     try {
-      const result = await call('instances.refresh')
-      if (result.ok) {
+      const { answer, overtaken } = await this.order.ask(() => call('instances.refresh'))
+      if (answer.ok) {
         this.loadError = null
-        if (!isStaleAnswer(result.value, this.snapshot)) this.apply(result.value)
+        if (!overtaken) this.apply(answer.value)
       } else {
-        toasts.show('error', 'Could not refresh instances', result.error.message)
+        toasts.show('error', 'Could not refresh instances', answer.error.message)
       }
     } finally {
       this.refreshing = false

@@ -4,6 +4,7 @@
  * whatever view is showing, and the waiting command completes once the user signs in again.
  */
 import type { ErrorInfo, KeyLoginInput, LoginInput, ProfileInput, ProfilesState, Result, SessionState } from '../../../shared/contract'
+import { AnswerOrder } from './answer-order'
 import { call, on } from './bridge'
 import { formatClock } from './format'
 import { toasts } from './toasts.svelte'
@@ -16,6 +17,10 @@ class SessionStore {
   /** The re-login dialog was closed with Esc; a banner offers to reopen it. */
   dialogDismissed = $state(false)
   loadError = $state<ErrorInfo | null>(null)
+  /** Main sends `session` on every change of the session, so an answer an event overtook is dropped. */
+  private readonly stateOrder = new AnswerOrder()
+  /** `profiles` comes only when the Sandbox starts; the profile commands' answers are applied as they come. */
+  private readonly profilesOrder = new AnswerOrder()
 
   get signedIn(): boolean {
     return this.state?.status === 'signed-in'
@@ -28,8 +33,14 @@ class SessionStore {
 
   listen(): () => void {
     const offs = [
-      on('session', (state) => this.apply(state)),
-      on('profiles', (profiles) => (this.profiles = profiles)),
+      on(
+        'session',
+        this.stateOrder.event((state) => this.apply(state))
+      ),
+      on(
+        'profiles',
+        this.profilesOrder.event((profiles) => (this.profiles = profiles))
+      ),
       on('session.expired', ({ pending }) => {
         this.expired = { pending }
         this.dialogDismissed = false
@@ -46,11 +57,21 @@ class SessionStore {
   }
 
   async load(): Promise<void> {
-    const [profiles, state] = await Promise.all([call('profiles.get'), call('session.get')])
-    if (!profiles.ok) this.loadError = profiles.error
-    else this.profiles = profiles.value
-    if (!state.ok) this.loadError = state.error
-    else this.apply(state.value)
+    const [profiles, state] = await Promise.all([
+      this.profilesOrder.ask(() => call('profiles.get')),
+      this.stateOrder.ask(() => call('session.get'))
+    ])
+    if (!profiles.answer.ok) this.loadError = profiles.answer.error
+    else if (!profiles.overtaken) this.profiles = profiles.answer.value
+    if (!state.answer.ok) this.loadError = state.answer.error
+    else if (!state.overtaken) this.apply(state.answer.value)
+  }
+
+  /** A session command's answer: shown unless a `session` event came while it was out (that one is newer). */
+  private async sessionCall(send: () => Promise<Result<SessionState>>): Promise<Result<SessionState>> {
+    const { answer, overtaken } = await this.stateOrder.ask(send)
+    if (answer.ok && !overtaken) this.apply(answer.value)
+    return answer
   }
 
   private apply(state: SessionState): void {
@@ -65,16 +86,12 @@ class SessionStore {
     }
   }
 
-  async login(input: LoginInput): Promise<Result<SessionState>> {
-    const result = await call('session.login', input)
-    if (result.ok) this.apply(result.value)
-    return result
+  login(input: LoginInput): Promise<Result<SessionState>> {
+    return this.sessionCall(() => call('session.login', input))
   }
 
-  async loginWithKey(input: KeyLoginInput): Promise<Result<SessionState>> {
-    const result = await call('session.loginWithKey', input)
-    if (result.ok) this.apply(result.value)
-    return result
+  loginWithKey(input: KeyLoginInput): Promise<Result<SessionState>> {
+    return this.sessionCall(() => call('session.loginWithKey', input))
   }
 
   /** An API-key session: notebook pages need the password once. */
@@ -83,15 +100,12 @@ class SessionStore {
     return state?.method === 'api-key' && (state.notebookSignInUntil === undefined || state.notebookSignInUntil <= Date.now())
   }
 
-  async notebookSignIn(password: string): Promise<Result<SessionState>> {
-    const result = await call('session.notebookSignIn', { password })
-    if (result.ok) this.apply(result.value)
-    return result
+  notebookSignIn(password: string): Promise<Result<SessionState>> {
+    return this.sessionCall(() => call('session.notebookSignIn', { password }))
   }
 
   async logout(): Promise<void> {
-    const result = await call('session.logout')
-    if (result.ok) this.apply(result.value)
+    await this.sessionCall(() => call('session.logout'))
   }
 
   private setProfiles(result: Result<ProfilesState>): Result<ProfilesState> {

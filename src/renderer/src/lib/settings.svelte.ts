@@ -4,6 +4,7 @@
  * `settings` event.
  */
 import type { Result, Settings, SettingsPatch } from '../../../shared/contract'
+import { AnswerOrder } from './answer-order'
 import { call, on } from './bridge'
 import { toasts } from './toasts.svelte'
 
@@ -11,6 +12,7 @@ class SettingsStore {
   current = $state<Settings | null>(null)
   /** The OS colour scheme, for theme "system". */
   prefersDark = $state(false)
+  private readonly order = new AnswerOrder()
 
   theme = $derived.by(() => {
     const chosen = this.current?.theme ?? 'system'
@@ -24,9 +26,12 @@ class SettingsStore {
       this.prefersDark = event.matches
     }
     media.addEventListener('change', onMedia)
-    const off = on('settings', (settings) => {
-      this.current = settings
-    })
+    const off = on(
+      'settings',
+      this.order.event((settings) => {
+        this.current = settings
+      })
+    )
     return () => {
       media.removeEventListener('change', onMedia)
       off()
@@ -34,15 +39,16 @@ class SettingsStore {
   }
 
   async load(): Promise<void> {
-    const settings = await call('settings.get')
-    if (settings.ok) this.current = settings.value
+    const { answer, overtaken } = await this.order.ask(() => call('settings.get'))
+    if (answer.ok && !overtaken) this.current = answer.value
   }
 
   async update(patch: SettingsPatch): Promise<Result<Settings>> {
-    const result = await call('settings.update', patch)
-    if (result.ok) this.current = result.value
-    else toasts.show('error', 'Could not save settings', result.error.message)
-    return result
+    // Main sends `settings` for every saved change: an answer an event overtook is older than it.
+    const { answer, overtaken } = await this.order.ask(() => call('settings.update', patch))
+    if (answer.ok && !overtaken) this.current = answer.value
+    else if (!answer.ok) toasts.show('error', 'Could not save settings', answer.error.message)
+    return answer
   }
 }
 

@@ -4,16 +4,21 @@
  */
 import type { Result } from '../../../shared/contract'
 import type { TunnelInfo } from '../../../shared/contract-tunnels'
+import { AnswerOrder } from './answer-order'
 import { call, on, onConnectionState } from './bridge'
 
 class TunnelStore {
   list = $state<TunnelInfo[]>([])
+  private readonly order = new AnswerOrder()
 
   listen(): () => void {
     const offs = [
-      on('tunnels', (list) => {
-        this.list = list
-      }),
+      on(
+        'tunnels',
+        this.order.event((list) => {
+          this.list = list
+        })
+      ),
       // Events sent while the web shell's socket was down are lost: ask again.
       onConnectionState((state) => {
         if (state === 'open') void this.load()
@@ -24,8 +29,8 @@ class TunnelStore {
   }
 
   async load(): Promise<void> {
-    const result = await call('tunnels.list')
-    if (result.ok) this.list = result.value
+    const { answer, overtaken } = await this.order.ask(() => call('tunnels.list'))
+    if (answer.ok && !overtaken) this.list = answer.value
   }
 
   of(instanceId: string): TunnelInfo[] {

@@ -1,19 +1,26 @@
 /** Lasting conditions main warns about (a settings file set aside, no keychain, …), shown as banners until dismissed. */
 import type { Warning } from '../../../shared/contract'
+import { AnswerOrder } from './answer-order'
 import { call, on } from './bridge'
 
 class WarningsStore {
   list = $state<Warning[]>([])
+  private readonly order = new AnswerOrder()
 
   listen(): () => void {
-    return on('warning', (warning) => {
-      this.list = [...this.list.filter((w) => w.id !== warning.id), warning]
-    })
+    return on(
+      'warning',
+      this.order.event((warning) => {
+        this.list = [...this.list.filter((w) => w.id !== warning.id), warning]
+      })
+    )
   }
 
   async load(): Promise<void> {
-    const warnings = await call('warnings.get')
-    if (warnings.ok) this.list = warnings.value
+    const { answer, overtaken } = await this.order.ask(() => call('warnings.get'))
+    if (!answer.ok) return
+    // A warning that came while the call was out is kept beside the answer's.
+    this.list = overtaken ? [...answer.value.filter((w) => !this.list.some((shown) => shown.id === w.id)), ...this.list] : answer.value
   }
 
   dismiss(id: string): void {

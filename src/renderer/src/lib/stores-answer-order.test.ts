@@ -1,0 +1,127 @@
+/**
+ * The window's stores keep the newest word when an event and a call's answer arrive together
+ * (the CI failure of 2026-11-23: the balance's event landed with an older `balance.get` answer,
+ * which rolled the sidebar back to "no balance" for a minute).
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+
+type Listener = (payload: unknown) => void
+const bridge = vi.hoisted(() => ({
+  listeners: new Map<string, Set<(payload: unknown) => void>>(),
+  answers: new Map<string, (value: unknown) => void>()
+}))
+
+vi.mock('./bridge', () => ({
+  call: (command: string) => new Promise((resolve) => bridge.answers.set(command, resolve)),
+  on: (event: string, listener: Listener) => {
+    const set = bridge.listeners.get(event) ?? new Set()
+    set.add(listener)
+    bridge.listeners.set(event, set)
+    return () => set.delete(listener)
+  },
+  onConnectionState: () => () => {}
+}))
+
+/** One downlink chunk: the answer is read first, then the event, as the transport does. */
+function sameChunk(command: string, answer: unknown, event: string, payload: unknown): void {
+  bridge.answers.get(command)!({ ok: true, value: answer })
+  for (const listener of bridge.listeners.get(event) ?? []) listener(payload)
+}
+
+beforeEach(() => {
+  bridge.listeners.clear()
+  bridge.answers.clear()
+  vi.resetModules()
+})
+
+/** The answer is taken when no event came while the call was out. */
+function alone(command: string, answer: unknown): void {
+  bridge.answers.get(command)!({ ok: true, value: answer })
+}
+
+describe('an answer made before the event that lands with it', () => {
+  it('balance: the read amount stays', async () => {
+    const { balance } = await import('./balance.svelte')
+    balance.listen()
+    const loading = balance.load()
+    const read = { balance: { balance: 4.2, voucher: 5, credit: 0 }, fetchedAt: 1_000 }
+    sameChunk('balance.get', { balance: null, fetchedAt: null }, 'balance', read)
+    await loading
+    expect(balance.snapshot).toEqual(read)
+  })
+
+  it('instances: the polled list stays', async () => {
+    const { instances } = await import('./instances.svelte')
+    instances.listen()
+    const loading = instances.load()
+    const polled = { instances: [], fetchedAt: 2_000, mode: 'steady' }
+    sameChunk('instances.get', { instances: [], fetchedAt: null, mode: 'steady' }, 'instances', polled)
+    await loading
+    expect(instances.snapshot).toEqual(polled)
+  })
+
+  it('session: signed in stays signed in', async () => {
+    const { session } = await import('./session.svelte')
+    session.listen()
+    const loading = session.load()
+    alone('profiles.get', { profiles: [], selectedId: 'sandbox' })
+    const signedIn = { status: 'signed-in', profileId: 'sandbox', username: 'demo' }
+    sameChunk('session.get', { status: 'signed-out', profileId: 'sandbox' }, 'session', signedIn)
+    await loading
+    expect(session.state).toEqual(signedIn)
+  })
+
+  it('settings: the saved change stays', async () => {
+    // The settings store follows the OS colour scheme too; Node has none.
+    vi.stubGlobal('window', { matchMedia: () => ({ matches: false, addEventListener() {}, removeEventListener() {} }) })
+    const { appSettings } = await import('./settings.svelte')
+    appSettings.listen()
+    const loading = appSettings.load()
+    const saved = { theme: 'dark', lowBalanceThreshold: 50 }
+    sameChunk('settings.get', { theme: 'light', lowBalanceThreshold: 10 }, 'settings', saved)
+    await loading
+    vi.unstubAllGlobals()
+    expect(appSettings.current).toEqual(saved)
+  })
+
+  it('tunnels: a tunnel that just opened stays listed', async () => {
+    const { tunnels } = await import('./tunnels.svelte')
+    tunnels.listen()
+    const opened = [{ instanceId: 'i-1', remotePort: 8888, localPort: 50_000 }]
+    sameChunk('tunnels.list', [], 'tunnels', opened)
+    await Promise.resolve()
+    await Promise.resolve()
+    expect(tunnels.list).toEqual(opened)
+  })
+
+  it('catalog: the fresh read stays', async () => {
+    const { catalog } = await import('./catalog.svelte')
+    catalog.listen()
+    const loading = catalog.load()
+    const fresh = { profileId: 'sandbox', fetchedAt: 3_000, images: [] }
+    sameChunk('catalog.get', { profileId: 'sandbox', fetchedAt: null, images: [] }, 'catalog', fresh)
+    await loading
+    expect(catalog.view).toEqual(fresh)
+  })
+
+  it('warnings: a warning that came while the list was out is kept beside it', async () => {
+    const { warnings } = await import('./warnings.svelte')
+    warnings.listen()
+    const loading = warnings.load()
+    const older = { id: 'settings-reset', message: 'Settings were set aside.' }
+    const newer = { id: 'no-keychain', message: 'No keychain.' }
+    sameChunk('warnings.get', [older], 'warning', newer)
+    await loading
+    expect(warnings.list).toEqual([older, newer])
+  })
+
+  it('with no event in between, the answer is shown', async () => {
+    const { balance } = await import('./balance.svelte')
+    balance.listen()
+    const loading = balance.load()
+    const read = { balance: { balance: 1, voucher: 0, credit: 0 }, fetchedAt: 1 }
+    alone('balance.get', read)
+    await loading
+    expect(balance.snapshot).toEqual(read)
+  })
+})
