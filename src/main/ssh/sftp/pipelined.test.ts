@@ -5,7 +5,7 @@
  */
 import type { SFTPWrapper } from 'ssh2'
 import { describe, expect, it } from 'vitest'
-import { MAX_REQUESTS, PipelinedReader, PipelinedWriter } from './sftp-client'
+import { MAX_IN_FLIGHT, MAX_REQUESTS, MIN_WRITE_AHEAD, PipelinedReader, PipelinedWriter, writeAhead } from './sftp-client'
 
 interface Pending {
   kind: 'read' | 'write'
@@ -68,6 +68,27 @@ describe('pipelined SFTP IO', () => {
     await done
     expect(writer.written).toBe(100_000)
     expect(confirmed.at(-1)).toBe(100_000)
+  })
+
+  it('keeps about the channel’s window of writes in flight, not more', () => {
+    const requestSize = 256 * 1024
+    const { sftp, pending } = fakeSftp(Buffer.alloc(0), requestSize)
+    // sshd's session window: 2 MiB, so 8 requests of 256 KiB.
+    Object.assign(sftp, { outgoing: { window: 2 * 1024 * 1024 } })
+    const writer = new PipelinedWriter(sftp, Buffer.from('h'))
+    writer.push(Buffer.alloc(16 * requestSize))
+    expect(pending).toHaveLength(8)
+    pending.shift()!.answer()
+    expect(pending).toHaveLength(8)
+  })
+
+  it('sizes the write-ahead from the window: at least 2 MiB, at most MAX_IN_FLIGHT', () => {
+    const withWindow = (window: unknown): SFTPWrapper => ({ outgoing: { window } }) as unknown as SFTPWrapper
+    expect(writeAhead(withWindow(undefined))).toBe(MIN_WRITE_AHEAD)
+    expect(writeAhead(withWindow(0))).toBe(MIN_WRITE_AHEAD)
+    expect(writeAhead(withWindow(64 * 1024))).toBe(MIN_WRITE_AHEAD)
+    expect(writeAhead(withWindow(6 * 1024 * 1024))).toBe(6 * 1024 * 1024)
+    expect(writeAhead(withWindow(1024 * 1024 * 1024))).toBe(MAX_IN_FLIGHT)
   })
 
   it('stops at the first write error and reports it', async () => {
