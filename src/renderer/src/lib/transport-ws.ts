@@ -97,6 +97,10 @@ const LOST: Result<never> = {
   }
 }
 
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0))
+}
+
 function defaultDelay(attempt: number): number {
   return Math.min(10_000, 250 * 2 ** (attempt - 1))
 }
@@ -138,14 +142,17 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
     options.onState?.(next)
   }
 
-  const receive = (frame: string | Uint8Array): void => {
+  /** Answers whether the frame was a call's answer. */
+  const receive = (frame: string | Uint8Array): boolean => {
     let message: unknown
     try {
       message = decodeFrame(frame)
     } catch {
-      return
+      return false
     }
-    if (isServerMessage(message)) dispatch(message)
+    if (!isServerMessage(message)) return false
+    dispatch(message)
+    return message.t === 'result'
   }
 
   /** Reads `current`'s downlink until it ends; then the socket goes too (and reconnects). */
@@ -169,8 +176,14 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
       while (socket === current) {
         const { value, done } = await reader.read()
         if (done) break
-        // Every message of one read in this task: xterm then parses a read's batches in one slice.
-        for (const frame of decoder.push(value)) receive(frame)
+        // Every message of one read in this task (xterm then parses a read's batches in one slice),
+        // except after a call's answer: its caller takes it up in the next microtasks, so what
+        // main sent after it waits for the next task, as it would over Electron's IPC, where
+        // each message is a task of its own. Otherwise an event main sent after the answer
+        // would be applied first, and the older answer after it.
+        for (const frame of decoder.push(value)) {
+          if (receive(frame) && socket === current) await nextTask()
+        }
       }
       void reader.cancel().catch(() => {})
     } catch {
