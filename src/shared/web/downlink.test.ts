@@ -1,17 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { DownlinkDecoder, DownlinkError, encodeRecord } from './downlink'
+import { DownlinkDecoder, DownlinkError } from './downlink'
+import { downlinkBytes } from './testing/downlink-bytes'
 
-function stream(frames: (string | Uint8Array)[]): Uint8Array {
-  const parts = frames.flatMap((frame) => encodeRecord(frame))
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
-}
+const stream = downlinkBytes
 
 const frameArb = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.uint8Array({ maxLength: 300 }))
 

@@ -4,7 +4,7 @@
  * come in one read of the downlink.
  */
 import { describe, expect, it } from 'vitest'
-import { encodeRecord } from '../../../shared/web/downlink'
+import { downlinkBytes } from '../../../shared/web/testing/downlink-bytes'
 import { encodeFrame } from '../../../shared/web/ws-protocol'
 import { createWsBridge, type WebSocketLike } from './transport-ws'
 
@@ -29,14 +29,7 @@ function helloSocket(): WebSocketLike {
 
 /** Several messages as one read of the downlink. */
 function oneRead(...messages: unknown[]): Uint8Array {
-  const parts = messages.flatMap((message) => encodeRecord(encodeFrame(message, false)))
-  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    bytes.set(part, offset)
-    offset += part.length
-  }
-  return bytes
+  return downlinkBytes(messages.map((message) => encodeFrame(message, false)))
 }
 
 describe('the page’s WebSocket transport with a downlink', () => {
