@@ -61,6 +61,8 @@ describe('/__emulator/ over HTTP', () => {
     await control('/faults/drop-next', { count: 1 })
     await expect(list()).rejects.toThrow()
     expect((await control('/requests')).body.count).toBe(2)
+    expect((await control('/requests?route=/instance/list')).body.count).toBe(2)
+    expect((await control('/requests?route=/balance')).body.count).toBe(0)
     await control('/faults/latency', { ms: 0 })
     await control('/faults/reset', {})
     expect((await list()).status).toBe(200)

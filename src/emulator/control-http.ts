@@ -30,7 +30,7 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
     ['GET /instances', (_body, query) => ({ status: 200, body: { instances: control.instances(query.get('username') ?? undefined) } })],
     ['GET /volumes', (_body, query) => ({ status: 200, body: { volumes: control.volumes(query.get('username') ?? undefined) } })],
     ['GET /now', () => ({ status: 200, body: { now: control.now() } })],
-    ['GET /requests', () => ({ status: 200, body: { count: control.requestCount() } })],
+    ['GET /requests', (_body, query) => ({ status: 200, body: { count: control.requestCount(query.get('route') ?? undefined) } })],
     ['GET /ssh-stats', () => ({ status: 200, body: { instances: control.sshStats() } })],
     [
       'POST /requests/reset',

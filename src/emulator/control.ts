@@ -14,6 +14,7 @@ import { toApiInstance, type ReachAddresses } from './instance-record'
 import type { InstanceStore, SeedOverrides, StatusExtra } from './instances'
 import type { Listener } from './listener'
 import type { SftpFault } from './reach-types'
+import type { RequestCounter } from './request-counter'
 import type { Scheduler } from './scheduler'
 import { toApiVolume, type VolumeStore } from './volumes'
 
@@ -83,8 +84,8 @@ export interface EmulatorControl {
   gpus(instanceId: string): EmuGpu[]
   /** Per instance: SSH logins and commands (exec) its built-in server served; empty without reach. */
   sshStats(): Record<string, { connections: number; execs: number }>
-  /** /api requests received (faulted ones included) since start or the last reset. */
-  requestCount(): number
+  /** /api requests received (faulted ones included) since start or the last reset; with `route` (`/instance/list`), those to it. */
+  requestCount(route?: string): number
   resetRequestCount(): void
 }
 
@@ -107,7 +108,7 @@ export interface ControlDeps {
   /** The reach's SFTP fault switch; throws an ApiError when the reach has none. */
   setSftpFault: (instanceId: string, fault: SftpFault) => void
   sshKeys: Map<string, string[]>
-  counter: { requests: number }
+  counter: RequestCounter
   gpus: GpuBoard
   /** Tells the instance's shell (reach) that its GPUs changed. */
   gpusChanged(instanceId: string): Promise<void>
@@ -223,9 +224,7 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       return record ? deps.gpus.gpusOf(instanceId, record.instanceType) : []
     },
     sshStats: () => deps.sshStats(),
-    requestCount: () => deps.counter.requests,
-    resetRequestCount() {
-      deps.counter.requests = 0
-    }
+    requestCount: (route) => deps.counter.of(route),
+    resetRequestCount: () => deps.counter.reset()
   }
 }

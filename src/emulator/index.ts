@@ -17,6 +17,7 @@ import type { EmuInstance, ReachAddresses } from './instance-record'
 import { InstanceStore } from './instances'
 import { Listener } from './listener'
 import { allocateLoopbackPort } from './ports'
+import { RequestCounter } from './request-counter'
 import type { EmuInstanceView, Reach, ReachContext, ReachFactory } from './reach-types'
 import { Scheduler } from './scheduler'
 import { createApiHandler, createControlHandler } from './server'
@@ -159,7 +160,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   }
 
   const faults = new Faults()
-  const counter = { requests: 0 }
+  const counter = new RequestCounter()
   const api = createApiRoutes({
     auth,
     instances,

@@ -15,6 +15,7 @@ import type { ControlAnswer, createControlRoutes } from './control-http'
 import type { Faults } from './faults'
 import { FieldError, isObject, type Body } from './fields'
 import { declaresBody, refuseRequest, refuseWithoutSecret } from './request-guard'
+import type { RequestCounter } from './request-counter'
 import type { Scheduler } from './scheduler'
 
 export const API_PREFIX = '/api'
@@ -29,7 +30,7 @@ export interface ApiHandlerDeps {
   api: ReturnType<typeof createApiRoutes>
   faults: Faults
   scheduler: Scheduler
-  counter: { requests: number }
+  counter: RequestCounter
   /** This listener's `127.0.0.1:<port>`, once it listens. */
   ownHost: () => string
   /** Where the control plane answers, for a client that looks for it here. */
@@ -106,7 +107,10 @@ async function handle(deps: ApiHandlerDeps, request: IncomingMessage, response: 
     return send(response, 404, { message: `Nothing is served at ${clip(path)}. The API is under ${API_PREFIX}/.` })
   }
 
-  deps.counter.requests++
+  const route = path.slice(API_PREFIX.length)
+  const get = deps.api.gets.get(route)
+  const known = route === '/user/login' || deps.api.authed.has(route) || get !== undefined
+  deps.counter.count(known ? route : undefined)
   const fault = deps.faults.take()
   if (deps.faults.latencyMs > 0) await delay(deps.faults.latencyMs)
   if (fault.kind === 'drop') {
@@ -117,9 +121,6 @@ async function handle(deps: ApiHandlerDeps, request: IncomingMessage, response: 
     return send(response, fault.status, { message: 'The service is temporarily unavailable. Try again in a moment.' })
   }
 
-  const route = path.slice(API_PREFIX.length)
-  const get = deps.api.gets.get(route)
-  const known = route === '/user/login' || deps.api.authed.has(route) || get !== undefined
   if (!known) return send(response, 404, { message: `Unknown API endpoint ${clip(path)}.` })
   const method = get ? 'GET' : 'POST'
   if (request.method !== method) {
