@@ -197,7 +197,8 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
         // each message is a task of its own. Otherwise an event main sent after the answer
         // would be applied first, and the older answer after it.
         for (const frame of decoder.push(value)) {
-          if (receive(frame) && socket === current) await nextTask()
+          if (socket !== current) break
+          if (receive(frame)) await nextTask()
         }
       }
       void reader.cancel().catch(() => {})
