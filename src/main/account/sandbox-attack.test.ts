@@ -19,8 +19,8 @@ import { startSandbox, type RunningSandbox } from './sandbox'
 const SSH = '/usr/bin/ssh'
 const haveOpenSsh = existsSync(SSH) && existsSync('/usr/bin/ssh-keygen')
 
-/** Runs `ssh … command` with only this key and no config, agent or prompts; resolves its exit code. */
-function sshRun(port: number, user: string, key: string, command: string): Promise<number> {
+/** Runs `ssh … command` with only this key and no config, agent or prompts; resolves its exit code and what it said. */
+function sshRun(port: number, user: string, key: string, command: string): Promise<{ code: number; stderr: string }> {
   const args = [
     '-F',
     '/dev/null',
@@ -46,7 +46,9 @@ function sshRun(port: number, user: string, key: string, command: string): Promi
     command
   ]
   return new Promise((resolve) => {
-    execFile(SSH, args, { timeout: 20_000 }, (error) => resolve(error ? ((error as { code?: number }).code ?? -1) : 0))
+    execFile(SSH, args, { timeout: 20_000 }, (error, _stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? -1) : 0, stderr: String(stderr) })
+    )
   })
 }
 
@@ -74,6 +76,14 @@ describe.skipIf(!haveOpenSsh)('the Sandbox against another local user, with the 
     const instance = emulator.control.instances('demo').find((i) => i.instanceMetadata.instanceId === instanceId)!
     sshPort = instance.instanceSpecInfo.nodePorts.find((entry) => entry.port === 22)!.nodePort
     instanceUser = instance.instanceMetadata.instanceUsername
+    // The instance's SSH server comes up a moment after it is Running: until the app's own key
+    // gets in, a refusal would say nothing about the attacker's.
+    for (let attempt = 0; ; attempt++) {
+      const { code, stderr } = await sshRun(sshPort, instanceUser, sandbox.info.sshPrivateKeyPath, 'true')
+      if (code === 0) break
+      if (attempt >= 50) throw new Error(`the app's own key never got in: exit ${code}, ${stderr.trim()}`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
   })
 
   afterAll(async () => {
@@ -106,16 +116,18 @@ describe.skipIf(!haveOpenSsh)('the Sandbox against another local user, with the 
     // 2. Sign in to the API with the password every Sandbox used to have.
     const login = await post(sandbox.baseUrl, '/user/login', { username: 'demo', password: 'demo' })
     // 3. Log in by SSH with the attacker's key and run a command.
-    const sshExit = await sshRun(sshPort, instanceUser, attackerKey, `touch ${marker}`)
+    const attackerSsh = await sshRun(sshPort, instanceUser, attackerKey, `touch ${marker}`)
 
     expect(attempts.map((attempt) => attempt.status)).toEqual([401, 401, 404])
     expect(login.status).toBe(401)
-    expect(sshExit).toBe(255)
+    // Refused for the key, not for want of a server.
+    expect(attackerSsh.code).toBe(255)
+    expect(attackerSsh.stderr).toContain('Permission denied')
     expect(existsSync(marker)).toBe(false)
 
     // The same command with the key the app registered does run: the check above can see one.
     const ownMarker = join(attackerDir, 'app-user-ran-this')
-    expect(await sshRun(sshPort, instanceUser, sandbox.info.sshPrivateKeyPath, `touch ${ownMarker}`)).toBe(0)
+    expect((await sshRun(sshPort, instanceUser, sandbox.info.sshPrivateKeyPath, `touch ${ownMarker}`)).code).toBe(0)
     expect(existsSync(ownMarker)).toBe(true)
   })
 })
