@@ -5,6 +5,7 @@
  * (core-types.ts).
  *
  *   events, warnings      event-hub.ts, warnings.ts
+ *   supervision           supervisor.ts, parts.ts: each part's listeners and timers under a guard of its own
  *   the platform          the shell's, with every text for the OS made safe (os-text.ts)
  *   settings, images      settings/settings-store.ts, catalog/image-book.ts
  *   the account           account/account.ts: profiles, session, Sandbox, cloud clients, re-login gate
@@ -44,7 +45,9 @@ import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
 import { Notifier } from './notify/notifier'
 import { osSafePlatform } from './os-text'
+import { mainParts } from './parts'
 import { SettingsStore } from './settings/settings-store'
+import { guardMethods, Supervisor } from './supervisor'
 import { TrayPresenter } from './tray/tray-presenter'
 import { Warnings } from './warnings'
 import { Watcher } from './watch/watcher'
@@ -52,7 +55,22 @@ import { Watcher } from './watch/watcher'
 export function createAppCore(options: AppCoreOptions): AppCore {
   const { dataDir, log } = options
   const clock = options.clock ?? systemClock()
-  const events = new EventHub()
+  // One part's throw never takes main down (#21): it is logged, shown in the window and the
+  // tray, and every other part goes on (supervisor.ts). Each part gets its guarded clock below.
+  const supervisor = new Supervisor({
+    ...(log ? { log } : {}),
+    now: () => clock.now(),
+    raised(problem) {
+      warnings.warn(`part:${problem.partId}`, problem.message)
+      tray.update()
+    },
+    cleared(partId) {
+      warnings.clear(`part:${partId}`)
+      tray.update()
+    }
+  })
+  const parts = mainParts(supervisor)
+  const events = new EventHub({ failed: (event, error) => parts.window(event).fail(error), recovered: (event) => parts.window(event).ok() })
   const emit = events.emit
   const warnings = new Warnings(emit, log)
   const platform = osSafePlatform(options.platform)
@@ -61,7 +79,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
 
   const account = new Account({
     ...options, // the data folder, keychain, log, and where the cloud or the Sandbox comes from
-    clock,
+    clock: parts.account.clock(clock),
     emit,
     warn: warnings.warn,
     refreshNotebookCookies: (profileId, token) => platform.refreshNotebookCookies(profileId, token),
@@ -69,7 +87,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   })
   const notifier = new Notifier({ platform, settings, clock })
   const watcher = new Watcher({
-    clock,
+    clock: parts.watch.clock(clock),
     random: options.random ?? Math.random,
     list: () => account.client().listAllInstances(),
     intervals: () => settings.get().pollIntervals,
@@ -98,7 +116,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onNotLoggedIn: () => void account.expire(null)
   })
   const balance = new BalanceModel({
-    clock,
+    clock: parts.balance.clock(clock),
     fetch: () => account.cloud().balance(),
     toErrorInfo,
     threshold: () => settings.get().lowBalanceThreshold,
@@ -106,7 +124,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   })
   const catalogCache = new CatalogCache({
     dataDir,
-    clock,
+    clock: parts.catalog.clock(clock),
     fetch: () => account.cloud().catalog(),
     toErrorInfo,
     changed(profileId) {
@@ -121,7 +139,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     sandboxImages: (profileId) => account.sandboxImages(profileId)
   }
   const guard = new CostGuard({
-    clock,
+    clock: parts.cost.clock(clock),
+    supervisor,
     settings,
     store: new GuardStore(
       dataDir,
@@ -156,8 +175,17 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     balance,
     cost: guard,
     platform,
-    tunnels: () => ssh.tunnels.list()
+    tunnels: () => ssh.tunnels.list(),
+    problems: () => supervisor.problems()
   })
+  // What one part calls on another never throws into the caller (a tray that cannot be drawn
+  // does not stop the poll that asked for it): each runs under its own part's guard.
+  guardMethods(parts.tray, tray, ['update', 'setHealth'])
+  guardMethods(parts.cost, guard, ['snapshotChanged'])
+  guardMethods(parts.watch, watcher, ['sessionStarted', 'sessionEnded', 'sessionExpired', 'onSystemEvent'])
+  guardMethods(parts.balance, balance, ['sessionStarted', 'sessionEnded', 'thresholdChanged'])
+  guardMethods(parts.catalog, catalogCache, ['refresh'])
+  guardMethods(parts.notify, notifier, ['transitions', 'stuck', 'lowBalance', 'sessionExpiring', 'forgetOwnActions'])
   balance.listen((snapshot) => {
     emit('balance', snapshot)
     tray.update()
@@ -205,7 +233,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   }
   const ssh = sshCommands({
     dataDir,
-    clock,
+    clock: parts.ssh.clock(clock),
     emit,
     findInstance,
     currentProfile,
@@ -215,6 +243,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     sessionState: () => account.state(),
     tunnelsChanged: () => tray.update()
   })
+  guardMethods(parts.ssh, ssh, ['instancesChanged', 'sessionChanged'])
   const dispatcher = createDispatcher(
     [
       appCommands({ version: options.version, platform, warnings: () => warnings.all() }),

@@ -306,6 +306,8 @@ export interface AppInfo {
 export interface Warning {
   id: string
   message: string
+  /** The condition is over (a part of main that failed works again): the banner goes. */
+  resolved?: true
 }
 
 // ---------------------------------------------------------------- the maps

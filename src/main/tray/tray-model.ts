@@ -43,6 +43,8 @@ export interface TrayContext {
   cost?: CostSnapshot
   /** Port tunnels (src/main/ssh/tunnels/tunnel-manager.ts): each instance's are listed in its submenu. */
   tunnels?: readonly Pick<TunnelInfo, 'tunnelId' | 'instanceId' | 'remotePort' | 'label' | 'localAddress' | 'state'>[]
+  /** Parts of main that are not working (supervisor.ts): a line each, in a few words. */
+  problems?: readonly { partId: string; short: string }[]
 }
 
 export type TrayAction =
@@ -99,7 +101,10 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
   const money = balanceLine(session, settings, context.balance)
   if (money) items.push(label('balance', money))
   if (context.health?.state === 'failing') items.push(label('health', 'Cannot reach the cloud — retrying'))
-  items.push(...countdownItems(cost, signedIn))
+  // A handful at most: the window's banners say the rest.
+  for (const problem of (context.problems ?? []).slice(0, MAX_TRAY_PROBLEMS))
+    items.push(label(`problem:${problem.partId}`, `⚠ ${problem.short}`))
+  for (const countdown of countdownItems(cost, signedIn)) items.push(countdown)
   items.push(separator('sep-status'))
 
   if (session.status !== 'signed-out') {
@@ -142,6 +147,9 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
     ...(title ? { title } : {})
   }
 }
+
+/** Problem lines shown at most (supervisor.ts's unhealthy parts); the window lists every one. */
+export const MAX_TRAY_PROBLEMS = 3
 
 /** A menu is not a list view: beyond this many instances the rest are one "more" item. */
 export const MAX_TRAY_INSTANCES = 15
@@ -187,13 +195,12 @@ function instanceSubmenu(
     item(`instance:${id}:copy-ssh`, 'Copy SSH command', terminal)
   ]
   if (tunnels)
-    submenu.push(
-      ...tunnelItems(
-        id,
-        terminal,
-        tunnels.filter((tunnel) => tunnel.instanceId === id)
-      )
-    )
+    for (const entry of tunnelItems(
+      id,
+      terminal,
+      tunnels.filter((tunnel) => tunnel.instanceId === id)
+    ))
+      submenu.push(entry)
   if (ports.length > 0) {
     submenu.push(separator(`instance:${id}:sep-ports`))
     for (const port of ports) {

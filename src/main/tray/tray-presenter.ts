@@ -2,6 +2,7 @@
  * Keeps the tray menu in step with the app: after anything it shows may have changed (the
  * session, a snapshot, the watcher's health, the balance, the cost guard, a setting, a tunnel) it
  * recomputes the model (tray-model.ts) and, only when it differs, hands it to the platform's tray.
+ * A part of main that stopped working (supervisor.ts) is a line at the top.
  */
 import type { BalanceSnapshot, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
 import type { CostSnapshot } from '../../shared/contract-cost'
@@ -20,6 +21,8 @@ export interface TrayPresenterOptions {
   cost?: { snapshot(): CostSnapshot }
   /** The port tunnels (ssh/tunnel-manager.ts), listed in their instance's submenu. */
   tunnels?: () => TrayContext['tunnels']
+  /** Parts of main that are not working (supervisor.ts), each a line at the top of the menu. */
+  problems?: () => TrayContext['problems']
   platform: Pick<Platform, 'setTray'>
 }
 
@@ -43,7 +46,8 @@ export class TrayPresenter {
       profileName: options.session.profileName(),
       ...(options.balance ? { balance: options.balance.snapshot() } : {}),
       ...(options.cost ? { cost: options.cost.snapshot() } : {}),
-      ...(options.tunnels ? { tunnels: options.tunnels() } : {})
+      ...(options.tunnels ? { tunnels: options.tunnels() } : {}),
+      ...(options.problems ? { problems: options.problems() } : {})
     })
     const json = JSON.stringify(model)
     this.current = model
