@@ -17,6 +17,7 @@ export const DEFAULT_SETTINGS: Settings = {
   openWindowAtStart: true,
   theme: 'system',
   terminalFontSize: 14,
+  terminalClipboardWrite: false,
   costGuard: DEFAULT_COST_GUARD
 }
 
@@ -47,6 +48,7 @@ export const SettingsSchema = z.object({
   openWindowAtStart: z.boolean().default(d.openWindowAtStart),
   theme: z.enum(['system', 'light', 'dark']).default(d.theme),
   terminalFontSize: z.number().int().min(8).max(32).default(d.terminalFontSize),
+  terminalClipboardWrite: z.boolean().default(d.terminalClipboardWrite),
   costGuard: z
     .object({
       // A hand-edited rule that does not parse falls back to the factory defaults, not to no guard.
@@ -85,6 +87,7 @@ export const SettingsPatchSchema = z
     openWindowAtStart: z.boolean(),
     theme: z.enum(['system', 'light', 'dark']),
     terminalFontSize: z.number().int().min(8).max(32),
+    terminalClipboardWrite: z.boolean(),
     costGuard: z
       .object({ defaults: GuardRulesSchema, countdownMinutes, trayTitle: z.boolean(), offerStopOnQuit: z.boolean() })
       .partial()

@@ -13,6 +13,7 @@ import type { SshConnection } from './links/connection'
 import { SshLinks, type LinkLease, type LinkStatus, type LinkUser, type SshLinksOptions } from './links/links'
 import { plainBytes } from './data-path/plain-bytes'
 import { TerminalSession, type TerminalStats } from './data-path/terminal-session'
+import { serverLine } from '../../shared/untrusted-text'
 
 export interface SshManagerOptions extends SshLinksOptions {
   highWatermark?: number
@@ -215,9 +216,13 @@ class TerminalTab implements LinkUser {
       this.report('connected', reconnected ? 'reconnected' : `connected to ${target.username}@${target.host}`)
     } catch (error) {
       if (session.finished) return
-      this.report('failed', `The server refused to start a shell: ${(error as Error).message}. Press Reconnect to try again.`, {
-        needsUser: true
-      })
+      this.report(
+        'failed',
+        `The server refused to start a shell: ${serverLine((error as Error).message, 300)}. Press Reconnect to try again.`,
+        {
+          needsUser: true
+        }
+      )
     }
   }
 }

@@ -27,6 +27,7 @@ import { connect, SshConnectError, type SshConnectFailure, type SshConnection } 
 import type { KnownHostsStore } from '../host-keys/known-hosts-store'
 import { PromptBroker, type PromptQuestion } from '../auth/prompts'
 import { requireRunning, sshTarget, type SshTarget } from '../target'
+import { serverLine } from '../../../shared/untrusted-text'
 
 /** Said when a real instance refuses every key: the one fix the provider allows. */
 export const REAL_CLOUD_KEY_ADVICE =
@@ -599,7 +600,7 @@ function runExec(connection: SshConnection, command: string, options: ExecOption
         opened.on('close', () => settle(() => resolve(result())))
       },
       (error: unknown) =>
-        settle(() => reject(new ExecError('exec', `The instance refused to run the command: ${(error as Error).message}`)))
+        settle(() => reject(new ExecError('exec', `The instance refused to run the command: ${serverLine((error as Error).message, 300)}`)))
     )
   })
 }
