@@ -234,12 +234,12 @@ export class GpuProbes {
     let nextDelay = this.options.periodMs ?? PROBE_PERIOD_MS
     try {
       const result = await this.options.runner.run(instanceId, GPU_QUERY)
-      const answer: GpuAnswer | undefined =
-        result.exitCode !== 0
+      // Cut off at the limit, the command never got to say how it ended: that is no answer either way.
+      const answer: GpuAnswer | undefined = result.truncated
+        ? { ok: false, problem: `it printed more than ${GPU_OUTPUT_BYTES / 1024} KiB` }
+        : result.exitCode !== 0
           ? undefined
-          : result.truncated
-            ? { ok: false, problem: `it printed more than ${GPU_OUTPUT_BYTES / 1024} KiB` }
-            : parseGpuQuery(result.stdout)
+          : parseGpuQuery(result.stdout)
       if (answer?.ok) sample = { at: clock.now(), gpus: answer.gpus }
       else {
         const notInstalled = result.exitCode === 127
