@@ -134,8 +134,13 @@ export function folderNames(
   return result
 }
 
-/** "report (2).pdf" */
+/** "report (2).pdf", its stem shortened when the name would pass NAME_MAX. */
 function numbered(name: string, copy: number): string {
   const dot = name.lastIndexOf('.')
-  return dot > 0 ? `${name.slice(0, dot)} (${copy})${name.slice(dot)}` : `${name} (${copy})`
+  // An extension too long to keep beside a number goes with the stem.
+  const extension = dot > 0 && Buffer.byteLength(name.slice(dot), 'utf8') <= MAX_NAME_BYTES / 2 ? name.slice(dot) : ''
+  const suffix = ` (${copy})${extension}`
+  const kept = Array.from(extension ? name.slice(0, dot) : name)
+  while (kept.length > 0 && Buffer.byteLength(kept.join('') + suffix, 'utf8') > MAX_NAME_BYTES) kept.pop()
+  return `${kept.join('')}${suffix}`
 }

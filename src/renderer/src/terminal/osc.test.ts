@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_SETTINGS } from '../../../main/settings/settings-schema'
 import { OSC52_MAX_TEXT, readOsc52 } from './osc'
@@ -26,5 +27,28 @@ describe('OSC 52: a program setting the clipboard', () => {
     expect(readOsc52('c;not base64!', true)).toEqual({ kind: 'refused', why: 'invalid' })
     expect(readOsc52(`c;${Buffer.from([0xff, 0xfe]).toString('base64')}`, true)).toEqual({ kind: 'refused', why: 'invalid' })
     expect(readOsc52('no separator', true)).toEqual({ kind: 'refused', why: 'invalid' })
+  })
+})
+
+describe('OSC 52, whatever a program sends', () => {
+  it('never throws, never answers a read, and writes at most OSC52_MAX_TEXT characters, only when allowed', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 300 }),
+          fc.string({ maxLength: 2_000 }).map((text) => `c;${Buffer.from(text).toString('base64')}`),
+          fc.base64String({ maxLength: 400 }).map((payload) => `p;${payload}`)
+        ),
+        fc.boolean(),
+        (data, allowed) => {
+          const request = readOsc52(data, allowed)
+          if (request.kind === 'write') {
+            expect(allowed).toBe(true)
+            expect(request.text.length).toBeLessThanOrEqual(OSC52_MAX_TEXT)
+          }
+          if (data.endsWith(';?')) expect(request).toEqual({ kind: 'refused', why: 'read' })
+        }
+      )
+    )
   })
 })
