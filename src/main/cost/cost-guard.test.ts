@@ -246,6 +246,32 @@ describe('CostGuard', () => {
     expect(rig.titles().at(-1)).toBe('Cloud Tray stopped «train-a»')
   })
 
+  it('a stop whose answer was lost says nothing if it happened, and says so only when the retry fails too (the soak found it)', async () => {
+    const lost = { ok: false as const, error: { kind: 'network' as const, message: 'The connection was cut off before the answer arrived.' } }
+    // Carried out, answer lost: the next look sees it stopping, and no one is told it failed.
+    const carried = new Rig()
+    carried.show(running('a'))
+    carried.rules({ stopAfterHours: 1 })
+    carried.stopAnswer = () => {
+      carried.instances = [running('a', 'Stopping')]
+      return lost
+    }
+    await carried.pass(HOUR + 5 * MIN)
+    carried.guard.snapshotChanged()
+    await carried.pass(3 * MIN)
+    expect(carried.stops).toEqual(['a'])
+    expect(carried.titles()).toEqual(['«train-a» stops in 5 min'])
+    // Not carried out: the retry a minute later fails too, and then it is said once.
+    const dropped = new Rig()
+    dropped.show(running('a'))
+    dropped.rules({ stopAfterHours: 1 })
+    dropped.stopAnswer = () => lost
+    await dropped.pass(HOUR + 5 * MIN)
+    expect(dropped.titles()).toEqual(['«train-a» stops in 5 min'])
+    await dropped.pass(2 * MIN)
+    expect(dropped.titles()).toEqual(['«train-a» stops in 5 min', 'Could not stop «train-a»'])
+  })
+
   it('the meter: cost so far from the run start, the burn rate of everything billed, seen starts', async () => {
     const rig = new Rig()
     const start = rig.clock.now()

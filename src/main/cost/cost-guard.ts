@@ -85,6 +85,8 @@ export class CostGuard {
   private readingsTimer: TimerHandle | undefined
   private disposed = false
   private readonly supervisor: Pick<Supervisor, 'part' | 'forget'>
+  /** Stops whose answer was lost: their failure is told only if the retry fails too. */
+  private readonly unsure = new Set<string>()
   /** Instance names as last listed, for what the parts say. */
   private readonly names = new Map<string, string>()
 
@@ -350,6 +352,7 @@ export class CostGuard {
     this.supervisor.forget(`cost:${instanceId}`)
     this.supervisor.forget(`gpu:${instanceId}`)
     this.names.delete(instanceId)
+    this.unsure.delete(instanceId)
   }
 
   private schedule(at: number | undefined): void {
@@ -408,13 +411,18 @@ export class CostGuard {
     if (this.disposed) return
     const { notify } = this.options
     if (result.ok) {
+      this.unsure.delete(subject.instanceId)
       notify.deliver(stoppedNotice(notify.id, subject, reason))
       return
     }
     const state = this.options.store.get(scope, subject.instanceId)
     if (!state) return
     this.options.store.set(scope, subject.instanceId, stopFailed(state, rule, reason, this.options.clock.now()))
-    if (!retrying) notify.deliver(stopFailedNotice(notify.id, subject, result.error.message))
+    // A stop whose answer never came may well have happened (the answer was lost on its way back):
+    // "Could not stop … still costing money" waits for the retry a minute later, by which time
+    // the list shows whether it stopped (then nothing is said) or the retry failed too.
+    if (!retrying && result.error.kind === 'network') this.unsure.add(subject.instanceId)
+    else if (!retrying || this.unsure.delete(subject.instanceId)) notify.deliver(stopFailedNotice(notify.id, subject, result.error.message))
     this.look()
   }
 }

@@ -114,6 +114,8 @@ export type ProbeTarget = { probe: true } | { probe: false; reason: string }
 interface Tracked {
   /** The last hour, oldest first. */
   samples: Ring<GpuSample>
+  /** The same probes as the window's chart draws them (made once, at each probe). */
+  points: Ring<GpuPoint>
   /** Set while the latest attempt failed. */
   unavailable?: string
   timer?: TimerHandle
@@ -169,7 +171,7 @@ export class GpuProbes {
     const tracked = this.tracked.get(instanceId)
     if (!tracked) return { state: 'off' }
     const latest = tracked.samples.last()
-    const summary = { ...(latest ? { latest } : {}), history: tracked.samples.toArray().map(pointOf) }
+    const summary = { ...(latest ? { latest } : {}), history: tracked.points.toArray() }
     return tracked.unavailable !== undefined
       ? { state: 'unavailable', reason: tracked.unavailable, ...summary }
       : { state: 'probing', ...summary }
@@ -192,7 +194,7 @@ export class GpuProbes {
   }
 
   private track(instanceId: string): void {
-    const tracked: Tracked = { samples: new Ring(GPU_HISTORY_POINTS), generation: ++this.generations }
+    const tracked: Tracked = { samples: new Ring(GPU_HISTORY_POINTS), points: new Ring(GPU_HISTORY_POINTS), generation: ++this.generations }
     this.tracked.set(instanceId, tracked)
     this.schedule(instanceId, tracked, FIRST_PROBE_DELAY_MS)
   }
@@ -266,8 +268,10 @@ export class GpuProbes {
 
   private record(tracked: Tracked, sample: GpuSample, unavailable: string | undefined): void {
     tracked.samples.push(sample)
+    tracked.points.push(pointOf(sample))
     const oldest = this.options.clock.now() - HISTORY_MS
     tracked.samples.dropWhile((old) => old.at < oldest)
+    tracked.points.dropWhile((old) => old.at < oldest)
     if (unavailable === undefined) delete tracked.unavailable
     else tracked.unavailable = unavailable
   }
