@@ -232,6 +232,16 @@ describe('CostGuard', () => {
     )
   })
 
+  it('an idle rule of hours acts after those hours (the evidence goes back as far as the longest setting)', async () => {
+    const rig = new Rig()
+    rig.show(running('a'))
+    rig.rules({ idle: { belowPercent: 10, forMinutes: 180 } })
+    await rig.pass(FIRST_PROBE_DELAY_MS + 179 * MIN + READINGS_LOOK_DELAY_MS)
+    expect(rig.titles()).toEqual([])
+    await rig.pass(MIN)
+    expect(rig.titles()).toEqual(['«train-a» stops in 5 min'])
+  })
+
   it('a refused stop says so once and is tried again every minute', async () => {
     const rig = new Rig()
     rig.show(running('a'))
@@ -247,7 +257,10 @@ describe('CostGuard', () => {
   })
 
   it('a stop whose answer was lost says nothing if it happened, and says so only when the retry fails too (the soak found it)', async () => {
-    const lost = { ok: false as const, error: { kind: 'network' as const, message: 'The connection was cut off before the answer arrived.' } }
+    const lost = {
+      ok: false as const,
+      error: { kind: 'network' as const, message: 'The connection was cut off before the answer arrived.' }
+    }
     // Carried out, answer lost: the next look sees it stopping, and no one is told it failed.
     const carried = new Rig()
     carried.show(running('a'))

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
 import { GPU_HISTORY_POINTS, MAX_GPUS } from '../../shared/contract-cost'
+import { MAX_IDLE_MINUTES } from '../../shared/guard-rules'
 import {
   FIRST_PROBE_DELAY_MS,
   GPU_QUERY,
@@ -99,7 +100,9 @@ describe('GpuProbes', () => {
       latest: { at: clock.now(), gpus: [{ utilization: 5, memoryUsedMiB: 100, memoryTotalMiB: 81920 }] },
       history: Array.from({ length: 61 }, (_, index) => ({ at: clock.now() - (60 - index) * MIN, busiest: 5 }))
     })
-    expect(probes.samples('i-1')).toHaveLength(61)
+    // The idle rule's evidence goes back further (its longest setting), one reading a probe.
+    expect(probes.samples('i-1')).toHaveLength(91)
+    expect(probes.samples('i-1').at(-1)).toEqual({ at: clock.now(), gpus: [{ utilization: 5, memoryUsedMiB: null, memoryTotalMiB: null }] })
     expect(changed.filter((id) => id === 'i-2')).toHaveLength(91)
   })
 
@@ -214,16 +217,18 @@ describe('GpuProbes', () => {
     })
   })
 
-  it('keeps at most GPU_HISTORY_POINTS samples, however short the period', async () => {
+  it('keeps fixed-size rings: GPU_HISTORY_POINTS for the window, a day of one reading each for the idle rule', async () => {
     const clock = new ManualClock()
-    const fake = scripted(() => ({ stdout: '1, 1, 1\n', exitCode: 0 }))
-    const probes = new GpuProbes({ clock, runner: fake.runner, onChange: () => {}, periodMs: 1_000 })
+    const fake = scripted(() => ({ stdout: '1, 1, 1\n7, 1, 1\n', exitCode: 0 }))
+    const probes = new GpuProbes({ clock, runner: fake.runner, onChange: () => {}, periodMs: 10_000 })
     probes.update(targets([['i-1', { probe: true }]]))
-    await clock.advanceAsync(FIRST_PROBE_DELAY_MS + 500_000, settle)
-    expect(fake.calls.length).toBeGreaterThan(400)
-    expect(probes.samples('i-1')).toHaveLength(GPU_HISTORY_POINTS)
+    await clock.advanceAsync(FIRST_PROBE_DELAY_MS + 26 * 60 * MIN, settle)
+    expect(fake.calls.length).toBeGreaterThan(9_000)
     const activity = probes.activity('i-1')
     expect(activity.state !== 'off' && activity.history).toHaveLength(GPU_HISTORY_POINTS)
+    const evidence = probes.samples('i-1')
+    expect(evidence.length).toBe(MAX_IDLE_MINUTES + 16)
+    expect(evidence.every((sample) => sample.gpus.length === 1 && sample.gpus[0]!.utilization === 7)).toBe(true)
   })
 
   it('a throw while handling one instance’s answer marks that instance unavailable and is told; the others go on', async () => {

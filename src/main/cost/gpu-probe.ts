@@ -1,6 +1,7 @@
 /**
  * GPU activity of running instances: `nvidia-smi`'s CSV query over the instance's SSH connection,
- * once a minute per instance, the last hour kept in memory (a fixed-size ring). The command runs through a
+ * once a minute per instance; the last hour kept for the window and, one number a probe, as far
+ * back as the idle rule's longest setting for it (each a fixed-size ring). The command runs through a
  * GpuRunner: the app's shared SSH link (src/main/ssh/links.ts `exec`, which reuses the
  * instance's connection or keeps one exec-only connection, never logging in per probe, and
  * never asks the user anything). A probe that cannot run says why; it is a missed sample, which
@@ -14,6 +15,7 @@
 import type { Clock, TimerHandle } from '../../shared/clock'
 import { GPU_HISTORY_POINTS, MAX_GPUS, type GpuActivity, type GpuPoint, type GpuReading, type GpuSample } from '../../shared/contract-cost'
 import { busiestLoad } from '../../shared/cost-words'
+import { MAX_IDLE_MINUTES } from '../../shared/guard-rules'
 import { serverLine } from '../../shared/untrusted-text'
 import { Ring } from '../util/ring'
 import { PROBE_PERIOD_MS } from './idle'
@@ -50,8 +52,12 @@ export class ProbeUnavailable extends Error {
   }
 }
 
-/** How long the history goes back. */
+/** How long the window's history goes back. */
 export const HISTORY_MS = 60 * 60_000
+/** How long the idle rule's evidence goes back: its longest setting, and a little more. */
+const EVIDENCE_MS = MAX_IDLE_MINUTES * 60_000 + 10 * 60_000
+/** At a probe a minute, at most this many (a fixed-size ring; probes never come faster). */
+const EVIDENCE_POINTS = MAX_IDLE_MINUTES + 16
 /** The first probe of a newly running instance waits this long (its SSH server may still be starting). */
 export const FIRST_PROBE_DELAY_MS = 2_000
 /**
@@ -112,10 +118,15 @@ export function unusableReadings(problem: string): string {
 export type ProbeTarget = { probe: true } | { probe: false; reason: string }
 
 interface Tracked {
-  /** The last hour, oldest first. */
-  samples: Ring<GpuSample>
-  /** The same probes as the window's chart draws them (made once, at each probe). */
+  /** The newest probe, in full. */
+  latest?: GpuSample
+  /** The last hour's probes as the window's chart draws them (made once, at each probe). */
   points: Ring<GpuPoint>
+  /**
+   * The idle rule's evidence, as far back as its longest setting (MAX_IDLE_MINUTES): each probe as
+   * one reading, the busiest GPU's load when every GPU gave one (what "every GPU below X %" needs).
+   */
+  evidence: Ring<GpuSample>
   /** Set while the latest attempt failed. */
   unavailable?: string
   timer?: TimerHandle
@@ -170,16 +181,19 @@ export class GpuProbes {
     if (reason !== undefined) return { state: 'unavailable', reason, history: [] }
     const tracked = this.tracked.get(instanceId)
     if (!tracked) return { state: 'off' }
-    const latest = tracked.samples.last()
+    const latest = tracked.latest
     const summary = { ...(latest ? { latest } : {}), history: tracked.points.toArray() }
     return tracked.unavailable !== undefined
       ? { state: 'unavailable', reason: tracked.unavailable, ...summary }
       : { state: 'probing', ...summary }
   }
 
-  /** The last hour's samples, oldest first (at most GPU_HISTORY_POINTS): the idle rule's evidence. */
+  /**
+   * The idle rule's evidence, oldest first: the probes of the last MAX_IDLE_MINUTES, each as one
+   * reading (compact: see Tracked.evidence), so an idle rule of hours can act (idle.ts).
+   */
   samples(instanceId: string): readonly GpuSample[] {
-    return this.tracked.get(instanceId)?.samples.toArray() ?? []
+    return this.tracked.get(instanceId)?.evidence.toArray() ?? []
   }
 
   /** Instances being probed now. */
@@ -194,7 +208,7 @@ export class GpuProbes {
   }
 
   private track(instanceId: string): void {
-    const tracked: Tracked = { samples: new Ring(GPU_HISTORY_POINTS), points: new Ring(GPU_HISTORY_POINTS), generation: ++this.generations }
+    const tracked: Tracked = { points: new Ring(GPU_HISTORY_POINTS), evidence: new Ring(EVIDENCE_POINTS), generation: ++this.generations }
     this.tracked.set(instanceId, tracked)
     this.schedule(instanceId, tracked, FIRST_PROBE_DELAY_MS)
   }
@@ -267,11 +281,12 @@ export class GpuProbes {
   }
 
   private record(tracked: Tracked, sample: GpuSample, unavailable: string | undefined): void {
-    tracked.samples.push(sample)
+    tracked.latest = sample
     tracked.points.push(pointOf(sample))
-    const oldest = this.options.clock.now() - HISTORY_MS
-    tracked.samples.dropWhile((old) => old.at < oldest)
-    tracked.points.dropWhile((old) => old.at < oldest)
+    tracked.evidence.push(evidenceOf(sample))
+    const now = this.options.clock.now()
+    tracked.points.dropWhile((old) => old.at < now - HISTORY_MS)
+    tracked.evidence.dropWhile((old) => old.at < now - EVIDENCE_MS)
     if (unavailable === undefined) delete tracked.unavailable
     else tracked.unavailable = unavailable
   }
@@ -288,6 +303,13 @@ export class GpuProbes {
     this.options.fault?.(instanceId, error)
     this.options.onChange(instanceId)
   }
+}
+
+/** A sample as the idle rule needs it: one reading, the busiest load when every GPU gave one. */
+function evidenceOf(sample: GpuSample): GpuSample {
+  if (sample.missed !== undefined || sample.gpus.length === 0) return sample
+  const allRead = sample.gpus.every((gpu) => gpu.utilization !== null)
+  return { at: sample.at, gpus: [{ utilization: allRead ? busiestLoad(sample.gpus) : null, memoryUsedMiB: null, memoryTotalMiB: null }] }
 }
 
 /** A sample as the chart draws it. */
