@@ -3,7 +3,7 @@
  * lasts, which server could not be reached and where to fix its address.
  */
 import type { ErrorInfo, SignInMethod } from '../../../shared/contract'
-import { formatClock } from './format'
+import { formatClock } from '../lib/format'
 
 export interface LoginProblem {
   text: string

@@ -4,10 +4,10 @@
  * whatever view is showing, and the waiting command completes once the user signs in again.
  */
 import type { ErrorInfo, KeyLoginInput, LoginInput, ProfileInput, ProfilesState, Result, SessionState } from '../../../shared/contract'
-import { AnswerOrder } from './answer-order'
-import { call, on } from './bridge'
-import { formatClock } from './format'
-import { toasts } from './toasts.svelte'
+import { AnswerOrder } from '../lib/answer-order'
+import { call, on } from '../lib/bridge'
+import { formatClock } from '../lib/format'
+import { toasts } from '../lib/toasts.svelte'
 
 class SessionStore {
   profiles = $state<ProfilesState | null>(null)

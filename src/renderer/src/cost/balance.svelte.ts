@@ -1,7 +1,7 @@
 /** The account's balance as main's balance model last read it (`balance` event, `balance.get`). */
 import type { BalanceSnapshot } from '../../../shared/contract'
-import { AnswerOrder } from './answer-order'
-import { call, on } from './bridge'
+import { AnswerOrder } from '../lib/answer-order'
+import { call, on } from '../lib/bridge'
 
 class BalanceStore {
   snapshot = $state.raw<BalanceSnapshot>({ balance: null, fetchedAt: null })

@@ -10,9 +10,9 @@
  */
 import type { AppNotification, NotificationAction, Result } from '../../../shared/contract'
 import type { CostSnapshot, Countdown, GuardInstance, GuardRules } from '../../../shared/contract-cost'
-import { call, on } from './bridge'
-import { instances } from './instances.svelte'
-import { toasts, type ToastTone } from './toasts.svelte'
+import { call, on } from '../lib/bridge'
+import { instances } from '../instances/instances.svelte'
+import { toasts, type ToastTone } from '../lib/toasts.svelte'
 
 const HOUR_MS = 3_600_000
 

@@ -4,8 +4,8 @@
  * catalog in the background and the `catalog` event brings it here.
  */
 import type { CatalogView, ErrorInfo } from '../../../shared/contract'
-import { AnswerOrder } from './answer-order'
-import { call, on } from './bridge'
+import { AnswerOrder } from '../lib/answer-order'
+import { call, on } from '../lib/bridge'
 
 class CatalogStore {
   view = $state.raw<CatalogView | null>(null)

@@ -10,7 +10,7 @@ import { offerOf, priceOf } from '../../../shared/catalog'
 import type { KnownImage } from '../../../shared/contract'
 import { formatDollars } from '../../../shared/money'
 import { isHourly, type CreateDraft } from './create-form'
-import { chargeModeLabel, chargeModeUnit, typeLabel } from './format'
+import { chargeModeLabel, chargeModeUnit, typeLabel } from '../lib/format'
 
 export interface LaunchReview {
   /** Label → value, in reading order. */

@@ -12,7 +12,7 @@ import {
 } from '../../../shared/instance-rules'
 import { actionState, displayStatus, reconcilePending } from './instance-actions'
 import { filterInstances, isFiltering } from './instance-filter'
-import { virtualWindow } from './virtual-window'
+import { virtualWindow } from '../lib/virtual-window'
 import { makeInstance, makeInstances } from '../testing/instances'
 
 describe('row actions', () => {

@@ -5,10 +5,10 @@
  */
 import type { Instance } from '../../../shared/api'
 import type { ErrorInfo, InstancesSnapshot, Result, StuckStart, WatchHealth } from '../../../shared/contract'
-import { call, on } from './bridge'
+import { call, on } from '../lib/bridge'
 import { reconcilePending, type PendingAction } from './instance-actions'
-import { AnswerOrder } from './answer-order'
-import { toasts } from './toasts.svelte'
+import { AnswerOrder } from '../lib/answer-order'
+import { toasts } from '../lib/toasts.svelte'
 
 class InstancesStore {
   // Raw: snapshots are replaced whole, never mutated, and deep proxies over 1000 instances cost more than the render.

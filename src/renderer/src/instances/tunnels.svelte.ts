@@ -4,8 +4,8 @@
  */
 import type { Result } from '../../../shared/contract'
 import type { TunnelInfo } from '../../../shared/contract-tunnels'
-import { AnswerOrder } from './answer-order'
-import { call, on, onConnectionState } from './bridge'
+import { AnswerOrder } from '../lib/answer-order'
+import { call, on, onConnectionState } from '../lib/bridge'
 
 class TunnelStore {
   list = $state<TunnelInfo[]>([])

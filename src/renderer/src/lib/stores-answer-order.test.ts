@@ -41,7 +41,7 @@ function alone(command: string, answer: unknown): void {
 
 describe('an answer made before the event that lands with it', () => {
   it('balance: the read amount stays', async () => {
-    const { balance } = await import('./balance.svelte')
+    const { balance } = await import('../cost/balance.svelte')
     balance.listen()
     const loading = balance.load()
     const read = { balance: { balance: 4.2, voucher: 5, credit: 0 }, fetchedAt: 1_000 }
@@ -51,7 +51,7 @@ describe('an answer made before the event that lands with it', () => {
   })
 
   it('instances: the polled list stays', async () => {
-    const { instances } = await import('./instances.svelte')
+    const { instances } = await import('../instances/instances.svelte')
     instances.listen()
     const loading = instances.load()
     const polled = { instances: [], fetchedAt: 2_000, mode: 'steady' }
@@ -61,7 +61,7 @@ describe('an answer made before the event that lands with it', () => {
   })
 
   it('session: signed in stays signed in', async () => {
-    const { session } = await import('./session.svelte')
+    const { session } = await import('../account/session.svelte')
     session.listen()
     const loading = session.load()
     alone('profiles.get', { profiles: [], selectedId: 'sandbox' })
@@ -85,7 +85,7 @@ describe('an answer made before the event that lands with it', () => {
   })
 
   it('tunnels: a tunnel that just opened stays listed', async () => {
-    const { tunnels } = await import('./tunnels.svelte')
+    const { tunnels } = await import('../instances/tunnels.svelte')
     tunnels.listen()
     const opened = [{ instanceId: 'i-1', remotePort: 8888, localPort: 50_000 }]
     sameChunk('tunnels.list', [], 'tunnels', opened)
@@ -95,7 +95,7 @@ describe('an answer made before the event that lands with it', () => {
   })
 
   it('catalog: the fresh read stays', async () => {
-    const { catalog } = await import('./catalog.svelte')
+    const { catalog } = await import('../create/catalog.svelte')
     catalog.listen()
     const loading = catalog.load()
     const fresh = { profileId: 'sandbox', fetchedAt: 3_000, images: [] }
@@ -116,7 +116,7 @@ describe('an answer made before the event that lands with it', () => {
   })
 
   it('with no event in between, the answer is shown', async () => {
-    const { balance } = await import('./balance.svelte')
+    const { balance } = await import('../cost/balance.svelte')
     balance.listen()
     const loading = balance.load()
     const read = { balance: { balance: 1, voucher: 0, credit: 0 }, fetchedAt: 1 }

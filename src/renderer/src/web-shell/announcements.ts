@@ -5,9 +5,9 @@
  * here (the cost guard's with their choices as buttons). Every other status change is shown in place (the list, the badges), never as a toast.
  */
 import type { AppNotification } from '../../../shared/contract'
-import { onWebShell } from './bridge'
-import { cost, GUARD_KINDS, type GuardKind } from './cost.svelte'
-import { toasts, type ToastTone } from './toasts.svelte'
+import { onWebShell } from '../lib/bridge'
+import { cost, GUARD_KINDS, type GuardKind } from '../cost/cost.svelte'
+import { toasts, type ToastTone } from '../lib/toasts.svelte'
 
 const TONES: Record<Exclude<AppNotification['kind'], GuardKind>, ToastTone> = {
   ready: 'success',

@@ -6,8 +6,8 @@
  */
 import type { TrayModel } from '../../../shared/contract'
 import type { RecordedEffect } from '../../../shared/web/web-shell-events'
-import { inWebShell, onConnectionState, onWebShell } from './bridge'
-import type { ConnectionState } from './transport-ws'
+import { inWebShell, onConnectionState, onWebShell } from '../lib/bridge'
+import type { ConnectionState } from '../lib/transport-ws'
 
 const MAX_RECORDED = 50
 
