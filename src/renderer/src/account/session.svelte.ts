@@ -4,23 +4,43 @@
  * whatever view is showing, and the waiting command completes once the user signs in again.
  */
 import type { ErrorInfo, KeyLoginInput, LoginInput, ProfileInput, ProfilesState, Result, SessionState } from '../../../shared/contract'
-import { AnswerOrder } from '../lib/answer-order'
 import { call, on } from '../lib/bridge'
+import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
 import { formatClock } from '../lib/format'
 import { toasts } from '../lib/toasts.svelte'
 
-class SessionStore {
-  profiles = $state<ProfilesState | null>(null)
-  state = $state<SessionState | null>(null)
+class SessionStore implements MirrorStore {
+  /** Main sends `session` on every change of the session, so an answer an event overtook is dropped. */
+  private readonly stateMirror = new Mirror({
+    event: 'session',
+    read: () => call('session.get'),
+    initial: null as SessionState | null,
+    changed: (state) => {
+      if (state) this.follow(state)
+    }
+  })
+  /** `profiles` comes only when the Sandbox starts; the profile commands' answers are applied as they come. */
+  private readonly profilesMirror = new Mirror({
+    event: 'profiles',
+    read: () => call('profiles.get'),
+    initial: null as ProfilesState | null
+  })
   /** Set while the session has expired and the user has not signed in again. */
   expired = $state<{ pending: string | null } | null>(null)
   /** The re-login dialog was closed with Esc; a banner offers to reopen it. */
   dialogDismissed = $state(false)
-  loadError = $state<ErrorInfo | null>(null)
-  /** Main sends `session` on every change of the session, so an answer an event overtook is dropped. */
-  private readonly stateOrder = new AnswerOrder()
-  /** `profiles` comes only when the Sandbox starts; the profile commands' answers are applied as they come. */
-  private readonly profilesOrder = new AnswerOrder()
+
+  get state(): SessionState | null {
+    return this.stateMirror.value
+  }
+
+  get profiles(): ProfilesState | null {
+    return this.profilesMirror.value
+  }
+
+  get loadError(): ErrorInfo | null {
+    return this.stateMirror.error ?? this.profilesMirror.error
+  }
 
   get signedIn(): boolean {
     return this.state?.status === 'signed-in'
@@ -33,14 +53,8 @@ class SessionStore {
 
   listen(): () => void {
     const offs = [
-      on(
-        'session',
-        this.stateOrder.event((state) => this.apply(state))
-      ),
-      on(
-        'profiles',
-        this.profilesOrder.event((profiles) => (this.profiles = profiles))
-      ),
+      this.stateMirror.listen(),
+      this.profilesMirror.listen(),
       on('session.expired', ({ pending }) => {
         this.expired = { pending }
         this.dialogDismissed = false
@@ -57,25 +71,11 @@ class SessionStore {
   }
 
   async load(): Promise<void> {
-    const [profiles, state] = await Promise.all([
-      this.profilesOrder.ask(() => call('profiles.get')),
-      this.stateOrder.ask(() => call('session.get'))
-    ])
-    if (!profiles.answer.ok) this.loadError = profiles.answer.error
-    else if (!profiles.overtaken) this.profiles = profiles.answer.value
-    if (!state.answer.ok) this.loadError = state.answer.error
-    else if (!state.overtaken) this.apply(state.answer.value)
+    await Promise.all([this.profilesMirror.load(), this.stateMirror.load()])
   }
 
-  /** A session command's answer: shown unless a `session` event came while it was out (that one is newer). */
-  private async sessionCall(send: () => Promise<Result<SessionState>>): Promise<Result<SessionState>> {
-    const { answer, overtaken } = await this.stateOrder.ask(send)
-    if (answer.ok && !overtaken) this.apply(answer.value)
-    return answer
-  }
-
-  private apply(state: SessionState): void {
-    this.state = state
+  /** The re-login dialog follows the session: closed once signed in, open while expired. */
+  private follow(state: SessionState): void {
     if (state.status === 'signed-in') {
       this.expired = null
       this.dialogDismissed = false
@@ -84,6 +84,11 @@ class SessionStore {
     } else {
       this.expired = null
     }
+  }
+
+  /** A session command's answer: shown unless a `session` event came while it was out (that one is newer). */
+  private sessionCall(send: () => Promise<Result<SessionState>>): Promise<Result<SessionState>> {
+    return this.stateMirror.ask(send)
   }
 
   login(input: LoginInput): Promise<Result<SessionState>> {
@@ -109,7 +114,7 @@ class SessionStore {
   }
 
   private setProfiles(result: Result<ProfilesState>): Result<ProfilesState> {
-    if (result.ok) this.profiles = result.value
+    if (result.ok) this.profilesMirror.set(result.value)
     return result
   }
 

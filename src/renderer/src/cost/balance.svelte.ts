@@ -1,35 +1,25 @@
 /** The account's balance as main's balance model last read it (`balance` event, `balance.get`). */
 import type { BalanceSnapshot } from '../../../shared/contract'
-import { AnswerOrder } from '../lib/answer-order'
-import { call, on } from '../lib/bridge'
+import { call } from '../lib/bridge'
+import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
 
-class BalanceStore {
-  snapshot = $state.raw<BalanceSnapshot>({ balance: null, fetchedAt: null })
-  refreshing = $state(false)
-  private readonly order = new AnswerOrder()
+class BalanceStore implements MirrorStore {
+  private readonly mirror = new Mirror({
+    event: 'balance',
+    read: () => call('balance.get'),
+    initial: { balance: null, fetchedAt: null } as BalanceSnapshot
+  })
+
+  get snapshot(): BalanceSnapshot {
+    return this.mirror.value
+  }
 
   listen(): () => void {
-    return on(
-      'balance',
-      this.order.event((snapshot) => {
-        this.snapshot = snapshot
-      })
-    )
+    return this.mirror.listen()
   }
 
-  async load(): Promise<void> {
-    const { answer, overtaken } = await this.order.ask(() => call('balance.get'))
-    if (answer.ok && !overtaken) this.snapshot = answer.value
-  }
-
-  async refresh(): Promise<void> {
-    this.refreshing = true
-    try {
-      const { answer, overtaken } = await this.order.ask(() => call('balance.refresh'))
-      if (answer.ok && !overtaken) this.snapshot = answer.value
-    } finally {
-      this.refreshing = false
-    }
+  load(): Promise<void> {
+    return this.mirror.load()
   }
 }
 

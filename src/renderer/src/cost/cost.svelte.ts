@@ -10,7 +10,8 @@
  */
 import type { AppNotification, NotificationAction, Result } from '../../../shared/contract'
 import type { CostSnapshot, Countdown, GuardInstance, GuardRules } from '../../../shared/contract-cost'
-import { call, on } from '../lib/bridge'
+import { call } from '../lib/bridge'
+import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
 import { instances } from '../instances/instances.svelte'
 import { toasts, type ToastTone } from '../lib/toasts.svelte'
 
@@ -20,29 +21,41 @@ const HOUR_MS = 3_600_000
 export const GUARD_KINDS = ['reminder', 'countdown', 'auto-stop', 'plan-ending'] as const
 export type GuardKind = (typeof GUARD_KINDS)[number]
 
-class CostStore {
-  snapshot = $state.raw<CostSnapshot | null>(null)
+class CostStore implements MirrorStore {
+  private readonly mirror = new Mirror({
+    event: 'cost',
+    read: () => call('cost.get'),
+    initial: null as CostSnapshot | null,
+    // Each snapshot carries main's time: an older one never replaces a newer.
+    newer: (next, current) => !current || !next || next.at >= current.at,
+    changed: (snapshot) => {
+      if (snapshot) this.arrived(snapshot)
+    }
+  })
   /** Local time the snapshot arrived; with `tick`, how far main's clock has moved since. */
   private receivedAt = $state(Date.now())
   tick = $state(Date.now())
   /** The toast showing each instance's countdown, removed when the countdown ends. */
   private countdownToasts = new Map<string, number>()
 
+  get snapshot(): CostSnapshot | null {
+    return this.mirror.value
+  }
+
   byId = $derived(new Map((this.snapshot?.instances ?? []).map((entry) => [entry.instanceId, entry])))
   countdowns = $derived((this.snapshot?.instances ?? []).filter((entry) => entry.countdown !== undefined))
 
   listen(): () => void {
     const timer = setInterval(() => (this.tick = Date.now()), 1000)
-    const off = on('cost', (snapshot) => this.apply(snapshot))
+    const off = this.mirror.listen()
     return () => {
       clearInterval(timer)
       off()
     }
   }
 
-  async load(): Promise<void> {
-    const result = await call('cost.get')
-    if (result.ok) this.apply(result.value)
+  load(): Promise<void> {
+    return this.mirror.load()
   }
 
   /** Main's clock now, as far as the window can tell. */
@@ -65,16 +78,13 @@ class CostStore {
     return Math.max(0, countdown.endsAt - this.mainNow())
   }
 
-  async setRules(instanceId: string, rules: GuardRules): Promise<Result<CostSnapshot>> {
-    const result = await call('cost.setRules', { instanceId, rules })
-    if (result.ok) this.apply(result.value)
-    return result
+  setRules(instanceId: string, rules: GuardRules): Promise<Result<CostSnapshot>> {
+    return this.mirror.ask(() => call('cost.setRules', { instanceId, rules }))
   }
 
   async keepRunning(instanceId: string): Promise<void> {
-    const result = await call('cost.keepRunning', { instanceId })
-    if (result.ok) this.apply(result.value)
-    else toasts.show('error', 'Could not keep it running', result.error.message)
+    const result = await this.mirror.ask(() => call('cost.keepRunning', { instanceId }))
+    if (!result.ok) toasts.show('error', 'Could not keep it running', result.error.message)
   }
 
   /** "Stop now": the Stop button's own path (the row shows Stopping… at once). */
@@ -87,9 +97,8 @@ class CostStore {
     }
   }
 
-  private apply(snapshot: CostSnapshot): void {
-    if (this.snapshot && snapshot.at < this.snapshot.at) return
-    this.snapshot = snapshot
+  /** A newer snapshot: live figures count from now, and countdowns that ended lose their toast. */
+  private arrived(snapshot: CostSnapshot): void {
     this.receivedAt = Date.now()
     this.tick = this.receivedAt
     for (const [instanceId, toastId] of this.countdownToasts) {

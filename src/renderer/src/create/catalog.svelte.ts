@@ -4,50 +4,39 @@
  * catalog in the background and the `catalog` event brings it here.
  */
 import type { CatalogView, ErrorInfo } from '../../../shared/contract'
-import { AnswerOrder } from '../lib/answer-order'
-import { call, on } from '../lib/bridge'
+import { call } from '../lib/bridge'
+import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
 
-class CatalogStore {
-  view = $state.raw<CatalogView | null>(null)
-  loadError = $state<ErrorInfo | null>(null)
-  private readonly order = new AnswerOrder()
+class CatalogStore implements MirrorStore {
+  private readonly mirror = new Mirror({ event: 'catalog', read: () => call('catalog.get'), initial: null as CatalogView | null })
 
-  listen(): () => void {
-    return on(
-      'catalog',
-      this.order.event((view) => {
-        this.view = view
-      })
-    )
+  get view(): CatalogView | null {
+    return this.mirror.value
   }
 
-  async load(): Promise<void> {
-    const { answer, overtaken } = await this.order.ask(() => call('catalog.get'))
-    if (answer.ok) {
-      if (!overtaken) this.view = answer.value
-      this.loadError = null
-    } else {
-      this.loadError = answer.error
-    }
+  listen(): () => void {
+    return this.mirror.listen()
+  }
+
+  load(): Promise<void> {
+    return this.mirror.load()
   }
 
   async refresh(): Promise<void> {
-    const { answer, overtaken } = await this.order.ask(() => call('catalog.refresh'))
-    if (!answer.ok) this.loadError = answer.error
-    else if (!overtaken) this.view = answer.value
+    await this.mirror.ask(() => call('catalog.refresh'))
   }
 
   /** Names an image for this profile (adding it when new); answers the problem, if any. */
   async saveImage(imageId: string, label: string): Promise<ErrorInfo | null> {
     // Applied as answered: main sends no event for the image book, so no event can be newer.
     const result = await call('images.save', { imageId, label })
-    if (result.ok) this.view = result.value
+    if (result.ok) this.mirror.set(result.value)
     return result.ok ? null : result.error
   }
 
   async removeImage(imageId: string): Promise<void> {
     const result = await call('images.remove', { imageId })
-    if (result.ok) this.view = result.value
+    if (result.ok) this.mirror.set(result.value)
   }
 }
 

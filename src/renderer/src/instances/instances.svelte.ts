@@ -7,17 +7,31 @@ import type { Instance } from '../../../shared/api'
 import type { ErrorInfo, InstancesSnapshot, Result, StuckStart, WatchHealth } from '../../../shared/contract'
 import { call, on } from '../lib/bridge'
 import { reconcilePending, type PendingAction } from './instance-actions'
-import { AnswerOrder } from '../lib/answer-order'
+import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
 import { toasts } from '../lib/toasts.svelte'
 
-class InstancesStore {
-  // Raw: snapshots are replaced whole, never mutated, and deep proxies over 1000 instances cost more than the render.
-  snapshot = $state.raw<InstancesSnapshot | null>(null)
+class InstancesStore implements MirrorStore {
+  // Raw (in the mirror): snapshots are replaced whole, and deep proxies over 1000 instances cost more than the render.
+  private readonly mirror = new Mirror({
+    event: 'instances',
+    read: () => call('instances.get'),
+    initial: null as InstancesSnapshot | null,
+    // Drop pending marks the watcher has caught up with.
+    changed: (snapshot) => {
+      if (snapshot) this.pending = reconcilePending(this.pending, snapshot.instances)
+    }
+  })
   health = $state<WatchHealth>({ state: 'ok' })
-  loadError = $state<ErrorInfo | null>(null)
   pending = $state<Record<string, PendingAction>>({})
   refreshing = $state(false)
-  private readonly order = new AnswerOrder()
+
+  get snapshot(): InstancesSnapshot | null {
+    return this.mirror.value
+  }
+
+  get loadError(): ErrorInfo | null {
+    return this.mirror.error
+  }
 
   byId = $derived(new Map((this.snapshot?.instances ?? []).map((instance) => [instance.instanceMetadata.instanceId, instance])))
   /** Stuck starts by instance id. */
@@ -25,10 +39,7 @@ class InstancesStore {
 
   listen(): () => void {
     const offs = [
-      on(
-        'instances',
-        this.order.event((snapshot) => this.apply(snapshot))
-      ),
+      this.mirror.listen(),
       on('watch.health', (health) => {
         this.health = health
       })
@@ -36,35 +47,18 @@ class InstancesStore {
     return () => offs.forEach((off) => off())
   }
 
-  async load(): Promise<void> {
-    const { answer, overtaken } = await this.order.ask(() => call('instances.get'))
-    if (answer.ok) {
-      this.loadError = null
-      if (!overtaken) this.apply(answer.value)
-    } else {
-      this.loadError = answer.error
-    }
+  load(): Promise<void> {
+    return this.mirror.load()
   }
 
   async refresh(): Promise<void> {
     this.refreshing = true
     try {
-      const { answer, overtaken } = await this.order.ask(() => call('instances.refresh'))
-      if (answer.ok) {
-        this.loadError = null
-        if (!overtaken) this.apply(answer.value)
-      } else {
-        toasts.show('error', 'Could not refresh instances', answer.error.message)
-      }
+      const answer = await this.mirror.ask(() => call('instances.refresh'))
+      if (!answer.ok) toasts.show('error', 'Could not refresh instances', answer.error.message)
     } finally {
       this.refreshing = false
     }
-  }
-
-  private apply(snapshot: InstancesSnapshot): void {
-    this.snapshot = snapshot
-    // Drop pending marks the watcher has caught up with.
-    this.pending = reconcilePending(this.pending, snapshot.instances)
   }
 
   private async act(

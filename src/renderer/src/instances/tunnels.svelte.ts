@@ -4,33 +4,22 @@
  */
 import type { Result } from '../../../shared/contract'
 import type { TunnelInfo } from '../../../shared/contract-tunnels'
-import { AnswerOrder } from '../lib/answer-order'
-import { call, on, onConnectionState } from '../lib/bridge'
+import { call } from '../lib/bridge'
+import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
 
-class TunnelStore {
-  list = $state<TunnelInfo[]>([])
-  private readonly order = new AnswerOrder()
+class TunnelStore implements MirrorStore {
+  private readonly mirror = new Mirror({ event: 'tunnels', read: () => call('tunnels.list'), initial: [] as TunnelInfo[] })
 
-  listen(): () => void {
-    const offs = [
-      on(
-        'tunnels',
-        this.order.event((list) => {
-          this.list = list
-        })
-      ),
-      // Events sent while the web shell's socket was down are lost: ask again.
-      onConnectionState((state) => {
-        if (state === 'open') void this.load()
-      })
-    ]
-    void this.load()
-    return () => offs.forEach((off) => off())
+  get list(): TunnelInfo[] {
+    return this.mirror.value
   }
 
-  async load(): Promise<void> {
-    const { answer, overtaken } = await this.order.ask(() => call('tunnels.list'))
-    if (answer.ok && !overtaken) this.list = answer.value
+  listen(): () => void {
+    return this.mirror.listen()
+  }
+
+  load(): Promise<void> {
+    return this.mirror.load()
   }
 
   of(instanceId: string): TunnelInfo[] {
