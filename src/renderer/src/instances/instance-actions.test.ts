@@ -10,10 +10,27 @@ import {
   listedPorts,
   sshEntry
 } from '../../../shared/instance-rules'
-import { actionState, displayStatus, reconcilePending } from './instance-actions'
+import { actionButtons, actionState, displayStatus, reconcilePending } from './instance-actions'
 import { filterInstances, isFiltering } from './instance-filter'
 import { virtualWindow } from '../lib/virtual-window'
 import { makeInstance, makeInstances } from '../testing/instances'
+
+describe('the action buttons', () => {
+  it('a row: short words, the instance named in what is spoken; the details: the long words', () => {
+    const row = actionButtons('row', 'train', false)
+    expect(row.map((button) => button.label)).toEqual(['Notebook', 'Terminal', 'Ports', 'Stop', 'Delete'])
+    expect(row[0]!.spoken).toBe('Open notebook train')
+    expect(row.filter((button) => button.danger).map((button) => button.action)).toEqual(['delete'])
+    expect(actionButtons('detail', 'train', false)[0]!.label).toBe('Open notebook')
+  })
+
+  it('where the notebook asks for the password once, both say so', () => {
+    const [row] = actionButtons('row', 'train', true)
+    expect(row).toMatchObject({ label: 'Notebook…', spoken: 'Open notebook train (asks for your password once)' })
+    expect(row!.note).toMatch(/password once/)
+    expect(actionButtons('detail', 'train', true)[0]!.label).toBe('Open notebook (asks for your password once)')
+  })
+})
 
 describe('row actions', () => {
   it('enables everything on a running instance with ports', () => {

@@ -17,7 +17,52 @@ import {
 } from '../../../shared/instance-rules'
 import { statusWords } from '../../../shared/status-words'
 
-export type InstanceAction = 'notebook' | 'terminal' | 'ports' | 'stop' | 'delete'
+/** What can be done to an instance, in the order its buttons stand (a row, the details panel). */
+export const INSTANCE_ACTIONS = ['notebook', 'terminal', 'ports', 'stop', 'delete'] as const
+export type InstanceAction = (typeof INSTANCE_ACTIONS)[number]
+
+/**
+ * Each action's words: `short` on a row's small button (what is spoken adds the instance's name),
+ * `long` in the details panel. Where the notebook asks for the password once (an API-key session
+ * without a notebook sign-in), both say so.
+ */
+const ACTION_WORDS: Record<InstanceAction, { short: string; long: string }> = {
+  notebook: { short: 'Notebook', long: 'Open notebook' },
+  terminal: { short: 'Terminal', long: 'Terminal' },
+  ports: { short: 'Ports', long: 'Ports' },
+  stop: { short: 'Stop', long: 'Stop' },
+  delete: { short: 'Delete', long: 'Delete' }
+}
+
+export const ASKS_FOR_PASSWORD = 'asks for your password once'
+
+export interface ActionButton {
+  action: InstanceAction
+  /** What the button shows. */
+  label: string
+  /** What a screen reader says, with the instance's name (a row) or as shown (the panel). */
+  spoken: string
+  /** Only where the notebook asks for the password. */
+  note?: string
+  /** The destructive one is drawn apart. */
+  danger: boolean
+}
+
+/** The buttons for one instance: on its row (`row`, small, the name in what is spoken) or in its details (`detail`). */
+export function actionButtons(context: 'row' | 'detail', name: string, notebookPassword: boolean): ActionButton[] {
+  return INSTANCE_ACTIONS.map((action) => {
+    const words = ACTION_WORDS[action]
+    const asks = action === 'notebook' && notebookPassword
+    const label = context === 'row' ? `${words.short}${asks ? '…' : ''}` : `${words.long}${asks ? ` (${ASKS_FOR_PASSWORD})` : ''}`
+    return {
+      action,
+      label,
+      spoken: context === 'row' ? `${words.long} ${name}${asks ? ` (${ASKS_FOR_PASSWORD})` : ''}` : label,
+      ...(asks ? { note: 'Asks for your password once: notebook pages need it even when you signed in with an API key.' } : {}),
+      danger: action === 'delete'
+    }
+  })
+}
 
 /** Set by the list while a command the user started is in flight (shown at once, before the watcher). */
 export type PendingAction = 'stopping' | 'deleting'
