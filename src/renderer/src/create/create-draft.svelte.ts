@@ -17,6 +17,14 @@ class DraftStore {
   maybeCreated = $state<{ instanceId: string; message: string } | null>(null)
   submitting = $state(false)
 
+  /** The server's error for a field goes away once the user changes that field. */
+  edited(field: string): void {
+    if (field in this.serverErrors) {
+      const { [field]: _gone, ...rest } = this.serverErrors
+      this.serverErrors = rest
+    }
+  }
+
   reset(): void {
     this.draft = emptyDraft()
     this.serverErrors = {}
