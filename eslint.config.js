@@ -15,6 +15,10 @@ import svelteConfig from './svelte.config.js'
  */
 const TESTS = ['**/*.test.ts', '**/testing/**', 'e2e/**', 'bench/**', 'scripts/**']
 
+/** The renderer's feature folders: each may use the others, lib/ and ui/, never a route in views/. */
+const RENDERER = './src/renderer/src'
+const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'terminal', 'web-shell'].map((folder) => `${RENDERER}/${folder}`)
+
 /** Who may import whom. `from` is what files in `target` must not import. */
 const LAYERS = [
   {
@@ -46,7 +50,23 @@ const LAYERS = [
     target: './src/web',
     from: ['./src/emulator', './src/renderer', './src/preload'],
     message: 'The web shell is another shell around main: it imports only src/main and src/shared.'
-  }
+  },
+  {
+    target: `${RENDERER}/lib`,
+    from: [...RENDERER_FEATURES, `${RENDERER}/ui`, `${RENDERER}/views`],
+    message:
+      "The renderer's lib/ is what its features stand on (the bridge, the mirror store, app-wide stores): it imports no feature, component or view."
+  },
+  {
+    target: `${RENDERER}/ui`,
+    from: [...RENDERER_FEATURES, `${RENDERER}/views`],
+    message: 'ui/ holds generic components: they know no feature and no view, only lib/ and src/shared.'
+  },
+  ...RENDERER_FEATURES.map((target) => ({
+    target,
+    from: [`${RENDERER}/views`],
+    message: 'A feature folder never imports a route: the views in views/ compose the features.'
+  }))
 ]
 
 export default tseslint.config(

@@ -38,7 +38,12 @@ describe('the layer rules', () => {
     ['src/renderer/src/views/Probe.svelte', "import * as imported from '../../../main/core'", LAYER],
     ['src/main/probe.ts', "import * as imported from '../shared/testing/instance'", TEST_CODE],
     ['src/renderer/src/lib/probe.ts', "import * as imported from 'vitest'", TEST_CODE],
-    ['src/emulator/probe.ts', "import * as imported from 'fast-check'", TEST_CODE]
+    ['src/emulator/probe.ts', "import * as imported from 'fast-check'", TEST_CODE],
+    ['src/renderer/src/lib/probe.ts', "import * as imported from '../instances/instances.svelte'", LAYER],
+    ['src/renderer/src/lib/probe.ts', "import * as imported from '../ui/Field.svelte'", LAYER],
+    ['src/renderer/src/ui/Probe.svelte', "import * as imported from '../cost/cost.svelte'", LAYER],
+    ['src/renderer/src/ui/Probe.svelte', "import * as imported from '../views/Settings.svelte'", LAYER],
+    ['src/renderer/src/cost/Probe.svelte', "import * as imported from '../views/Settings.svelte'", LAYER]
   ])('refuse %s: %s', async (path, source, rule) => {
     expect(await rulesFor(path, source)).toContain(rule)
   })
@@ -48,7 +53,9 @@ describe('the layer rules', () => {
     ['src/web/probe.ts', "import * as imported from '../main/core'"],
     ['src/renderer/src/lib/probe.ts', "import * as imported from '../../../shared/instance-rules'"],
     ['src/main/probe.test.ts', "import * as imported from '../shared/testing/instance'"],
-    ['src/emulator/probe.test.ts', "import * as imported from '../main/ssh/testing/openssh-server'"]
+    ['src/emulator/probe.test.ts', "import * as imported from '../main/ssh/testing/openssh-server'"],
+    ['src/renderer/src/cost/Probe.svelte', "import * as imported from '../instances/instances.svelte'"],
+    ['src/renderer/src/ui/Probe.svelte', "import * as imported from '../lib/bridge'"]
   ])('allow %s: %s', async (path, source) => {
     const fired = await rulesFor(path, source)
     expect(fired.filter((rule) => rule === LAYER || rule === TEST_CODE)).toEqual([])

@@ -13,16 +13,9 @@ import {
   withPendingPort,
   type CreateDraft
 } from './create-form'
+import { filledDraft } from '../testing/create-draft'
 
-function filled(): CreateDraft {
-  return {
-    ...emptyDraft(),
-    name: 'train',
-    imageId: 'img-pytorch',
-    instanceTypeId: 'gpu-a100-1',
-    region: 'sg-1'
-  }
-}
+const filled = (): CreateDraft => filledDraft()
 
 describe('create form', () => {
   it('asks for the required fields, each on its own field', () => {

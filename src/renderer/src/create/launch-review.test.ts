@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { readCatalog } from '../../../shared/catalog'
-import { emptyDraft, type CreateDraft } from './create-form'
+import type { CreateDraft } from './create-form'
+import { filledDraft } from '../testing/create-draft'
 import { SPOT_RISK, launchReview } from './launch-review'
 
 const catalog = readCatalog([
@@ -39,9 +40,9 @@ const catalog = readCatalog([
 ])
 const images = [{ imageId: 'img-1', label: 'My PyTorch', source: 'mine' as const }]
 
-function draft(overrides: Partial<CreateDraft>): CreateDraft {
-  return { ...emptyDraft(), name: 'train', imageId: 'img-1', instanceTypeId: 'h100', region: 'r-us', ...overrides }
-}
+/** A draft of the catalog's H100 in its region, with the image above. */
+const draft = (overrides: Partial<CreateDraft>): CreateDraft =>
+  filledDraft({ imageId: 'img-1', instanceTypeId: 'h100', region: 'r-us', ...overrides })
 
 describe('the review before launch', () => {
   it('names the type by GPU, the region by name and the image by its label', () => {
