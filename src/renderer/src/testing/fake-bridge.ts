@@ -1,11 +1,8 @@
 /**
  * A stand-in for lib/bridge.ts in unit tests of the window's stores: every command waits until
- * the test answers it, and events and connection states are the test's to send. Install it with
- *
- *   const bridge = await vi.hoisted(async () => (await import('../testing/fake-bridge')).createFakeBridge())
- *   vi.mock('../lib/bridge', () => bridge.module)
- *
- * (hoisted, so it outlives `vi.resetModules()` between tests). Not used by the app.
+ * the test answers it, and events and connection states are the test's to send. A test makes it
+ * in `vi.hoisted` (so it outlives `vi.resetModules()` between tests) and mocks lib/bridge with
+ * its `module`: see mirrors.test.ts. Not used by the app.
  */
 import type { ConnectionState } from '../lib/transport-ws'
 
