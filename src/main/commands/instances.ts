@@ -10,7 +10,7 @@ import { canStop, canTerminate } from '../../shared/instance-rules'
 import { AppError } from '../app-error'
 import type { CloudClient } from '../cloud/types'
 import type { OwnAction } from '../notify/notifier'
-import { createInstanceOnce } from './create-once'
+import { createInstanceOnce } from '../cloud/create-once/create-once'
 import type { CommandGroup } from './dispatcher'
 
 export interface InstanceServices {

@@ -14,7 +14,7 @@ import type { Platform } from '../core-types'
 import { KnownHostsStore } from '../ssh/host-keys/known-hosts-store'
 import { runningInstance } from '../ssh/testing/instance'
 import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
-import { callHandler as call, fakeSshServices } from './testing/ssh-command-services'
+import { callHandler as call, fakeSshServices } from '../ssh/testing/wing-services'
 import { createSshCommands } from './ssh'
 
 describe.skipIf(

@@ -28,7 +28,7 @@ import type { AnyCommandGroup } from './dispatcher'
 import { sshCommand } from '../ssh/target'
 import { runningInstance } from '../ssh/testing/instance'
 import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
-import { callHandler as call, fakeSshServices } from './testing/ssh-command-services'
+import { callHandler as call, fakeSshServices } from '../ssh/testing/wing-services'
 import { createSshCommands } from './ssh'
 
 const SSH = '/usr/bin/ssh'

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Events } from '../../shared/contract'
 import { runningInstance } from '../ssh/testing/instance'
-import { callHandler as call, fakeSshServices as fakeServices, typeInto as type } from './testing/ssh-command-services'
+import { callHandler as call, fakeSshServices as fakeServices, typeInto as type } from '../ssh/testing/wing-services'
 import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
 import { createSshCommands } from './ssh'
 

@@ -31,7 +31,7 @@ import {
   writeHostBlock,
   type HostBlockInput
 } from '../ssh/config/ssh-config'
-import { SshManager, linkOptions, type SshManagerOptions } from '../ssh/ssh-manager'
+import { SshManager, linkOptions, type SshManagerOptions } from '../ssh/terminals'
 import { sshEnded } from '../../shared/instance-rules'
 import { sshCommand, sshTarget } from '../ssh/target'
 import { TunnelManager } from '../ssh/tunnels/tunnel-manager'

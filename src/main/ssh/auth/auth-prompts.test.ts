@@ -11,7 +11,7 @@ import ssh2 from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock, systemClock } from '../../../shared/clock'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
-import { SshManager } from '../ssh-manager'
+import { SshManager } from '../terminals'
 import { runningInstance } from '../testing/instance'
 import { TerminalHarness } from '../testing/terminal-harness'
 

@@ -7,7 +7,7 @@ import { TextDecoder } from 'node:util'
 import type { Events, EventName } from '../../../shared/contract'
 import type { PromptAnswer, SshPrompt, TerminalStatus } from '../../../shared/contract-ssh'
 import type { ClientId, EventSink } from '../../core-types'
-import type { SshManager } from '../ssh-manager'
+import type { SshManager } from '../terminals'
 import { Waiters } from './waiters'
 
 export class TerminalHarness {

@@ -6,8 +6,8 @@ import { systemClock } from '../../../shared/clock'
 import type { Events, EventName, Profile, Settings } from '../../../shared/contract'
 import type { Instance } from '../../../shared/api'
 import type { ClientId } from '../../core-types'
-import type { AnyCommandGroup } from '../dispatcher'
-import type { createSshCommands, SshServices } from '../ssh'
+import type { AnyCommandGroup } from '../../commands/dispatcher'
+import type { createSshCommands, SshServices } from '../../commands/ssh'
 
 export interface Sent {
   event: EventName
