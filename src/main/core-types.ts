@@ -73,6 +73,12 @@ export interface Platform {
 
 export type EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void
 
+/** Main's events as a part follows them (event-hub.ts): heard after the transports, in the order parts began to listen. */
+export interface EventFeed {
+  /** Returns a function that stops listening. */
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void
+}
+
 export interface AppCoreOptions {
   /** The app's data folder: settings.json, sandbox state, known_hosts, logs. */
   dataDir: string

@@ -9,7 +9,6 @@
  */
 import type { Clock } from '../../shared/clock'
 import type { CommandName, KeyLoginInput, LoginInput, Profile, ProfileInput, ProfilesState, SessionState } from '../../shared/contract'
-import type { ReachFactory } from '../../emulator/reach-types'
 import { AppError } from '../app-error'
 import type { CloudClient } from '../cloud/types'
 import { CloudClients, type CloudClientFactory } from '../cloud/cloud-clients'
@@ -20,6 +19,7 @@ import { ProfilesStore, SANDBOX_PROFILE_ID, allProfiles, profilesState, removePr
 import { ReloginGate } from './relogin-gate'
 import { ADDRESS_CHANGED_WARNING_ID, addressChangedMessage, editEndsSession, sessionOrigin } from './session-origin'
 import { startSandbox, type RunningSandbox, type SandboxInfo, type StartEmulator } from './sandbox'
+import { startSandboxEmulator, type ReachFactory } from './sandbox-emulator'
 import { Session } from './session'
 
 /** What the rest of main hears of the session, at the moment it must act. */
@@ -361,10 +361,8 @@ export class Account {
   private async ensureSandbox(): Promise<void> {
     const { options } = this
     if (options.baseUrlOverride !== undefined || this.sandboxRunning) return
-    this.sandboxStarting ??= (async () => {
-      const start: StartEmulator = options.startEmulator ?? (await import('../../emulator/index')).startEmulator
-      return startSandbox({ dataDir: options.dataDir, start, ...(options.reach ? { reach: options.reach } : {}) })
-    })()
+    const start: StartEmulator = options.startEmulator ?? startSandboxEmulator
+    this.sandboxStarting ??= startSandbox({ dataDir: options.dataDir, start, ...(options.reach ? { reach: options.reach } : {}) })
     try {
       this.sandboxRunning = await this.sandboxStarting
       this.options.emit('profiles', this.profiles())
