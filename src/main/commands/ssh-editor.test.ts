@@ -14,8 +14,7 @@ import type { Platform } from '../core-types'
 import { KnownHostsStore } from '../ssh/host-keys/known-hosts-store'
 import { runningInstance } from '../ssh/testing/instance'
 import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
-import { callHandler as call, fakeSshServices } from '../ssh/testing/wing-services'
-import { createSshCommands } from './ssh'
+import { callHandler as call, fakeWingOptions, sshGroupOver } from '../ssh/testing/wing-services'
 
 describe.skipIf(
   skipBecause(opensshAvailable() ? undefined : 'needs /usr/sbin/sshd and ssh-keygen (Debian openssh-server)', 'the editor tests')
@@ -44,11 +43,11 @@ describe.skipIf(
       port: server.port,
       username: server.username
     })
-    const { services } = fakeSshServices(dataDir, [instance])
-    ;(services.settings() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = server.userKeyPath
+    const { options } = fakeWingOptions(dataDir, [instance])
+    ;(options.settings.get() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = server.userKeyPath
     const opened: string[] = []
     let failOpen = false
-    services.platform = {
+    options.platform = {
       shell: 'electron',
       openEditor: async (url: string) => {
         if (failOpen) throw new Error('no application is registered for vscode:')
@@ -57,7 +56,7 @@ describe.skipIf(
     } as unknown as Platform
     const { keyType, keyBase64 } = server.hostPublicKey()
     await new KnownHostsStore(join(dataDir, 'known_hosts'), undefined).remember('127.0.0.1', server.port, { keyType, keyBase64 })
-    const group = createSshCommands(services, { homeDir: home, agent: undefined, editors: () => ['vscode', 'cursor'] })
+    const { wing, group } = sshGroupOver(options, { homeDir: home, agent: undefined, editors: () => ['vscode', 'cursor'] })
     try {
       expect(await call(group, 'editor.available', undefined)).toEqual({ editors: ['vscode', 'cursor'] })
       await expect(call(group, 'editor.open', { instanceId: 'i-ed', editor: 'vscode' })).rejects.toMatchObject({
@@ -84,7 +83,7 @@ describe.skipIf(
         message: expect.stringMatching(/could not open VS Code.*Remote - SSH extension/)
       })
     } finally {
-      await group.dispose?.()
+      wing.dispose()
     }
   })
 })

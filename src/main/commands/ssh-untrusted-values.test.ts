@@ -28,8 +28,8 @@ import type { AnyCommandGroup } from './dispatcher'
 import { sshCommand } from '../ssh/target'
 import { runningInstance } from '../ssh/testing/instance'
 import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
-import { callHandler as call, fakeSshServices } from '../ssh/testing/wing-services'
-import { createSshCommands } from './ssh'
+import { callHandler as call, fakeWingOptions, sshGroupOver } from '../ssh/testing/wing-services'
+import type { SshWing } from '../ssh/ssh-wing'
 
 const SSH = '/usr/bin/ssh'
 
@@ -59,15 +59,21 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
     await server?.dispose()
     if (scratch) rmSync(scratch, { recursive: true, force: true })
   })
-  afterEach(() => rmSync(marker, { force: true }))
+  const wings: SshWing[] = []
+  afterEach(() => {
+    for (const wing of wings.splice(0)) wing.dispose()
+    rmSync(marker, { force: true })
+  })
 
   /** The ssh commands over these instances, with a fresh home and the test server's key in Settings. */
   function setup(instances: Instance[]): { group: AnyCommandGroup; home: string; config: string } {
     const home = join(scratch, `home-${++counter}`)
     mkdirSync(join(home, '.ssh'), { recursive: true })
-    const { services } = fakeSshServices(join(scratch, `data-${counter}`), instances)
-    ;(services.settings() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = server.userKeyPath
-    return { group: createSshCommands(services, { homeDir: home, agent: undefined }), home, config: join(home, '.ssh', 'config') }
+    const { options } = fakeWingOptions(join(scratch, `data-${counter}`), instances)
+    ;(options.settings.get() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = server.userKeyPath
+    const { wing, group } = sshGroupOver(options, { homeDir: home, agent: undefined })
+    wings.push(wing)
+    return { group, home, config: join(home, '.ssh', 'config') }
   }
 
   function box(overrides: { username?: string; host?: string; name?: string; instanceId?: string } = {}): Instance {
@@ -181,7 +187,6 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       expect((preview as AppError).message).toMatch(message)
       expect((preview as AppError).message).toMatch(/Ask your cloud provider/)
       expect(write).toBeInstanceOf(AppError)
-      await group.dispose?.()
     })
 
     it('#12 item 2: lands before Host * and global options, and ssh -G and a real connection use the instance’s values', async () => {
@@ -212,7 +217,6 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       expect(run.stderr).not.toMatch(/Permission denied|Connection refused/)
       expect(run.stdout.trim()).toBe('connected-ok')
       expect(existsSync(marker)).toBe(false)
-      await group.dispose?.()
     })
 
     it('#12 item 2: writes through a symlinked ~/.ssh/config to its target, keeping the link and a backup', async () => {
@@ -234,7 +238,6 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       expect(written.backupPath).not.toBeNull()
       expect(readFileSync(written.backupPath!, 'utf8')).toBe(original)
       expect(resolved(config, 'cloudtray-box').get('user')).toBe(server.username)
-      await group.dispose?.()
     })
 
     it('#12 item 2: writes nothing when the block from the latest poll differs from the one previewed', async () => {
@@ -257,7 +260,6 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       await call(group, 'ssh.configWrite', { instanceId: 'i-box', block: again.block })
       expect(readFileSync(config, 'utf8')).toBe(again.block)
       expect(resolved(config, 'cloudtray-box').get('user')).toBe('admin')
-      await group.dispose?.()
     })
   })
 
@@ -275,7 +277,6 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       expect(existsSync(marker)).toBe(false)
       expect(outcome).toBeInstanceOf(AppError)
       expect((outcome as AppError).message).toMatch(/^The cloud gave “box” the SSH (login name|address) “.*”, which contains/)
-      await group.dispose?.()
     })
 
     it.each([
@@ -289,7 +290,6 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       const { command } = await call<{ command: string }>(group, 'ssh.command', { instanceId: 'i-ok' })
       const settings = parsed(paste(command, 'parse'))
       expect([settings.get('user'), settings.get('hostname'), settings.get('port')]).toEqual([username, hostname, String(port)])
-      await group.dispose?.()
     })
 
     it('the copied command pasted into sh connects to the instance over a real socket', async () => {
@@ -297,7 +297,6 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       const { command } = await call<{ command: string }>(group, 'ssh.command', { instanceId: 'i-box' })
       expect(command).toBe(`ssh -p ${server.port} ${server.username}@127.0.0.1`)
       expect(paste(command, 'connect').trim()).toBe('connected-ok')
-      await group.dispose?.()
     })
 
     it('#12 item 3: quoting alone keeps a hostile value one inert argument', () => {

@@ -9,9 +9,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Events } from '../../shared/contract'
 import { runningInstance } from '../ssh/testing/instance'
-import { callHandler as call, fakeSshServices as fakeServices, typeInto as type } from '../ssh/testing/wing-services'
+import { callHandler as call, fakeWingOptions, sshGroupOver, typeInto as type } from '../ssh/testing/wing-services'
 import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
-import { createSshCommands } from './ssh'
 
 describe('ssh commands: copy and config', () => {
   let scratch: string
@@ -22,8 +21,8 @@ describe('ssh commands: copy and config', () => {
 
   it('answers the ssh command, previews the Host block with the Sandbox key, then writes it', async () => {
     const instance = runningInstance({ instanceId: 'i-1', name: 'trainer', host: '127.0.0.1', port: 31022, username: 'ubuntu' })
-    const { services } = fakeServices(join(scratch, 'data'), [instance], '/data/sandbox_ed25519')
-    const group = createSshCommands(services, { homeDir: join(scratch, 'home'), agent: undefined })
+    const { options } = fakeWingOptions(join(scratch, 'data'), [instance], '/data/sandbox_ed25519')
+    const { wing, group } = sshGroupOver(options, { homeDir: join(scratch, 'home'), agent: undefined })
     await expect(call(group, 'ssh.command', { instanceId: 'i-1' })).resolves.toEqual({ command: 'ssh -p 31022 ubuntu@127.0.0.1' })
     const preview = await call<{ path: string; block: string; placement: string }>(group, 'ssh.configPreview', { instanceId: 'i-1' })
     expect(preview.path).toBe(join(scratch, 'home', '.ssh', 'config'))
@@ -37,17 +36,17 @@ describe('ssh commands: copy and config', () => {
     })
     expect(written).toEqual({ path: preview.path, backupPath: null })
     expect(readFileSync(written.path, 'utf8')).toBe(preview.block)
-    await group.dispose?.()
+    wing.dispose()
   })
 
   it('refuses an instance that is gone or not running, in words the user can act on', async () => {
     const stopped = runningInstance({ instanceId: 'i-2', name: 'idle', host: 'h', port: 1, username: 'u' })
     stopped.instanceRuntimeInfo.status = 'Stopped'
-    const { services } = fakeServices(join(scratch, 'data2'), [stopped])
-    const group = createSshCommands(services, { homeDir: join(scratch, 'home2'), agent: undefined })
+    const { options } = fakeWingOptions(join(scratch, 'data2'), [stopped])
+    const { wing, group } = sshGroupOver(options, { homeDir: join(scratch, 'home2'), agent: undefined })
     await expect(call(group, 'ssh.command', { instanceId: 'nope' })).rejects.toThrow(/no longer in your list/)
     await expect(call(group, 'ssh.open', { instanceId: 'i-2', cols: 80, rows: 24 })).rejects.toThrow(/is Stopped, not running/)
-    await group.dispose?.()
+    wing.dispose()
   })
 })
 
@@ -66,9 +65,9 @@ describe.skipIf(!opensshAvailable())('ssh commands: a terminal through the handl
 
   it('routes bytes, status and prompts to the opening client only, and closes its terminals when it goes', async () => {
     const instance = runningInstance({ instanceId: 'i-9', host: '127.0.0.1', port: server.port, username: server.username })
-    const { services, sent } = fakeServices(join(scratch, 'data'), [instance])
-    ;(services.settings() as { sshKeyFile: string | null }).sshKeyFile = server.userKeyPath
-    const group = createSshCommands(services, { homeDir: join(scratch, 'home'), agent: undefined })
+    const { options, sent } = fakeWingOptions(join(scratch, 'data'), [instance])
+    ;(options.settings.get() as { sshKeyFile: string | null }).sshKeyFile = server.userKeyPath
+    const { wing, group } = sshGroupOver(options, { homeDir: join(scratch, 'home'), agent: undefined })
     const { terminalId } = await call<{ terminalId: string }>(group, 'ssh.open', { instanceId: 'i-9', cols: 80, rows: 24 }, 'owner')
 
     const until = async (check: () => boolean): Promise<void> => {
@@ -96,8 +95,8 @@ describe.skipIf(!opensshAvailable())('ssh commands: a terminal through the handl
     expect(sent.filter((item) => item.event.startsWith('ssh.')).every((item) => item.target === 'owner')).toBe(true)
     expect(JSON.stringify(sent.map((item) => item.payload))).not.toContain('secret-token')
 
-    group.clientGone?.('owner')
+    wing.clientGone('owner')
     expect(() => type(group, terminalId, 'x', 'owner')).toThrow(/terminal is closed/)
-    await group.dispose?.()
+    wing.dispose()
   })
 })

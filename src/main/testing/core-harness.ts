@@ -9,8 +9,8 @@ import { ManualClock } from '../../shared/clock'
 import type { AppNotification, CommandName, CommandResult, EventName, Events, Result, TrayModel } from '../../shared/contract'
 import type { CreateInstanceRequest } from '../../shared/create-request'
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index'
-import { createAppCore } from '../core'
-import type { AppCore, AppCoreOptions, Keychain, NotebookWindowRequest, Platform } from '../core-types'
+import { createAppCore, type AppCoreOptions } from '../core'
+import type { AppCore, Keychain, NotebookWindowRequest, Platform } from '../core-types'
 import { createMemoryKeychain } from '../account/keychain'
 
 export interface RecordingPlatform extends Platform {

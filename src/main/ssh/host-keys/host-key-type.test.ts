@@ -10,11 +10,12 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
 import { KnownHostsStore } from './known-hosts-store'
-import { SshManager } from '../terminals'
 import { runningInstance } from '../testing/instance'
 import { OpenSshServer, opensshAvailable } from '../testing/openssh-server'
 import { splitClock } from '../testing/split-clock'
-import { TerminalHarness } from '../testing/terminal-harness'
+import { TerminalHarness, type TerminalRig } from '../testing/terminal-harness'
+import type { Terminals } from '../terminals'
+import type { SshLinks } from '../links/links'
 
 const SSH = '/usr/bin/ssh'
 
@@ -22,7 +23,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
   let server: OpenSshServer
   let scratch: string
   let otherEd25519: string
-  const managers: SshManager[] = []
+  const rigs: TerminalRig[] = []
 
   beforeAll(async () => {
     server = new OpenSshServer({ hostKeyType: 'rsa' })
@@ -33,21 +34,20 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
     otherEd25519 = readFileSync(`${other}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
   })
   afterAll(async () => {
-    for (const manager of managers) manager.dispose()
+    for (const rig of rigs) rig.dispose()
     await server?.dispose()
     if (scratch) rmSync(scratch, { recursive: true, force: true })
   })
 
-  /** An SshManager whose user would press the focused default, "Accept and remember", on any host-key question. */
-  function setup(name: string): { harness: TerminalHarness; manager: SshManager; appFile: string; userFile: string } {
+  /** Terminals whose user would press the focused default, "Accept and remember", on any host-key question. */
+  function setup(name: string): { harness: TerminalHarness; terminals: Terminals; links: SshLinks; appFile: string; userFile: string } {
     const home = join(scratch, name)
     mkdirSync(join(home, '.ssh'), { recursive: true })
     const appFile = join(home, 'app-known_hosts')
     const userFile = join(home, '.ssh', 'known_hosts')
     const harness = new TerminalHarness()
-    const manager = new SshManager({
+    const rig = harness.connect({
       clock: splitClock().clock,
-      emit: harness.emit,
       findInstance: (instanceId) => runningInstance({ instanceId, host: '127.0.0.1', port: server.port, username: server.username }),
       knownHosts: new KnownHostsStore(appFile, userFile),
       homeDir: home,
@@ -56,11 +56,10 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
       agent: undefined,
       random: () => 0
     })
-    harness.manager = manager
     harness.answerPrompt = (prompt: SshPrompt): PromptAnswer | undefined =>
       prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-and-remember' } : undefined
-    managers.push(manager)
-    return { harness, manager, appFile, userFile }
+    rigs.push(rig)
+    return { harness, terminals: rig.terminals, links: rig.links, appFile, userFile }
   }
 
   /** What the real client says with this known_hosts file and strict checking. */
@@ -100,7 +99,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
   }
 
   it('#12 item 5: an RSA key where an Ed25519 key is remembered is refused as changed, with the loud warning, not asked as a first contact', async () => {
-    const { harness, manager, appFile } = setup('changed-type')
+    const { harness, terminals, links, appFile } = setup('changed-type')
     writeFileSync(appFile, `[127.0.0.1]:${server.port} ${otherEd25519}\n`)
     const rsa = readFileSync(`${server.hostKeyPath}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
 
@@ -109,7 +108,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
     expect(real.stderr).toMatch(/REMOTE HOST IDENTIFICATION HAS CHANGED/)
     expect(real.stdout).not.toContain('connected-ok')
 
-    const { terminalId } = manager.open('i-1', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId)
     const settled = (): string | undefined => harness.lastStatus(terminalId)?.state
     await harness.waitFor(() => settled() === 'failed' || settled() === 'connected', 'the connection to fail or connect')
     expect(harness.prompts.some((prompt) => prompt.kind === 'host-key')).toBe(false)
@@ -132,19 +131,19 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
     expect(readFileSync(appFile, 'utf8')).toBe(`[127.0.0.1]:${server.port} ${otherEd25519}\n`)
 
     // The explicit way out: forget the old key, then it is a first contact.
-    await manager.forgetHostKey('127.0.0.1', server.port)
-    manager.reconnect(terminalId, harness.clientId)
+    await links.forgetHostKey('127.0.0.1', server.port)
+    terminals.reconnect(terminalId, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     expect(harness.prompts.filter((prompt) => prompt.kind === 'host-key')).toMatchObject([{ keyType: 'ssh-rsa' }])
   })
 
   it('accepts the host when one of its several remembered key types matches, as OpenSSH does', async () => {
-    const { harness, manager, userFile } = setup('several-types')
+    const { harness, terminals, userFile } = setup('several-types')
     const rsa = readFileSync(`${server.hostKeyPath}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
     writeFileSync(userFile, `[127.0.0.1]:${server.port} ${otherEd25519}\n[127.0.0.1]:${server.port} ${rsa}\n`)
     expect(openssh(userFile).stdout.trim()).toBe('connected-ok')
 
-    const { terminalId } = manager.open('i-2', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-2', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     expect(harness.prompts).toEqual([])
   })

@@ -12,7 +12,6 @@ import type { Instance } from '../../../shared/api'
 import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
 import { ExecError } from './links'
-import { SshManager } from '../terminals'
 import { OpenSshServer, opensshAvailable } from '../testing/openssh-server'
 import { splitClock } from '../testing/split-clock'
 import { sshdInstance, sshdLinks } from '../testing/sshd-links'
@@ -57,33 +56,22 @@ describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSS
       execIdleMs: 60_000,
       ...(options.keyFile ? { keyFile: options.keyFile } : {})
     })
-    const manager = new SshManager({
-      clock,
-      emit: harness.emit,
-      findInstance: () => instance(),
-      knownHosts,
-      homeDir: home,
-      settingsKeyFile: () => null,
-      sandboxKeyFile: () => undefined,
-      agent: undefined,
-      links
-    })
-    harness.manager = manager
+    const terminals = harness.attach(links, clock)
     disposers.push(
-      () => manager.dispose(),
+      () => terminals.dispose(),
       () => links.dispose()
     )
     const trust = async (): Promise<void> => {
       const { keyType, keyBase64 } = server.hostPublicKey()
       await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })
     }
-    return { links, manager, harness, manual, trust, stop: () => (status = 'Stopping') }
+    return { links, terminals, harness, manual, trust, stop: () => (status = 'Stopping') }
   }
 
   it('runs a command on the connection a terminal already has, without a new login', async () => {
-    const { links, manager, harness, trust } = setup()
+    const { links, terminals, harness, trust } = setup()
     await trust()
-    const { terminalId } = manager.open('i-1', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     const shared = links.connectionOf('i-1')
     const result = await links.exec('i-1', 'printf "%s" "$((6*7))"; echo oops >&2; exit 3')
@@ -128,9 +116,9 @@ describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSS
     // Once a terminal was given the passphrase, background commands work for the rest of the session.
     other.harness.answerPrompt = (prompt: SshPrompt): PromptAnswer | undefined =>
       prompt.kind === 'passphrase' ? { kind: 'secret', values: ['sesame'] } : undefined
-    const { terminalId } = other.manager.open('i-1', 80, 24, other.harness.clientId)
+    const { terminalId } = other.terminals.open('i-1', 80, 24, other.harness.clientId)
     await other.harness.waitForState(terminalId, 'connected')
-    other.manager.close(terminalId, other.harness.clientId)
+    other.terminals.close(terminalId, other.harness.clientId)
     expect((await other.links.exec('i-1', 'echo unlocked')).stdout).toBe('unlocked\n')
   })
 

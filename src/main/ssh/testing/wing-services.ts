@@ -1,13 +1,16 @@
 /**
- * The services the ssh command group needs, faked: a fixed list of instances (mutable, like a
- * newer poll), the Sandbox profile, settings with no key, and every emitted event recorded.
+ * The SSH wing over faked parts of the app, and its command group as the core serves it: a fixed
+ * list of instances (mutable, like a newer poll), the Sandbox profile, settings with no key, and
+ * every emitted event recorded.
  */
 import { systemClock } from '../../../shared/clock'
 import type { Events, EventName, Profile, Settings } from '../../../shared/contract'
 import type { Instance } from '../../../shared/api'
-import type { ClientId } from '../../core-types'
+import { sshCommands, type SshGroup } from '../../commands/ssh'
 import type { AnyCommandGroup } from '../../commands/dispatcher'
-import type { createSshCommands, SshServices } from '../../commands/ssh'
+import type { ClientId } from '../../core-types'
+import { EventHub } from '../../event-hub'
+import { SshWing, type SshEnvironment, type SshWingOptions } from '../ssh-wing'
 
 export interface Sent {
   event: EventName
@@ -15,25 +18,34 @@ export interface Sent {
   target: ClientId | undefined
 }
 
-export function fakeSshServices(dataDir: string, instances: Instance[], sandboxKey?: string): { services: SshServices; sent: Sent[] } {
+/** What the wing needs of the app, faked; change `settings.get()`'s object or `platform` before building the wing. */
+export function fakeWingOptions(dataDir: string, instances: Instance[], sandboxKey?: string): { options: SshWingOptions; sent: Sent[] } {
   const sent: Sent[] = []
   const settings = { sshKeyFile: null } as unknown as Settings
-  const services: SshServices = {
+  const options: SshWingOptions = {
     dataDir,
     clock: systemClock(),
     emit: <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void sent.push({ event, payload, target }),
-    findInstance: (id) => instances.find((instance) => instance.instanceMetadata.instanceId === id),
-    currentProfile: (): Profile => ({ id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:1', builtIn: 'sandbox' }),
-    settings: () => settings,
-    sandbox: () => (sandboxKey ? { notebookCertSha256: 'ab', sshPrivateKeyPath: sandboxKey } : undefined),
+    events: new EventHub(),
+    watcher: { find: (id) => instances.find((instance) => instance.instanceMetadata.instanceId === id) },
+    account: {
+      currentProfile: (): Profile => ({ id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:1', builtIn: 'sandbox' }),
+      sandbox: () => (sandboxKey ? { notebookCertSha256: 'ab', sshPrivateKeyPath: sandboxKey } : undefined),
+      state: () => ({ status: 'signed-in', profileId: 'sandbox', remembered: false, keychain: 'available' })
+    },
+    settings: { get: () => settings },
     platform: {
       openExternal: async () => {},
       openEditor: async () => {}
-    },
-    sessionState: () => ({ status: 'signed-in', profileId: 'sandbox', remembered: false, keychain: 'available' }),
-    tunnelsChanged: () => {}
+    }
   }
-  return { services, sent }
+  return { options, sent }
+}
+
+/** The wing in `environment` and the ssh command group over it. */
+export function sshGroupOver(options: SshWingOptions, environment: SshEnvironment): { wing: SshWing; group: SshGroup } {
+  const wing = new SshWing({ ...options, environment })
+  return { wing, group: sshCommands(wing) }
 }
 
 export async function callHandler<T>(
@@ -47,6 +59,6 @@ export async function callHandler<T>(
 }
 
 /** The `ssh.input` notice, as the dispatcher hands it on (it logs what this throws). */
-export function typeInto(group: ReturnType<typeof createSshCommands>, terminalId: string, data: string, clientId: string): void {
+export function typeInto(group: SshGroup, terminalId: string, data: string, clientId: string): void {
   void group.notices['ssh.input']({ terminalId, data }, { clientId })
 }
