@@ -34,7 +34,7 @@ export interface EmulatorHandle {
   controlUrl: string
   controlSecretPath?: string
   close(): Promise<void>
-  /** Set when the emulator runs with reach (E1): SHA-256 of its notebook certificate, hex. */
+  /** Set when the emulator runs with reach (real SSH, notebook, ports): SHA-256 of its notebook certificate, hex. */
   notebookCertSha256?: string
   /** The emulator's control, for what the Sandbox comes with (its catalog's images). */
   control?: { catalog(): { images: { imageId: string; name: string }[] } }
@@ -53,7 +53,7 @@ export interface SandboxInfo {
 export interface SandboxOptions {
   dataDir: string
   start: StartEmulator
-  /** What makes Sandbox instances reachable (SSH, notebook, ports); src/emulator/reach (E1). */
+  /** What makes Sandbox instances reachable (SSH, notebook, ports): sandbox-emulator.ts sandboxReach. */
   reach?: ReachFactory
 }
 
