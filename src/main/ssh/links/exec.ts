@@ -6,6 +6,7 @@
  */
 import type { ClientChannel } from 'ssh2'
 import type { Clock, TimerHandle } from '../../../shared/clock'
+import { shellExitOf, shellSignalOf } from '../data-path/shell-exit'
 import type { SshConnectFailure, SshConnection } from './connection'
 import type { LinkStatus, LinkUser } from './link-user'
 import type { SshTarget } from '../target'
@@ -154,15 +155,14 @@ function runExec(connection: SshConnection, command: string, options: ExecOption
         channel = opened
         const out = new Collector(limit)
         const err = new Collector(limit)
-        let exitCode: number | null = null
-        let signal: string | undefined
         opened.on('data', (chunk: Buffer) => out.push(chunk))
         opened.stderr.on('data', (chunk: Buffer) => err.push(chunk))
-        opened.on('exit', (code: number | null, signalName?: string) => {
-          exitCode = typeof code === 'number' ? code : null
-          if (signalName) signal = signalName
+        // The exit status was watched from the channel's opening (connection.ts, shell-exit.ts).
+        opened.on('close', () => {
+          const signal = shellSignalOf(opened)
+          const exitCode = shellExitOf(opened) ?? null
+          settle(() => resolve({ exitCode, ...(signal ? { signal } : {}), stdout: out.text(), stderr: err.text() }))
         })
-        opened.on('close', () => settle(() => resolve({ exitCode, ...(signal ? { signal } : {}), stdout: out.text(), stderr: err.text() })))
       },
       (error: unknown) =>
         settle(() => reject(new ExecError('exec', `The instance refused to run the command: ${(error as Error).message}`)))
