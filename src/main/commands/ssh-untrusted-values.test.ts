@@ -10,7 +10,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readdirSync,
   readlinkSync,
@@ -18,16 +17,16 @@ import {
   symlinkSync,
   writeFileSync
 } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
 import type { Settings } from '../../shared/contract'
 import { AppError } from '../app-error'
 import type { AnyCommandGroup } from './dispatcher'
 import { sshCommand } from '../ssh/target'
 import { runningInstance } from '../ssh/testing/instance'
-import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
+import { opensshAvailable } from '../ssh/testing/openssh-server'
+import { useOpenSshServer } from '../ssh/testing/use-openssh-server'
 import { callHandler as call, fakeWingOptions, sshGroupOver } from '../ssh/testing/wing-services'
 import type { SshWing } from '../ssh/ssh-wing'
 
@@ -44,20 +43,11 @@ interface Hostile {
 }
 
 describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values against the real ssh client', () => {
-  let server: OpenSshServer
-  let scratch: string
+  const sshd = useOpenSshServer('cloudtray-untrusted-')
   let marker: string
   let counter = 0
-
-  beforeAll(async () => {
-    server = new OpenSshServer()
-    await server.start()
-    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-untrusted-'))
-    marker = join(scratch, 'injected-command-ran')
-  })
-  afterAll(async () => {
-    await server?.dispose()
-    if (scratch) rmSync(scratch, { recursive: true, force: true })
+  beforeAll(() => {
+    marker = join(sshd.scratch, 'injected-command-ran')
   })
   const wings: SshWing[] = []
   afterEach(() => {
@@ -67,10 +57,10 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
 
   /** The ssh commands over these instances, with a fresh home and the test server's key in Settings. */
   function setup(instances: Instance[]): { group: AnyCommandGroup; home: string; config: string } {
-    const home = join(scratch, `home-${++counter}`)
+    const home = join(sshd.scratch, `home-${++counter}`)
     mkdirSync(join(home, '.ssh'), { recursive: true })
-    const { options } = fakeWingOptions(join(scratch, `data-${counter}`), instances)
-    ;(options.settings.get() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = server.userKeyPath
+    const { options } = fakeWingOptions(join(sshd.scratch, `data-${counter}`), instances)
+    ;(options.settings.get() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = sshd.server.userKeyPath
     const { wing, group } = sshGroupOver(options, { homeDir: home, agent: undefined })
     wings.push(wing)
     return { group, home, config: join(home, '.ssh', 'config') }
@@ -81,8 +71,8 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       instanceId: overrides.instanceId ?? 'i-box',
       name: overrides.name ?? 'box',
       host: overrides.host ?? '127.0.0.1',
-      port: server.port,
-      username: overrides.username ?? server.username
+      port: sshd.server.port,
+      username: overrides.username ?? sshd.server.username
     })
   }
 
@@ -112,7 +102,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       '-o',
       'StrictHostKeyChecking=no',
       '-o',
-      `UserKnownHostsFile=${join(scratch, 'known_hosts')}`,
+      `UserKnownHostsFile=${join(sshd.scratch, 'known_hosts')}`,
       '-o',
       'ConnectTimeout=5'
     ]
@@ -126,12 +116,12 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
    * connection), or one that prints the arguments the shell gave it, NUL-separated.
    */
   function paste(command: string, mode: 'parse' | 'connect' | 'argv'): string {
-    const bin = join(scratch, `bin-${mode}`)
+    const bin = join(sshd.scratch, `bin-${mode}`)
     if (!existsSync(bin)) {
       mkdirSync(bin)
       const shim = {
         parse: `exec ${SSH} -G -F /dev/null "$@"`,
-        connect: `exec ${SSH} -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -i ${server.userKeyPath} "$@" echo connected-ok`,
+        connect: `exec ${SSH} -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -i ${sshd.server.userKeyPath} "$@" echo connected-ok`,
         argv: `printf '%s\\0' "$@"`
       }[mode]
       writeFileSync(join(bin, 'ssh'), `#!/bin/sh\n${shim}\n`)
@@ -139,7 +129,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
     }
     const result = spawnSync('/bin/sh', ['-c', command], {
       encoding: 'utf8',
-      cwd: scratch,
+      cwd: sshd.scratch,
       env: { PATH: `${bin}:/usr/bin:/bin` },
       timeout: 20_000
     })
@@ -179,7 +169,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       // from the config would still run.)
       for (const host of ['cloudtray-evil-host', 'unrelated.example']) {
         expect(resolved(config, host).get('proxycommand')).toBeUndefined()
-        runSsh(config, host, ['-o', 'HostName=127.0.0.1', '-o', `Port=${server.port}`])
+        runSsh(config, host, ['-o', 'HostName=127.0.0.1', '-o', `Port=${sshd.server.port}`])
       }
       expect(existsSync(marker)).toBe(false)
       expect(readFileSync(config, 'utf8')).toBe(original)
@@ -202,11 +192,11 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
 
       const settings = resolved(config, 'cloudtray-box')
       expect([settings.get('user'), settings.get('hostname'), settings.get('port')]).toEqual([
-        server.username,
+        sshd.server.username,
         '127.0.0.1',
-        String(server.port)
+        String(sshd.server.port)
       ])
-      expect(settings.get('identityfile')).toBe(server.userKeyPath)
+      expect(settings.get('identityfile')).toBe(sshd.server.userKeyPath)
       // Every other host still gets the file's own settings.
       const other = resolved(config, 'elsewhere.example')
       expect([other.get('user'), other.get('port'), other.get('serveraliveinterval')]).toEqual(['nobody', '1', '30'])
@@ -237,7 +227,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       expect(readFileSync(join(home, 'dotfiles', 'ssh_config'), 'utf8')).toBe(`${preview.block}\n${original}`)
       expect(written.backupPath).not.toBeNull()
       expect(readFileSync(written.backupPath!, 'utf8')).toBe(original)
-      expect(resolved(config, 'cloudtray-box').get('user')).toBe(server.username)
+      expect(resolved(config, 'cloudtray-box').get('user')).toBe(sshd.server.username)
     })
 
     it('#12 item 2: writes nothing when the block from the latest poll differs from the one previewed', async () => {
@@ -295,7 +285,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
     it('the copied command pasted into sh connects to the instance over a real socket', async () => {
       const { group } = setup([box()])
       const { command } = await call<{ command: string }>(group, 'ssh.command', { instanceId: 'i-box' })
-      expect(command).toBe(`ssh -p ${server.port} ${server.username}@127.0.0.1`)
+      expect(command).toBe(`ssh -p ${sshd.server.port} ${sshd.server.username}@127.0.0.1`)
       expect(paste(command, 'connect').trim()).toBe('connected-ok')
     })
 

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Events } from '../../shared/contract'
 import { runningInstance } from '../ssh/testing/instance'
 import { callHandler as call, fakeWingOptions, sshGroupOver, typeInto as type } from '../ssh/testing/wing-services'
-import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
+import { opensshAvailable } from '../ssh/testing/openssh-server'
+import { useOpenSshServer } from '../ssh/testing/use-openssh-server'
 
 describe('ssh commands: copy and config', () => {
   let scratch: string
@@ -51,23 +52,13 @@ describe('ssh commands: copy and config', () => {
 })
 
 describe.skipIf(!opensshAvailable())('ssh commands: a terminal through the handlers', () => {
-  let server: OpenSshServer
-  let scratch: string
-  beforeAll(async () => {
-    server = new OpenSshServer()
-    await server.start()
-    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-sshcmd-'))
-  })
-  afterAll(async () => {
-    await server?.dispose()
-    rmSync(scratch, { recursive: true, force: true })
-  })
+  const sshd = useOpenSshServer('cloudtray-sshcmd-')
 
   it('routes bytes, status and prompts to the opening client only, and closes its terminals when it goes', async () => {
-    const instance = runningInstance({ instanceId: 'i-9', host: '127.0.0.1', port: server.port, username: server.username })
-    const { options, sent } = fakeWingOptions(join(scratch, 'data'), [instance])
-    ;(options.settings.get() as { sshKeyFile: string | null }).sshKeyFile = server.userKeyPath
-    const { wing, group } = sshGroupOver(options, { homeDir: join(scratch, 'home'), agent: undefined })
+    const instance = runningInstance({ instanceId: 'i-9', host: '127.0.0.1', port: sshd.server.port, username: sshd.server.username })
+    const { options, sent } = fakeWingOptions(join(sshd.scratch, 'data'), [instance])
+    ;(options.settings.get() as { sshKeyFile: string | null }).sshKeyFile = sshd.server.userKeyPath
+    const { wing, group } = sshGroupOver(options, { homeDir: join(sshd.scratch, 'home'), agent: undefined })
     const { terminalId } = await call<{ terminalId: string }>(group, 'ssh.open', { instanceId: 'i-9', cols: 80, rows: 24 }, 'owner')
 
     const until = async (check: () => boolean): Promise<void> => {
@@ -83,7 +74,7 @@ describe.skipIf(!opensshAvailable())('ssh commands: a terminal through the handl
     ).rejects.toThrow()
     await call(group, 'ssh.answer', { promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, 'owner')
     await until(() => sent.some((item) => item.event === 'ssh.status' && (item.payload as { state: string }).state === 'connected'))
-    expect(readFileSync(join(scratch, 'data', 'known_hosts'), 'utf8')).toContain(`[127.0.0.1]:${server.port} ssh-ed25519 `)
+    expect(readFileSync(join(sshd.scratch, 'data', 'known_hosts'), 'utf8')).toContain(`[127.0.0.1]:${sshd.server.port} ssh-ed25519 `)
     expect(() => type(group, terminalId, 'x', 'intruder')).toThrow(/terminal is closed/)
     type(group, terminalId, 'echo via-$((3*3))\n', 'owner')
     const text = (): string =>

@@ -4,10 +4,9 @@
  * keepalive, reconnect, and flow control under a flood.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { PromptAnswer, SshPrompt } from '../../shared/contract-ssh'
 import { BATCH_MAX_BYTES } from './data-path/batcher'
 import { HIGH_WATERMARK } from './data-path/flow-control'
@@ -17,7 +16,8 @@ import { ROUND_TRIP_PROBES, probeRoundTrips } from './data-path/round-trip'
 import { KnownHostsStore } from './host-keys/known-hosts-store'
 import type { SshLinksOptions } from './links/links'
 import { runningInstance } from './testing/instance'
-import { OpenSshServer, opensshAvailable } from './testing/openssh-server'
+import { opensshAvailable } from './testing/openssh-server'
+import { useOpenSshServer } from './testing/use-openssh-server'
 import { splitClock } from './testing/split-clock'
 import { TerminalHarness, type TerminalRig } from './testing/terminal-harness'
 
@@ -25,34 +25,25 @@ const acceptAll = (prompt: SshPrompt): PromptAnswer | undefined =>
   prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-and-remember' } : undefined
 
 describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
-  let server: OpenSshServer
-  let scratch: string
+  const sshd = useOpenSshServer('cloudtray-ssh-test-')
   const rigs: TerminalRig[] = []
-
-  beforeAll(async () => {
-    server = new OpenSshServer()
-    await server.start()
-    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-ssh-test-'))
-  })
-
-  afterAll(async () => {
+  sshd.onEnd(async () => {
     for (const rig of rigs) rig.dispose()
-    await server?.dispose()
-    if (scratch) rmSync(scratch, { recursive: true, force: true })
   })
 
   let counter = 0
   function setup(overrides: Partial<SshLinksOptions> = {}, knownHostsFile?: string) {
     const harness = new TerminalHarness()
-    const home = join(scratch, `home-${++counter}`)
+    const home = join(sshd.scratch, `home-${++counter}`)
     mkdirSync(home, { recursive: true })
     const { clock, manual } = splitClock()
     const rig = harness.connect({
       clock,
-      findInstance: (instanceId) => runningInstance({ instanceId, host: '127.0.0.1', port: server.port, username: server.username }),
+      findInstance: (instanceId) =>
+        runningInstance({ instanceId, host: '127.0.0.1', port: sshd.server.port, username: sshd.server.username }),
       knownHosts: new KnownHostsStore(knownHostsFile ?? join(home, 'app-known_hosts'), join(home, '.ssh', 'known_hosts')),
       homeDir: home,
-      settingsKeyFile: () => server.userKeyPath,
+      settingsKeyFile: () => sshd.server.userKeyPath,
       sandboxKeyFile: () => undefined,
       agent: undefined,
       random: () => 0,
@@ -72,10 +63,10 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     const hostPrompt = harness.prompts.find((prompt) => prompt.kind === 'host-key')
-    expect(hostPrompt).toMatchObject({ kind: 'host-key', host: '127.0.0.1', port: server.port, keyType: 'ssh-ed25519' })
-    expect(hostPrompt && 'fingerprint' in hostPrompt ? hostPrompt.fingerprint : '').toBe(fingerprintOf(`${server.hostKeyPath}.pub`))
+    expect(hostPrompt).toMatchObject({ kind: 'host-key', host: '127.0.0.1', port: sshd.server.port, keyType: 'ssh-ed25519' })
+    expect(hostPrompt && 'fingerprint' in hostPrompt ? hostPrompt.fingerprint : '').toBe(fingerprintOf(`${sshd.server.hostKeyPath}.pub`))
     const remembered = readFileSync(join(home, 'app-known_hosts'), 'utf8')
-    expect(remembered).toBe(`[127.0.0.1]:${server.port} ssh-ed25519 ${server.hostPublicKey().keyBase64}\n`)
+    expect(remembered).toBe(`[127.0.0.1]:${sshd.server.port} ssh-ed25519 ${sshd.server.hostPublicKey().keyBase64}\n`)
 
     terminals.input(terminalId, 'echo $((6*7))\n', harness.clientId)
     await harness.waitForOutput(terminalId, /[\r\n]42\r\n/)
@@ -147,7 +138,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('asks for the passphrase of an encrypted key, again when it is wrong, and keeps it for the session', async () => {
-    const encrypted = server.addUserKey(`enc-${counter}`, 'correct horse')
+    const encrypted = sshd.server.addUserKey(`enc-${counter}`, 'correct horse')
     const { harness, terminals } = setup({ settingsKeyFile: () => encrypted })
     const answers = ['wrong', 'correct horse']
     harness.answerPrompt = (prompt) => {
@@ -173,11 +164,11 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('authenticates through ssh-agent', async () => {
-    const socket = join(scratch, `agent-${counter}.sock`)
+    const socket = join(sshd.scratch, `agent-${counter}.sock`)
     const agent: ChildProcess = spawn('ssh-agent', ['-D', '-a', socket], { stdio: 'ignore' })
     try {
       for (let i = 0; i < 100 && !existsSync(socket); i++) await new Promise((resolve) => setTimeout(resolve, 20))
-      const agentOnly = server.addUserKey(`agent-${counter}`)
+      const agentOnly = sshd.server.addUserKey(`agent-${counter}`)
       execFileSync('ssh-add', [agentOnly], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'ignore' })
       const { harness, terminals } = setup({ agent: socket, settingsKeyFile: () => null })
       const { terminalId } = terminals.open('i-5', 80, 24, harness.clientId)
@@ -191,7 +182,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('fails without retrying when no key is accepted', async () => {
-    const stranger = join(scratch, `stranger-${counter}`)
+    const stranger = join(sshd.scratch, `stranger-${counter}`)
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', stranger])
     const { harness, terminals, manual } = setup({ settingsKeyFile: () => stranger })
     harness.answerPrompt = (prompt) => (prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-once' } : { kind: 'cancel' })
@@ -208,12 +199,12 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
 
   it('refuses a changed host key with both fingerprints until the old key is forgotten', async () => {
     const { harness, terminals, links, home } = setup()
-    const other = join(scratch, `other-host-${counter}`)
+    const other = join(sshd.scratch, `other-host-${counter}`)
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', other])
     const otherKey = readFileSync(`${other}.pub`, 'utf8').trim().split(' ')[1]
     mkdirSync(join(home, '.ssh'), { recursive: true })
     // Recorded by OpenSSH in the user's own known_hosts, hashed as `HashKnownHosts yes` writes it.
-    writeFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${server.port} ssh-ed25519 ${otherKey}\n`)
+    writeFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${sshd.server.port} ssh-ed25519 ${otherKey}\n`)
     execFileSync('ssh-keygen', ['-H', '-f', join(home, '.ssh', 'known_hosts')], { stdio: 'ignore' })
     expect(readFileSync(join(home, '.ssh', 'known_hosts'), 'utf8')).toMatch(/^\|1\|/)
 
@@ -223,38 +214,38 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     expect(warning).toMatchObject({
       kind: 'host-key-changed',
       oldFingerprint: fingerprintOf(`${other}.pub`),
-      newFingerprint: fingerprintOf(`${server.hostKeyPath}.pub`),
+      newFingerprint: fingerprintOf(`${sshd.server.hostKeyPath}.pub`),
       knownHostsFile: join(home, '.ssh', 'known_hosts')
     })
     expect(harness.lastStatus(terminalId)).toMatchObject({ needsUser: true })
     expect(harness.lastStatus(terminalId)?.message).toContain(fingerprintOf(`${other}.pub`))
     expect(harness.prompts.some((prompt) => prompt.kind === 'host-key')).toBe(false)
 
-    await links.forgetHostKey('127.0.0.1', server.port)
+    await links.forgetHostKey('127.0.0.1', sshd.server.port)
     expect(existsSync(join(home, '.ssh', 'known_hosts.old'))).toBe(true)
     terminals.reconnect(terminalId, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     expect(harness.prompts.filter((prompt) => prompt.kind === 'host-key')).toHaveLength(1)
   })
 
-  it('notices a server that stops answering through keepalive', async () => {
+  it('notices a sshd.server that stops answering through keepalive', async () => {
     const { harness, terminals } = setup({ keepaliveIntervalMs: 100, keepaliveCountMax: 3 })
     const { terminalId } = terminals.open('i-8', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
-    server.freeze()
+    sshd.server.freeze()
     try {
       await harness.waitForState(terminalId, 'reconnecting', 5_000)
       expect(harness.lastStatus(terminalId)?.message).toMatch(/^connection lost — reconnecting in 1 s \(.*keepalive/)
     } finally {
-      server.thaw()
+      sshd.server.thaw()
     }
   })
 
-  it('reconnects with backoff after the server restarts, in the same tab', async () => {
+  it('reconnects with backoff after the sshd.server restarts, in the same tab', async () => {
     const { harness, terminals, manual } = setup()
     const { terminalId } = terminals.open('i-9', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
-    await server.stop()
+    await sshd.server.stop()
     await harness.waitForState(terminalId, 'reconnecting')
     expect(harness.lastStatus(terminalId)?.message).toMatch(/^connection lost — reconnecting in 1 s/)
 
@@ -262,7 +253,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     manual.advance(1_000)
     await harness.waitFor(() => /reconnecting in 2 s/.test(harness.lastStatus(terminalId)?.message ?? ''), 'second backoff')
 
-    await server.start()
+    await sshd.server.start()
     manual.advance(2_000)
     await harness.waitFor(() => harness.lastStatus(terminalId)?.message === 'reconnected', 'reconnected')
     harness.clearOutput(terminalId)
