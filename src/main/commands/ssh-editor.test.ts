@@ -14,7 +14,7 @@ import { KnownHostsStore } from '../ssh/host-keys/known-hosts-store'
 import { runningInstance } from '../ssh/testing/instance'
 import { opensshAvailable } from '../ssh/testing/openssh-server'
 import { useOpenSshServer } from '../ssh/testing/use-openssh-server'
-import { callHandler as call, fakeWingOptions, sshGroupOver } from '../ssh/testing/wing-services'
+import { callHandler as call, fakeWingOptions, sshGroupOver } from './testing/ssh-group'
 
 describe.skipIf(
   skipBecause(opensshAvailable() ? undefined : 'needs /usr/sbin/sshd and ssh-keygen (Debian openssh-sshd.server)', 'the editor tests')

@@ -27,7 +27,7 @@ import { sshCommand } from '../ssh/target'
 import { runningInstance } from '../ssh/testing/instance'
 import { opensshAvailable } from '../ssh/testing/openssh-server'
 import { useOpenSshServer } from '../ssh/testing/use-openssh-server'
-import { callHandler as call, fakeWingOptions, sshGroupOver } from '../ssh/testing/wing-services'
+import { callHandler as call, fakeWingOptions, sshGroupOver } from './testing/ssh-group'
 import type { SshWing } from '../ssh/ssh-wing'
 
 const SSH = '/usr/bin/ssh'

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Events } from '../../shared/contract'
 import { runningInstance } from '../ssh/testing/instance'
-import { callHandler as call, fakeWingOptions, sshGroupOver, typeInto as type } from '../ssh/testing/wing-services'
+import { callHandler as call, fakeWingOptions, sshGroupOver, typeInto as type } from './testing/ssh-group'
 import { opensshAvailable } from '../ssh/testing/openssh-server'
 import { useOpenSshServer } from '../ssh/testing/use-openssh-server'
 

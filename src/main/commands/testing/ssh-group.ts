@@ -6,11 +6,11 @@
 import { systemClock } from '../../../shared/clock'
 import type { Events, EventName, Profile, Settings } from '../../../shared/contract'
 import type { Instance } from '../../../shared/api'
-import { sshCommands, type SshGroup } from '../../commands/ssh'
-import type { AnyCommandGroup } from '../../commands/dispatcher'
+import { sshCommands, type SshGroup } from '../ssh'
+import type { AnyCommandGroup } from '../dispatcher'
 import type { ClientId } from '../../core-types'
 import { EventHub } from '../../event-hub'
-import { SshWing, type SshEnvironment, type SshWingOptions } from '../ssh-wing'
+import { SshWing, type SshEnvironment, type SshWingOptions } from '../../ssh/ssh-wing'
 
 export interface Sent {
   event: EventName
