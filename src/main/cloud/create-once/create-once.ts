@@ -8,13 +8,13 @@
  * and its creation time. When the evidence is not conclusive, the user is asked (an error of
  * kind `maybe-created` naming the instance) and may open it or create anyway.
  */
-import type { Instance } from '../../shared/api'
-import type { CreateInstanceRequest } from '../../shared/create-request'
-import type { Clock } from '../../shared/clock'
-import type { CloudClient } from '../cloud/types'
-import { TLS_CODES, errorCode } from '../cloud/classify'
-import { isCloudError } from '../cloud/errors'
-import { AppError } from '../app-error'
+import type { Instance } from '../../../shared/api'
+import type { CreateInstanceRequest } from '../../../shared/create-request'
+import type { Clock } from '../../../shared/clock'
+import type { CloudClient } from '../types'
+import { TLS_CODES, errorCode } from '../classify'
+import { isCloudError } from '../errors'
+import { AppError } from '../../app-error'
 import { judgeCreated, type CreateAttempt, type Verdict } from './create-evidence'
 
 /**

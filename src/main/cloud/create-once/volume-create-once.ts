@@ -9,9 +9,9 @@
  * the size, region and type we asked for. A same-name volume with other fields is someone
  * else's; the create then goes out and the service's own "already exists" answers it.
  */
-import type { CreateVolumeRequest, Volume } from '../../shared/api'
-import type { CloudClient } from '../cloud/types'
-import { isCloudError } from '../cloud/errors'
+import type { CreateVolumeRequest, Volume } from '../../../shared/api'
+import type { CloudClient } from '../types'
+import { isCloudError } from '../errors'
 import { createOutcomeUnknown } from './create-once'
 
 /** Pages of this size are walked to find a volume by name. */

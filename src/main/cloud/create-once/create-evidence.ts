@@ -19,9 +19,9 @@
  * Exactly one matching instance inside the window is ours. Anything else that matches is
  * "unsure", and the user decides: open it, or create anyway.
  */
-import type { Instance } from '../../shared/api'
-import type { CreateInstanceRequest } from '../../shared/create-request'
-import type { ServerClockOffset } from '../cloud/server-clock'
+import type { Instance } from '../../../shared/api'
+import type { CreateInstanceRequest } from '../../../shared/create-request'
+import type { ServerClockOffset } from '../server-clock'
 
 /** The front that stamps Date and the back end that stamps createAtUnixMs may differ this much. */
 export const CLOCK_MARGIN_MS = 2_000

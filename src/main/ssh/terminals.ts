@@ -1,34 +1,37 @@
 /**
- * Terminal tabs by instance. Each tab is a user of its instance's shared connection (links.ts):
+ * The terminals: tabs by instance. Each tab is a user of its instance's shared connection (links/links.ts):
  * the first tab (or tunnel, or files panel) makes it, the last to leave ends it. When it drops,
  * every tab says "connection lost — reconnecting in N s" while the link retries with backoff; an
  * authentication or host-key failure is never retried without the user, and `reconnect` always
  * works. After a reconnect each tab gets a new shell in place.
  */
 import { randomUUID } from 'node:crypto'
-import type { PromptAnswer, TerminalState, TerminalStatus } from '../../shared/contract-ssh'
+import type { Clock } from '../../shared/clock'
+import type { TerminalState, TerminalStatus } from '../../shared/contract-ssh'
 import { AppError } from '../app-error'
-import type { ClientId } from '../core-types'
+import type { ClientId, EventSink } from '../core-types'
 import type { SshConnection } from './links/connection'
-import { SshLinks, type LinkLease, type LinkStatus, type LinkUser, type SshLinksOptions } from './links/links'
+import type { LinkLease, LinkStatus, LinkUser } from './links/link-user'
+import type { SshLinks } from './links/links'
 import { plainBytes } from './data-path/plain-bytes'
 import { TerminalSession, type TerminalStats } from './data-path/terminal-session'
 
-export interface SshManagerOptions extends SshLinksOptions {
+export interface TerminalsOptions {
+  /** The shared connections (the wing's): each tab is a user of its instance's link. */
+  links: SshLinks
+  clock: Clock
+  /** `ssh.data` and `ssh.status`, each to the window that opened the tab. */
+  emit: EventSink
+  /** Flow control's marks (data-path/flow-control.ts); tests and benchmarks change them. */
   highWatermark?: number
   lowWatermark?: number
-  /** The shared connections to use; made from these options when absent. */
-  links?: SshLinks
 }
 
-export class SshManager {
-  readonly links: SshLinks
+export class Terminals {
   private readonly terminals = new Map<string, TerminalTab>()
   private disposed = false
 
-  constructor(private readonly options: SshManagerOptions) {
-    this.links = options.links ?? new SshLinks(linkOptions(options))
-  }
+  constructor(private readonly options: TerminalsOptions) {}
 
   /** Opens a tab: answers its id at once; connection progress follows as `ssh.status`. */
   open(instanceId: string, cols: number, rows: number, clientId: ClientId): { terminalId: string } {
@@ -48,7 +51,7 @@ export class SshManager {
     })
     const tab = new TerminalTab(session, (state, message, extra) => this.status(session, state, message, extra))
     // Throws (in the user's words) before anything is kept when the instance cannot be reached.
-    tab.lease = this.links.acquire(instanceId, tab)
+    tab.lease = this.options.links.acquire(instanceId, tab)
     this.terminals.set(terminalId, tab)
     return { terminalId }
   }
@@ -73,22 +76,9 @@ export class SshManager {
   reconnect(terminalId: string, clientId: ClientId): void {
     const tab = this.owned(terminalId, clientId)
     // A tab whose shell ended rejoins its instance's connection (made anew if it was the last).
-    if (!tab.lease) tab.lease = this.links.acquire(tab.session.instanceId, tab)
+    if (!tab.lease) tab.lease = this.options.links.acquire(tab.session.instanceId, tab)
     tab.session.finished = false
     tab.lease.reconnect()
-  }
-
-  /** Every connection waiting out a backoff delay tries now (after wake or a network change). */
-  retryWaitingNow(): void {
-    this.links.retryWaitingNow()
-  }
-
-  answer(promptId: string, answer: PromptAnswer, clientId: ClientId): void {
-    this.links.answer(promptId, answer, clientId)
-  }
-
-  forgetHostKey(host: string, port: number): Promise<void> {
-    return this.links.forgetHostKey(host, port)
   }
 
   /** For tests and benchmarks: the data path's counters of one tab. */
@@ -96,13 +86,8 @@ export class SshManager {
     return this.terminals.get(terminalId)?.session.stats()
   }
 
-  /** The live connection of an instance (tests use it for exec). */
-  connectionOf(instanceId: string): SshConnection | undefined {
-    return this.links.connectionOf(instanceId)
-  }
-
+  /** The window went away: its tabs close (its prompts are the links' to cancel). */
   clientGone(clientId: ClientId): void {
-    this.links.clientGone(clientId)
     for (const tab of [...this.terminals.values()]) if (tab.session.clientId === clientId) this.release(tab)
   }
 
@@ -220,10 +205,4 @@ class TerminalTab implements LinkUser {
       })
     }
   }
-}
-
-/** The link options within the manager's (the terminal-only knobs left out). */
-export function linkOptions(options: SshManagerOptions): SshLinksOptions {
-  const { highWatermark: _high, lowWatermark: _low, links: _links, ...rest } = options
-  return rest
 }

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createCloudClient } from '../cloud/client'
-import { createCoreRig, type CoreRig } from '../testing/core-harness'
-import type { CreateVolumeRequest, PagerRequest, Volume } from '../../shared/api'
-import { CloudError } from '../cloud/errors'
-import type { CloudClient } from '../cloud/types'
+import { createCloudClient } from '../client'
+import { createCoreRig, type CoreRig } from '../../testing/core-harness'
+import type { CreateVolumeRequest, PagerRequest, Volume } from '../../../shared/api'
+import { CloudError } from '../errors'
+import type { CloudClient } from '../types'
 import { createVolumeOnce, matchesVolumeRequest } from './volume-create-once'
 
 const request: CreateVolumeRequest = { name: 'datasets', sizeGB: 200, region: 'region-1', volumeType: 'filesystem' }

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { ManualClock } from '../../shared/clock'
-import type { Instance, NodePort } from '../../shared/api'
-import type { CreateInstanceRequest } from '../../shared/create-request'
-import { CloudError } from '../cloud/errors'
-import type { CloudClient } from '../cloud/types'
-import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
-import { makeInstance } from '../../shared/testing/instance'
+import { ManualClock } from '../../../shared/clock'
+import type { Instance, NodePort } from '../../../shared/api'
+import type { CreateInstanceRequest } from '../../../shared/create-request'
+import { CloudError } from '../errors'
+import type { CloudClient } from '../types'
+import { createCoreRig, createRequest, type CoreRig } from '../../testing/core-harness'
+import { validCreateRequest } from '../../../shared/testing/create-request'
+import { makeInstance } from '../../../shared/testing/instance'
 import { createInstanceOnce, createOutcomeUnknown } from './create-once'
 import { matchesRequest } from './create-evidence'
 
@@ -71,16 +72,7 @@ function answered(id: string, name: string, status: string, extra: { createdAt?:
 }
 
 /** What `answered` describes (makeInstance's type and region), asked for by a create. */
-const request: CreateInstanceRequest = {
-  name: 'gpu-box',
-  imageId: 'img-1',
-  instanceTypeId: 'gpu-a100-2',
-  region: 'sg-1',
-  billing: { chargeMode: 'perHour', duration: 1 },
-  remoteStorages: [],
-  instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' },
-  nodePorts: []
-}
+const request = validCreateRequest({ name: 'gpu-box' })
 
 /**
  * A cloud whose create answers can be lost (made, then the answer cut off) or whose create
