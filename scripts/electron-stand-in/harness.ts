@@ -10,6 +10,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -29,6 +30,23 @@ export interface LaunchOptions extends Partial<Pick<StandInOptions, 'isPackaged'
   configFiles?: Record<string, string>
   /** A file where the data folder should be, so the app cannot create it (a start-up failure). */
   userDataIsFile?: boolean
+  /** Environment variables for the app's process, set after the harness's own (e.g. ELECTRON_RENDERER_URL). */
+  env?: Record<string, string>
+}
+
+/**
+ * The fuses a packaged build carries: exactly what the afterPack hook flips
+ * (scripts/after-pack-fuses.cjs), by FuseV1Options name.
+ */
+export function packagedFuses(): Record<string, boolean> {
+  const require = createRequire(import.meta.url)
+  const { fuseConfig } = require('../after-pack-fuses.cjs') as { fuseConfig: Record<string, unknown> }
+  const { FuseV1Options } = require('@electron/fuses') as { FuseV1Options: Record<string, string | number> }
+  return Object.fromEntries(
+    Object.entries(fuseConfig)
+      .filter(([index, on]) => /^\d+$/.test(index) && typeof on === 'boolean')
+      .map(([index, on]) => [String(FuseV1Options[index]), on as boolean])
+  )
 }
 
 type Waiter = { test: (call: RecordedCall) => boolean; resolve: (call: RecordedCall) => void }
@@ -230,7 +248,8 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
     version,
     isPackaged: options.isPackaged ?? false,
     keychain: options.keychain ?? 'memory',
-    ...(options.ptySpawnFails ? { ptySpawnFails: true } : {})
+    ...(options.ptySpawnFails ? { ptySpawnFails: true } : {}),
+    ...(options.isPackaged ? { fuses: packagedFuses() } : {})
   }
   // A home of its own (HOME; USERPROFILE on Windows): the app reads ~/.ssh and must not see the real one.
   const env: NodeJS.ProcessEnv = {
@@ -243,6 +262,7 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
   delete env['ELECTRON_RENDERER_URL']
   delete env['SSH_AUTH_SOCK']
   delete env['NODE_OPTIONS']
+  Object.assign(env, options.env)
   const child = fork(join(options.buildDir, 'main', 'index.js'), [], {
     execArgv: ['--import', pathToFileURL(join(options.buildDir, 'stand-in', 'register.mjs')).href],
     env,

@@ -24,6 +24,11 @@ export interface StandInOptions {
    * its execute bit (microsoft/node-pty#850). Absent: the real node-pty.
    */
   ptySpawnFails?: boolean
+  /**
+   * The Electron fuses of the binary, by FuseV1Options name: a packaged run carries what
+   * scripts/after-pack-fuses.cjs flips; absent, Electron's defaults.
+   */
+  fuses?: Record<string, boolean>
 }
 
 export const OPTIONS_VARIABLE = 'ELECTRON_STAND_IN'

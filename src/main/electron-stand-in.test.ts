@@ -14,6 +14,7 @@ import { ensureStandInBuild } from '../../scripts/electron-stand-in/build'
 import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
 import type { MenuItemView, WindowView } from '../../scripts/electron-stand-in/protocol'
 import { openRendererPage, type RendererPage } from '../../scripts/electron-stand-in/renderer-page'
+import { sandboxPassword, signIn } from '../../scripts/electron-stand-in/scenario'
 import { chromiumMissing } from '../../e2e/chromium'
 import type { CreateInstanceRequest } from '../shared/create-request'
 import type { TerminalStatus } from '../shared/contract-ssh'
@@ -44,26 +45,6 @@ async function launch(options: Omit<LaunchOptions, 'buildDir'> = {}): Promise<{ 
   app = await launchStandIn({ buildDir, ...options })
   const main = await app.mainWindow()
   return { app, main }
-}
-
-/** The Sandbox's password is random per install; the sign-in form is given it, as here. */
-async function sandboxPassword(app: StandInApp, main: WindowView): Promise<string> {
-  // The window opens before the Sandbox has started; its password is known once it has.
-  return app.until('the Sandbox password', async () => {
-    const profiles = await app.invoke(main.webContentsId, 'profiles.get')
-    return profiles.ok ? profiles.value.demoPassword : undefined
-  })
-}
-
-async function signIn(app: StandInApp, main: WindowView): Promise<void> {
-  const password = await sandboxPassword(app, main)
-  const result = await app.invoke(main.webContentsId, 'session.login', {
-    profileId: 'sandbox',
-    username: 'demo',
-    password,
-    rememberMe: false
-  })
-  expect(result, JSON.stringify(result)).toMatchObject({ ok: true, value: { status: 'signed-in' } })
 }
 
 const CREATE: CreateInstanceRequest = {
@@ -298,6 +279,23 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
       const { app, main } = await launch({ isPackaged: true })
       rendererPage = await openRendererPage(app, buildDir, main)
       const page = rendererPage.page
+      // Chromium holds the page to the policy the app's app:// handler sends: a fetch of a local
+      // file is refused under connect-src (the file:// page's 'self' used to allow it).
+      const fileFetch = await page.evaluate(async () => {
+        const violated: string[] = []
+        const doc = (globalThis as unknown as { document: EventTarget }).document
+        doc.addEventListener('securitypolicyviolation', (event) =>
+          violated.push((event as Event & { effectiveDirective: string }).effectiveDirective)
+        )
+        const outcome = await fetch('file:///etc/hostname').then(
+          () => 'read',
+          () => 'refused'
+        )
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        return { outcome, violated }
+      })
+      // Reported once per policy the page carries: the header and the meta tag the build wrote.
+      expect(fileFetch).toEqual({ outcome: 'refused', violated: ['connect-src', 'connect-src'] })
       await page.getByLabel('User name').fill('demo')
       // The page opened before the Sandbox had started: its password is filled in when it has.
       const password = await sandboxPassword(app, main)

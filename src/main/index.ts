@@ -24,6 +24,8 @@ import { setLinuxAutostart } from './windows/autostart'
 import { osSafeNotification } from './os-text'
 import { startupFailure } from './startup-failure'
 import { appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
+import { registerAppScheme } from './windows/app-protocol-adapter'
+import { devRendererUrl } from './windows/dev-renderer'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
 const ONLINE_CHECK_MS = 5_000
@@ -31,6 +33,9 @@ const ONLINE_CHECK_MS = 5_000
 // Windows shows toasts only for an AppUserModelID it knows (the installer's shortcut carries it).
 const modelId = appUserModelId(process.platform, app.isPackaged, process.execPath)
 if (modelId) app.setAppUserModelId(modelId)
+
+// The page's app:// scheme is privileged (standard, secure) only if registered before ready.
+registerAppScheme()
 
 if (!app.requestSingleInstanceLock()) {
   // A second launch: the first instance is told (second-instance) and shows its window.
@@ -70,7 +75,7 @@ async function start(): Promise<void> {
 
   const window = createMainWindowController({
     outDir,
-    ...(process.env['ELECTRON_RENDERER_URL'] ? { devUrl: process.env['ELECTRON_RENDERER_URL'] } : {}),
+    ...devRendererUrl(app.isPackaged, process.env),
     isQuitting: () => quit.isQuitting(),
     openExternal: (url) => void core?.handle('external.open', { url }, { clientId: 'main' }),
     onFocus: () => core?.onSystemEvent('focus'),

@@ -7,11 +7,14 @@
  * throws when touched, so a new use shows up as a failure instead of passing unseen.
  */
 import { EventEmitter } from 'node:events'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
 import type { CookieView, DialogView } from '../protocol'
-import { operation, record, type Recordable } from './channel'
+import { operation, options, record, type Recordable } from './channel'
 import { app } from './app'
 import { StandInMenu, StandInMenuItem } from './menu'
-import { StandInSession } from './session'
+import { fetchVerdict } from './page-policy'
+import { StandInSession, type ProtocolHandler } from './session'
 import { StandInBrowserWindow, StandInEvent, StandInWebContents, emitEvent } from './windows'
 
 // ------------------------------------------------------------------ small modules
@@ -219,6 +222,34 @@ const dialog = {
   }
 }
 
+// ------------------------------------------------------------------ protocol
+
+type Privileges = { standard?: boolean; secure?: boolean; supportFetchAPI?: boolean; bypassCSP?: boolean; [key: string]: unknown }
+/** Schemes registered with registerSchemesAsPrivileged, and their privileges. */
+const privilegedSchemes = new Map<string, Privileges>()
+
+/**
+ * `protocol` (Electron 45): privileges only before `ready` (Electron throws after it); handlers
+ * on the default session, only once it exists (after `ready`).
+ */
+const protocol = {
+  registerSchemesAsPrivileged(schemes: { scheme: string; privileges?: Privileges }[]): void {
+    record('protocol.registerSchemesAsPrivileged', undefined, [schemes])
+    if (app.isReady()) throw new Error('protocol.registerSchemesAsPrivileged should be called before app is ready')
+    for (const { scheme, privileges } of schemes) privilegedSchemes.set(scheme, privileges ?? {})
+  },
+  handle(scheme: string, handler: ProtocolHandler): void {
+    if (!app.isReady()) throw new Error('Session can only be received when app is ready')
+    StandInSession.of('').protocol.handle(scheme, handler)
+  },
+  unhandle(scheme: string): void {
+    StandInSession.of('').protocol.unhandle(scheme)
+  },
+  isProtocolHandled(scheme: string): boolean {
+    return StandInSession.of('').protocol.isProtocolHandled(scheme)
+  }
+}
+
 // ------------------------------------------------------------------ the parts not modelled
 
 const notModelled = (name: string): unknown =>
@@ -262,6 +293,7 @@ export {
   net,
   StandInNotification as Notification,
   powerMonitor,
+  protocol,
   session,
   shell,
   StandInTray as Tray,
@@ -278,7 +310,6 @@ export const inAppPurchase = notModelled('inAppPurchase')
 export const MessageChannelMain = notModelled('MessageChannelMain')
 export const netLog = notModelled('netLog')
 export const powerSaveBlocker = notModelled('powerSaveBlocker')
-export const protocol = notModelled('protocol')
 export const pushNotifications = notModelled('pushNotifications')
 export const safeStorage = notModelled('safeStorage')
 export const screen = notModelled('screen')
@@ -305,6 +336,7 @@ export default {
   net,
   Notification: StandInNotification,
   powerMonitor,
+  protocol,
   session,
   shell,
   Tray: StandInTray,
@@ -388,13 +420,50 @@ operation(
   'permission',
   (webContentsId: number, permission: string, url: string) => {
     const ses = contentsOf(webContentsId).session
+    const parsed = new URL(url)
+    // A standard custom scheme has a real origin in Chromium (Node's URL calls it opaque).
+    const origin = privilegedSchemes.get(parsed.protocol.slice(0, -1))?.standard ? `${parsed.protocol}//${parsed.host}` : parsed.origin
     return ses.permissionCheckHandler
-      ? ses.permissionCheckHandler(contentsOf(webContentsId), permission, new URL(url).origin, { requestingUrl: url })
+      ? ses.permissionCheckHandler(contentsOf(webContentsId), permission, origin, { requestingUrl: url })
       : true
   },
   'looks'
 )
 operation('quit', () => app.quit())
+/**
+ * The page calls `fetch(url)`: allowed or refused as Chromium in Electron 45 decides it
+ * (page-policy.ts), from the page's own policies, its scheme and the build's fuses; an allowed
+ * file: or app: fetch really reads, so the harness sees what the page would get.
+ */
+operation('pageFetches', async (webContentsId: number, url: string) => {
+  const contents = contentsOf(webContentsId)
+  const page = new URL(contents.url)
+  const target = new URL(url)
+  const fetchable = new Set([...privilegedSchemes].filter(([, p]) => p.supportFetchAPI === true).map(([scheme]) => scheme))
+  const verdict = fetchVerdict({
+    page,
+    target,
+    policies: contents.policies,
+    // Electron's default is on; a packaged build carries what scripts/after-pack-fuses.cjs flipped.
+    fileExtraPrivileges: options.fuses?.['GrantFileProtocolExtraPrivileges'] ?? true,
+    fetchableSchemes: fetchable
+  })
+  record('page.fetch', contents.label, [url, verdict])
+  if (!verdict.ok) return verdict
+  if (target.protocol === 'file:') return { ok: true, bytes: (await readFile(fileURLToPath(target))).byteLength }
+  const answer = await contents.session.request(url)
+  return { ok: answer.status < 400, status: answer.status, bytes: answer.body.byteLength }
+})
+/** Chromium asks the app's scheme handler for a URL (the renderer page in headless Chromium is fed this way). */
+operation(
+  'protocolRequest',
+  async (url: string) => {
+    const answer = await StandInSession.of('').request(url)
+    return { status: answer.status, headers: answer.headers, body: Buffer.from(answer.body).toString('base64') }
+  },
+  'looks'
+)
+operation('schemePrivileges', () => Object.fromEntries(privilegedSchemes), 'looks')
 
 // Electron's main process does not die of an uncaught exception (or an unhandled rejection, which
 // Node raises as one): it shows its own error box with the stack and keeps running

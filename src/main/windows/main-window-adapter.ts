@@ -1,11 +1,12 @@
 /**
- * The app window: secure webPreferences, our page only (navigation-policy.ts), CSP also as a
- * response header, permissions denied by default, and hide-to-tray on close. One window; the
- * tray, a notification click or a second launch bring it back.
+ * The app window: secure webPreferences, our page only (navigation-policy.ts) served from
+ * app://cloud-tray/ with its CSP header (app-protocol.ts), permissions denied by default, and
+ * hide-to-tray on close. One window; the tray, a notification click or a second launch bring it back.
  */
 import { BrowserWindow, nativeImage, session, shell } from 'electron'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { APP_PAGE_URL } from './app-protocol'
+import { serveAppScheme } from './app-protocol-adapter'
 import { checkExternalUrl } from '../commands/app'
 import { checkEditorUrl } from '../ssh/config/editors'
 import { contentSecurityPolicy, mainWindowNavigation, permissionDecision, windowOpenDecision, type AppPage } from './navigation-policy'
@@ -15,7 +16,7 @@ import { reloadAfterCrash } from './desktop-integration'
 export interface MainWindowOptions {
   /** out/ of the build: preload at out/preload/index.cjs, page at out/renderer/index.html. */
   outDir: string
-  /** ELECTRON_RENDERER_URL while developing. */
+  /** ELECTRON_RENDERER_URL while developing; index.ts never passes it to a packaged app. */
   devUrl?: string
   /** Whether closing should really close (the app is quitting) instead of hiding to the tray. */
   isQuitting(): boolean
@@ -38,13 +39,13 @@ export interface MainWindow {
 }
 
 export function createMainWindowController(options: MainWindowOptions): MainWindow {
-  const fileUrl = pathToFileURL(join(options.outDir, 'renderer', 'index.html')).toString()
-  const page: AppPage = options.devUrl ? { devOrigin: new URL(options.devUrl).origin } : { fileUrl }
+  const page: AppPage = options.devUrl ? { devOrigin: new URL(options.devUrl).origin } : { pageUrl: APP_PAGE_URL }
   let window: BrowserWindow | undefined
   /** When the page last reloaded by itself after a crash (a page that keeps crashing is left alone). */
   let lastCrashReload: number | undefined
 
   hardenSession(page)
+  if (!options.devUrl) serveAppScheme(join(options.outDir, 'renderer'))
 
   const create = (): BrowserWindow => {
     const iconPng = windowIconPng(process.platform)
@@ -111,8 +112,7 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
     win.on('closed', () => {
       if (window === win) window = undefined
     })
-    if (options.devUrl) void win.loadURL(options.devUrl)
-    else void win.loadFile(join(options.outDir, 'renderer', 'index.html'))
+    void win.loadURL(options.devUrl ?? APP_PAGE_URL)
     return win
   }
 
@@ -137,19 +137,24 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
   }
 }
 
-/** The default session (our window's): CSP header on our pages, permissions denied by default. */
+/**
+ * The default session (our window's): permissions denied by default. The built page's CSP header
+ * comes with it from the app:// handler; the dev server's page gets the same policy (plus its
+ * HMR socket) added to its responses here.
+ */
 function hardenSession(page: AppPage): void {
   const appSession = session.defaultSession
-  const csp = contentSecurityPolicy(page)
-  const ours = page.devOrigin ? [`${page.devOrigin}/*`] : ['file://*']
-  appSession.webRequest.onHeadersReceived({ urls: ours }, (details, callback) => {
-    // why: the policy comes from contentSecurityPolicy() in navigation-policy.ts, table-tested there; the gate cannot parse a computed value.
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } }) // eng-disable CSP_GLOBAL_CHECK
-  })
+  if (page.devOrigin) {
+    const csp = contentSecurityPolicy(page)
+    appSession.webRequest.onHeadersReceived({ urls: [`${page.devOrigin}/*`] }, (details, callback) => {
+      // why: the policy comes from contentSecurityPolicy() in navigation-policy.ts, table-tested there; the gate cannot parse a computed value.
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } }) // eng-disable CSP_GLOBAL_CHECK
+    })
+  }
   appSession.setPermissionRequestHandler((_contents, permission, callback, details) => {
     callback(permissionDecision(permission, details.requestingUrl, page))
   })
-  // Checks carry an origin; file:// pages have no useful one, so the frame's URL decides.
+  // Checks carry an origin; the frame's URL decides (it names the document, not just the origin).
   appSession.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
     permissionDecision(permission, details.requestingUrl ?? requestingOrigin, page)
   )

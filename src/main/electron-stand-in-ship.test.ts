@@ -1,0 +1,85 @@
+/**
+ * [electron-stand-in] An install a person trusts (issue #23), against the BUILT main process with
+ * the recording stand-in for `electron` (scripts/electron-stand-in; what it proves and what only a
+ * real Electron run can is in src/main/README.md). Electron itself does not run here.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ensureStandInBuild } from '../../scripts/electron-stand-in/build'
+import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
+import type { WindowView } from '../../scripts/electron-stand-in/protocol'
+import { APP_PAGE_URL } from './windows/app-protocol'
+
+let buildDir = ''
+let app: StandInApp | undefined
+const cleanups: (() => Promise<void> | void)[] = []
+
+beforeAll(async () => {
+  buildDir = (await ensureStandInBuild(undefined, (line) => console.log(line))).dir
+}, 240_000)
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  await app?.stop()
+  app = undefined
+})
+
+async function launch(options: Omit<LaunchOptions, 'buildDir'> = {}): Promise<{ app: StandInApp; main: WindowView }> {
+  app = await launchStandIn({ buildDir, ...options })
+  const main = await app.mainWindow()
+  return { app, main }
+}
+
+/** The app window once its page has loaded. */
+async function loadedPage(app: StandInApp, main: WindowView): Promise<WindowView> {
+  return app.until('the app window page loaded', async () => (await app.windows()).find((w) => w.id === main.id && w.url !== ''))
+}
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  return (server.address() as AddressInfo).port
+}
+
+describe(`${LABEL} security of the installed app`, { timeout: 120_000 }, () => {
+  it('a packaged run ignores ELECTRON_RENDERER_URL: its window shows app://cloud-tray, and that page alone speaks the contract', async () => {
+    const { app, main } = await launch({ isPackaged: true, env: { ELECTRON_RENDERER_URL: 'http://attacker.example:8080/' } })
+    const page = await loadedPage(app, main)
+    expect(page.url).toBe(APP_PAGE_URL)
+    expect(app.calls.filter((c) => c.api === 'BrowserWindow.loadURL').map((c) => c.args[0])).toEqual([APP_PAGE_URL])
+    expect(app.calls.some((c) => JSON.stringify(c.args).includes('attacker.example'))).toBe(false)
+    expect(await app.invoke(main.webContentsId, 'app.info')).toMatchObject({ ok: true })
+  })
+
+  it('a development run (npm run dev) still follows ELECTRON_RENDERER_URL', async () => {
+    const dev = createServer((_request, response) => response.writeHead(200, { 'Content-Type': 'text/html' }).end('<title>dev</title>'))
+    const port = await listen(dev)
+    const devUrl = `http://127.0.0.1:${port}/`
+    const { app, main } = await launch({ isPackaged: false, env: { ELECTRON_RENDERER_URL: devUrl } })
+    expect((await loadedPage(app, main)).url).toBe(devUrl)
+    expect(await app.invoke(main.webContentsId, 'app.info')).toMatchObject({ ok: true })
+  })
+
+  it("the page comes from the privileged app:// scheme with the fuse off: its fetch('file:///…') of an SSH key is refused", async () => {
+    const { app, main } = await launch({ isPackaged: true })
+    const page = await loadedPage(app, main)
+    expect(new URL(page.url).protocol).toBe('app:')
+    expect(await app.request('schemePrivileges')).toMatchObject({ app: { standard: true, secure: true } })
+    // The page's header is its whole policy, and the meta tag the build wrote says the same.
+    const answer = await app.request<{ status: number; headers: Record<string, string> }>('protocolRequest', APP_PAGE_URL)
+    expect(answer.headers['content-security-policy']).toMatch(/connect-src 'self';/)
+
+    const key = join(app.root, 'home', '.ssh', 'id_ed25519')
+    mkdirSync(join(app.root, 'home', '.ssh'), { recursive: true })
+    writeFileSync(key, '-----BEGIN OPENSSH PRIVATE KEY-----\nnot a real key\n')
+    const stolen = await app.request<{ ok: boolean; refusedBy?: string }>('pageFetches', main.webContentsId, pathToFileURL(key).href)
+    expect(stolen, JSON.stringify(stolen)).toMatchObject({ ok: false })
+    // Its own files it can still fetch, and nothing outside the built folder through its scheme.
+    expect(await app.request('pageFetches', main.webContentsId, 'app://cloud-tray/index.html')).toMatchObject({ ok: true, status: 200 })
+    expect(await app.request('pageFetches', main.webContentsId, 'app://cloud-tray/../../main/index.js')).toMatchObject({ ok: false })
+  })
+})
