@@ -5,6 +5,7 @@
  * and ipc.ts; `npm run web` brings its own from src/web.
  */
 import type { CloudClient, CloudClientOptions } from './cloud/types'
+import type { NetworkRoute } from './network/network-route'
 import type { ReachFactory } from '../emulator/reach-types'
 import type { StartEmulator } from './account/sandbox'
 import type { AppNotification, CommandName, CommandResult, EventName, Events, NoticeName, Result, TrayModel } from '../shared/contract'
@@ -84,6 +85,11 @@ export interface AppCoreOptions {
   baseUrlOverride?: string
   /** The cloud client to use; default: createCloudClient from src/main/cloud/client.ts. */
   cloudClientFactory?: (options: CloudClientOptions) => CloudClient
+  /**
+   * How the cloud's API is reached: the proxy per address and the TLS trust (Node's roots and the
+   * OS's). Electron asks Chromium (network/proxy-adapter.ts), the web shell the environment.
+   */
+  network?: NetworkRoute
   /** Starts the Sandbox's emulator; default: startEmulator from src/emulator/index.ts. */
   startEmulator?: StartEmulator
   /** Makes Sandbox instances reachable (SSH, notebook, ports); src/emulator/reach (E1). */

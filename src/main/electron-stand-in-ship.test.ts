@@ -3,7 +3,8 @@
  * the recording stand-in for `electron` (scripts/electron-stand-in; what it proves and what only a
  * real Electron run can is in src/main/README.md). Electron itself does not run here.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
@@ -13,6 +14,8 @@ import { ensureStandInBuild } from '../../scripts/electron-stand-in/build'
 import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
 import type { WindowView } from '../../scripts/electron-stand-in/protocol'
 import { APP_PAGE_URL } from './windows/app-protocol'
+import { sharedTestSigningKey, startEmulator } from '../emulator/index'
+import { connectProxy, makePrivateCa, serverCertificate, tlsFront } from './network/testing/private-ca'
 
 let buildDir = ''
 let app: StandInApp | undefined
@@ -81,5 +84,42 @@ describe(`${LABEL} security of the installed app`, { timeout: 120_000 }, () => {
     // Its own files it can still fetch, and nothing outside the built folder through its scheme.
     expect(await app.request('pageFetches', main.webContentsId, 'app://cloud-tray/index.html')).toMatchObject({ ok: true, status: 200 })
     expect(await app.request('pageFetches', main.webContentsId, 'app://cloud-tray/../../main/index.js')).toMatchObject({ ok: false })
+  })
+})
+
+describe(`${LABEL} a company network`, { timeout: 120_000 }, () => {
+  it('signs in to an API reachable only through the proxy Chromium names, trusting the root only the OS store holds', async () => {
+    const emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey() })
+    cleanups.push(() => emulator.close())
+    const ca = await makePrivateCa()
+    const front = await tlsFront(emulator.baseUrl, await serverCertificate(ca, 'cloud.test'))
+    cleanups.push(() => front.close())
+    const proxy = await connectProxy()
+    cleanups.push(() => proxy.close())
+    const profiles = {
+      userProfiles: [{ id: 'user-corp', name: 'Corp', baseUrl: `https://cloud.test:${front.port}/api` }],
+      selectedId: 'user-corp',
+      lastUsernames: {},
+      remembered: null
+    }
+    // The OS store (what `update-ca-certificates` keeps; OpenSSL's SSL_CERT_FILE points at it) holds the company root.
+    const store = mkdtempSync(join(tmpdir(), 'os-store-'))
+    cleanups.push(() => rmSync(store, { recursive: true, force: true }))
+    writeFileSync(join(store, 'ca-certificates.crt'), ca.certPem)
+    const { app, main } = await launch({
+      isPackaged: true,
+      dataFiles: { 'profiles.json': JSON.stringify(profiles) },
+      env: { HTTPS_PROXY: proxy.url, NO_PROXY: 'internal.example', SSL_CERT_FILE: join(store, 'ca-certificates.crt') }
+    })
+    await loadedPage(app, main)
+    const signedIn = await app.invoke(main.webContentsId, 'session.login', {
+      profileId: 'user-corp',
+      username: 'demo',
+      password: 'demo',
+      rememberMe: false
+    })
+    expect(signedIn, JSON.stringify(signedIn)).toMatchObject({ ok: true, value: { status: 'signed-in' } })
+    expect(proxy.tunnels).toContain(`cloud.test:${front.port}`)
+    expect(app.calls.some((c) => c.api === 'session.resolveProxy' && String(c.args[0]).startsWith('https://cloud.test'))).toBe(true)
   })
 })

@@ -25,6 +25,7 @@ import { osSafeNotification } from './os-text'
 import { startupFailure } from './startup-failure'
 import { appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
 import { registerAppScheme } from './windows/app-protocol-adapter'
+import { chromiumNetworkRoute } from './network/proxy-adapter'
 import { devRendererUrl } from './windows/dev-renderer'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
@@ -140,6 +141,8 @@ async function start(): Promise<void> {
     platform,
     keychain: createOsKeychain(),
     version: app.getVersion(),
+    // The API client goes through the proxy Chromium would use, trusting the OS's roots too.
+    network: chromiumNetworkRoute((line) => log.info(line)),
     // The Sandbox's instances are reachable for real: SSH, the notebook page, forwarded ports.
     reach: createReach()
   })

@@ -176,6 +176,27 @@ export class StandInSession implements Recordable {
     this.verifyProc = proc
   }
 
+  /**
+   * Chromium's proxy for a URL, as a PAC-style answer. Modelled as Chromium on a Linux desktop
+   * without GNOME/KDE proxy settings decides it (ProxyConfigServiceLinux: the environment's
+   * `https_proxy`/`http_proxy`/`all_proxy` and `no_proxy`, loopback always direct).
+   */
+  async resolveProxy(url: string): Promise<string> {
+    record('session.resolveProxy', this.label, [url])
+    const target = new URL(url)
+    const env = process.env
+    const host = target.hostname.replace(/^\[|\]$/g, '')
+    if (host === 'localhost' || host === '::1' || host.startsWith('127.')) return 'DIRECT'
+    const noProxy = (env['no_proxy'] ?? env['NO_PROXY'] ?? '').split(/[\s,]+/).filter(Boolean)
+    if (noProxy.some((entry) => entry === '*' || host === entry.replace(/^\./, '') || host.endsWith(`.${entry.replace(/^\./, '')}`)))
+      return 'DIRECT'
+    const scheme = target.protocol === 'https:' ? 'https_proxy' : 'http_proxy'
+    const configured = env[scheme] ?? env[scheme.toUpperCase()] ?? env['all_proxy'] ?? env['ALL_PROXY']
+    if (!configured) return 'DIRECT'
+    const proxy = new URL(configured.includes('://') ? configured : `http://${configured}`)
+    return `${proxy.protocol.startsWith('socks') ? 'SOCKS5' : proxy.protocol === 'https:' ? 'HTTPS' : 'PROXY'} ${proxy.host}`
+  }
+
   async clearStorageData(options?: { origin?: string; storages?: string[] }): Promise<void> {
     record('session.clearStorageData', this.label, [options])
     if (!options?.storages || options.storages.includes('cookies')) this.cookies.clear()

@@ -13,6 +13,7 @@ import type { ReachFactory } from '../../emulator/reach-types'
 import { AppError } from '../app-error'
 import type { CloudClient } from '../cloud/types'
 import { CloudClients, type CloudClientFactory } from '../cloud/cloud-clients'
+import type { NetworkRoute } from '../network/network-route'
 import { CloudError, isCloudError } from '../cloud/errors'
 import type { CoreLog, EventSink, Keychain } from '../core-types'
 import { toErrorInfo } from '../error-info'
@@ -53,6 +54,8 @@ export interface AccountOptions {
   /** A shell's `--base-url`, or a test's emulator: this API instead of the embedded Sandbox. */
   baseUrlOverride?: string | undefined
   cloudClientFactory?: CloudClientFactory | undefined
+  /** Proxies and TLS trust for the cloud's API (network/network-route.ts). */
+  network?: NetworkRoute | undefined
   startEmulator?: StartEmulator | undefined
   reach?: ReachFactory | undefined
 }
@@ -93,7 +96,8 @@ export class Account {
       token: () => this.session.accessToken(),
       apiKey: () => this.session.apiKey(),
       now: () => clock.now(),
-      factory: options.cloudClientFactory
+      factory: options.cloudClientFactory,
+      network: options.network
     })
     this.gate = new ReloginGate({
       session: this.session,
