@@ -16,9 +16,10 @@ export interface StandInOptions {
   isPackaged: boolean
   /**
    * The OS keychain (@napi-rs/keyring) stand-in: `memory` keeps entries in the process;
-   * `never-answers` never settles a call, like a locked keyring whose unlock prompt nobody answers.
+   * `never-answers` never settles a call, like a locked keyring whose unlock prompt nobody answers;
+   * `no-secret-service` a Linux desktop without one; `module-missing` no native binary for this system.
    */
-  keychain: 'memory' | 'never-answers'
+  keychain: 'memory' | 'never-answers' | 'no-secret-service' | 'module-missing'
   /**
    * node-pty's `spawn` throws as node-pty 1.1 does on macOS when its prebuilt `spawn-helper` lost
    * its execute bit (microsoft/node-pty#850). Absent: the real node-pty.

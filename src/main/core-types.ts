@@ -33,6 +33,11 @@ export interface Keychain {
    * entry" to reads when no Secret Service runs; only a write tells. Absent: assume it works.
    */
   probe?(): Promise<boolean>
+  /**
+   * Told true when a call has been out so long that it may be waiting for the user (an unlock
+   * prompt), false when no such call is left; returns a function that stops listening.
+   */
+  watch?(listener: (waiting: boolean) => void): () => void
 }
 
 export interface NotebookWindowRequest {

@@ -64,6 +64,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     clock,
     emit,
     warn: warnings.warn,
+    unwarn: warnings.clear,
     refreshNotebookCookies: (profileId, token) => platform.refreshNotebookCookies(profileId, token),
     endNotebookSession: platform.endNotebookSession ? (profileId) => platform.endNotebookSession!(profileId) : undefined
   })

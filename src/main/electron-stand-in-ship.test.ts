@@ -14,6 +14,7 @@ import { ensureStandInBuild } from '../../scripts/electron-stand-in/build'
 import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
 import type { WindowView } from '../../scripts/electron-stand-in/protocol'
 import { APP_PAGE_URL } from './windows/app-protocol'
+import { signIn } from '../../scripts/electron-stand-in/scenario'
 import { sharedTestSigningKey, startEmulator } from '../emulator/index'
 import { connectProxy, makePrivateCa, serverCertificate, tlsFront } from './network/testing/private-ca'
 
@@ -121,5 +122,32 @@ describe(`${LABEL} a company network`, { timeout: 120_000 }, () => {
     expect(signedIn, JSON.stringify(signedIn)).toMatchObject({ ok: true, value: { status: 'signed-in' } })
     expect(proxy.tunnels).toContain(`cloud.test:${front.port}`)
     expect(app.calls.some((c) => c.api === 'session.resolveProxy' && String(c.args[0]).startsWith('https://cloud.test'))).toBe(true)
+  })
+})
+
+describe(`${LABEL} the keychain on every desktop`, { timeout: 120_000 }, () => {
+  it.skipIf(process.platform !== 'linux')(
+    'Linux without a Secret Service: "Remember me" is not promised, and the sign-in says why (never the kernel keyring)',
+    async () => {
+      const { app, main } = await launch({ isPackaged: true, keychain: 'no-secret-service' })
+      await loadedPage(app, main)
+      await signIn(app, main, true)
+      expect(await app.invoke(main.webContentsId, 'session.get')).toMatchObject({
+        ok: true,
+        value: { status: 'signed-in', remembered: false, keychain: 'unavailable' }
+      })
+      const warning = app.events(main.webContentsId, 'warning').find((w) => w.id === 'keychain-unavailable')
+      expect(warning?.message).toMatch(/No Secret Service/)
+      expect(app.calls.some((c) => c.api.startsWith('keyring.') && c.args.includes('kernel-keyring'))).toBe(false)
+    }
+  )
+
+  it('a build without the keychain binary starts, signs in, and says "Remember me" cannot remember', async () => {
+    const { app, main } = await launch({ isPackaged: true, keychain: 'module-missing' })
+    await loadedPage(app, main)
+    await signIn(app, main, true)
+    expect(await app.invoke(main.webContentsId, 'session.get')).toMatchObject({ ok: true, value: { remembered: false } })
+    expect(app.events(main.webContentsId, 'warning').find((w) => w.id === 'keychain-unavailable')?.message).toMatch(/no keychain support/)
+    expect(app.calls.some((c) => c.api === 'electron.uncaughtException')).toBe(false)
   })
 })

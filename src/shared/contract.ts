@@ -306,6 +306,8 @@ export interface AppInfo {
 export interface Warning {
   id: string
   message: string
+  /** The condition is over: the banner goes (`message` is empty). */
+  cleared?: true
 }
 
 // ---------------------------------------------------------------- the maps

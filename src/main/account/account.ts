@@ -43,6 +43,8 @@ export interface AccountOptions {
   keychain: Keychain
   emit: EventSink
   warn(id: string, message: string): void
+  /** Takes a warning back. */
+  unwarn?(id: string): void
   log?: CoreLog | undefined
   /** After the same user signs in again: open notebook windows get the new cookie. */
   refreshNotebookCookies(profileId: string, token: string): Promise<void>
@@ -88,7 +90,8 @@ export class Account {
           emit('session.expiring', { expiresAt })
           this.tell((listener) => listener.expiring?.(expiresAt))
         },
-        warning: options.warn
+        warning: options.warn,
+        ...(options.unwarn ? { unwarn: options.unwarn } : {})
       },
       originOf: (profileId) => this.originOf(profileId)
     })

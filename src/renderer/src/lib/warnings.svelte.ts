@@ -11,7 +11,8 @@ class WarningsStore {
     return on(
       'warning',
       this.order.event((warning) => {
-        this.list = [...this.list.filter((w) => w.id !== warning.id), warning]
+        const others = this.list.filter((w) => w.id !== warning.id)
+        this.list = warning.cleared ? others : [...others, warning]
       })
     )
   }
