@@ -8,7 +8,7 @@
  *   await app.invoke(app.mainWindow().webContentsId, 'session.login', { … })
  *   app.calls  // every recorded call, in order
  */
-import { fork, type ChildProcess } from 'node:child_process'
+import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -32,6 +32,33 @@ export interface LaunchOptions extends Partial<Pick<StandInOptions, 'isPackaged'
   userDataIsFile?: boolean
   /** Environment variables for the app's process, set after the harness's own (e.g. ELECTRON_RENDERER_URL). */
   env?: Record<string, string>
+  /**
+   * Linux: the app gets a session bus of its own where a StatusNotifier host runs (true, the
+   * default: KDE, Ubuntu's GNOME) or none does (false: vanilla GNOME). Elsewhere: ignored.
+   */
+  statusNotifierHost?: boolean
+}
+
+/** A private D-Bus session bus (Linux, where dbus-daemon exists), with a StatusNotifier host on it or not. */
+async function privateBus(root: string, host: boolean): Promise<{ address: string; stop(): void } | undefined> {
+  if (process.platform !== 'linux') return undefined
+  const daemon = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(root, 'bus')}`], {
+    stdio: ['ignore', 'pipe', 'ignore']
+  })
+  const address = await new Promise<string | undefined>((resolve) => {
+    daemon.once('error', () => resolve(undefined))
+    daemon.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\n')[0]?.trim()))
+  })
+  if (!address) return undefined
+  const { ownName } = await import('../../src/main/windows/dbus-call')
+  const owner = host ? await ownName(address, 'org.kde.StatusNotifierWatcher') : undefined
+  return {
+    address,
+    stop() {
+      owner?.close()
+      daemon.kill()
+    }
+  }
 }
 
 /**
@@ -63,7 +90,8 @@ export class StandInApp {
   constructor(
     private readonly child: ChildProcess,
     /** The app's data folder, its XDG config folder and HOME live under this. */
-    readonly root: string
+    readonly root: string,
+    private readonly bus?: { stop(): void }
   ) {
     child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()))
     child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()))
@@ -188,6 +216,10 @@ export class StandInApp {
     if (!window) throw new Error(`${LABEL} the app window #${id} is gone\n${this.tail()}`)
     return window
   }
+  /** Someone launches the app again: Electron tells this instance (`second-instance`). */
+  secondInstance(argv: string[] = []): Promise<void> {
+    return this.request('secondInstance', argv)
+  }
   closeWindow(id: number): Promise<void> {
     return this.request('closeWindow', id)
   }
@@ -221,6 +253,7 @@ export class StandInApp {
       this.child.kill('SIGKILL')
       await this.exited
     }
+    this.bus?.stop()
     rmSync(this.root, { recursive: true, force: true })
   }
 }
@@ -262,6 +295,8 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
   delete env['ELECTRON_RENDERER_URL']
   delete env['SSH_AUTH_SOCK']
   delete env['NODE_OPTIONS']
+  const bus = await privateBus(root, options.statusNotifierHost ?? true)
+  if (bus) env['DBUS_SESSION_BUS_ADDRESS'] = bus.address
   Object.assign(env, options.env)
   const child = fork(join(options.buildDir, 'main', 'index.js'), [], {
     execArgv: ['--import', pathToFileURL(join(options.buildDir, 'stand-in', 'register.mjs')).href],
@@ -270,5 +305,5 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
     serialization: 'advanced',
     stdio: ['ignore', 'pipe', 'pipe', 'ipc']
   })
-  return new StandInApp(child, root)
+  return new StandInApp(child, root, bus)
 }

@@ -65,6 +65,7 @@ export interface WindowView {
   title: string
   url: string
   visible: boolean
+  minimized: boolean
   /** The session partition of its webContents ('' for the default session). */
   partition: string
   /** Set for a window a page opened (window.open): the opener's webContents id. */

@@ -151,3 +151,41 @@ describe(`${LABEL} the keychain on every desktop`, { timeout: 120_000 }, () => {
     expect(app.calls.some((c) => c.api === 'electron.uncaughtException')).toBe(false)
   })
 })
+
+describe(`${LABEL} a Linux desktop without tray icons (vanilla GNOME)`, { timeout: 120_000 }, () => {
+  it.skipIf(process.platform !== 'linux')(
+    'closing minimizes instead of hiding, says once how to get the tray, the window has Quit, and a second launch shows it',
+    async () => {
+      const { app, main } = await launch({ isPackaged: true, statusNotifierHost: false })
+      await loadedPage(app, main)
+      await app.closeWindow(main.id)
+      await app.waitForCall((c) => c.api === 'BrowserWindow.minimize' && c.target === `window#${main.id}`, 'the window minimized')
+      const told = await app.dialog(/keeps running, minimized/)
+      expect(told.detail).toMatch(/AppIndicator/)
+      expect(told.windowId).toBe(main.id)
+      await app.answerDialog(told, 'OK')
+      expect(app.calls.some((c) => c.api === 'BrowserWindow.hide')).toBe(false)
+      expect((await app.windows()).find((w) => w.id === main.id)).toMatchObject({ visible: true, minimized: true })
+      // Said once: a second close minimizes without asking again.
+      const mark = app.calls.at(-1)!.seq
+      await app.closeWindow(main.id)
+      await app.waitForCall((c) => c.seq > mark && c.api === 'BrowserWindow.minimize', 'minimized again')
+      expect(app.calls.filter((c) => c.api === 'dialog.showMessageBox')).toHaveLength(1)
+      // Quit is in the window's menu, as there is no tray to hold it.
+      expect(JSON.stringify(await app.applicationMenu())).toMatch(/"role":"quit"/)
+      // Launching the app again brings the window back.
+      const again = app.calls.at(-1)!.seq
+      await app.secondInstance()
+      await app.waitForCall((c) => c.seq > again && c.api === 'BrowserWindow.restore', 'the window restored by a second launch')
+      expect((await app.windows()).find((w) => w.id === main.id)).toMatchObject({ visible: true, minimized: false })
+    }
+  )
+
+  it.skipIf(process.platform !== 'linux')('with a StatusNotifier host, closing hides to the tray as before', async () => {
+    const { app, main } = await launch({ isPackaged: true, statusNotifierHost: true })
+    await loadedPage(app, main)
+    await app.closeWindow(main.id)
+    await app.waitForCall((c) => c.api === 'BrowserWindow.hide' && c.target === `window#${main.id}`, 'the window hidden')
+    expect(app.calls.some((c) => c.api === 'BrowserWindow.minimize')).toBe(false)
+  })
+})

@@ -26,6 +26,8 @@ import { startupFailure } from './startup-failure'
 import { appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
 import { registerAppScheme } from './windows/app-protocol-adapter'
 import { chromiumNetworkRoute } from './network/proxy-adapter'
+import { trayIconsShown } from './windows/tray-host'
+import { explainNoTrayOnce, useNoTrayMenu } from './windows/no-tray-adapter'
 import { devRendererUrl } from './windows/dev-renderer'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
@@ -61,6 +63,10 @@ async function start(): Promise<void> {
   let core: AppCore | undefined
   const outDir = join(import.meta.dirname, '..')
   const dataDir = app.getPath('userData')
+  // Vanilla GNOME shows no tray icons: then the window keeps a Quit and closing minimizes it.
+  const trayShown = (): Promise<boolean> => trayIconsShown(process.platform, process.env)
+  const trayAtStart = trayShown()
+  void trayAtStart.then((shown) => shown || useNoTrayMenu(app.isPackaged))
   const log = createLogger({ dir: logDirFor(dataDir) })
   const notebooks = createNotebookWindows((line) => log.info(line))
   // Quit closes the notebook windows first and asks if a page has unsaved work (leave-policy.ts).
@@ -78,6 +84,8 @@ async function start(): Promise<void> {
     outDir,
     ...devRendererUrl(app.isPackaged, process.env),
     isQuitting: () => quit.isQuitting(),
+    trayShown,
+    minimizedForNoTray: explainNoTrayOnce(dataDir),
     openExternal: (url) => void core?.handle('external.open', { url }, { clientId: 'main' }),
     onFocus: () => core?.onSystemEvent('focus'),
     onGone: (id) => core?.clientGone(String(id))
@@ -202,7 +210,8 @@ async function start(): Promise<void> {
       // Started at login (`--hidden`, or macOS's flag): the window opens only if the user asked
       // for it; a launch by hand always shows it, so the app never seems not to start.
       const atLogin = process.argv.includes('--hidden') || app.getLoginItemSettings().wasOpenedAtLogin === true
-      if (!atLogin || settings.value.openWindowAtStart) window.show()
+      // Without a tray a hidden start would leave nothing on screen to bring the app back.
+      if (!atLogin || settings.value.openWindowAtStart || !(await trayAtStart)) window.show()
     } else {
       window.show()
     }

@@ -430,6 +430,9 @@ operation(
   'looks'
 )
 operation('quit', () => app.quit())
+operation('secondInstance', (argv: string[]) => {
+  emitEvent(app, 'app', 'second-instance', new StandInEvent(), ['cloud-tray', ...argv], process.cwd(), {})
+})
 /**
  * The page calls `fetch(url)`: allowed or refused as Chromium in Electron 45 decides it
  * (page-policy.ts), from the page's own policies, its scheme and the build's fuses; an allowed

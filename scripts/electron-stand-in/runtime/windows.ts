@@ -286,6 +286,7 @@ export class StandInBrowserWindow extends EventEmitter implements Recordable {
       title: this.title,
       url: this.webContents.url,
       visible: this.visible,
+      minimized: this.minimized,
       partition: this.webContents.session.partition,
       refusesUnload: this.webContents.refusesUnload,
       ...(this.webContents.openerId !== undefined ? { openerWebContentsId: this.webContents.openerId } : {}),

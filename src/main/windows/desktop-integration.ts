@@ -49,12 +49,14 @@ export interface MenuTemplateItem {
  * fields and the terminal); Windows and Linux have those without one, so the installed app has
  * no menu bar there. Developer builds keep Reload and the developer tools.
  */
-export function applicationMenuTemplate(platform: NodeJS.Platform, isPackaged: boolean): MenuTemplateItem[] | null {
+export function applicationMenuTemplate(platform: NodeJS.Platform, isPackaged: boolean, trayShown = true): MenuTemplateItem[] | null {
   const developer: MenuTemplateItem[] = isPackaged
     ? []
     : [{ label: 'Developer', submenu: [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }] }]
   if (platform === 'darwin') return [{ role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }, ...developer]
-  return developer.length > 0 ? developer : null
+  // No tray (tray-host.ts): Quit would be nowhere, so the window gets a menu bar with it.
+  const quit: MenuTemplateItem[] = trayShown ? [] : [{ label: 'File', submenu: [{ role: 'quit' }] }]
+  return quit.length + developer.length > 0 ? [...quit, ...developer] : null
 }
 
 /** A crashed page reloads by itself, unless it ended normally or already crashed within this long. */

@@ -20,6 +20,12 @@ export interface MainWindowOptions {
   devUrl?: string
   /** Whether closing should really close (the app is quitting) instead of hiding to the tray. */
   isQuitting(): boolean
+  /**
+   * Whether the desktop shows the tray (tray-host.ts), asked at each close: without it closing
+   * minimizes, and `minimizedForNoTray` is told. Absent: always hide to the tray.
+   */
+  trayShown?(): Promise<boolean>
+  minimizedForNoTray?(window: BrowserWindow): void
   /** Web links the page tries to open go through the core's external.open check. */
   openExternal(url: string): void
   onFocus(): void
@@ -105,9 +111,15 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
     win.on('focus', () => options.onFocus())
     win.on('close', (event) => {
       if (options.isQuitting()) return
-      // Closing hides to the tray; Quit is in the tray menu.
+      // Closing hides to the tray, where Quit is; with no tray on this desktop it minimizes.
       event.preventDefault()
-      win.hide()
+      if (!options.trayShown) return win.hide()
+      void options.trayShown().then((shown) => {
+        if (win.isDestroyed()) return
+        if (shown) return win.hide()
+        win.minimize()
+        options.minimizedForNoTray?.(win)
+      })
     })
     win.on('closed', () => {
       if (window === win) window = undefined
