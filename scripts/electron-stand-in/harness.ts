@@ -28,6 +28,11 @@ export interface LaunchOptions extends Partial<Pick<StandInOptions, 'isPackaged'
   dataFiles?: Record<string, string>
   /** Files written under XDG_CONFIG_HOME before start (e.g. an autostart entry). */
   configFiles?: Record<string, string>
+  /**
+   * Files in the installed app's resources folder (`process.resourcesPath`), as electron-builder
+   * writes them: `app-update.yml` (the update feed), `package-type` (deb, rpm).
+   */
+  resources?: Record<string, string>
   /** A file where the data folder should be, so the app cannot create it (a start-up failure). */
   userDataIsFile?: boolean
   /** Environment variables for the app's process, set after the harness's own (e.g. ELECTRON_RENDERER_URL). */
@@ -274,6 +279,9 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
   }
   place(userData, options.dataFiles)
   place(configHome, options.configFiles)
+  const resourcesPath = join(root, 'resources')
+  mkdirSync(resourcesPath)
+  place(resourcesPath, options.resources)
   const version = (JSON.parse(readFileSync(join(options.buildDir, '..', '..', '..', 'package.json'), 'utf8')) as { version: string })
     .version
   const standIn: StandInOptions = {
@@ -281,6 +289,7 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
     version,
     isPackaged: options.isPackaged ?? false,
     keychain: options.keychain ?? 'memory',
+    resourcesPath,
     ...(options.ptySpawnFails ? { ptySpawnFails: true } : {}),
     ...(options.isPackaged ? { fuses: packagedFuses() } : {})
   }
@@ -290,7 +299,8 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
     [OPTIONS_VARIABLE]: JSON.stringify(standIn),
     HOME: home,
     USERPROFILE: home,
-    XDG_CONFIG_HOME: configHome
+    XDG_CONFIG_HOME: configHome,
+    XDG_CACHE_HOME: join(root, 'cache')
   }
   delete env['ELECTRON_RENDERER_URL']
   delete env['SSH_AUTH_SOCK']

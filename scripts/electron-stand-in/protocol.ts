@@ -30,6 +30,8 @@ export interface StandInOptions {
    * scripts/after-pack-fuses.cjs flips; absent, Electron's defaults.
    */
   fuses?: Record<string, boolean>
+  /** `process.resourcesPath`: the installed app's resources folder (app-update.yml, package-type). */
+  resourcesPath: string
 }
 
 export const OPTIONS_VARIABLE = 'ELECTRON_STAND_IN'

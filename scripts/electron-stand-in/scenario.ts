@@ -5,6 +5,7 @@
 import { expect } from 'vitest'
 import type { StandInApp } from './harness'
 import type { WindowView } from './protocol'
+import type { CreateInstanceRequest } from '../../src/shared/create-request'
 
 /** The Sandbox's password is random per install; the sign-in form is given it, as here. */
 export async function sandboxPassword(app: StandInApp, main: WindowView): Promise<string> {
@@ -19,4 +20,34 @@ export async function signIn(app: StandInApp, main: WindowView, rememberMe = fal
   const password = await sandboxPassword(app, main)
   const result = await app.invoke(main.webContentsId, 'session.login', { profileId: 'sandbox', username: 'demo', password, rememberMe })
   expect(result, JSON.stringify(result)).toMatchObject({ ok: true, value: { status: 'signed-in' } })
+}
+
+const CREATE: CreateInstanceRequest = {
+  name: 'stand-in',
+  imageId: 'img-pytorch-2.5-cuda12.4',
+  instanceTypeId: 'gpu-rtx4090-1x',
+  region: '6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f',
+  billing: { chargeMode: 'perHour', duration: 1 },
+  remoteStorages: [],
+  nodePorts: [8888],
+  instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' }
+}
+
+/** Creates an instance in the Sandbox and waits for it to run (the Sandbox boots in 6 s). */
+export async function createRunning(app: StandInApp, main: WindowView, name: string): Promise<string> {
+  const created = await app.invoke(main.webContentsId, 'instances.create', { request: { ...CREATE, name } })
+  if (!created.ok) throw new Error(JSON.stringify(created))
+  const instanceId = created.value.instanceId
+  await app.until(
+    `${name} Running`,
+    async () => {
+      const snapshot = await app.invoke(main.webContentsId, 'instances.refresh')
+      return snapshot.ok &&
+        snapshot.value.instances.some((i) => i.instanceMetadata.instanceId === instanceId && i.instanceRuntimeInfo.status === 'Running')
+        ? true
+        : undefined
+    },
+    30_000
+  )
+  return instanceId
 }

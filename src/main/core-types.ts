@@ -6,6 +6,7 @@
  */
 import type { CloudClient, CloudClientOptions } from './cloud/types'
 import type { NetworkRoute } from './network/network-route'
+import type { UpdateEngine } from './update/update-service'
 import type { ReachFactory } from '../emulator/reach-types'
 import type { StartEmulator } from './account/sandbox'
 import type { AppNotification, CommandName, CommandResult, EventName, Events, NoticeName, Result, TrayModel } from '../shared/contract'
@@ -95,6 +96,8 @@ export interface AppCoreOptions {
    * OS's). Electron asks Chromium (network/proxy-adapter.ts), the web shell the environment.
    */
   network?: NetworkRoute
+  /** The installed app's update engine (electron-updater, update/updater-adapter.ts); absent: no updates. */
+  updater?: UpdateEngine
   /** Starts the Sandbox's emulator; default: startEmulator from src/emulator/index.ts. */
   startEmulator?: StartEmulator
   /** Makes Sandbox instances reachable (SSH, notebook, ports); src/emulator/reach (E1). */

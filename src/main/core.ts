@@ -13,6 +13,7 @@
  *   the catalog, balance  catalog/catalog-cache.ts, billing/balance-model.ts: read while signed in
  *   the cost guard        cost/cost-guard.ts: meter, GPU probes, rules that remind and stop
  *   the tray              tray/tray-presenter.ts
+ *   updates               update/update-service.ts: the shell's engine, asked at start and every 6 h
  *   the commands          commands/*.ts, one group per area, answered by commands/dispatcher.ts
  *                         (the ssh group also follows the session and the instance list for its tunnels)
  */
@@ -48,6 +49,8 @@ import { SettingsStore } from './settings/settings-store'
 import { TrayPresenter } from './tray/tray-presenter'
 import { Warnings } from './warnings'
 import { Watcher } from './watch/watcher'
+import { UpdateService } from './update/update-service'
+import { updateCommands } from './commands/update'
 
 export function createAppCore(options: AppCoreOptions): AppCore {
   const { dataDir, log } = options
@@ -150,7 +153,20 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     changed: () => tray.update(),
     ...(log ? { log } : {})
   })
+  const updates = new UpdateService({
+    engine: options.updater,
+    current: options.version,
+    clock,
+    channel: () => settings.get().updateChannel,
+    blockers: () => ssh.activity(),
+    changed(state) {
+      emit('update', state)
+      tray.update()
+    },
+    ...(log ? { log: (line: string) => log.info(line) } : {})
+  })
   const tray = new TrayPresenter({
+    update: () => updates.snapshot(),
     session: account,
     instances: watcher,
     settings,
@@ -237,6 +253,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
         platform,
         changed(next, before) {
           if (next.lowBalanceThreshold !== before.lowBalanceThreshold) balance.thresholdChanged()
+          if (next.updateChannel !== before.updateChannel) updates.channelChanged()
           tray.update()
         }
       }),
@@ -256,11 +273,13 @@ export function createAppCore(options: AppCoreOptions): AppCore {
           open: (tunnelId) => ssh.tunnels.open(tunnelId),
           address: (tunnelId) => ssh.tunnels.list().find((tunnel) => tunnel.tunnelId === tunnelId)?.localAddress
         },
-        keepRunning: (instanceId) => void guard.keepRunning(instanceId)
+        keepRunning: (instanceId) => void guard.keepRunning(instanceId),
+        restartToUpdate: () => updates.restart(false)
       }),
       notebookCommands(notebooks),
       ssh,
-      costCommands({ guard })
+      costCommands({ guard }),
+      updateCommands(updates)
     ],
     { run: (command, attempt) => account.run(command, attempt), log }
   )
@@ -286,8 +305,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       tray.update()
       await account.start()
       tray.update()
+      updates.start()
     },
     async stop() {
+      updates.stop()
       watcher.stop()
       guard.dispose()
       balance.stop()

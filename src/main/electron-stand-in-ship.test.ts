@@ -3,7 +3,8 @@
  * the recording stand-in for `electron` (scripts/electron-stand-in; what it proves and what only a
  * real Electron run can is in src/main/README.md). Electron itself does not run here.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash, randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -14,7 +15,8 @@ import { ensureStandInBuild } from '../../scripts/electron-stand-in/build'
 import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
 import type { WindowView } from '../../scripts/electron-stand-in/protocol'
 import { APP_PAGE_URL } from './windows/app-protocol'
-import { signIn } from '../../scripts/electron-stand-in/scenario'
+import { createRunning, signIn } from '../../scripts/electron-stand-in/scenario'
+import type { UpdateState } from '../shared/contract-update'
 import { sharedTestSigningKey, startEmulator } from '../emulator/index'
 import { connectProxy, makePrivateCa, serverCertificate, tlsFront } from './network/testing/private-ca'
 
@@ -187,5 +189,109 @@ describe(`${LABEL} a Linux desktop without tray icons (vanilla GNOME)`, { timeou
     await app.closeWindow(main.id)
     await app.waitForCall((c) => c.api === 'BrowserWindow.hide' && c.target === `window#${main.id}`, 'the window hidden')
     expect(app.calls.some((c) => c.api === 'BrowserWindow.minimize')).toBe(false)
+  })
+})
+
+/** An update feed as electron-builder publishes it (electron-updater's generic provider), on loopback. */
+async function updateFeed(version: string, file: Buffer, publishedSha512: string): Promise<{ url: string; asked: string[] }> {
+  const name = `cloud-tray_${version}_amd64.deb`
+  const yml = [
+    `version: ${version}`,
+    'files:',
+    `  - url: ${name}`,
+    `    sha512: ${publishedSha512}`,
+    `    size: ${file.length}`,
+    `path: ${name}`,
+    `sha512: ${publishedSha512}`,
+    "releaseDate: '2026-11-26T00:00:00.000Z'",
+    ''
+  ].join('\n')
+  const asked: string[] = []
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://feed').pathname
+    asked.push(path)
+    if (path.endsWith('.yml')) return response.writeHead(200, { 'Content-Type': 'text/yaml' }).end(yml)
+    if (path === `/${name}`)
+      return response.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': file.length }).end(file)
+    response.writeHead(404).end()
+  })
+  const port = await listen(server)
+  return { url: `http://127.0.0.1:${port}/`, asked }
+}
+
+/** The resources folder of a deb install whose app-update.yml points at `feed` (electron-builder writes both). */
+const debInstall = (feed: string): Record<string, string> => ({
+  'app-update.yml': `provider: generic\nurl: ${feed}\nupdaterCacheDirName: cloud-tray-updater\n`,
+  'package-type': 'deb\n'
+})
+
+async function updateState(app: StandInApp, main: WindowView, status: string, timeoutMs = 30_000): Promise<UpdateState> {
+  return app.until(
+    `the update ${status}`,
+    async () => {
+      const state = await app.invoke(main.webContentsId, 'update.get')
+      return state.ok && state.value.status === status ? state.value : undefined
+    },
+    timeoutMs
+  )
+}
+
+describe(`${LABEL} updates from a local feed (electron-updater, generic provider)`, { timeout: 180_000 }, () => {
+  const skip =
+    process.platform !== 'linux' &&
+    'the update scenarios model the deb updater (NSIS and Squirrel.Mac verify a code signature a test build lacks)'
+  if (skip) console.log(`${LABEL} skipped: ${skip}`)
+
+  it.skipIf(Boolean(skip))(
+    'a newer version is found at start, downloaded, verified and staged; "Restart to update" waits while a terminal is open',
+    async () => {
+      const file = randomBytes(200_000)
+      const feed = await updateFeed('9.9.9', file, createHash('sha512').update(file).digest('base64'))
+      const { app, main } = await launch({ isPackaged: true, resources: debInstall(feed.url) })
+      await loadedPage(app, main)
+      const ready = await updateState(app, main, 'ready')
+      expect(ready).toMatchObject({ version: '9.9.9', current: expect.any(String), channel: 'stable' })
+      expect(feed.asked).toContain('/cloud-tray_9.9.9_amd64.deb')
+      // Staged: the verified file waits in the updater's cache for the restart.
+      const pending = join(app.root, 'cache', 'cloud-tray-updater', 'pending')
+      const staged = readdirSync(pending).filter((f) => f.endsWith('.deb'))
+      expect(staged).toHaveLength(1)
+      expect(readFileSync(join(pending, staged[0]!)).equals(file)).toBe(true)
+      // The tray offers the restart.
+      await app.until('the tray offers the restart', async () =>
+        JSON.stringify(await app.trayMenu()).includes('Restart to update (9.9.9)') ? true : undefined
+      )
+
+      // A terminal is open: the restart waits and says why, and nothing quits.
+      await signIn(app, main)
+      const instanceId = await createRunning(app, main, 'update-waits')
+      const opened = await app.invoke(main.webContentsId, 'ssh.open', { instanceId, cols: 80, rows: 24 })
+      expect(opened.ok, JSON.stringify(opened)).toBe(true)
+      const asked = await app.invoke(main.webContentsId, 'update.restart', { anyway: false })
+      expect(asked).toMatchObject({ ok: true, value: { status: 'ready', waitingFor: { terminals: 1 } } })
+      await new Promise((resolve) => setTimeout(resolve, 2_500))
+      expect(app.alive).toBe(true)
+      expect(app.calls.some((c) => c.api === 'autoUpdater.emit' || c.api === 'app.quit')).toBe(false)
+      expect(JSON.stringify(await app.trayMenu())).toContain('Update 9.9.9 waits for open sessions')
+    }
+  )
+
+  it.skipIf(Boolean(skip))('a feed whose sha512 does not match the file: refused with a message, nothing staged', async () => {
+    const file = randomBytes(100_000)
+    const wrong = createHash('sha512')
+      .update(Buffer.concat([file, Buffer.from('tampered')]))
+      .digest('base64')
+    const feed = await updateFeed('9.9.9', file, wrong)
+    const { app, main } = await launch({ isPackaged: true, resources: debInstall(feed.url) })
+    await loadedPage(app, main)
+    const failed = await updateState(app, main, 'failed')
+    expect(failed.error).toMatch(/did not match its published checksum/)
+    expect(feed.asked).toContain('/cloud-tray_9.9.9_amd64.deb')
+    const pending = join(app.root, 'cache', 'cloud-tray-updater', 'pending')
+    const left = existsSync(pending) ? readdirSync(pending).filter((f) => !f.endsWith('.json')) : []
+    expect(left).toEqual([])
+    expect(JSON.stringify(await app.trayMenu())).not.toContain('Restart to update')
+    // A quiet line, never a dialog.
+    expect(app.calls.filter((c) => c.api.startsWith('dialog.')).map((c) => JSON.stringify(c.args).slice(0, 300))).toEqual([])
   })
 })

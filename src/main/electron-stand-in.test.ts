@@ -14,9 +14,8 @@ import { ensureStandInBuild } from '../../scripts/electron-stand-in/build'
 import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
 import type { MenuItemView, WindowView } from '../../scripts/electron-stand-in/protocol'
 import { openRendererPage, type RendererPage } from '../../scripts/electron-stand-in/renderer-page'
-import { sandboxPassword, signIn } from '../../scripts/electron-stand-in/scenario'
+import { createRunning, sandboxPassword, signIn } from '../../scripts/electron-stand-in/scenario'
 import { chromiumMissing } from '../../e2e/chromium'
-import type { CreateInstanceRequest } from '../shared/create-request'
 import type { TerminalStatus } from '../shared/contract-ssh'
 import { EMBEDDED_SANDBOX_ORIGIN } from './account/session-origin'
 import { trayClickOpensWindow } from './windows/desktop-integration'
@@ -45,36 +44,6 @@ async function launch(options: Omit<LaunchOptions, 'buildDir'> = {}): Promise<{ 
   app = await launchStandIn({ buildDir, ...options })
   const main = await app.mainWindow()
   return { app, main }
-}
-
-const CREATE: CreateInstanceRequest = {
-  name: 'stand-in',
-  imageId: 'img-pytorch-2.5-cuda12.4',
-  instanceTypeId: 'gpu-rtx4090-1x',
-  region: '6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f',
-  billing: { chargeMode: 'perHour', duration: 1 },
-  remoteStorages: [],
-  nodePorts: [8888],
-  instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' }
-}
-
-/** Creates an instance in the Sandbox and waits for it to run (the Sandbox boots in 6 s). */
-async function createRunning(app: StandInApp, main: WindowView, name: string): Promise<string> {
-  const created = await app.invoke(main.webContentsId, 'instances.create', { request: { ...CREATE, name } })
-  if (!created.ok) throw new Error(JSON.stringify(created))
-  const instanceId = created.value.instanceId
-  await app.until(
-    `${name} Running`,
-    async () => {
-      const snapshot = await app.invoke(main.webContentsId, 'instances.refresh')
-      return snapshot.ok &&
-        snapshot.value.instances.some((i) => i.instanceMetadata.instanceId === instanceId && i.instanceRuntimeInfo.status === 'Running')
-        ? true
-        : undefined
-    },
-    30_000
-  )
-  return instanceId
 }
 
 async function openNotebook(app: StandInApp, main: WindowView, instanceId: string): Promise<WindowView> {

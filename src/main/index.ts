@@ -28,6 +28,7 @@ import { registerAppScheme } from './windows/app-protocol-adapter'
 import { chromiumNetworkRoute } from './network/proxy-adapter'
 import { trayIconsShown } from './windows/tray-host'
 import { explainNoTrayOnce, useNoTrayMenu } from './windows/no-tray-adapter'
+import { createElectronUpdateEngine } from './update/updater-adapter'
 import { devRendererUrl } from './windows/dev-renderer'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
@@ -151,6 +152,8 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     // The API client goes through the proxy Chromium would use, trusting the OS's roots too.
     network: chromiumNetworkRoute((line) => log.info(line)),
+    // Only the installed app updates itself (npm start and the e2e specs run Electron's own binary).
+    ...(app.isPackaged ? { updater: createElectronUpdateEngine((line) => log.info(line)) } : {}),
     // The Sandbox's instances are reachable for real: SSH, the notebook page, forwarded ports.
     reach: createReach()
   })

@@ -8,6 +8,8 @@
  */
 import { EventEmitter } from 'node:events'
 import { readFile } from 'node:fs/promises'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import { fileURLToPath } from 'node:url'
 import type { CookieView, DialogView } from '../protocol'
 import { operation, options, record, type Recordable } from './channel'
@@ -91,12 +93,92 @@ const shell = {
   }
 }
 
+/**
+ * `net.request` (Electron 45's ClientRequest), modelled on Node's http(s): `response` with an
+ * IncomingMessage (statusCode, headers, data/end), `error`, and with `redirect: 'manual'` a
+ * `redirect` event instead of following. Chromium's session proxy is not modelled (requests go
+ * direct), nor are `login` prompts. electron-updater downloads its feed and files this way.
+ */
+class StandInClientRequest extends EventEmitter {
+  private readonly inner: ReturnType<typeof httpRequest>
+  constructor(options: {
+    url?: string
+    protocol?: string
+    hostname?: string
+    host?: string
+    port?: number | string
+    path?: string
+    method?: string
+    headers?: Record<string, string>
+    redirect?: string
+  }) {
+    super()
+    const url = options.url
+      ? new URL(options.url)
+      : new URL(
+          `${options.protocol ?? 'http:'}//${options.hostname ?? options.host}${options.port ? `:${options.port}` : ''}${options.path ?? '/'}`
+        )
+    record('net.request', undefined, [{ url: url.href, method: options.method ?? 'GET' }])
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    this.inner = send(url, { method: options.method ?? 'GET', headers: options.headers ?? {} })
+    this.inner.on('response', (response) => {
+      const status = response.statusCode ?? 0
+      const location = response.headers.location
+      if (options.redirect === 'manual' && status >= 300 && status < 400 && location) {
+        response.resume()
+        this.emit('redirect', status, options.method ?? 'GET', new URL(location, url).href, response.headers)
+        return
+      }
+      this.emit('response', response)
+    })
+    this.inner.on('error', (error) => this.emit('error', error))
+  }
+  setHeader(name: string, value: string): void {
+    this.inner.setHeader(name, value)
+  }
+  write(chunk: string | Uint8Array): void {
+    this.inner.write(chunk)
+  }
+  end(chunk?: string | Uint8Array): this {
+    this.inner.end(chunk)
+    return this
+  }
+  abort(): void {
+    this.inner.destroy()
+    this.emit('abort')
+  }
+  followRedirect(): void {
+    throw new Error('The electron stand-in does not model ClientRequest.followRedirect: add it before using it.')
+  }
+}
+
 const net = {
   isOnline: (): boolean => true,
   get online(): boolean {
     return true
-  }
+  },
+  request: (options: ConstructorParameters<typeof StandInClientRequest>[0] | string): StandInClientRequest =>
+    new StandInClientRequest(typeof options === 'string' ? { url: options } : options)
 }
+
+/**
+ * `autoUpdater` as Linux has it: an EventEmitter without an update mechanism (Squirrel is macOS
+ * and Windows only). electron-updater emits `before-quit-for-update` on it before it quits to
+ * install; anything else throws, as the stand-in does not model Squirrel.
+ */
+const autoUpdaterEvents = new EventEmitter()
+const autoUpdater = new Proxy(autoUpdaterEvents, {
+  get(target, property, receiver) {
+    if (['emit', 'on', 'once', 'removeListener', 'listenerCount'].includes(String(property))) {
+      const value = Reflect.get(target, property, receiver) as (...args: unknown[]) => unknown
+      return (...args: unknown[]) => {
+        if (property === 'emit') record('autoUpdater.emit', undefined, args)
+        return value.apply(target, args)
+      }
+    }
+    throw new Error(`The electron stand-in does not model autoUpdater.${String(property)} (Squirrel): add it before using it.`)
+  }
+})
 
 const powerMonitor = new EventEmitter()
 
@@ -282,6 +364,7 @@ const webContents = {
 
 export {
   app,
+  autoUpdater,
   StandInBrowserWindow as BrowserWindow,
   clipboard,
   dialog,
@@ -299,7 +382,6 @@ export {
   StandInTray as Tray,
   webContents
 }
-export const autoUpdater = notModelled('autoUpdater')
 export const BaseWindow = notModelled('BaseWindow')
 export const BrowserView = notModelled('BrowserView')
 export const contentTracing = notModelled('contentTracing')
@@ -325,6 +407,7 @@ export const ipcRenderer = notModelled('ipcRenderer (renderer only)')
 
 export default {
   app,
+  autoUpdater,
   BrowserWindow: StandInBrowserWindow,
   clipboard,
   dialog,

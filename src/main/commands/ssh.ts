@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import type { UpdateBlockers } from '../../shared/contract-update'
 import type { Instance } from '../../shared/api'
 import type { Clock } from '../../shared/clock'
 import type { InstancesSnapshot, Profile, SessionState, Settings } from '../../shared/contract'
@@ -92,6 +93,8 @@ export type SshGroup = CommandGroup<SshCommand | TunnelCommand | FilesCommand | 
   instancesChanged(snapshot: InstancesSnapshot): void
   /** Signed in: the profile's remembered tunnels come back; signed out: they close. */
   sessionChanged(state: SessionState): void
+  /** What is open now that a restart would cut off (update/update-service.ts waits for it). */
+  activity(): UpdateBlockers
 }
 
 export function sshCommands(services: SshServices): SshGroup {
@@ -157,6 +160,11 @@ export function createSshCommands(services: SshServices, environment: SshEnviron
     links,
     tunnels,
     sessionChanged,
+    activity: () => ({
+      terminals: manager.openCount(),
+      tunnels: tunnels.list().length,
+      transfers: files.transferCount()
+    }),
     instancesChanged(snapshot) {
       // Connections to an instance that stopped end now (exec probes included), not after retries.
       for (const instanceId of links.instanceIds()) {

@@ -3,6 +3,7 @@
  * session, a snapshot, the watcher's health, the balance, the cost guard, a setting, a tunnel) it
  * recomputes the model (tray-model.ts) and, only when it differs, hands it to the platform's tray.
  */
+import type { UpdateState } from '../../shared/contract-update'
 import type { BalanceSnapshot, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
 import type { CostSnapshot } from '../../shared/contract-cost'
 import type { Platform } from '../core-types'
@@ -21,6 +22,8 @@ export interface TrayPresenterOptions {
   /** The port tunnels (ssh/tunnel-manager.ts), listed in their instance's submenu. */
   tunnels?: () => TrayContext['tunnels']
   platform: Pick<Platform, 'setTray'>
+  /** The updater's state: a downloaded update adds "Restart to update". */
+  update?: () => UpdateState
 }
 
 export class TrayPresenter {
@@ -43,7 +46,8 @@ export class TrayPresenter {
       profileName: options.session.profileName(),
       ...(options.balance ? { balance: options.balance.snapshot() } : {}),
       ...(options.cost ? { cost: options.cost.snapshot() } : {}),
-      ...(options.tunnels ? { tunnels: options.tunnels() } : {})
+      ...(options.tunnels ? { tunnels: options.tunnels() } : {}),
+      ...(options.update ? { update: options.update() } : {})
     })
     const json = JSON.stringify(model)
     this.current = model

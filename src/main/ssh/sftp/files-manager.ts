@@ -36,6 +36,11 @@ export class FilesManager {
 
   constructor(private readonly options: FilesManagerOptions) {}
 
+  /** Uploads and downloads under way (a restart to update waits for them). */
+  transferCount(): number {
+    return this.transfers.size
+  }
+
   open(instanceId: string, clientId: ClientId): { sessionId: string } {
     const sessionId = `f-${randomUUID()}`
     const session = new FilesSession({
