@@ -20,7 +20,7 @@ import { handleQuit } from './windows/quit-adapter'
 import { askBeforeQuit } from './windows/quit-offer-adapter'
 import { askToLeave } from './windows/leave-dialog-adapter'
 import { notebookAccessAfter, type NotebookOwner } from './notebook/notebook-access'
-import { setLinuxAutostart } from './windows/autostart'
+import { launcherSwitches, setLinuxAutostart } from './windows/autostart'
 import { osSafeNotification } from './os-text'
 import { startupFailure } from './startup-failure'
 import { appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
@@ -100,6 +100,7 @@ async function start(): Promise<void> {
       void core?.handle(command, { instanceId: n.instanceId }, { clientId: 'main' })
     }
   )
+  const trayIcoDir = app.isPackaged ? join(process.resourcesPath, 'tray') : join(app.getAppPath(), 'resources', 'tray')
   const tray = createTrayAdapter((itemId) => {
     void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
       // The tray has no place for errors: say it as a notification.
@@ -107,7 +108,7 @@ async function start(): Promise<void> {
       if (!result.ok)
         notifier.show(osSafeNotification({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message }))
     })
-  })
+  }, trayIcoDir)
   const platform: Platform = {
     showNotification: (n) => notifier.show(n),
     setTray: (model) => tray.set(model),
@@ -138,7 +139,10 @@ async function start(): Promise<void> {
     }
     if (process.platform === 'linux') {
       const configHome = process.env['XDG_CONFIG_HOME'] || join(homedir(), '.config')
-      void setLinuxAutostart(enabled, configHome, process.env['APPIMAGE'] || process.execPath).catch(() => undefined)
+      // Launched at login exactly as the installed launcher launches it (its switches too).
+      void setLinuxAutostart(enabled, configHome, process.env['APPIMAGE'] || process.execPath, launcherSwitches(process.argv)).catch(
+        () => undefined
+      )
     } else {
       app.setLoginItemSettings({ openAtLogin: enabled, args: ['--hidden'] })
     }

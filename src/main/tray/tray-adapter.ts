@@ -2,6 +2,7 @@
  * The Electron Tray: renders a TrayModel (tray-model.ts) as the icon, tooltip and menu, and
  * reports item clicks by id. Rebuilt only when the model changes (the core deduplicates).
  */
+import { join } from 'node:path'
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions, type NativeImage } from 'electron'
 import type { TrayIcon, TrayMenuItem, TrayModel } from '../../shared/contract'
 import { TRAY_ICON_PNGS } from './tray-icons.generated'
@@ -12,11 +13,20 @@ export interface TrayAdapter {
   destroy(): void
 }
 
-export function createTrayAdapter(onActivate: (itemId: string) => void): TrayAdapter {
+/**
+ * `icoDir`: on Windows, where the tray-<state>.ico files are (resources/tray, shipped as
+ * extraResources): Electron's Tray docs recommend ICO there, whose entries (16–48 px) fit every
+ * display scale. Elsewhere, or when a file is missing, the PNG pair.
+ */
+export function createTrayAdapter(onActivate: (itemId: string) => void, icoDir?: string): TrayAdapter {
   const isMac = process.platform === 'darwin'
   const images = new Map<TrayIcon, NativeImage>()
   const image = (icon: TrayIcon): NativeImage => {
     let img = images.get(icon)
+    if (!img && process.platform === 'win32' && icoDir) {
+      const ico = nativeImage.createFromPath(join(icoDir, `tray-${icon}.ico`))
+      if (!ico.isEmpty()) images.set(icon, (img = ico))
+    }
     if (!img) {
       const pngs = TRAY_ICON_PNGS[icon][isMac ? 'template' : 'colour']
       img = nativeImage.createEmpty()
