@@ -222,6 +222,12 @@ describe('electron-builder.yml', () => {
     expect(pkg.scripts['dist']).toMatch(/--publish never/)
   })
 
+  it("Wayland: the window's app_id (package.json desktopName) is the installed launcher's .desktop file", () => {
+    const linux = config.linux as unknown as { executableName: string; desktop: { entry: Record<string, string> } }
+    expect((pkg as { desktopName?: string }).desktopName).toBe(`${linux.executableName}.desktop`)
+    expect(linux.desktop.entry['StartupWMClass']).toBe(linux.executableName)
+  })
+
   it('package.json has the homepage and repository the deb target needs', () => {
     expect(pkg.homepage).toMatch(/^https:\/\//)
     expect(pkg.repository?.url).toMatch(/^git\+https:\/\//)

@@ -264,7 +264,11 @@ describe(`${LABEL} updates from a local feed (electron-updater, generic provider
 
       // A terminal is open: the restart waits and says why, and nothing quits.
       await signIn(app, main)
-      const instanceId = await createRunning(app, main, 'update-waits')
+      const instanceId = await createRunning(app, main, 'R&D update-waits')
+      // An & in an instance's name is shown as written, not taken as a mnemonic (Windows, Linux).
+      await app.until('the instance in the tray menu', async () =>
+        JSON.stringify(await app.trayMenu()).includes('"label":"R&D update-waits — ') ? true : undefined
+      )
       const opened = await app.invoke(main.webContentsId, 'ssh.open', { instanceId, cols: 80, rows: 24 })
       expect(opened.ok, JSON.stringify(opened)).toBe(true)
       const asked = await app.invoke(main.webContentsId, 'update.restart', { anyway: false })

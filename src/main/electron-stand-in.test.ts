@@ -166,6 +166,8 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     await app.clickTrayItem('Quit')
     const ask = await app.dialog(/unsaved|not be saved/i)
     expect(ask.buttons).toContain('Stay')
+    // Asked from the tray with no window focused: attached to the app window, shown in front.
+    expect(ask.windowId).toBe(main.id)
     await app.answerDialog(ask, 'Stay')
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(app.alive).toBe(true)

@@ -19,10 +19,13 @@ import { createMainWindowController, openEditorLink, openInBrowser } from './win
 import { handleQuit } from './windows/quit-adapter'
 import { askBeforeQuit } from './windows/quit-offer-adapter'
 import { askToLeave } from './windows/leave-dialog-adapter'
+import { useAppWindowForDialogs } from './windows/dialog-parent-adapter'
 import { notebookAccessAfter, type NotebookOwner } from './notebook/notebook-access'
 import { launcherSwitches, setLinuxAutostart } from './windows/autostart'
 import { osSafeNotification } from './os-text'
 import { startupFailure } from './startup-failure'
+import { systemClock } from '../shared/clock'
+import { boundedQuit } from './windows/quit-bound'
 import { appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
 import { registerAppScheme } from './windows/app-protocol-adapter'
 import { chromiumNetworkRoute } from './network/proxy-adapter'
@@ -56,6 +59,8 @@ function startupFailed(error: unknown): void {
 }
 
 async function start(): Promise<void> {
+  // macOS answers this from the launch's Apple event, which is there only now: read it first.
+  const openedAtLogin = app.getLoginItemSettings().wasOpenedAtLogin === true
   // Our own menu, not Electron's default (Reload, Developer Tools) in the installed app.
   const menu = applicationMenuTemplate(process.platform, app.isPackaged)
   Menu.setApplicationMenu(menu ? Menu.buildFromTemplate(menu as MenuItemConstructorOptions[]) : null)
@@ -91,6 +96,7 @@ async function start(): Promise<void> {
     onFocus: () => core?.onSystemEvent('focus'),
     onGone: (id) => core?.clientGone(String(id))
   })
+  useAppWindowForDialogs(() => window.forDialog())
   const notifier = createNotificationAdapter(
     (n) => core?.openInstance(n.instanceId),
     // macOS buttons: the cost guard's choices, answered as the window's buttons would be.
@@ -185,16 +191,36 @@ async function start(): Promise<void> {
   app.on('activate', () => window.show())
   // Closing the window hides it; the app lives in the tray until Quit.
   app.on('window-all-closed', () => undefined)
+  // Clean-up before leaving: notebooks closed, connections ended, files flushed; bounded, so a
+  // hang never leaves a windowless process with a live tray (windows/quit-bound.ts).
   let stopped = false
+  const cleanUp = (then: () => void): void => {
+    if (stopped || !core) return then()
+    stopped = true
+    notebooks.destroyAll()
+    const running = core
+    boundedQuit(
+      () => running.stop(),
+      (timedOut) => {
+        if (timedOut) log.warn('quit: clean-up did not finish in time; leaving anyway')
+        log.close()
+        then()
+      },
+      systemClock()
+    )
+  }
   app.on('will-quit', (event) => {
     if (stopped || !core) return
     event.preventDefault()
-    stopped = true
-    notebooks.destroyAll()
-    void core.stop().finally(() => {
-      log.close()
-      app.quit()
-    })
+    cleanUp(() => app.quit())
+  })
+  // Windows shutdown or log-off: no before-quit or will-quit comes, only the window's session-end.
+  window.onSessionEnd(() => cleanUp(() => app.exit(0)))
+  // Linux and macOS shutdown: delay it for the clean-up (Electron tries), then leave.
+  // (Electron passes an event whose preventDefault delays it; its types leave the argument out.)
+  powerMonitor.on('shutdown', (...args: unknown[]) => {
+    ;(args[0] as Electron.Event | undefined)?.preventDefault()
+    cleanUp(() => app.quit())
   })
 
   powerMonitor.on('suspend', () => core?.onSystemEvent('suspend'))
@@ -216,7 +242,7 @@ async function start(): Promise<void> {
       platform.setStartAtLogin(settings.value.startAtLogin)
       // Started at login (`--hidden`, or macOS's flag): the window opens only if the user asked
       // for it; a launch by hand always shows it, so the app never seems not to start.
-      const atLogin = process.argv.includes('--hidden') || app.getLoginItemSettings().wasOpenedAtLogin === true
+      const atLogin = process.argv.includes('--hidden') || openedAtLogin
       // Without a tray a hidden start would leave nothing on screen to bring the app back.
       if (!atLogin || settings.value.openWindowAtStart || !(await trayAtStart)) window.show()
     } else {

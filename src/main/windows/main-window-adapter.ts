@@ -38,6 +38,10 @@ export interface MainWindowOptions {
 
 export interface MainWindow {
   readonly page: AppPage
+  /** Shows and focuses the window, and answers it: the parent of a question asked from the tray. */
+  forDialog(): BrowserWindow | undefined
+  /** Windows: the session is ending (shutdown, restart, log-off); `run` is the app's clean-up. */
+  onSessionEnd(run: () => void): void
   show(): void
   /** webContents of the app window, when open (for IPC). */
   contents(): Electron.WebContents[]
@@ -47,6 +51,7 @@ export interface MainWindow {
 export function createMainWindowController(options: MainWindowOptions): MainWindow {
   const page: AppPage = options.devUrl ? { devOrigin: new URL(options.devUrl).origin } : { pageUrl: APP_PAGE_URL }
   let window: BrowserWindow | undefined
+  const sessionEnd = new Set<() => void>()
   /** When the page last reloaded by itself after a crash (a page that keeps crashing is left alone). */
   let lastCrashReload: number | undefined
 
@@ -109,6 +114,10 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
       }
     })
     win.on('focus', () => options.onFocus())
+    // Windows only; no before-quit or will-quit comes at a shutdown or log-off.
+    win.on('session-end', () => {
+      for (const run of sessionEnd) run()
+    })
     win.on('close', (event) => {
       if (options.isQuitting()) return
       // Closing hides to the tray, where Quit is; with no tray on this desktop it minimizes.
@@ -128,8 +137,15 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
     return win
   }
 
-  return {
+  const controller: MainWindow = {
     page,
+    forDialog() {
+      controller.show()
+      return window
+    },
+    onSessionEnd(run) {
+      sessionEnd.add(run)
+    },
     show() {
       window ??= create()
       // A page that crashed and was not reloaded (it kept crashing): bringing the window back tries again.
@@ -147,6 +163,7 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
       window = undefined
     }
   }
+  return controller
 }
 
 /**
