@@ -26,7 +26,7 @@ import { osSafeNotification } from './os-text'
 import { startupFailure } from './startup-failure'
 import { systemClock } from '../shared/clock'
 import { boundedQuit } from './windows/quit-bound'
-import { appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
+import { TOAST_ACTIVATOR_CLSID, appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
 import { registerAppScheme } from './windows/app-protocol-adapter'
 import { chromiumNetworkRoute } from './network/proxy-adapter'
 import { trayIconsShown } from './windows/tray-host'
@@ -37,9 +37,13 @@ import { devRendererUrl } from './windows/dev-renderer'
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
 const ONLINE_CHECK_MS = 5_000
 
-// Windows shows toasts only for an AppUserModelID it knows (the installer's shortcut carries it).
+// Windows shows toasts only for an AppUserModelID it knows (the installer's shortcut carries it);
+// a fixed toast activator CLSID, set before it, lets an Action Center click reach a later run.
 const modelId = appUserModelId(process.platform, app.isPackaged, process.execPath)
-if (modelId) app.setAppUserModelId(modelId)
+if (modelId) {
+  app.setToastActivatorCLSID(TOAST_ACTIVATOR_CLSID)
+  app.setAppUserModelId(modelId)
+}
 
 // The page's app:// scheme is privileged (standard, secure) only if registered before ready.
 registerAppScheme()
@@ -99,7 +103,7 @@ async function start(): Promise<void> {
   useAppWindowForDialogs(() => window.forDialog())
   const notifier = createNotificationAdapter(
     (n) => core?.openInstance(n.instanceId),
-    // macOS buttons: the cost guard's choices, answered as the window's buttons would be.
+    // Buttons (macOS, Windows): the cost guard's choices, answered as the window's buttons would be.
     (n, action) => {
       if (!n.instanceId) return
       const command = action === 'stop-now' ? 'instances.stop' : 'cost.keepRunning'

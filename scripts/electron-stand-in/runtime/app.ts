@@ -86,6 +86,10 @@ class StandInApp extends EventEmitter {
     record('app.requestSingleInstanceLock', 'app', [])
     return true
   }
+  setToastActivatorCLSID(id: string): void {
+    record('app.setToastActivatorCLSID', 'app', [id])
+    if (!/^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i.test(id)) throw new Error('Invalid CLSID')
+  }
   setAppUserModelId(id: string): void {
     record('app.setAppUserModelId', 'app', [id])
   }

@@ -236,6 +236,12 @@ class StandInNotification extends EventEmitter implements Recordable {
   static isSupported(): boolean {
     return true
   }
+  static activation: ((details: unknown) => void) | undefined
+  /** Windows (Electron 45): one callback for every toast activation, whatever became of its object. */
+  static handleActivation(callback: (details: unknown) => void): void {
+    record('Notification.handleActivation', undefined, [callback])
+    StandInNotification.activation = callback
+  }
   readonly id = StandInNotification.nextId++
   readonly label = `notification#${this.id}`
   constructor(readonly options: { title?: string; body?: string }) {

@@ -7,6 +7,9 @@
 /** electron-builder.yml's appId: the Start Menu shortcut the installer makes carries it. */
 export const APP_ID = 'com.cloudtray.app'
 
+/** Windows: the COM class that activates this app for toast clicks; fixed, so it is the same in every run. */
+export const TOAST_ACTIVATOR_CLSID = '{6F3C2B9E-4A1D-4E8B-9C2F-7D5A1B3E8C41}'
+
 /**
  * Windows shows a toast only for an AppUserModelID it knows: the installer's shortcut carries
  * APP_ID; an unpackaged run (npm start) has no such shortcut, and Windows then knows the
