@@ -239,9 +239,11 @@ export function createSshCommands(services: SshServices, environment: SshEnviron
       files.clientGone(clientId)
       manager.clientGone(clientId)
     },
-    // Back from sleep or back online: a connection waiting out its backoff tries at once.
+    // Back from sleep or back online: a connection waiting out its backoff tries at once; after a
+    // sleep the live ones are probed at once (one that died half-open reconnects now).
     onSystemEvent: (event) => {
       if (event === 'resume' || event === 'online') links.retryWaitingNow()
+      if (event === 'resume') links.probeNow()
     },
     dispose: () => {
       tunnels.dispose()

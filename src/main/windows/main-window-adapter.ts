@@ -9,6 +9,7 @@ import { APP_PAGE_URL } from './app-protocol'
 import { serveAppScheme } from './app-protocol-adapter'
 import { checkExternalUrl } from '../commands/app'
 import { checkEditorUrl } from '../ssh/config/editors'
+import { requireSchemeHandler } from './scheme-handler'
 import { contentSecurityPolicy, mainWindowNavigation, permissionDecision, windowOpenDecision, type AppPage } from './navigation-policy'
 import { windowIconPng } from './window-icon'
 import { reloadAfterCrash } from './desktop-integration'
@@ -189,8 +190,13 @@ function hardenSession(page: AppPage): void {
   )
 }
 
-/** Opens an editor's Remote-SSH link; anything but a link editorUrl makes is refused here. */
-export function openEditorLink(url: string): Promise<void> {
+/**
+ * Opens an editor's Remote-SSH link; anything but a link editorUrl makes is refused here. On
+ * Linux a link no application takes is refused first (scheme-handler.ts), as xdg-open's own
+ * failure never reaches Electron's promise.
+ */
+export async function openEditorLink(url: string): Promise<void> {
+  if (process.platform === 'linux') await requireSchemeHandler(checkEditorUrl(url))
   // why: checkEditorUrl lets through only vscode:/cursor: Remote-SSH links of editorUrl's exact shape.
   return shell.openExternal(checkEditorUrl(url)) // eng-disable OPEN_EXTERNAL_JS_CHECK
 }
