@@ -76,6 +76,11 @@ export interface Platform {
   writeClipboard?(text: string): void
   /** The clipboard's text (the terminal's Paste). Absent where the page reads its own (web shell). */
   readClipboard?(): Promise<string>
+  /**
+   * The OS's folder dialog, in main (a download's destination); undefined when the user cancels.
+   * Absent where the window picks its own folder (the web shell's File System Access).
+   */
+  pickFolder?(): Promise<string | undefined>
 }
 
 export type EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void

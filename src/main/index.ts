@@ -138,7 +138,20 @@ async function start(): Promise<void> {
     // Promise.resolve: Electron 45's types make these async; older builds answer at once.
     writeClipboard: (text) =>
       void Promise.resolve(clipboard.writeText(text)).catch((error: Error) => log.warn(`clipboard: ${error.message}`)),
-    readClipboard: async () => await clipboard.readText()
+    readClipboard: async () => await clipboard.readText(),
+    // A download's folder, picked in main: the renderer's File System Access picker cancels
+    // silently on a folder the browser blocks (electron/electron#42459); here any folder the user
+    // can write works, and one they cannot says so (ssh/sftp/disk-sink.ts).
+    async pickFolder() {
+      const parent = window.forDialog()
+      const options = {
+        title: 'Download into…',
+        buttonLabel: 'Download here',
+        properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[]
+      }
+      const picked = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options)
+      return picked.canceled ? undefined : picked.filePaths[0]
+    }
   }
 
   const setStartAtLogin = (enabled: boolean): void => {

@@ -471,6 +471,7 @@ export const COMMAND_NAMES = [
   'files.delete',
   'files.upload',
   'files.download',
+  'files.downloadToFolder',
   'files.cancel',
   'update.get',
   'update.check',

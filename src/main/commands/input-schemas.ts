@@ -142,6 +142,7 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
     })
     .strict(),
   'files.download': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
+  'files.downloadToFolder': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
   'files.cancel': z.object({ transferId: id }).strict()
 }
 

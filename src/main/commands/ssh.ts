@@ -69,7 +69,7 @@ export interface SshServices {
   /** Set while the Sandbox profile's embedded emulator runs (its SSH key). */
   sandbox(): SandboxInfo | undefined
   /** A tunnel's page in the browser; an editor's Remote-SSH link. */
-  platform: Pick<Platform, 'openExternal' | 'openEditor'>
+  platform: Pick<Platform, 'openExternal' | 'openEditor' | 'pickFolder'>
   /** The session as it stands at start (tunnels come back once signed in). */
   sessionState(): SessionState
   /** The tunnels' list changed: what the tray shows of them too. */
@@ -130,7 +130,8 @@ export function createSshCommands(services: SshServices, environment: SshEnviron
     openUrl: (url) => services.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
   })
   const files = new FilesManager({ links, clock: services.clock, emit: services.emit })
-  const filesGroup = filesCommands(files)
+  const pickFolder = services.platform.pickFolder
+  const filesGroup = filesCommands(files, pickFolder ? () => pickFolder() : undefined)
   const sessionChanged = (state: SessionState): void => {
     if (state.status === 'signed-in') void tunnels.signedIn(state.profileId)
     else if (state.status === 'signed-out') tunnels.signedOut()
