@@ -3,7 +3,7 @@
  * window, as the sign-in form would.
  */
 import { expect } from 'vitest'
-import type { StandInApp } from './harness'
+import { launchStandIn, type LaunchOptions, type StandInApp } from './harness'
 import type { WindowView } from './protocol'
 import type { CreateInstanceRequest } from '../../src/shared/create-request'
 
@@ -50,4 +50,16 @@ export async function createRunning(app: StandInApp, main: WindowView, name: str
     30_000
   )
   return instanceId
+}
+
+/** Launches the built app under the stand-in and waits for its window; `keep` is told the app, to stop it after the test. */
+export async function launchWithWindow(
+  buildDir: string,
+  options: Omit<LaunchOptions, 'buildDir'>,
+  keep: (app: StandInApp) => void
+): Promise<{ app: StandInApp; main: WindowView }> {
+  const app = await launchStandIn({ buildDir, ...options })
+  keep(app)
+  const main = await app.mainWindow()
+  return { app, main }
 }

@@ -12,10 +12,10 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ensureStandInBuild } from '../../scripts/electron-stand-in/build'
-import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
+import { LABEL, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
 import type { WindowView } from '../../scripts/electron-stand-in/protocol'
 import { APP_PAGE_URL } from './windows/app-protocol'
-import { createRunning, signIn } from '../../scripts/electron-stand-in/scenario'
+import { createRunning, launchWithWindow, signIn } from '../../scripts/electron-stand-in/scenario'
 import type { UpdateState } from '../shared/contract-update'
 import { sharedTestSigningKey, startEmulator } from '../emulator/index'
 import { connectProxy, makePrivateCa, serverCertificate, tlsFront } from './network/testing/private-ca'
@@ -34,11 +34,8 @@ afterEach(async () => {
   app = undefined
 })
 
-async function launch(options: Omit<LaunchOptions, 'buildDir'> = {}): Promise<{ app: StandInApp; main: WindowView }> {
-  app = await launchStandIn({ buildDir, ...options })
-  const main = await app.mainWindow()
-  return { app, main }
-}
+const launch = (options: Omit<LaunchOptions, 'buildDir'> = {}): Promise<{ app: StandInApp; main: WindowView }> =>
+  launchWithWindow(buildDir, options, (launched) => (app = launched))
 
 /** The app window once its page has loaded. */
 async function loadedPage(app: StandInApp, main: WindowView): Promise<WindowView> {

@@ -14,7 +14,7 @@ import { ensureStandInBuild } from '../../scripts/electron-stand-in/build'
 import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../../scripts/electron-stand-in/harness'
 import type { MenuItemView, WindowView } from '../../scripts/electron-stand-in/protocol'
 import { openRendererPage, type RendererPage } from '../../scripts/electron-stand-in/renderer-page'
-import { createRunning, sandboxPassword, signIn } from '../../scripts/electron-stand-in/scenario'
+import { createRunning, launchWithWindow, sandboxPassword, signIn } from '../../scripts/electron-stand-in/scenario'
 import { chromiumMissing } from '../../e2e/chromium'
 import type { TerminalStatus } from '../shared/contract-ssh'
 import { EMBEDDED_SANDBOX_ORIGIN } from './account/session-origin'
@@ -40,11 +40,8 @@ afterEach(async () => {
   app = undefined
 })
 
-async function launch(options: Omit<LaunchOptions, 'buildDir'> = {}): Promise<{ app: StandInApp; main: WindowView }> {
-  app = await launchStandIn({ buildDir, ...options })
-  const main = await app.mainWindow()
-  return { app, main }
-}
+const launch = (options: Omit<LaunchOptions, 'buildDir'> = {}): Promise<{ app: StandInApp; main: WindowView }> =>
+  launchWithWindow(buildDir, options, (launched) => (app = launched))
 
 async function openNotebook(app: StandInApp, main: WindowView, instanceId: string): Promise<WindowView> {
   const opened = await app.invoke(main.webContentsId, 'notebook.open', { instanceId })

@@ -11,6 +11,7 @@
  */
 import { extname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { contentSecurityPolicy } from '../../shared/content-security-policy'
+import { CONTENT_TYPES } from '../../shared/node/content-types'
 
 export const APP_SCHEME = 'app'
 export const APP_HOST = 'cloud-tray'
@@ -24,21 +25,6 @@ export const APP_PAGE_URL = `${APP_SCHEME}://${APP_HOST}/index.html`
  */
 export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, codeCache: true } as const
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
-  '.wasm': 'application/wasm'
-}
-
 export type AppAnswer =
   { status: 200; file: string; headers: Record<string, string> } | { status: 404 | 405; headers: Record<string, string> }
 
@@ -51,7 +37,7 @@ export function appResponse(rendererDir: string, method: string, requestUrl: str
   if (method !== 'GET' && method !== 'HEAD') return { status: 405, headers: plain }
   const file = appFile(rendererDir, requestUrl)
   if (!file) return { status: 404, headers: plain }
-  const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream'
+  const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream'
   return {
     status: 200,
     file,

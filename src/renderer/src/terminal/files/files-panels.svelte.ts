@@ -123,13 +123,7 @@ export class FilesPanel {
   async download(names: readonly string[], folder: FileSystemDirectoryHandle): Promise<void> {
     if (!this.sessionId || !this.cwd) return
     const result = await call('files.download', { sessionId: this.sessionId, paths: names.map((name) => joinPath(this.cwd!, name)) })
-    if (!result.ok) {
-      this.track(
-        'download',
-        names.map((name) => ({ path: name, kind: 'file', size: 0 }))
-      ).fail(result.error.message)
-      return
-    }
+    if (!result.ok) return this.failedToStart(names, result.error.message)
     const view = this.track('download', result.value.items)
     const receiver = new DownloadReceiver(view, result.value.transferId, result.value.items, folder)
     view.transferId = result.value.transferId
@@ -149,19 +143,21 @@ export class FilesPanel {
       sessionId: this.sessionId,
       paths: names.map((name) => joinPath(this.cwd!, name))
     })
-    if (!result.ok) {
-      this.track(
-        'download',
-        names.map((name) => ({ path: name, kind: 'file', size: 0 }))
-      ).fail(result.error.message)
-      return
-    }
+    if (!result.ok) return this.failedToStart(names, result.error.message)
     if (result.value.canceled) return
     const view = this.track('download', result.value.items)
     view.transferId = result.value.transferId
     this.router.transfers.set(result.value.transferId, { view, panel: this })
     // Following its progress now: main may start.
     send('files.saved', { transferId: result.value.transferId, bytes: 0 })
+  }
+
+  /** A download main refused before anything moved: shown as a failed transfer of what was chosen. */
+  private failedToStart(names: readonly string[], message: string): void {
+    this.track(
+      'download',
+      names.map((name) => ({ path: name, kind: 'file', size: 0 }))
+    ).fail(message)
   }
 
   async cancel(view: TransferView): Promise<void> {
