@@ -29,6 +29,9 @@ export function createElectronUpdateEngine(log: (line: string) => void): UpdateE
       updater.allowPrerelease = channel === 'beta'
       updater.allowDowngrade = false
       const result = await updater.checkForUpdates()
+      // null: electron-updater is not active for this kind of install (not an AppImage, deb, rpm,
+      // dmg/zip or NSIS install): said once as a failed check, not left "checking" for ever.
+      if (!result) throw new Error('this kind of install does not update itself; download new versions from the releases page')
       // The background download's failure comes as an `error` event too; unhandled, its promise
       // would reach Electron's uncaught-exception box.
       void result?.downloadPromise?.catch(() => undefined)

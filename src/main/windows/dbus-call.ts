@@ -182,13 +182,29 @@ export async function connectBus(address: string | undefined, timeoutMs = 2_000)
     call(m) {
       const id = ++serial
       return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject })
+        // Each call has its own deadline; the connection itself may stay idle (a name owner does).
+        const timer = setTimeout(() => {
+          waiting.delete(id)
+          reject(new Error(`the D-Bus session bus did not answer ${m.member}`))
+        }, timeoutMs)
+        timer.unref()
+        waiting.set(id, {
+          resolve: (value) => {
+            clearTimeout(timer)
+            resolve(value)
+          },
+          reject: (error) => {
+            clearTimeout(timer)
+            reject(error)
+          }
+        })
         socket.write(methodCall(id, m))
       })
     },
     close: () => socket.destroy()
   }
   await bus.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'Hello' })
+  socket.setTimeout(0)
   return bus
 }
 
