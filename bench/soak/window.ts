@@ -58,7 +58,7 @@ export class SoakWindow {
       this.terminals.set(status.terminalId, status.state)
     } else if (event === 'warning') {
       const warning = payload as Events['warning']
-      if (warning.id.startsWith('part:') && !warning.resolved) this.unhealthy.add(warning.message)
+      if (warning.id.startsWith('part:') && !warning.cleared) this.unhealthy.add(warning.message)
     } else if (event === 'session' && (payload as Events['session']).status === 'expired') {
       this.expiries++
       this.relogging = true

@@ -4,7 +4,11 @@
  * parts (its rules, its GPU readings) name themselves (cost/cost-guard.ts).
  */
 import type { EventName } from '../shared/contract'
-import type { Part, PartWords, Supervisor } from './supervisor'
+import type { Clock } from '../shared/clock'
+import type { CoreLog, EventFeed, EventSink } from './core-types'
+import type { EventHub } from './event-hub'
+import { guardMethods, Supervisor, type Part, type PartWords } from './supervisor'
+import type { Warnings } from './warnings'
 
 const DETAILS = 'The details are in the log; everything else goes on.'
 
@@ -98,4 +102,51 @@ export function mainParts(supervisor: Supervisor): MainParts {
       )
     }
   }
+}
+
+/**
+ * Main's supervision, set up once in core.ts: an unhealthy part is a `part:<id>` warning (the
+ * window's banner; the tray follows `warning` and lists `problems()`), and a transport that could
+ * not take an event is the failure of that event's "window" part.
+ */
+export function superviseMain(main: { log?: CoreLog | undefined; clock: Clock; events: EventHub; warnings: Warnings }): {
+  supervisor: Supervisor
+  parts: MainParts
+  /** What a part is built with to run under its guard: its clock, its view of the hub, and the hub's emit. */
+  under(part: Part): { clock: Clock; events: EventFeed; emit: EventSink }
+} {
+  const { warnings, clock } = main
+  const supervisor = new Supervisor({
+    ...(main.log ? { log: main.log } : {}),
+    now: () => clock.now(),
+    raised: (problem) => warnings.warn(`part:${problem.partId}`, problem.message),
+    cleared: (partId) => warnings.clear(`part:${partId}`)
+  })
+  const parts = mainParts(supervisor)
+  main.events.report({ failed: (event, error) => parts.window(event).fail(error), recovered: (event) => parts.window(event).ok() })
+  return { supervisor, parts, under: (part) => ({ clock: part.clock(clock), events: part.feed(main.events), emit: main.events.emit }) }
+}
+
+type Calls<T> = { [K in keyof T]?: unknown }
+
+/**
+ * What one part calls on another directly (the account telling the watcher a session began, the
+ * watcher telling the notifier of a stuck start, a shell's wake-up) runs under the callee's guard:
+ * a throw there is the callee's failure, never its caller's.
+ */
+export function guardCalls(
+  parts: MainParts,
+  main: {
+    watcher: Calls<{ started: 1; ending: 1; expired: 1; onSystemEvent: 1 }>
+    balance: Calls<{ started: 1; ending: 1; expired: 1 }>
+    catalog: Calls<{ started: 1 }>
+    notifier: Calls<{ stuck: 1; lowBalance: 1 }>
+    wing: Calls<{ onSystemEvent: 1; clientGone: 1 }>
+  }
+): void {
+  guardMethods(parts.watch, main.watcher, ['started', 'ending', 'expired', 'onSystemEvent'] as never[])
+  guardMethods(parts.balance, main.balance, ['started', 'ending', 'expired'] as never[])
+  guardMethods(parts.catalog, main.catalog, ['started'] as never[])
+  guardMethods(parts.notify, main.notifier, ['stuck', 'lowBalance'] as never[])
+  guardMethods(parts.ssh, main.wing, ['onSystemEvent', 'clientGone'] as never[])
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
+import { EventHub } from './event-hub'
 import { REPEAT_LOG_MS, Supervisor, errorData, guardMethods, type PartProblem } from './supervisor'
 
 function rig() {
@@ -18,6 +19,20 @@ function rig() {
 const words = (short: string) => () => ({ message: `${short}: the rest goes on.`, short })
 
 describe('Supervisor', () => {
+  it('a part’s listeners on the hub run under its guard: its throw is its own, the parts after it still hear', () => {
+    const { supervisor, shown } = rig()
+    const hub = new EventHub()
+    const tray = supervisor.part('tray', words('Tray menu out of date'))
+    tray.feed(hub).on('balance', () => {
+      throw new RangeError('Maximum call stack size exceeded')
+    })
+    const heard: string[] = []
+    hub.on('balance', () => void heard.push('guard'))
+    expect(() => hub.emit('balance', { status: 'unknown' } as never)).not.toThrow()
+    expect(heard).toEqual(['guard'])
+    expect(shown.map((p) => p.partId)).toEqual(['tray'])
+  })
+
   it('a part’s throw is caught, logged, shown once, and healthy again when it runs through', () => {
     const { supervisor, logged, shown, cleared } = rig()
     const tray = supervisor.part('tray', words('Tray menu out of date'))

@@ -11,10 +11,11 @@
  *   const tray = supervisor.part('tray', () => ({ message: 'The tray menu could not be…', short: 'Tray menu out of date' }))
  *   guardMethods(tray, presenter, ['update'])      // presenter.update() never throws again
  *   new Watcher({ clock: watch.clock(clock), … })   // its timers run under its guard
+ *   new CostGuard({ events: cost.feed(events), … }) // and its listeners on the hub
  */
 import type { Clock, TimerHandle } from '../shared/clock'
 import { cutText } from '../shared/untrusted-text'
-import type { CoreLog } from './core-types'
+import type { CoreLog, EventFeed } from './core-types'
 
 /** What the user is told while a part is unhealthy. */
 export interface PartWords {
@@ -164,6 +165,11 @@ export class Part {
   /** `listener`, run under this part's guard: it never throws to whoever calls it. */
   listener<A extends unknown[]>(listener: (...args: A) => unknown): (...args: A) => void {
     return (...args: A) => void this.run(() => listener(...args))
+  }
+
+  /** The hub as this part hears it: each of its listeners runs under this part's guard. */
+  feed(events: EventFeed): EventFeed {
+    return { on: (event, listener) => events.on(event, this.listener(listener)) }
   }
 
   /** `clock`, with every timer callback run under this part's guard. */

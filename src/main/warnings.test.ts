@@ -20,7 +20,7 @@ describe('Warnings', () => {
 })
 
 describe('Warnings.clear', () => {
-  it('takes a warning off the list and tells the windows it is resolved; an unknown id says nothing', () => {
+  it('takes a warning off the list and tells the windows it is cleared; an unknown id says nothing', () => {
     const hub = new EventHub()
     const announced: unknown[] = []
     hub.subscribe((event, payload) => void announced.push([event, payload]))
@@ -31,7 +31,7 @@ describe('Warnings.clear', () => {
     expect(warnings.all()).toEqual([])
     expect(announced).toEqual([
       ['warning', { id: 'part:tray', message: 'The tray menu could not be brought up to date.' }],
-      ['warning', { id: 'part:tray', message: 'The tray menu could not be brought up to date.', resolved: true }]
+      ['warning', { id: 'part:tray', message: '', cleared: true }]
     ])
   })
 })

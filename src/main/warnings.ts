@@ -2,7 +2,7 @@
  * Problems the user should know about that belong to no single action (an unreadable settings
  * file, no keychain, a Sandbox that would not start): logged, announced as a `warning` event for
  * the banner, and listed by `warnings.get`. A warning with the same id replaces the earlier one;
- * one that is over (`clear`) is announced `resolved`, and its banner goes.
+ * one that is over (`clear`) is announced `cleared`, and its banner goes.
  */
 import type { Warning } from '../shared/contract'
 import type { CoreLog, EventSink } from './core-types'
@@ -24,13 +24,13 @@ export class Warnings {
     this.emit('warning', warning)
   }
 
-  /** The condition `id` is over: it leaves the list, and the windows are told so their banner goes. */
+  /** The condition is over: off the list, and the banners are told (`cleared`). */
   readonly clear = (id: string): void => {
-    const existing = this.list.findIndex((w) => w.id === id)
-    if (existing < 0) return
-    const [warning] = this.list.splice(existing, 1)
-    this.log?.info(`warning ${id} is over`)
-    this.emit('warning', { ...warning!, resolved: true })
+    const at = this.list.findIndex((w) => w.id === id)
+    if (at < 0) return
+    this.list.splice(at, 1)
+    this.log?.info(`warning ${id} cleared`)
+    this.emit('warning', { id, message: '', cleared: true })
   }
 
   all(): Warning[] {

@@ -21,6 +21,8 @@ export interface SessionEvents {
   changed(state: SessionState): void
   expiring(expiresAt: number): void
   warning(id: string, message: string): void
+  /** Takes a warning back (the condition is over). */
+  unwarn?(id: string): void
 }
 
 export interface SessionOptions {
@@ -60,6 +62,11 @@ export class Session {
   private generationCounter = 0
 
   constructor(private readonly options: SessionOptions) {
+    // A call still out after a while may be waiting for the user: say so, and take it back after.
+    options.keychain.watch?.((waiting) => {
+      if (waiting) options.events.warning(KEYCHAIN_WAITING_ID, KEYCHAIN_WAITING)
+      else options.events.unwarn?.(KEYCHAIN_WAITING_ID)
+    })
     this.profileId = options.profiles.get().selectedId
   }
 
@@ -142,15 +149,8 @@ export class Session {
     }
     const generation = this.generationCounter
     if (pointer.method === 'api-key') return this.resumeKey(pointer.profileId, pointer.username, origin, generation)
-    let token: string | null
-    try {
-      token = await this.inOrder(() => this.options.keychain.get(account))
-    } catch (error) {
-      if (error instanceof KeychainUnavailableError) this.keychainUnavailable(error.reason)
-      return false
-    }
-    // The user signed in (or out) while the keychain was being asked: theirs is the session now.
-    if (this.generationCounter !== generation) return false
+    const token = await this.readForResume(generation, (get) => get(account))
+    if (token === undefined) return false
     if (!token) {
       await this.forgetPointer()
       return false
@@ -168,17 +168,12 @@ export class Session {
 
   /** A remembered key: no expiry to check (the cloud says when it is refused); its notebook token if still good. */
   private async resumeKey(profileId: string, username: string, origin: string, generation: number): Promise<boolean> {
-    let key: string | null
-    let token: string | null
-    try {
-      key = await this.inOrder(() => this.options.keychain.get(apiKeyAccount(profileId, username)))
-      token = key ? await this.inOrder(() => this.options.keychain.get(keychainAccount(profileId, username))) : null
-    } catch (error) {
-      if (error instanceof KeychainUnavailableError) this.keychainUnavailable(error.reason)
-      return false
-    }
-    // The user signed in (or out) while the keychain was being asked: theirs is the session now.
-    if (this.generationCounter !== generation) return false
+    const stored = await this.readForResume(generation, async (get) => {
+      const key = await get(apiKeyAccount(profileId, username))
+      return { key, token: key ? await get(keychainAccount(profileId, username)) : null }
+    })
+    if (!stored) return false
+    const { key, token } = stored
     if (!key) {
       await this.forgetPointer()
       return false
@@ -188,6 +183,25 @@ export class Session {
     if (token && !notebook) await this.deleteStored(keychainAccount(profileId, username))
     this.signIn(profileId, username, { method: 'api-key', key, ...notebook }, true, origin)
     return true
+  }
+
+  /**
+   * What a resume reads from the keychain, one call at a time; undefined when it cannot be used:
+   * the keychain is unavailable (said once, keychainUnavailable), or the user signed in or out
+   * while it was being asked (theirs is the session now).
+   */
+  private async readForResume<T>(
+    generation: number,
+    read: (get: (account: string) => Promise<string | null>) => Promise<T>
+  ): Promise<T | undefined> {
+    let value: T
+    try {
+      value = await read((account) => this.inOrder(() => this.options.keychain.get(account)))
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) this.keychainUnavailable(error.reason)
+      return undefined
+    }
+    return this.generationCounter === generation ? value : undefined
   }
 
   /**
@@ -410,10 +424,29 @@ export class Session {
 
 /** The banner when the keychain cannot be used: what happened, what it means, what to do. */
 export function keychainWarning(reason: KeychainUnavailableError['reason']): string {
-  return reason === 'timeout'
-    ? 'The system keychain did not answer (it may be locked, waiting for its password), so Cloud Tray did not sign you in ' +
-        'automatically and “Remember me” keeps you signed in only until Cloud Tray quits. Sign in below; to be remembered ' +
-        'again, unlock your keychain (on Linux, your login keyring) and restart Cloud Tray.'
-    : 'The system keychain could not be reached, so “Remember me” keeps you signed in only until Cloud Tray quits. ' +
+  switch (reason) {
+    case 'no-secret-service':
+      return (
+        'No Secret Service keyring (GNOME Keyring, KWallet) is running on this desktop, so “Remember me” cannot remember you: ' +
+        'you stay signed in only until Cloud Tray quits. Install one (for example gnome-keyring), log in again, and restart Cloud Tray.'
+      )
+    case 'too-long':
+      return 'The system keychain refused your sign-in as longer than it can hold, so “Remember me” keeps you signed in only until Cloud Tray quits.'
+    case 'module-missing':
+      return (
+        'This copy of Cloud Tray has no keychain support for this system (its keychain module could not be loaded), so “Remember me” ' +
+        'keeps you signed in only until Cloud Tray quits. Installing the build for your system fixes it.'
+      )
+    default:
+      return (
+        'The system keychain could not be reached, so “Remember me” keeps you signed in only until Cloud Tray quits. ' +
         'On Linux, install and unlock a Secret Service keyring (for example GNOME Keyring) and restart Cloud Tray.'
+      )
+  }
 }
+
+/** Said while a keychain call waits, perhaps for the user; taken back once nothing waits. */
+export const KEYCHAIN_WAITING_ID = 'keychain-waiting'
+export const KEYCHAIN_WAITING =
+  'Cloud Tray is waiting for the system keychain: it may be asking for your password (its prompt can be behind this window). ' +
+  'Answer it to be signed in as remembered; meanwhile you can sign in here.'

@@ -2,45 +2,44 @@
  * The files panel against Debian's OpenSSH (sftp-server through the fixture's subsystem, whose
  * faults are a read-only server and a full tmpfs): the cases are in testing/files-suite.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe } from 'vitest'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
 import { filesCommands } from '../../commands/ssh-files'
 import { FilesManager } from './files-manager'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
 import { FilesHarness, groupDriver } from '../testing/files-harness'
 import { filesSuite } from '../testing/files-suite'
-import { OpenSshServer, opensshAvailable } from '../testing/openssh-server'
+import { opensshAvailable } from '../testing/openssh-server'
+import { useOpenSshServer } from '../testing/use-openssh-server'
 import { splitClock } from '../testing/split-clock'
 import { sshdLinks } from '../testing/sshd-links'
 
 describe.skipIf(!opensshAvailable())('files (SFTP) against OpenSSH', () => {
-  let server: OpenSshServer
-  let scratch: string
+  const sshd = useOpenSshServer('cloudtray-files-')
   const cleanups: (() => void)[] = []
-
-  beforeAll(async () => {
-    server = new OpenSshServer()
-    await server.start()
-    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-files-'))
-  })
-
-  afterAll(async () => {
+  let picked: string | undefined
+  sshd.onEnd(async () => {
     for (const cleanup of cleanups) cleanup()
-    await server?.dispose()
-    if (scratch) rmSync(scratch, { recursive: true, force: true })
   })
 
   async function setup() {
     const { clock } = splitClock()
-    const knownHosts = new KnownHostsStore(join(scratch, `known_hosts-${cleanups.length}`), undefined)
-    const { keyType, keyBase64 } = server.hostPublicKey()
-    await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })
+    const knownHosts = new KnownHostsStore(join(sshd.scratch, `known_hosts-${cleanups.length}`), undefined)
+    const { keyType, keyBase64 } = sshd.server.hostPublicKey()
+    await knownHosts.remember('127.0.0.1', sshd.server.port, { keyType, keyBase64 })
     const harness = new FilesHarness()
-    const links = sshdLinks(server, { clock, knownHosts, homeDir: scratch, emit: harness.emit })
+    const links = sshdLinks(sshd.server, { clock, knownHosts, homeDir: sshd.scratch, emit: harness.emit })
     const files = new FilesManager({ links, clock, emit: harness.emit })
-    Object.assign(harness, groupDriver(filesCommands(files), harness.clientId))
+    // Electron's folder dialog in main, as the test answers it.
+    Object.assign(
+      harness,
+      groupDriver(
+        filesCommands(files, async () => picked),
+        harness.clientId
+      )
+    )
     cleanups.push(
       () => files.dispose(),
       () => links.dispose()
@@ -48,11 +47,43 @@ describe.skipIf(!opensshAvailable())('files (SFTP) against OpenSSH', () => {
     return { harness }
   }
 
+  it('Electron: main writes a download into the folder picked in its dialog, byte-identical; a folder it cannot write says so; Cancel does nothing', async () => {
+    const { harness } = await setup()
+    const { sessionId, home } = await harness.open('i-1')
+    const remote = join(home, `main-picks-${Date.now()}`)
+    mkdirSync(join(remote, 'sub dir'), { recursive: true })
+    const big = randomBytes(3 * 1024 * 1024 + 17)
+    writeFileSync(join(remote, 'sub dir', 'weights.bin'), big)
+    writeFileSync(join(remote, 'empty.txt'), '')
+    picked = mkdtempSync(join(sshd.scratch, 'picked-'))
+    // Already there: a new name, never an overwrite.
+    mkdirSync(join(picked, basename(remote)))
+    const answer = (await harness.invoke('files.downloadToFolder', { sessionId, paths: [remote] })) as {
+      canceled: boolean
+      transferId: string
+      folder: string
+    }
+    expect(answer).toMatchObject({ canceled: false, folder: picked })
+    harness.send('files.saved', { transferId: answer.transferId, bytes: 0 })
+    await vi.waitFor(() => expect(harness.progress.get(answer.transferId)?.at(-1)?.state).toBe('done'), { timeout: 20_000 })
+    const landed = join(picked, `${basename(remote)} (2)`)
+    expect(readFileSync(join(landed, 'sub dir', 'weights.bin')).equals(big)).toBe(true)
+    expect(readFileSync(join(landed, 'empty.txt'), 'utf8')).toBe('')
+    expect(readdirSync(join(landed, 'sub dir'))).toEqual(['weights.bin'])
+
+    picked = join(sshd.scratch, 'no-such-folder')
+    await expect(harness.invoke('files.downloadToFolder', { sessionId, paths: [remote] })).rejects.toThrow(
+      /cannot write into .*no-such-folder/
+    )
+    picked = undefined
+    expect(await harness.invoke('files.downloadToFolder', { sessionId, paths: [remote] })).toEqual({ canceled: true })
+  })
+
   filesSuite(async () => ({
     ...(await setup()),
     instanceId: 'i-1',
-    scratch,
-    home: server.homePath,
-    setFault: (fault) => server.setSftpFault(fault)
+    scratch: sshd.scratch,
+    home: sshd.server.homePath,
+    setFault: (fault) => sshd.server.setSftpFault(fault)
   }))
 })

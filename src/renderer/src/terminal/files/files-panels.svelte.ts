@@ -6,11 +6,24 @@
  * sessions and transfers: the transfers say so, and the panels open new sessions once it is back.
  */
 import type { FilesState, RemoteEntry, TransferItem } from '../../../../shared/contract-files'
-import { call, on, onConnectionState } from '../../lib/bridge'
+import { call, on, onConnectionState, send } from '../../lib/bridge'
 import { formatBytes } from '../../lib/format'
 import type { Collected } from './collect'
 import { joinPath, parentPath, sortEntries } from './entries'
 import { DownloadReceiver, TransferView, UploadSender } from './transfers.svelte'
+import type { Tone } from '../../ui/tone'
+
+/** A panel's connection: main's states, and `opening` before main has answered. */
+export type PanelState = FilesState | 'opening'
+
+/** Each state of a panel in the user's words and its tone (the panel's pill). */
+export const PANEL_STATES: Record<PanelState, { label: string; tone: Tone }> = {
+  opening: { label: 'Connecting', tone: 'busy' },
+  connecting: { label: 'Connecting', tone: 'busy' },
+  connected: { label: 'Connected', tone: 'ok' },
+  reconnecting: { label: 'Reconnecting', tone: 'busy' },
+  failed: { label: 'Not connected', tone: 'bad' }
+}
 
 interface Routed {
   view: TransferView
@@ -21,7 +34,7 @@ interface Routed {
 
 export class FilesPanel {
   sessionId = $state<string | null>(null)
-  state = $state<FilesState | 'opening'>('opening')
+  state = $state<PanelState>('opening')
   message = $state('')
   needsUser = $state(false)
   home = $state<string | null>(null)
@@ -126,13 +139,7 @@ export class FilesPanel {
   async download(names: readonly string[], folder: FileSystemDirectoryHandle): Promise<void> {
     if (!this.sessionId || !this.cwd) return
     const result = await call('files.download', { sessionId: this.sessionId, paths: names.map((name) => joinPath(this.cwd!, name)) })
-    if (!result.ok) {
-      this.track(
-        'download',
-        names.map((name) => ({ path: name, kind: 'file', size: 0 }))
-      ).fail(result.error.message)
-      return
-    }
+    if (!result.ok) return this.failedToStart(names, result.error.message)
     const view = this.track('download', result.value.items)
     const receiver = new DownloadReceiver(view, result.value.transferId, result.value.items, folder)
     view.transferId = result.value.transferId
@@ -143,6 +150,30 @@ export class FilesPanel {
       view.fail(`Could not prepare the folder on this computer: ${(error as Error).message}.`)
       await call('files.cancel', { transferId: result.value.transferId })
     }
+  }
+
+  /** Electron: main asks for the folder (the OS's dialog) and writes the download there; the view shows its progress. */
+  async downloadHere(names: readonly string[]): Promise<void> {
+    if (!this.sessionId || !this.cwd) return
+    const result = await call('files.downloadToFolder', {
+      sessionId: this.sessionId,
+      paths: names.map((name) => joinPath(this.cwd!, name))
+    })
+    if (!result.ok) return this.failedToStart(names, result.error.message)
+    if (result.value.canceled) return
+    const view = this.track('download', result.value.items)
+    view.transferId = result.value.transferId
+    this.router.transfers.set(result.value.transferId, { view, panel: this })
+    // Following its progress now: main may start.
+    send('files.saved', { transferId: result.value.transferId, bytes: 0 })
+  }
+
+  /** A download main refused before anything moved: shown as a failed transfer of what was chosen. */
+  private failedToStart(names: readonly string[], message: string): void {
+    this.track(
+      'download',
+      names.map((name) => ({ path: name, kind: 'file', size: 0 }))
+    ).fail(message)
   }
 
   async cancel(view: TransferView): Promise<void> {
