@@ -1,28 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../shared/web/downlink'
-import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/web/ws-protocol'
-import { createWsBridge, fetchDownlink, type WsBridge } from '../../renderer/src/lib/transport-ws'
-import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from '../testing/transport-server'
-
-const bridges: WsBridge[] = []
+import { decodeFrame } from '../../shared/web/ws-protocol'
+import { fetchDownlink, type WsBridge } from '../../renderer/src/lib/transport-ws'
+import { fakeCore, openBridge, rawSocket, start, stopAll, until, type Running } from '../testing/transport-server'
 
 function bridgeWithDownlink(r: Running): WsBridge {
-  const bridge = createWsBridge({
-    origin: r.origin,
-    secret: r.secret,
-    createSocket: nodeSocketFactory(r.httpOrigin),
-    openDownlink: fetchDownlink(r.httpOrigin)
-  })
-  bridges.push(bridge)
-  return bridge
+  return openBridge(r, { openDownlink: fetchDownlink(r.httpOrigin) })
 }
 
 /** A raw socket that offers the downlink; resolves with it and the token from `hello`. */
 async function rawClient(r: Running): Promise<{ socket: WebSocket; token: string; clientId: string; onWs: unknown[] }> {
-  const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`, DOWNLINK_OFFER], {
-    origin: r.httpOrigin
-  })
+  const socket = rawSocket(r, DOWNLINK_OFFER)
   const onWs: unknown[] = []
   const hello = await new Promise<{ downlink: string; clientId: string }>((resolve) =>
     socket.on('message', (data) => {
@@ -52,10 +41,7 @@ async function readMessages(response: Response, count: number): Promise<unknown[
   return messages
 }
 
-afterEach(async () => {
-  for (const bridge of bridges.splice(0)) bridge.close()
-  await stopRunning()
-})
+afterEach(stopAll)
 
 describe('downlink', () => {
   it('carries results and events (bytes too) down the stream, in the order they were sent', async () => {
@@ -78,17 +64,13 @@ describe('downlink', () => {
     const { core, emit } = fakeCore()
     const r = await start(core)
     let attempts = 0
-    const bridge = createWsBridge({
-      origin: r.origin,
-      secret: r.secret,
-      createSocket: nodeSocketFactory(r.httpOrigin),
+    const bridge = openBridge(r, {
       reconnectDelayMs: () => 10,
       openDownlink: async () => {
         attempts++
         throw new Error('streamed responses blocked')
       }
     })
-    bridges.push(bridge)
     expect(await bridge.invoke('app.info')).toEqual({ ok: true, value: { version: '1' } })
     const warnings: unknown[] = []
     bridge.on('warning', (warning) => warnings.push(warning))
@@ -117,9 +99,7 @@ describe('downlink', () => {
   it('is not offered by a transport whose server does not serve it: the page stays on the socket', async () => {
     const { core } = fakeCore()
     const r = await start(core, { downlink: false })
-    const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`, DOWNLINK_OFFER], {
-      origin: r.httpOrigin
-    })
+    const socket = rawSocket(r, DOWNLINK_OFFER)
     const messages: { t: string; downlink?: string }[] = []
     socket.on('message', (data) => messages.push(decodeFrame(String(data)) as { t: string; downlink?: string }))
     await new Promise((resolve) => socket.on('open', resolve))

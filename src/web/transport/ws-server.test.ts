@@ -2,16 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { secretsMatch } from '../../shared/node/secret'
 import type { TransportCore } from './ws-server'
-import { createWsBridge, type WsBridge } from '../../renderer/src/lib/transport-ws'
-import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from '../testing/transport-server'
+import type { WsBridge } from '../../renderer/src/lib/transport-ws'
+import { fakeCore, openBridge, rawSocket, start, stopAll, until, type Running } from '../testing/transport-server'
 import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/web/ws-protocol'
 
-const bridges: WsBridge[] = []
-
 function bridgeFor(r: Running, secret = r.secret): WsBridge {
-  const bridge = createWsBridge({ origin: r.origin, secret, createSocket: nodeSocketFactory(r.httpOrigin) })
-  bridges.push(bridge)
-  return bridge
+  return openBridge(r, { secret })
 }
 
 /** Opens a raw socket and reports the HTTP status of a refused upgrade, or 101. */
@@ -30,10 +26,7 @@ function upgradeStatus(url: string, protocols: string[], origin: string): Promis
   })
 }
 
-afterEach(async () => {
-  for (const bridge of bridges.splice(0)) bridge.close()
-  await stopRunning()
-})
+afterEach(stopAll)
 
 describe('ws transport', () => {
   it('answers invokes with the core result and a per-connection client id', async () => {
@@ -118,7 +111,7 @@ describe('ws transport', () => {
   it('answers no notice, and hands on any notice name for the core to judge', async () => {
     const { core, calls } = fakeCore()
     const r = await start(core)
-    const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`], { origin: r.httpOrigin })
+    const socket = rawSocket(r)
     const results: number[] = []
     socket.on('message', (data) => {
       const message = decodeFrame(String(data)) as { t: string; id?: number }
@@ -181,9 +174,7 @@ describe('ws transport', () => {
   it('never echoes the secret in the accepted protocol', async () => {
     const { core } = fakeCore()
     const r = await start(core)
-    const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`], {
-      origin: r.httpOrigin
-    })
+    const socket = rawSocket(r)
     await new Promise((resolve) => socket.on('open', resolve))
     expect(socket.protocol).toBe(WS_PROTOCOL)
     socket.close()
@@ -192,9 +183,7 @@ describe('ws transport', () => {
   it('closes a connection that sends garbage', async () => {
     const { core } = fakeCore()
     const r = await start(core)
-    const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`], {
-      origin: r.httpOrigin
-    })
+    const socket = rawSocket(r)
     await new Promise((resolve) => socket.on('open', resolve))
     const code = new Promise<number>((resolve) => socket.on('close', (c) => resolve(c)))
     socket.send('{not json')
@@ -207,14 +196,10 @@ describe('ws transport', () => {
     const stuck: TransportCore = { ...core, handle: () => new Promise(() => undefined) }
     const r = await start(stuck)
     const states: string[] = []
-    const bridge = createWsBridge({
-      origin: r.origin,
-      secret: r.secret,
-      createSocket: nodeSocketFactory(r.httpOrigin),
+    const bridge = openBridge(r, {
       onState: (s) => states.push(s),
       reconnectDelayMs: () => 10
     })
-    bridges.push(bridge)
     const call = bridge.invoke('app.info')
     await until(() => bridge.state === 'open')
     await r.transport.close()
