@@ -104,6 +104,16 @@ function sftpOf(client: ssh2.Client): Promise<SFTPWrapper> {
   return new Promise((resolve, reject) => client.sftp((error, session) => (error ? reject(error) : resolve(session))))
 }
 
+/** One SFTP session as alice, hung up after `use`. */
+async function withSftp(use: (sftp: SFTPWrapper) => Promise<void>): Promise<void> {
+  const client = await connect()
+  try {
+    await use(await sftpOf(client))
+  } finally {
+    client.end()
+  }
+}
+
 function writeFile(sftp: SFTPWrapper, path: string, data: Buffer): Promise<void> {
   return new Promise((resolve, reject) => sftp.writeFile(path, data, (error) => (error ? reject(error) : resolve())))
 }
@@ -115,34 +125,23 @@ describe.skipIf(
 
   it('read-only: every change is refused with permission denied', async () => {
     reach.setSftpFault('inst-apps', 'read-only')
-    const client = await connect()
-    try {
-      const sftp = await sftpOf(client)
+    await withSftp(async (sftp) => {
       await expect(writeFile(sftp, 'nope.txt', Buffer.from('x'))).rejects.toMatchObject({ code: 3 }) // SSH_FX_PERMISSION_DENIED
-    } finally {
-      client.end()
-    }
+    })
   })
 
   it('disk-full: a write larger than the small disk fails, a small one fits', async () => {
     reach.setSftpFault('inst-apps', 'disk-full')
-    const client = await connect()
-    try {
-      const sftp = await sftpOf(client)
+    await withSftp(async (sftp) => {
       await writeFile(sftp, 'small.txt', Buffer.alloc(1024, 1))
       await expect(writeFile(sftp, 'big.bin', Buffer.alloc(SMALL_DISK_BYTES * 2, 2))).rejects.toMatchObject({ code: 4 }) // SSH_FX_FAILURE
-    } finally {
-      client.end()
-    }
+    })
   })
 
   it('none: writes work again from the next session', async () => {
     reach.setSftpFault('inst-apps', 'none')
-    const client = await connect()
-    try {
-      await writeFile(await sftpOf(client), 'fine.bin', Buffer.alloc(SMALL_DISK_BYTES * 2, 3))
-    } finally {
-      client.end()
-    }
+    await withSftp(async (sftp) => {
+      await writeFile(sftp, 'fine.bin', Buffer.alloc(SMALL_DISK_BYTES * 2, 3))
+    })
   })
 })

@@ -59,6 +59,18 @@ function shell(client: ssh2.Client, window: { rows: number; cols: number }): Pro
   )
 }
 
+/** Opens a 24×80 PTY shell as alice, runs `session` in it, then exits the shell and hangs up. */
+async function inShell(session: (stream: ClientChannel) => Promise<void>): Promise<void> {
+  const client = await connect()
+  try {
+    const stream = await shell(client, { rows: 24, cols: 80 })
+    await session(stream)
+    stream.end('exit\n')
+  } finally {
+    client.end()
+  }
+}
+
 function exec(
   client: ssh2.Client,
   command: string
@@ -83,48 +95,33 @@ function exec(
 
 describe('built-in SSH server', () => {
   it.skipIf(noPosixShell)('runs a PTY shell in the instance home: echo round trip', async () => {
-    const client = await connect()
-    try {
-      const stream = await shell(client, { rows: 24, cols: 80 })
+    await inShell(async (stream) => {
       stream.write('echo $((6*7)); pwd; echo "user=$USER"\n')
       // Bash may wrap its output in escape sequences (bracketed paste on/off): compare the text without them.
       const text = (await waitForText(stream, /user=root/)).replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
       expect(text).toMatch(/[\r\n]42\r?\n/)
       expect(text).toContain(join(stateDir, 'emulator-reach', 'homes', 'inst-1'))
-      stream.end('exit\n')
-    } finally {
-      client.end()
-    }
+    })
   })
 
   it.skipIf(noPosixShell)('resizes the PTY on window-change', async () => {
-    const client = await connect()
-    try {
-      const stream = await shell(client, { rows: 24, cols: 80 })
+    await inShell(async (stream) => {
       stream.write('stty size\n')
       await waitForText(stream, /24 80/)
       stream.setWindow(40, 132, 0, 0)
       stream.write('stty size\n')
       await waitForText(stream, /40 132/)
-      stream.end('exit\n')
-    } finally {
-      client.end()
-    }
+    })
   })
 
   it.skipIf(noPosixShell)('stops a `yes` flood on Ctrl-C and gives the prompt back', async () => {
-    const client = await connect()
-    try {
-      const stream = await shell(client, { rows: 24, cols: 80 })
+    await inShell(async (stream) => {
       stream.write('yes\n')
       await waitForText(stream, /(y\r\n){200}/)
       stream.write('\x03')
       stream.write('echo done-$((1+1))\n')
       await waitForText(stream, /done-2/)
-      stream.end('exit\n')
-    } finally {
-      client.end()
-    }
+    })
   })
 
   it.skipIf(noPosixShell)('delivers every byte of a PTY command’s output before its exit status', async () => {

@@ -13,8 +13,18 @@ import { ManualClock, systemClock } from '../../../shared/clock'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
 import { runningInstance } from '../testing/instance'
 import { TerminalHarness } from '../testing/terminal-harness'
+import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
 
 const { Server, utils } = ssh2
+
+/** The user trusts the host key once and answers the `kind` prompt with `secret`; anything else is cancelled. */
+function trustingTheHostAnswer(kind: 'keyboard-interactive' | 'password', secret: string) {
+  return (prompt: SshPrompt): PromptAnswer => {
+    if (prompt.kind === 'host-key') return { kind: 'host-key', decision: 'accept-once' }
+    if (prompt.kind === kind) return { kind: 'secret', values: [secret] }
+    return { kind: 'cancel' }
+  }
+}
 
 describe('keyboard-interactive and password prompts', () => {
   let server: InstanceType<typeof Server>
@@ -77,11 +87,7 @@ describe('keyboard-interactive and password prompts', () => {
   it('asks the server’s keyboard-interactive questions with its instructions and logs in', async () => {
     methods = ['keyboard-interactive']
     const { harness, terminals } = setup()
-    harness.answerPrompt = (prompt) => {
-      if (prompt.kind === 'host-key') return { kind: 'host-key', decision: 'accept-once' }
-      if (prompt.kind === 'keyboard-interactive') return { kind: 'secret', values: ['123456'] }
-      return { kind: 'cancel' }
-    }
+    harness.answerPrompt = trustingTheHostAnswer('keyboard-interactive', '123456')
     const { terminalId } = terminals.open('i-kbd', 80, 24, harness.clientId)
     await harness.waitForOutput(terminalId, 'welcome in')
     expect(harness.prompts.find((prompt) => prompt.kind === 'keyboard-interactive')).toMatchObject({
@@ -97,11 +103,7 @@ describe('keyboard-interactive and password prompts', () => {
   it('asks for a password when that is what the server allows, and never repeats it in events', async () => {
     methods = ['password']
     const { harness, terminals } = setup()
-    harness.answerPrompt = (prompt) => {
-      if (prompt.kind === 'host-key') return { kind: 'host-key', decision: 'accept-once' }
-      if (prompt.kind === 'password') return { kind: 'secret', values: ['hunter2'] }
-      return { kind: 'cancel' }
-    }
+    harness.answerPrompt = trustingTheHostAnswer('password', 'hunter2')
     const { terminalId } = terminals.open('i-pw', 80, 24, harness.clientId)
     await harness.waitForOutput(terminalId, 'welcome in')
     expect(harness.prompts.map((prompt) => prompt.kind)).toEqual(['host-key', 'password'])
