@@ -70,6 +70,12 @@ export async function start(core: TransportCore, extra: Partial<WsTransportOptio
   return running
 }
 
+/** A fake core (see fakeCore) behind a started server, `r`. */
+export async function startFake(extra: Partial<WsTransportOptions> = {}) {
+  const fake = fakeCore()
+  return { ...fake, r: await start(fake.core, extra) }
+}
+
 export async function stopRunning(): Promise<void> {
   if (!running) return
   const { transport, server } = running

@@ -3,7 +3,7 @@ import WebSocket from 'ws'
 import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../shared/web/downlink'
 import { decodeFrame } from '../../shared/web/ws-protocol'
 import { fetchDownlink, type WsBridge } from '../../renderer/src/lib/transport-ws'
-import { fakeCore, openBridge, rawSocket, start, stopAll, until, type Running } from '../testing/transport-server'
+import { openBridge, rawSocket, startFake, stopAll, until, type Running } from '../testing/transport-server'
 
 function bridgeWithDownlink(r: Running): WsBridge {
   return openBridge(r, { openDownlink: fetchDownlink(r.httpOrigin) })
@@ -45,8 +45,7 @@ afterEach(stopAll)
 
 describe('downlink', () => {
   it('carries results and events (bytes too) down the stream, in the order they were sent', async () => {
-    const { core, emit } = fakeCore()
-    const r = await start(core)
+    const { r, emit } = await startFake()
     const bridge = bridgeWithDownlink(r)
     const seen: string[] = []
     bridge.on('ssh.data', ({ data }) => seen.push(`data:${Array.from(data).join(',')}`))
@@ -61,8 +60,7 @@ describe('downlink', () => {
   })
 
   it('falls back to the socket when the downlink cannot be opened, calls in flight included', async () => {
-    const { core, emit } = fakeCore()
-    const r = await start(core)
+    const { r, emit } = await startFake()
     let attempts = 0
     const bridge = openBridge(r, {
       reconnectDelayMs: () => 10,
@@ -81,8 +79,7 @@ describe('downlink', () => {
   })
 
   it('sends only hello on the socket, and keeps what comes before the page opens the stream', async () => {
-    const { core, emit } = fakeCore()
-    const r = await start(core)
+    const { r, emit } = await startFake()
     const { socket, token, onWs } = await rawClient(r)
     socket.send(JSON.stringify({ t: 'invoke', id: 1, command: 'app.info' }))
     emit('warning', { id: 'w', message: 'early' })
@@ -97,8 +94,7 @@ describe('downlink', () => {
   })
 
   it('is not offered by a transport whose server does not serve it: the page stays on the socket', async () => {
-    const { core } = fakeCore()
-    const r = await start(core, { downlink: false })
+    const { r } = await startFake({ downlink: false })
     const socket = rawSocket(r, DOWNLINK_OFFER)
     const messages: { t: string; downlink?: string }[] = []
     socket.on('message', (data) => messages.push(decodeFrame(String(data)) as { t: string; downlink?: string }))
@@ -110,8 +106,7 @@ describe('downlink', () => {
   })
 
   it('refuses a wrong token, a token used once already and a method other than GET', async () => {
-    const { core } = fakeCore()
-    const r = await start(core)
+    const { r } = await startFake()
     const { socket, token } = await rawClient(r)
     expect((await openDownlink(r, 'f'.repeat(64))).status).toBe(401)
     expect((await openDownlink(r, token, 'POST')).status).toBe(401)
@@ -123,8 +118,7 @@ describe('downlink', () => {
   })
 
   it('lives and dies with its socket: either one ending ends the client', async () => {
-    const { core, gone } = fakeCore()
-    const r = await start(core)
+    const { r, gone } = await startFake()
     const a = await rawClient(r)
     const streamA = await openDownlink(r, a.token)
     a.socket.close()
@@ -141,16 +135,14 @@ describe('downlink', () => {
   })
 
   it('disconnects a page that never opens the downlink it asked for', async () => {
-    const { core } = fakeCore()
-    const r = await start(core, { downlinkOpenTimeoutMs: 50 })
+    const { r } = await startFake({ downlinkOpenTimeoutMs: 50 })
     const { socket } = await rawClient(r)
     const code = await new Promise<number>((resolve) => socket.on('close', (c) => resolve(c)))
     expect(code).toBe(1001)
   })
 
   it('disconnects a page that stops reading instead of buffering without end', async () => {
-    const { core, emit } = fakeCore()
-    const r = await start(core, { maxBufferedBytes: 256 * 1024 })
+    const { r, emit } = await startFake({ maxBufferedBytes: 256 * 1024 })
     const { socket, token, clientId } = await rawClient(r)
     const response = await openDownlink(r, token)
     expect(response.status).toBe(200)

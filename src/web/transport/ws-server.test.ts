@@ -3,7 +3,7 @@ import WebSocket from 'ws'
 import { secretsMatch } from '../../shared/node/secret'
 import type { TransportCore } from './ws-server'
 import type { WsBridge } from '../../renderer/src/lib/transport-ws'
-import { fakeCore, openBridge, rawSocket, start, stopAll, until, type Running } from '../testing/transport-server'
+import { fakeCore, openBridge, rawSocket, start, startFake, stopAll, until, type Running } from '../testing/transport-server'
 import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/web/ws-protocol'
 
 function bridgeFor(r: Running, secret = r.secret): WsBridge {
@@ -30,8 +30,7 @@ afterEach(stopAll)
 
 describe('ws transport', () => {
   it('answers invokes with the core result and a per-connection client id', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
+    const { r, calls } = await startFake()
     const a = bridgeFor(r)
     const b = bridgeFor(r)
     const info = await a.invoke('app.info')
@@ -63,8 +62,7 @@ describe('ws transport', () => {
   })
 
   it('refuses unknown commands without calling the core', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
+    const { r, calls } = await startFake()
     const bridge = bridgeFor(r)
     const result = await bridge.invoke('no.such' as never)
     expect(result.ok).toBe(false)
@@ -73,8 +71,7 @@ describe('ws transport', () => {
   })
 
   it('broadcasts events, and sends targeted ones (with bytes) only to their client', async () => {
-    const { core, emit } = fakeCore()
-    const r = await start(core)
+    const { r, emit } = await startFake()
     const a = bridgeFor(r)
     const b = bridgeFor(r)
     await a.invoke('app.info')
@@ -98,8 +95,7 @@ describe('ws transport', () => {
   })
 
   it('carries bytes from page to main too', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
+    const { r, calls } = await startFake()
     const bridge = bridgeFor(r)
     // No command takes bytes today; the codec must still round-trip them if one does.
     await bridge.invoke('external.open', { url: new Uint8Array([7, 8]) as never })
@@ -109,8 +105,7 @@ describe('ws transport', () => {
   })
 
   it('answers no notice, and hands on any notice name for the core to judge', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
+    const { r, calls } = await startFake()
     const socket = rawSocket(r)
     const results: number[] = []
     socket.on('message', (data) => {
@@ -129,8 +124,7 @@ describe('ws transport', () => {
   })
 
   it('send is one way while connected and drops what it would send while the socket is down', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
+    const { r, calls } = await startFake()
     const bridge = bridgeFor(r)
     bridge.send('ssh.ack', { terminalId: 't', bytes: 1 })
     await bridge.invoke('app.info')
@@ -144,8 +138,7 @@ describe('ws transport', () => {
   })
 
   it('tells the core when a client goes away', async () => {
-    const { core, gone } = fakeCore()
-    const r = await start(core)
+    const { r, gone } = await startFake()
     const bridge = bridgeFor(r)
     await bridge.invoke('app.info')
     const id = bridge.clientId
@@ -156,8 +149,7 @@ describe('ws transport', () => {
   })
 
   it('refuses a wrong secret, a foreign origin, a foreign host and a missing protocol', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
+    const { r, calls } = await startFake()
     const url = `${r.origin}/ws`
     const good = [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`]
     expect(await upgradeStatus(url, good, r.httpOrigin)).toBe(101)
@@ -172,8 +164,7 @@ describe('ws transport', () => {
   })
 
   it('never echoes the secret in the accepted protocol', async () => {
-    const { core } = fakeCore()
-    const r = await start(core)
+    const { r } = await startFake()
     const socket = rawSocket(r)
     await new Promise((resolve) => socket.on('open', resolve))
     expect(socket.protocol).toBe(WS_PROTOCOL)
@@ -181,8 +172,7 @@ describe('ws transport', () => {
   })
 
   it('closes a connection that sends garbage', async () => {
-    const { core } = fakeCore()
-    const r = await start(core)
+    const { r } = await startFake()
     const socket = rawSocket(r)
     await new Promise((resolve) => socket.on('open', resolve))
     const code = new Promise<number>((resolve) => socket.on('close', (c) => resolve(c)))
