@@ -5,16 +5,14 @@
  * errors (permission denied from `sftp-server -R`, a failed write on a full tmpfs).
  */
 import { createServer, type Server } from 'node:net'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rm } from 'node:fs/promises'
 import ssh2, { type ClientChannel, type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { skipBecause } from '../../shared/node/testing/platform-support'
-import { createReach, type EmulatorReach } from './index'
+import type { EmulatorReach } from './index'
 import { JUPYTER_PORT } from './instance-apps'
 import { sftpServerPath, SMALL_DISK_BYTES } from './sftp-server'
-import { connectToInstance, fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
+import { connectToInstance, freePort, reachInTempState, runInstance, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
 
 const alice = userKey()
 let cloud: FakeCloud
@@ -34,24 +32,10 @@ beforeAll(async () => {
     })
     hostJupyter!.listen(JUPYTER_PORT, '127.0.0.1', resolve)
   })
-  stateDir = await mkdtemp(join(tmpdir(), 'reach-apps-test-'))
-  cloud = fakeCloud(stateDir)
-  cloud.keys.set('alice', [alice.publicKey])
-  reach = await createReach()(cloud.context)
+  ;({ stateDir, cloud, reach } = await reachInTempState('reach-apps-test-', { alice: [alice.publicKey] }))
   sshPort = await freePort()
   jupyterNodePort = await freePort()
-  const view = {
-    instanceId: 'inst-apps',
-    owner: 'alice',
-    instanceUsername: 'root',
-    subUrl: '/nb/inst-apps/',
-    nodePorts: [
-      { port: 22, address: '127.0.0.1', nodePort: sshPort },
-      { port: JUPYTER_PORT, address: '127.0.0.1', nodePort: jupyterNodePort }
-    ]
-  }
-  cloud.instances.set(view.instanceId, view)
-  await reach.instanceRunning(view)
+  await runInstance(cloud, reach, 'inst-apps', 'alice', { 22: sshPort, [JUPYTER_PORT]: jupyterNodePort })
 })
 
 afterAll(async () => {

@@ -1,12 +1,20 @@
 import { createServer, type Server } from 'node:net'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
 import ssh2, { type ClientChannel, type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
-import { connectToInstance, fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
+import {
+  connectToInstance,
+  fakeCloud,
+  freePort,
+  reachInTempState,
+  runInstance,
+  userKey,
+  waitForText,
+  type FakeCloud
+} from './testing/fake-cloud'
 import { isLoopback } from './ssh-server'
 import { ROUND_TRIP_PROBES, probeRoundTrips } from '../../main/ssh/data-path/round-trip'
 import { posixShellMissing, skipBecause } from '../../shared/node/testing/platform-support'
@@ -22,20 +30,9 @@ let stateDir: string
 let sshPort: number
 
 beforeAll(async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'reach-ssh-test-'))
-  cloud = fakeCloud(stateDir)
-  cloud.keys.set('alice', [alice.publicKey])
-  reach = await createReach()(cloud.context)
+  ;({ stateDir, cloud, reach } = await reachInTempState('reach-ssh-test-', { alice: [alice.publicKey] }))
   sshPort = await freePort()
-  const view = {
-    instanceId: 'inst-1',
-    owner: 'alice',
-    instanceUsername: 'root',
-    subUrl: '/nb/inst-1/',
-    nodePorts: [{ port: 22, address: '127.0.0.1', nodePort: sshPort }]
-  }
-  cloud.instances.set('inst-1', view)
-  await reach.instanceRunning(view)
+  await runInstance(cloud, reach, 'inst-1', 'alice', { 22: sshPort })
 })
 
 afterAll(async () => {
