@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { hourlyRate } from './billing'
 import { NEVER_PULLING_IMAGE_ID, sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { REGION_ID, controlClient, login, pager, post, validCreate } from './testing/http-client'
+import { REGION_ID, controlClient, login, pager, post, validCreate, signedInEmulator } from './testing/http-client'
 
 let emulator: Emulator
 let clock: ManualClock
@@ -25,8 +25,7 @@ function createInstance(over: Parameters<typeof validCreate>[0] = {}) {
 
 beforeEach(async () => {
   clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 0))
-  emulator = await startEmulator({
-    signingKeyPem: await sharedTestSigningKey(),
+  ;({ emulator, token } = await signedInEmulator({
     clock,
     bootMs: 10_000,
     users: [
@@ -34,8 +33,7 @@ beforeEach(async () => {
       { username: 'ada', password: 'lovelace' }
     ],
     apiKeys: [{ username: 'ada', key: 'ada-console-key-1' }]
-  })
-  token = await login(emulator.baseUrl)
+  }))
 })
 afterEach(() => emulator.close())
 
