@@ -48,6 +48,11 @@ export interface FaultControl {
 export interface EmulatorControl {
   setStatus(instanceId: string, status: string, extra?: StatusExtra): void
   preempt(instanceId: string): void
+  /**
+   * Puts a type in or out of stock in one region from now on: the catalog feed says so and
+   * create follows (refused out of stock). Kept for this run only, like the catalog itself.
+   */
+  setStock(instanceTypeId: string, regionId: string, inStock: boolean): void
   /** Moves emulator time forward by `ms` and runs every lifecycle / volume timer that falls due. */
   advance(ms: number): void
   /** Emulator time (Unix ms): the clock plus everything advanced. */
@@ -135,6 +140,14 @@ export function createControl(deps: ControlDeps): EmulatorControl {
     },
     preempt(instanceId) {
       instances.preempt(instanceId)
+    },
+    setStock(instanceTypeId, regionId, inStock) {
+      const type = deps.catalog.instanceTypes.find((entry) => entry.instanceTypeId === instanceTypeId)
+      if (!type) throw new FieldError('instanceTypeId', `field "instanceTypeId" names no instance type: ${instanceTypeId}`)
+      if (!deps.catalog.regions.some((region) => region.regionId === regionId))
+        throw new FieldError('region', `field "region" names no region: ${regionId}`)
+      const others = type.outOfStockIn.filter((id) => id !== regionId)
+      type.outOfStockIn = inStock ? others : [...others, regionId]
     },
     advance(ms) {
       scheduler.advance(ms)
