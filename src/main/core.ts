@@ -2,17 +2,21 @@
  * The app's engine in plain Node, read top to bottom as its table of contents: each part of main
  * is built from its own module, in dependency order, and handed the parts it needs. Parts hear
  * each other on the hub (event-hub.ts), so nothing here rings anyone after a change: each event
- * reaches the transports first, then the SSH wing, the cost guard and the tray, in the order they
- * are built below. A shell uses the core through a transport (Electron's is ipc.ts) and its
+ * reaches the transports first, then the parts, in the order they are built below (the notifier,
+ * the SSH wing, the templates, the availability watch, the cost guard, the tray). A shell uses the core through a transport (Electron's is ipc.ts) and its
  * Platform (core-types.ts); the core never imports electron.
  */
 import type { Clock } from '../shared/clock'
+import type { LaunchOrigin } from '../shared/contract-launch'
+import type { CreateInstanceRequest } from '../shared/create-request'
 import { systemClock } from '../shared/clock'
 import { Account, type AccountOptions } from './account/account'
+import { Availability } from './availability/availability'
 import { BalanceModel } from './billing/balance-model'
 import { Catalog } from './catalog/catalog'
 import { createDispatcher } from './commands/dispatcher'
 import { commandGroups } from './commands/index'
+import { notificationActivator } from './commands/notification-actions'
 import { MAIN_CLIENT, type AppCore, type Platform } from './core-types'
 import { CostGuard } from './cost/cost-guard'
 import { execRunner } from './cost/exec-runner'
@@ -23,6 +27,7 @@ import { Notifier } from './notify/notifier'
 import { osSafePlatform } from './os-text'
 import { SettingsStore } from './settings/settings-store'
 import { SshWing } from './ssh/ssh-wing'
+import { Templates } from './templates/templates'
 import { TrayPresenter } from './tray/tray-presenter'
 import { Warnings } from './warnings'
 import { Watcher } from './watch/watcher'
@@ -37,6 +42,8 @@ export type AppCoreOptions = Pick<
   version: string
   /** [0, 1) for poll jitter; injectable for deterministic tests. */
   random?: () => number
+  /** How often the availability watch reads the catalog (default 60 s). */
+  stockCheckIntervalMs?: number
 }
 
 export function createAppCore(options: AppCoreOptions): AppCore {
@@ -48,7 +55,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const platform = osSafePlatform(options.platform)
   const settings = new SettingsStore(dataDir, clock)
   const account = new Account({ ...options, clock, emit, warn: warnings.warn, notebooks: platform })
-  const notifier = new Notifier({ platform, settings, clock, events })
+  const notifier = new Notifier({ platform, settings, clock, events, emit })
   const watcher = new Watcher({
     clock,
     emit,
@@ -74,6 +81,40 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   for (const part of [watcher, balance, catalog]) account.listen(part)
   const wing = new SshWing({ dataDir, clock, emit, events, platform, settings, account, watcher })
   const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
+  /** The Create button's own command, run as main: create-once, this app's own action, told as `launched`. */
+  const create = (request: CreateInstanceRequest, origin: LaunchOrigin) =>
+    door.handle('instances.create', { request, origin }, { clientId: MAIN_CLIENT })
+  const saveFailed = (what: string) => (error: unknown) => log?.warn(`${what}: could not save`, { error: String(error) })
+  const templates = new Templates({
+    dataDir,
+    clock,
+    emit,
+    events,
+    account,
+    catalog,
+    find: (instanceId) => watcher.find(instanceId),
+    onWriteError: saveFailed('templates')
+  })
+  const availability = new Availability({
+    dataDir,
+    clock,
+    emit,
+    events,
+    scope: () => account.accountKey(),
+    // One shared read for every watch, through the cache the create form reads too.
+    readCatalog: () => catalog.read(),
+    cachedCatalog: () => catalog.view(catalog.profileId()).catalog,
+    create,
+    notify: notifier,
+    launchOf: (instanceId) => templates.launchOf(instanceId),
+    templateRule: (templateId) => templates.find(templateId)?.relaunch,
+    toErrorInfo,
+    onNotLoggedIn: () => void account.expire(null),
+    random: options.random ?? Math.random,
+    ...(options.stockCheckIntervalMs !== undefined ? { intervalMs: options.stockCheckIntervalMs } : {}),
+    ...(log ? { log } : {})
+  })
+  account.listen(availability)
   const guard = new CostGuard({
     clock,
     settings,
@@ -94,18 +135,49 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     balance: () => balance.spendable(),
     ...(log ? { log } : {})
   })
-  const tray = new TrayPresenter({ events, platform, settings, account, watcher, balance, guard, tunnels: wing.tunnels })
+  const tray = new TrayPresenter({
+    events,
+    platform,
+    settings,
+    account,
+    watcher,
+    balance,
+    guard,
+    tunnels: wing.tunnels,
+    availability,
+    templates
+  })
   door.serve(
-    commandGroups({ version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, tray })
+    commandGroups({
+      version,
+      clock,
+      emit,
+      platform,
+      warnings,
+      settings,
+      account,
+      notifier,
+      watcher,
+      balance,
+      catalog,
+      wing,
+      guard,
+      templates,
+      availability,
+      tray,
+      create
+    })
   )
+  const notificationActivated = notificationActivator({ handle: door.handle, platform, emit, ...(log ? { log } : {}) })
 
-  /** Settings, profiles (the tray's first menu follows them), the cost guard's rules and the catalog from disk. */
+  /** Settings, profiles (the tray's first menu follows them), the cost guard's rules, the catalog, templates and watches from disk. */
   const readLocalState = async (): Promise<void> => {
     const loaded = await settings.load()
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
-    const [rules] = await Promise.all([guard.load(), catalog.load()])
+    const [rules, , launchFiles, watchFiles] = await Promise.all([guard.load(), catalog.load(), templates.load(), availability.load()])
     if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
+    for (const [index, warning] of [...launchFiles, ...watchFiles].entries()) warnings.warn(`launch-files-invalid-${index}`, warning)
   }
   let started = false
   /** What the first commands wait for (set by start(); never rejects). */
@@ -121,11 +193,12 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     },
     async stop() {
       watcher.stop()
+      availability.stop()
       guard.dispose()
       balance.stop()
       account.stop()
       wing.dispose()
-      await Promise.all([catalog.close(), guard.flushed()])
+      await Promise.all([catalog.close(), guard.flushed(), templates.flushed(), availability.flushed()])
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.
@@ -140,9 +213,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       platform.showWindow()
       emit('navigate', instanceId !== undefined ? { view: 'instances', instanceId } : { view: 'instances' })
     },
+    notificationActivated: (notification, action) => void notificationActivated(notification, action),
     onSystemEvent(event) {
       watcher.onSystemEvent(event)
       wing.onSystemEvent(event)
+      availability.onSystemEvent(event)
     },
     quitOffer: () => guard.quitOffer()
   }

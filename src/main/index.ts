@@ -15,6 +15,7 @@ import { bindIpc, type IpcMainLike } from './ipc'
 import { createNotificationAdapter } from './notify/notification-adapter'
 import { createNotebookWindows } from './notebook/notebook-window-adapter'
 import { createTrayAdapter } from './tray/tray-adapter'
+import { openFileWithDialog, saveFileWithDialog } from './windows/file-dialog-adapter'
 import { createMainWindowController, openEditorLink, openInBrowser } from './windows/main-window-adapter'
 import { handleQuit } from './windows/quit-adapter'
 import { askBeforeQuit } from './windows/quit-offer-adapter'
@@ -76,14 +77,10 @@ async function start(): Promise<void> {
     onFocus: () => core?.onSystemEvent('focus'),
     onGone: (id) => core?.clientGone(String(id))
   })
+  // A click, and macOS's buttons: answered as the window's buttons would be (commands/notification-actions.ts).
   const notifier = createNotificationAdapter(
-    (n) => core?.openInstance(n.instanceId),
-    // macOS buttons: the cost guard's choices, answered as the window's buttons would be.
-    (n, action) => {
-      if (!n.instanceId) return
-      const command = action === 'stop-now' ? 'instances.stop' : 'cost.keepRunning'
-      void core?.handle(command, { instanceId: n.instanceId }, { clientId: 'main' })
-    }
+    (n) => core?.notificationActivated(n),
+    (n, action) => core?.notificationActivated(n, action)
   )
   const tray = createTrayAdapter((itemId) => {
     void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
@@ -112,7 +109,9 @@ async function start(): Promise<void> {
     // Promise.resolve: Electron 45's types make these async; older builds answer at once.
     writeClipboard: (text) =>
       void Promise.resolve(clipboard.writeText(text)).catch((error: Error) => log.warn(`clipboard: ${error.message}`)),
-    readClipboard: async () => await clipboard.readText()
+    readClipboard: async () => await clipboard.readText(),
+    saveFile: (file) => saveFileWithDialog(file),
+    openFile: (request) => openFileWithDialog(request)
   }
 
   const setStartAtLogin = (enabled: boolean): void => {

@@ -4,7 +4,11 @@
  * dispatcher, whose tables refuse to compile while a command or notice has no handler here.
  */
 import type { Clock } from '../../shared/clock'
+import type { Result } from '../../shared/contract'
+import type { LaunchOrigin } from '../../shared/contract-launch'
+import type { CreateInstanceRequest } from '../../shared/create-request'
 import type { Account } from '../account/account'
+import type { Availability } from '../availability/availability'
 import type { BalanceModel } from '../billing/balance-model'
 import type { Catalog } from '../catalog/catalog'
 import type { EventSink, Platform } from '../core-types'
@@ -12,10 +16,12 @@ import type { CostGuard } from '../cost/cost-guard'
 import type { Notifier } from '../notify/notifier'
 import type { SettingsStore } from '../settings/settings-store'
 import type { SshWing } from '../ssh/ssh-wing'
+import type { Templates } from '../templates/templates'
 import type { TrayPresenter } from '../tray/tray-presenter'
 import type { Warnings } from '../warnings'
 import type { Watcher } from '../watch/watcher'
 import { appCommands } from './app'
+import { availabilityCommands } from './availability'
 import { billingCommands } from './billing'
 import { catalogCommands } from './catalog'
 import { costCommands } from './cost'
@@ -25,6 +31,7 @@ import { profileCommands } from './profiles'
 import { sessionCommands } from './session'
 import { settingsCommands } from './settings'
 import { sshCommands } from './ssh'
+import { templateCommands } from './templates'
 import { trayCommands } from './tray'
 import { volumeCommands } from './volumes'
 
@@ -43,11 +50,16 @@ export interface Parts {
   catalog: Catalog
   wing: SshWing
   guard: CostGuard
+  templates: Templates
+  availability: Availability
   tray: TrayPresenter
+  /** The Create button's own command, as main runs it (a template's launch without the window). */
+  create(request: CreateInstanceRequest, origin: LaunchOrigin): Promise<Result<{ instanceId: string }>>
 }
 
 export function commandGroups(parts: Parts) {
   const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, tray } = parts
+  const { templates, availability, create } = parts
   const notebooks: NotebookServices = {
     platform,
     accessToken: () => account.accessToken(),
@@ -60,7 +72,7 @@ export function commandGroups(parts: Parts) {
     appCommands({ version, platform, warnings: () => warnings.all() }),
     profileCommands(account),
     sessionCommands(account),
-    instanceCommands({ clock, account, watch: watcher, own: notifier, catalog }),
+    instanceCommands({ clock, account, watch: watcher, own: notifier, catalog, emit }),
     volumeCommands(account),
     catalogCommands(catalog),
     billingCommands({ signedIn: () => catalog.signedIn(), balance }),
@@ -74,9 +86,17 @@ export function commandGroups(parts: Parts) {
       account,
       openNotebook: (instanceId) => openNotebook(notebooks, instanceId),
       ssh: wing,
-      guard
+      guard,
+      launch: {
+        launchNow: (watchId) => availability.launchNow(watchId),
+        cancel: (watchId) => availability.cancel(watchId),
+        reviewFill: (templateId) => templates.reviewFill(templateId),
+        againFill: (instanceId, review) => templates.againFill(instanceId, review)
+      }
     }),
     sshCommands(wing),
-    costCommands({ guard })
+    costCommands({ guard }),
+    templateCommands({ templates, platform, catalog, create, signedIn: () => catalog.signedIn() }),
+    availabilityCommands(availability)
   ] as const
 }

@@ -6,7 +6,8 @@
  * (Windows' Action Center keeps them; a failed toast never shows), so waiting for it alone kept
  * them all for the app's lifetime.
  *
- * Buttons (the cost guard's "Keep running", "Stop now") are real only on macOS, where Electron
+ * Buttons (the cost guard's "Keep running", "Stop now"; the stock watch's "Launch now",
+ * "Dismiss"; a reclaim's "Relaunch like this one") are real only on macOS, where Electron
  * has `actions` (and only with the alert style the user may choose in System Settings); on every
  * desktop the click opens the window at the instance, which shows the same choices.
  */

@@ -1,7 +1,7 @@
 /**
  * The tray menu, as a second view of main's events: it hears on the hub everything the menu
  * shows (the profiles and the session, the instance list, the watcher's health, the balance, the
- * cost guard, the settings, the port tunnels), recomputes the model (tray-model.ts) and, only
+ * cost guard, the settings, the port tunnels, the availability watches, the templates), recomputes the model (tray-model.ts) and, only
  * when it differs, hands it to the platform's tray. The first menu comes with the account's
  * `profiles` at start, once the saved settings and profiles are read; nobody rings it.
  *
@@ -23,7 +23,9 @@ export const TRAY_EVENTS = [
   'balance',
   'cost',
   'settings',
-  'tunnels'
+  'tunnels',
+  'availability',
+  'templates'
 ] as const satisfies readonly EventName[]
 
 export interface TrayPresenterOptions {
@@ -40,6 +42,10 @@ export interface TrayPresenterOptions {
   guard?: { snapshot(): CostSnapshot }
   /** The port tunnels (ssh/tunnels/tunnel-manager.ts), listed in their instance's submenu. */
   tunnels?: { list(): NonNullable<TrayContext['tunnels']> }
+  /** The availability watches (availability/availability.ts). */
+  availability?: { snapshot(): { watches: NonNullable<TrayContext['watches']> } }
+  /** The launch templates (templates/templates.ts). */
+  templates?: { list(): NonNullable<TrayContext['templates']> }
   platform: Pick<Platform, 'setTray'>
 }
 
@@ -67,7 +73,9 @@ export class TrayPresenter {
       profileName: options.account.profileName(),
       ...(options.balance ? { balance: options.balance.snapshot() } : {}),
       ...(options.guard ? { cost: options.guard.snapshot() } : {}),
-      ...(options.tunnels ? { tunnels: options.tunnels.list() } : {})
+      ...(options.tunnels ? { tunnels: options.tunnels.list() } : {}),
+      ...(options.availability ? { watches: options.availability.snapshot().watches } : {}),
+      ...(options.templates ? { templates: options.templates.list() } : {})
     })
     const json = JSON.stringify(model)
     this.current = model
