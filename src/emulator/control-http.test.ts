@@ -85,6 +85,15 @@ describe('/__emulator/ over HTTP', () => {
     expect((await control('/stock', { instanceTypeId: h100x8, region: usWest })).body.message).toMatch(/field "inStock" is not set/)
   })
 
+  it('#26: lose-next with a route loses only that route’s answers, after carrying them out', async () => {
+    await control('/faults/lose-next', { count: 1, route: '/instance/create' })
+    expect((await list()).status).toBe(200)
+    await expect(post(emulator.baseUrl, '/instance/create', validCreate({ name: 'lost' }), token)).rejects.toThrow()
+    const names = (await list()).body.instances.map((i: any) => i.instanceSpecInfo.name)
+    expect(names).toEqual(['lost'])
+    expect((await post(emulator.baseUrl, '/instance/create', validCreate({ name: 'answered' }), token)).status).toBe(200)
+  })
+
   it('injects faults and counts requests', async () => {
     await control('/requests/reset', {})
     await control('/faults/fail-next', { count: 1, status: 500 })

@@ -98,7 +98,7 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
     [
       'POST /faults/lose-next',
       (body) => {
-        control.faults.loseNextAnswers(requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 }))
+        control.faults.loseNextAnswers(requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 }), optionalString(body, 'route'))
         return done()
       }
     ],

@@ -25,8 +25,8 @@ export interface FaultControl {
   failNext(count: number, status?: number): void
   /** The next `count` /api requests get their socket destroyed without an answer. */
   dropNext(count: number): void
-  /** The next `count` /api requests are carried out, then their socket is destroyed: the answer is lost. */
-  loseNextAnswers(count: number): void
+  /** The next `count` /api requests (to `route` only, when given) are carried out, then their socket is destroyed: the answer is lost. */
+  loseNextAnswers(count: number, route?: string): void
   /**
    * In-process only: every success answer of an /api route (e.g. `/instance/list`) becomes what
    * `rewrite` returns, to play a hostile or broken service; `null` stops. Reset clears it.
@@ -157,7 +157,7 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       setLatency: (ms) => faults.setLatency(ms),
       failNext: (count, status) => faults.failNext(count, status),
       dropNext: (count) => faults.dropNext(count),
-      loseNextAnswers: (count) => faults.loseNextAnswers(count),
+      loseNextAnswers: (count, route) => faults.loseNextAnswers(count, route),
       redirectNext: (count, status, location) => faults.redirectNext(count, status, location),
       rewriteAnswers: (route, rewrite) => faults.rewriteAnswers(route, rewrite),
       setDown: (down) => (down ? listener.down() : listener.up()),

@@ -118,9 +118,7 @@ export interface StockSighting {
 export type WatchState = 'waiting' | 'in-stock' | 'launching' | 'needs-you'
 
 export type WatchOrigin =
-  | { kind: 'form' }
-  | { kind: 'template'; templateId: string }
-  | { kind: 'reclaim'; instanceId: string; name: string }
+  { kind: 'form' } | { kind: 'template'; templateId: string } | { kind: 'reclaim'; instanceId: string; name: string }
 
 export interface StockWatch {
   watchId: string

@@ -245,16 +245,24 @@ export class Availability {
     const target = { ...input.target, regions: [...new Set(input.target.regions)] }
     const spec: LaunchSpec = {
       ...input.spec,
-      request: { ...input.spec.request, instanceTypeId: target.instanceTypeId, region: target.regions[0]!, billing: billingFor(input.spec.request, target) },
+      request: {
+        ...input.spec.request,
+        instanceTypeId: target.instanceTypeId,
+        region: target.regions[0]!,
+        billing: billingFor(input.spec.request, target)
+      },
       regions: target.regions
     }
     if (input.auto) {
-      if (input.auto.deadline <= now) throw new AppError('bad-input', 'The deadline has passed already: choose a later one.', { field: 'auto.deadline' })
+      if (input.auto.deadline <= now)
+        throw new AppError('bad-input', 'The deadline has passed already: choose a later one.', { field: 'auto.deadline' })
       // What is launched without asking again must be complete now: nobody is there to fix it later.
       const complete = LaunchSpecSchema.safeParse(spec)
       if (!complete.success) {
         const problem = firstProblem(complete.error, 'spec')
-        throw new AppError('bad-input', `To launch by itself it needs a complete launch; ${describeMissing(problem.field)}`, { field: problem.field })
+        throw new AppError('bad-input', `To launch by itself it needs a complete launch; ${describeMissing(problem.field)}`, {
+          field: problem.field
+        })
       }
     }
     const watch: StockWatch = {
@@ -419,11 +427,20 @@ export class Availability {
     const current = this.watches.get(scope, watchId)
     if (!current) return
     const { error } = result
-    if (error.kind === 'maybe-created' || error.kind === 'invalid-request' || error.kind === 'already-exists' || error.kind === 'bad-input') {
+    if (
+      error.kind === 'maybe-created' ||
+      error.kind === 'invalid-request' ||
+      error.kind === 'already-exists' ||
+      error.kind === 'bad-input'
+    ) {
       // The cloud said no, or cannot tell whether it made one: never tried again without the user.
       const stockGone = error.kind === 'invalid-request' && /stock/i.test(error.message)
       if (stockGone) {
-        this.watches.set(scope, watchId, { ...current, state: 'waiting', note: 'It went out of stock again before the launch; still waiting.' })
+        this.watches.set(scope, watchId, {
+          ...current,
+          state: 'waiting',
+          note: 'It went out of stock again before the launch; still waiting.'
+        })
       } else {
         this.watches.set(scope, watchId, { ...current, state: 'needs-you', note: error.message })
         this.options.notify.deliver(needsYouNotice(this.options.notify.id, current, error.message))
@@ -477,11 +494,12 @@ export class Availability {
   private reclaimed(instanceId: string, name: string): void {
     const scope = this.options.scope()
     if (!scope) return
-    const { id, deliver } = this.options.notify
+    const notify = this.options.notify
+    const id = notify.id
     const launch = this.options.launchOf(instanceId)
     const rule = this.rules.get(scope, instanceId) ?? (launch?.templateId ? this.options.templateRule(launch.templateId) : undefined)
     if (!rule || !launch) {
-      deliver(reclaimedNotice(id, instanceId, name))
+      notify.deliver(reclaimedNotice(id, instanceId, name))
       return
     }
     const { request, regions } = launch.spec
@@ -493,10 +511,10 @@ export class Availability {
         auto: { maxPricePerHour: rule.maxPricePerHour, deadline: now + rule.withinHours * 3_600_000 },
         origin: { kind: 'reclaim', instanceId, name }
       })
-      deliver(relaunchingNotice(id, instanceId, name, watch))
+      notify.deliver(relaunchingNotice(id, instanceId, name, watch))
     } catch (error) {
       this.options.log?.warn('availability: could not start a relaunch', { error: String(error) })
-      deliver(reclaimedNotice(id, instanceId, name))
+      notify.deliver(reclaimedNotice(id, instanceId, name))
     }
   }
 
@@ -546,13 +564,7 @@ export class Availability {
   }
 
   private checks(watching: boolean): StockChecks {
-    const state: StockChecks['state'] = !watching
-      ? 'off'
-      : this.pauses.size > 0
-        ? 'paused'
-        : this.failures > 0
-          ? 'backoff'
-          : 'watching'
+    const state: StockChecks['state'] = !watching ? 'off' : this.pauses.size > 0 ? 'paused' : this.failures > 0 ? 'backoff' : 'watching'
     return {
       state,
       intervalMs: this.intervalMs,

@@ -46,7 +46,12 @@ export function targetWords(catalog: InstanceCatalog | null | undefined, target:
 }
 
 /** "1 × H100-SXM-80GB in us-west-1 at $2.49/h": an offer as a notice or a note says it. */
-export function offerWords(catalog: InstanceCatalog | null | undefined, instanceTypeId: string, regionId: string, chargeMode: string): string {
+export function offerWords(
+  catalog: InstanceCatalog | null | undefined,
+  instanceTypeId: string,
+  regionId: string,
+  chargeMode: string
+): string {
   const offer = offerOf(catalog, instanceTypeId, regionId)
   const price = offer?.prices[chargeMode as keyof typeof offer.prices]
   const rate = price === undefined ? 'price unknown' : `at ${formatRate(hourlyRate({ chargeMode, price }))}`

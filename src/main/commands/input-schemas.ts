@@ -165,7 +165,9 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'templates.duplicate': templateRef,
   'templates.delete': templateRef,
   'templates.export': templateRef,
-  'templates.import': z.object({ text: z.string().min(1, 'The file is empty.').max(MAX_TEMPLATE_FILE_BYTES), name: z.string().max(200).optional() }).strict(),
+  'templates.import': z
+    .object({ text: z.string().min(1, 'The file is empty.').max(MAX_TEMPLATE_FILE_BYTES), name: z.string().max(200).optional() })
+    .strict(),
   'templates.importFile': none,
   'templates.review': templateRef,
   'templates.launch': z.object({ template: z.string().trim().min(1, 'Name the template.').max(200) }).strict(),

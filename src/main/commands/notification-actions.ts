@@ -9,7 +9,15 @@
  * - a reclaim's "Relaunch like this one" → `launches.again` at the review step;
  * - any other click opens the window at the notice's instance.
  */
-import type { AppNotification, CommandInput, CommandName, CommandResult, NavigateTarget, NotificationAction, Result } from '../../shared/contract'
+import type {
+  AppNotification,
+  CommandInput,
+  CommandName,
+  CommandResult,
+  NavigateTarget,
+  NotificationAction,
+  Result
+} from '../../shared/contract'
 import { MAIN_CLIENT, type EventSink, type Platform } from '../core-types'
 
 export interface NotificationActionServices {

@@ -41,8 +41,8 @@ type TemplateCommand =
   | 'templates.launch'
   | 'launches.again'
 
-/** A launch without the window reads the catalog when its last read is older than this. */
-const LAUNCH_CATALOG_AGE_MS = 30_000
+/** A launch without the window reads the catalog first: nobody looks at a review that could be stale. */
+const LAUNCH_CATALOG_AGE_MS = 0
 
 export function templateCommands(services: TemplateServices): CommandGroup<TemplateCommand> {
   const { templates } = services
@@ -50,7 +50,8 @@ export function templateCommands(services: TemplateServices): CommandGroup<Templ
     if (!services.signedIn()) throw new AppError('no-session', 'Sign in first: templates belong to the profile you sign in to.')
   }
   const save = async (file: { fileName: string; text: string }, clientId: ClientId) => {
-    if (!services.platform.saveFile) throw new AppError('not-allowed', 'This version of Cloud Tray cannot save files here.')
+    // A shell without a save dialog (the command line) gets the file to write itself.
+    if (!services.platform.saveFile) return file
     const where = await services.platform.saveFile(
       { title: 'Export launch template', defaultName: file.fileName, text: file.text, extensions: ['json'] },
       windowToAsk(clientId)
@@ -80,7 +81,11 @@ export function templateCommands(services: TemplateServices): CommandGroup<Templ
         session()
         if (!services.platform.openFile)
           throw new AppError('not-allowed', 'Choose the file on the page: this shell has no file dialog of its own.')
-        const file = await services.platform.openFile({ title: 'Import launch template', maxBytes: MAX_TEMPLATE_FILE_BYTES, extensions: ['json'] })
+        const file = await services.platform.openFile({
+          title: 'Import launch template',
+          maxBytes: MAX_TEMPLATE_FILE_BYTES,
+          extensions: ['json']
+        })
         return file ? templates.importText(file.text) : null
       },
       'templates.review': async ({ templateId }) => {

@@ -68,11 +68,7 @@ describe('Notifier', () => {
     const reclaims: unknown[] = []
     hub.on('reclaimed', (list) => reclaims.push(list))
     notifier.noteOwnAction('stop', 'mine')
-    hub.emit('transitions', [
-      { ...stopped('spot-a'), spot: true },
-      { ...stopped('mine'), spot: true },
-      stopped('on-demand')
-    ])
+    hub.emit('transitions', [{ ...stopped('spot-a'), spot: true }, { ...stopped('mine'), spot: true }, stopped('on-demand')])
     expect(reclaims).toEqual([[{ instanceId: 'spot-a', name: 'spot-a' }]])
     expect(desktop.map((n) => n.instanceId)).toEqual(['on-demand'])
   })

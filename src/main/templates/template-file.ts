@@ -21,7 +21,9 @@ export const TEMPLATE_FILE_VERSION = 1
 export const MAX_TEMPLATE_FILE_BYTES = 512 * 1024
 
 const TemplateFileSchema = z.object({
-  cloudTrayTemplate: z.literal(TEMPLATE_FILE_VERSION, { error: `This file is of another template format; this version reads format ${TEMPLATE_FILE_VERSION}.` }),
+  cloudTrayTemplate: z.literal(TEMPLATE_FILE_VERSION, {
+    error: `This file is of another template format; this version reads format ${TEMPLATE_FILE_VERSION}.`
+  }),
   name: TemplateNameSchema,
   regions: z.array(z.string()).optional(),
   imageLabel: z.string().max(MAX_IMAGE_LABEL).optional(),
@@ -65,14 +67,16 @@ function refused(field: string, message: string): AppError {
  * Throws AppError `bad-input` naming the first bad field.
  */
 export function readTemplateJson(text: string, name?: string): TemplateInput {
-  if (text.length > MAX_TEMPLATE_FILE_BYTES) throw refused('', `The file is over ${MAX_TEMPLATE_FILE_BYTES / 1024} KiB: it is not a template`)
+  if (text.length > MAX_TEMPLATE_FILE_BYTES)
+    throw refused('', `The file is over ${MAX_TEMPLATE_FILE_BYTES / 1024} KiB: it is not a template`)
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (error) {
     throw refused('', `It is not JSON (${error instanceof Error ? error.message : String(error)})`)
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw refused('', 'Expected a JSON object: a template, or a create request')
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw refused('', 'Expected a JSON object: a template, or a create request')
   const body = json as Record<string, unknown>
   if ('cloudTrayTemplate' in body) return fromTemplateFile(body)
   if (CREATE_REQUEST_FIELDS.some((field) => field in body)) return fromCreateRequest(body, name)

@@ -222,7 +222,11 @@ export class Templates {
         origin
       }
     }
-    if (!instance) throw new AppError('not-allowed', 'That instance is no longer listed, and Cloud Tray did not launch it: there is nothing to fill the form from.')
+    if (!instance)
+      throw new AppError(
+        'not-allowed',
+        'That instance is no longer listed, and Cloud Tray did not launch it: there is nothing to fill the form from.'
+      )
     const listed = specFromListing(instance, this.options.catalog.images())
     const unsaid = listed.missing.includes('imageId')
       ? ' Its listing does not say which image id it was launched from, nor its init script: choose the image.'
