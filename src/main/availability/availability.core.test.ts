@@ -24,7 +24,7 @@ afterEach(async () => {
 })
 
 /** Lets what the last timer started (a read over a real socket, a create) finish. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 15))
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 15))
 
 async function pass(clock: ManualClock, ms: number, step = 5_000): Promise<void> {
   for (let done = 0; done < ms; done += step) await clock.advanceAsync(Math.min(step, ms - done), settle)
