@@ -5,21 +5,7 @@
  */
 import type { TrayMenuItem } from '../../shared/contract'
 import type { LaunchTemplate, StockWatch } from '../../shared/contract-launch'
-import { formatClockTime, formatRate } from '../../shared/cost-words'
-
-const STATE_WORDS: Record<StockWatch['state'], string> = {
-  waiting: 'waiting',
-  'in-stock': 'in stock now',
-  launching: 'launching…',
-  'needs-you': 'needs you'
-}
-
-/** What a watch will do when stock comes, in a line. */
-export function watchPlanWords(watch: StockWatch): string {
-  if (!watch.auto) return 'Tells you when it is in stock'
-  const what = watch.origin.kind === 'reclaim' ? `Relaunches «${watch.origin.name}»` : 'Launches by itself'
-  return `${what} at ≤ ${formatRate(watch.auto.maxPricePerHour)} until ${formatClockTime(watch.auto.deadline)}`
-}
+import { WATCH_STATE_WORDS, watchPlanWords } from '../../shared/launch-words'
 
 export function watchItems(watches: readonly StockWatch[], signedIn: boolean): TrayMenuItem[] {
   if (watches.length === 0) return []
@@ -33,7 +19,7 @@ export function watchItems(watches: readonly StockWatch[], signedIn: boolean): T
       { id: `${prefix}:launch`, label: 'Launch now…', enabled: signedIn && actionable, type: 'normal' },
       { id: `${prefix}:cancel`, label: 'Stop watching', enabled: signedIn && watch.state !== 'launching', type: 'normal' }
     )
-    items.push({ id: prefix, label: `${watch.label} — ${STATE_WORDS[watch.state]}`, enabled: true, type: 'submenu', submenu })
+    items.push({ id: prefix, label: `${watch.label} — ${WATCH_STATE_WORDS[watch.state]}`, enabled: true, type: 'submenu', submenu })
   }
   return items
 }

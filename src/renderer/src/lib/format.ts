@@ -2,7 +2,7 @@
  * How instances read in the list and the detail panel. Pure, so the wording is tested in Node.
  */
 import type { Instance } from '../../../shared/api'
-import type { CatalogOffer, Stock } from '../../../shared/catalog'
+import type { Stock } from '../../../shared/catalog'
 import { statusGroup } from '../../../shared/instance-rules'
 import { formatDollars, hourlyRate } from '../../../shared/money'
 
