@@ -16,6 +16,8 @@ import type {
   TrayModel
 } from '../shared/contract'
 import type { QuitOffer } from '../shared/contract-cost'
+import type { LaunchOrigin } from '../shared/contract-launch'
+import type { CreateInstanceRequest } from '../shared/create-request'
 
 /** Identifies one connected renderer (an Electron webContents id, or a WebSocket client). */
 export type ClientId = string
@@ -43,6 +45,11 @@ export interface Keychain {
    * entry" to reads when no Secret Service runs; only a write tells. Absent: assume it works.
    */
   probe?(): Promise<boolean>
+  /**
+   * Told true when a call has been out so long that it may be waiting for the user (an unlock
+   * prompt), false when no such call is left; returns a function that stops listening.
+   */
+  watch?(listener: (waiting: boolean) => void): () => void
 }
 
 export interface NotebookWindowRequest {
@@ -91,6 +98,11 @@ export interface Platform {
    * when they cancelled. Absent where the page picks files itself (the web shell).
    */
   openFile?(request: { title: string; maxBytes: number; extensions: string[] }): Promise<{ name: string; text: string } | null>
+  /**
+   * The OS's folder dialog, in main (a download's destination); undefined when the user cancels.
+   * Absent where the window picks its own folder (the web shell's File System Access).
+   */
+  pickFolder?(): Promise<string | undefined>
 }
 
 /** A text file for the user to keep: what it is called by default, what the dialog says, what it holds. */
@@ -101,6 +113,12 @@ export interface SavedFile {
   /** File-type filter of the save dialog, e.g. `json`. */
   extensions: string[]
 }
+
+/**
+ * The Create button's own command (`instances.create`) as main runs it, for a launch it makes itself
+ * (a watch's, a template's without the window): create-once, this app's own action, told as `launched`.
+ */
+export type CreateCommand = (request: CreateInstanceRequest, origin: LaunchOrigin) => Promise<Result<{ instanceId: string }>>
 
 export type EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void
 
@@ -130,8 +148,6 @@ export interface AppCore {
   subscribe(sink: EventSink): () => void
   /** A renderer went away: release what it owned (terminal sessions). */
   clientGone(clientId: ClientId): void
-  /** Shows the window at an instance (a notification click); no id: the instance list. */
-  openInstance(instanceId?: string): void
   /**
    * The desktop's notification was clicked (`action` absent) or one of its buttons pressed: the
    * core does what the window's own buttons would (open the instance, Keep running, Launch now…).

@@ -1,26 +1,23 @@
 /**
- * The app's engine in plain Node, read top to bottom as its table of contents: each part of main
- * is built from its own module, in dependency order, and handed the parts it needs. Parts hear
- * each other on the hub (event-hub.ts), so nothing here rings anyone after a change: each event
- * reaches the transports first, then the parts, in the order they are built below (the notifier,
- * the SSH wing, the templates, the availability watch, the cost guard, the tray). A shell uses the core through a transport (Electron's is ipc.ts) and its
- * Platform (core-types.ts); the core never imports electron.
+ * The app's engine in plain Node, read top to bottom as its table of contents: each part is built
+ * in dependency order and handed the parts it needs. Parts hear each other on the hub
+ * (event-hub.ts): each event reaches the transports first, then the parts in the order they are
+ * built below; nothing here rings anyone after a change. A shell brings a transport (Electron's is
+ * ipc.ts), its Platform (core-types.ts) and its options (core-options.ts); the core never imports electron.
  */
-import type { Clock } from '../shared/clock'
-import type { LaunchOrigin } from '../shared/contract-launch'
-import type { CreateInstanceRequest } from '../shared/create-request'
 import { systemClock } from '../shared/clock'
-import { Account, type AccountOptions } from './account/account'
+import { Account } from './account/account'
 import { Availability } from './availability/availability'
 import { BalanceModel } from './billing/balance-model'
 import { Catalog } from './catalog/catalog'
 import { createDispatcher } from './commands/dispatcher'
 import { commandGroups } from './commands/index'
 import { notificationActivator } from './commands/notification-actions'
-import { MAIN_CLIENT, type AppCore, type Platform } from './core-types'
+import type { AppCoreOptions } from './core-options'
+import { MAIN_CLIENT, type AppCore, type CreateCommand } from './core-types'
 import { CostGuard } from './cost/cost-guard'
 import { execRunner } from './cost/exec-runner'
-import { GuardStore } from './cost/guard-store'
+import { guardStoreIn } from './cost/guard-store'
 import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
 import { Notifier } from './notify/notifier'
@@ -29,22 +26,11 @@ import { SettingsStore } from './settings/settings-store'
 import { SshWing } from './ssh/ssh-wing'
 import { Templates } from './templates/templates'
 import { TrayPresenter } from './tray/tray-presenter'
+import { UpdateService } from './update/update-service'
 import { Warnings } from './warnings'
 import { Watcher } from './watch/watcher'
 
-/** What a shell gives the core; the account's options say where the cloud or the Sandbox comes from. */
-export type AppCoreOptions = Pick<
-  AccountOptions,
-  'dataDir' | 'keychain' | 'log' | 'baseUrlOverride' | 'cloudClientFactory' | 'startEmulator' | 'reach'
-> & {
-  platform: Platform
-  clock?: Clock
-  version: string
-  /** [0, 1) for poll jitter; injectable for deterministic tests. */
-  random?: () => number
-  /** How often the availability watch reads the catalog (default 60 s). */
-  stockCheckIntervalMs?: number
-}
+export type { AppCoreOptions } from './core-options'
 
 export function createAppCore(options: AppCoreOptions): AppCore {
   const { dataDir, log, version } = options
@@ -54,7 +40,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const warnings = new Warnings(emit, log)
   const platform = osSafePlatform(options.platform)
   const settings = new SettingsStore(dataDir, clock)
-  const account = new Account({ ...options, clock, emit, warn: warnings.warn, notebooks: platform })
+  const account = new Account({ ...options, clock, emit, warn: warnings.warn, unwarn: warnings.clear, notebooks: platform })
   const notifier = new Notifier({ platform, settings, clock, events, emit })
   const watcher = new Watcher({
     clock,
@@ -77,44 +63,15 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     low: (available, threshold) => notifier.lowBalance(available, threshold)
   })
   const catalog = new Catalog({ dataDir, clock, account, toErrorInfo, emit })
-  // What runs only while signed in starts and stops at the session's moments.
-  for (const part of [watcher, balance, catalog]) account.listen(part)
   const wing = new SshWing({ dataDir, clock, emit, events, platform, settings, account, watcher })
   const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
-  /** The Create button's own command, run as main: create-once, this app's own action, told as `launched`. */
-  const create = (request: CreateInstanceRequest, origin: LaunchOrigin) =>
-    door.handle('instances.create', { request, origin }, { clientId: MAIN_CLIENT })
-  const saveFailed = (what: string) => (error: unknown) => log?.warn(`${what}: could not save`, { error: String(error) })
-  const templates = new Templates({
-    dataDir,
-    clock,
-    emit,
-    events,
-    account,
-    catalog,
-    find: (instanceId) => watcher.find(instanceId),
-    onWriteError: saveFailed('templates')
-  })
-  const availability = new Availability({
-    dataDir,
-    clock,
-    emit,
-    events,
-    scope: () => account.accountKey(),
-    // One shared read for every watch, through the cache the create form reads too.
-    readCatalog: () => catalog.read(),
-    cachedCatalog: () => catalog.view(catalog.profileId()).catalog,
-    create,
-    notify: notifier,
-    launchOf: (instanceId) => templates.launchOf(instanceId),
-    templateRule: (templateId) => templates.find(templateId)?.relaunch,
-    toErrorInfo,
-    onNotLoggedIn: () => void account.expire(null),
-    random: options.random ?? Math.random,
-    ...(options.stockCheckIntervalMs !== undefined ? { intervalMs: options.stockCheckIntervalMs } : {}),
-    ...(log ? { log } : {})
-  })
-  account.listen(availability)
+  // A launch main makes itself (a watch's, a template's without the window) is the Create button's own command.
+  const create: CreateCommand = (request, origin) => door.handle('instances.create', { request, origin }, { clientId: MAIN_CLIENT })
+  const templates = new Templates({ dataDir, clock, emit, events, account, catalog, find: (id) => watcher.find(id), log })
+  // Every watch shares one catalog read, through the cache the create form reads too.
+  const availability = new Availability({ ...options, clock, emit, events, account, catalog, templates, create, notifier, toErrorInfo })
+  // What runs only while signed in starts and stops at the session's moments.
+  for (const part of [watcher, balance, catalog, availability]) account.listen(part)
   const guard = new CostGuard({
     clock,
     settings,
@@ -122,11 +79,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     events,
     notify: notifier,
     instances: watcher,
-    store: new GuardStore(
-      dataDir,
-      () => clock.now(),
-      (error) => log?.warn('cost guard: could not save its rules', { error: String(error) })
-    ),
+    store: guardStoreIn(dataDir, clock, log),
     scope: () => account.accountKey(),
     // nvidia-smi on the instance's shared SSH link, or one exec-only connection kept between probes: never a prompt.
     runner: execRunner(wing.links),
@@ -135,49 +88,22 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     balance: () => balance.spendable(),
     ...(log ? { log } : {})
   })
-  const tray = new TrayPresenter({
-    events,
-    platform,
-    settings,
-    account,
-    watcher,
-    balance,
-    guard,
-    tunnels: wing.tunnels,
-    availability,
-    templates
-  })
-  door.serve(
-    commandGroups({
-      version,
-      clock,
-      emit,
-      platform,
-      warnings,
-      settings,
-      account,
-      notifier,
-      watcher,
-      balance,
-      catalog,
-      wing,
-      guard,
-      templates,
-      availability,
-      tray,
-      create
-    })
-  )
-  const notificationActivated = notificationActivator({ handle: door.handle, platform, emit, ...(log ? { log } : {}) })
+  // A restart to update waits while the wing has a terminal, a tunnel or a transfer open.
+  const updates = new UpdateService({ clock, emit, events, settings, log, engine: options.updater, current: version, activity: wing })
+  const launch = { templates, availability }
+  const tray = new TrayPresenter({ events, platform, settings, account, watcher, balance, guard, updates, tunnels: wing.tunnels, launch })
+  // The door answers with one command group per area, each made of the parts it needs (commands/index.ts).
+  const ground = { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog }
+  door.serve(commandGroups({ ...ground, wing, guard, updates, ...launch, tray, create }))
 
   /** Settings, profiles (the tray's first menu follows them), the cost guard's rules, the catalog, templates and watches from disk. */
   const readLocalState = async (): Promise<void> => {
     const loaded = await settings.load()
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
-    const [rules, , launchFiles, watchFiles] = await Promise.all([guard.load(), catalog.load(), templates.load(), availability.load()])
+    const [rules, , ...files] = await Promise.all([guard.load(), catalog.load(), templates.load(), availability.load()])
     if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
-    for (const [index, warning] of [...launchFiles, ...watchFiles].entries()) warnings.warn(`launch-files-invalid-${index}`, warning)
+    for (const [index, warning] of files.flat().entries()) warnings.warn(`launch-files-invalid-${index}`, warning)
   }
   let started = false
   /** What the first commands wait for (set by start(); never rejects). */
@@ -190,8 +116,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       localStateRead = reading.catch(() => undefined)
       await reading
       await account.start()
+      updates.start()
     },
     async stop() {
+      updates.stop()
       watcher.stop()
       availability.stop()
       guard.dispose()
@@ -209,16 +137,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     notice: (notice, input, context) => door.notice(notice, input, context),
     subscribe: (sink) => events.subscribe(sink),
     clientGone: (clientId) => wing.clientGone(clientId),
-    openInstance(instanceId) {
-      platform.showWindow()
-      emit('navigate', instanceId !== undefined ? { view: 'instances', instanceId } : { view: 'instances' })
-    },
-    notificationActivated: (notification, action) => void notificationActivated(notification, action),
-    onSystemEvent(event) {
-      watcher.onSystemEvent(event)
-      wing.onSystemEvent(event)
-      availability.onSystemEvent(event)
-    },
+    notificationActivated: notificationActivator({ handle: door.handle, platform, emit, log }),
+    onSystemEvent: (event) => [watcher, wing, availability].forEach((part) => part.onSystemEvent(event)),
     quitOffer: () => guard.quitOffer()
   }
 }

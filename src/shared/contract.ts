@@ -25,6 +25,7 @@ import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
 import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
 import type { CostCommands, CostEvents, CostGuardSettings } from './contract-cost'
+import type { UpdateChannel, UpdateCommands, UpdateEvents } from './contract-update'
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
 import type { LaunchCommands, LaunchEvents, LaunchFill, LaunchOrigin } from './contract-launch'
@@ -303,6 +304,8 @@ export interface Settings {
   theme: Theme
   terminalFontSize: number
   costGuard: CostGuardSettings
+  /** Which releases the updater installs: stable ones, or betas too. */
+  updateChannel: UpdateChannel
 }
 
 export type SettingsPatch = {
@@ -318,6 +321,8 @@ export interface AppInfo {
 export interface Warning {
   id: string
   message: string
+  /** The condition is over: the banner goes (`message` is empty). */
+  cleared?: true
 }
 
 // ---------------------------------------------------------------- the maps
@@ -396,8 +401,8 @@ export interface CoreEvents {
   balance: BalanceSnapshot
 }
 
-export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands & LaunchCommands
-export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & LaunchEvents
+export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands & UpdateCommands & LaunchCommands
+export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & UpdateEvents & LaunchEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices & FilesNotices
 
@@ -481,7 +486,11 @@ export const COMMAND_NAMES = [
   'files.delete',
   'files.upload',
   'files.download',
+  'files.downloadToFolder',
   'files.cancel',
+  'update.get',
+  'update.check',
+  'update.restart',
   'templates.list',
   'templates.save',
   'templates.rename',
@@ -524,6 +533,7 @@ export const EVENT_NAMES = [
   'files.transfer',
   'files.written',
   'files.data',
+  'update',
   'templates',
   'availability',
   'launched',

@@ -23,7 +23,7 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { InstanceCatalog } from '../../shared/catalog'
 import type { Clock, TimerHandle } from '../../shared/clock'
-import type { AppNotification, ErrorInfo, NotificationKind, Result } from '../../shared/contract'
+import type { AppNotification, ErrorInfo, NotificationKind } from '../../shared/contract'
 import type {
   AutoLaunch,
   AvailabilitySnapshot,
@@ -40,7 +40,7 @@ import type {
 import type { CreateInstanceRequest } from '../../shared/create-request'
 import { DraftLaunchSpecSchema, LaunchSpecSchema, RelaunchRuleSchema, StockTargetSchema, firstProblem } from '../../shared/launch-spec'
 import { AppError } from '../app-error'
-import type { EventFeed, EventSink, SystemEvent } from '../core-types'
+import type { CreateCommand, EventFeed, EventSink, SystemEvent } from '../core-types'
 import { ScopedStore } from '../util/scoped-store'
 import { backoffDelay } from '../watch/schedule'
 import {
@@ -95,23 +95,22 @@ export interface AvailabilityOptions {
   emit: EventSink
   /** The hub: `launched` ends the watch a launch answered; `reclaimed` starts a relaunch; `transitions` forgets rules of gone instances. */
   events: EventFeed
-  /** Whose watches: `profileId/username`; undefined while signed out. */
-  scope(): string | undefined
-  /** The shared catalog read (through the cache, so the create form sees it); throws when it fails. */
-  readCatalog(): Promise<InstanceCatalog>
-  /** The catalog as last read, for words before any read of this run. */
-  cachedCatalog(): InstanceCatalog | null
+  /** Whose watches (`profileId/username`, undefined while signed out); a refused session expires. */
+  account: { accountKey(): string | undefined; expire(pending: null): unknown }
+  /** The shared catalog read (through the cache, so the create form sees it; rejects when it fails), and what is cached. */
+  catalog: { read(): Promise<InstanceCatalog>; profileId(): string; view(profileId: string): { catalog: InstanceCatalog | null } }
+  /** What this app launched an instance with and from which template (undefined: not launched here), and a template's relaunch rule. */
+  templates: {
+    launchOf(instanceId: string): { spec: LaunchSpec; templateId?: string } | undefined
+    find(ref: string): { relaunch: RelaunchRule | null } | undefined
+  }
   /** The Create button's command: create-once, this app's own action, the launch book. */
-  create(request: CreateInstanceRequest, origin: LaunchOrigin): Promise<Result<{ instanceId: string }>>
-  notify: { deliver(notification: AppNotification): void; id(kind: NotificationKind, instanceId?: string): string }
-  /** What this app launched an instance with, and from which template (undefined: not launched here). */
-  launchOf(instanceId: string): { spec: LaunchSpec; templateId?: string } | undefined
-  /** A template's "relaunch when reclaimed". */
-  templateRule(templateId: string): RelaunchRule | null | undefined
+  create: CreateCommand
+  /** The notifier: what the watch says, under the notifier's ids. */
+  notifier: { deliver(notification: AppNotification): void; id(kind: NotificationKind, instanceId?: string): string }
   toErrorInfo(error: unknown): ErrorInfo
-  /** The API refused the session: the account expires it (and tells this part through `expired`). */
-  onNotLoggedIn(): void
-  intervalMs?: number
+  /** How often to read (default STOCK_CHECK_INTERVAL_MS). */
+  stockCheckIntervalMs?: number
   random?: () => number
   log?: { warn(message: string, data?: unknown): void }
 }
@@ -149,13 +148,13 @@ export class Availability {
       now,
       onWriteError
     })
-    this.intervalMs = options.intervalMs ?? STOCK_CHECK_INTERVAL_MS
+    this.intervalMs = options.stockCheckIntervalMs ?? STOCK_CHECK_INTERVAL_MS
     options.events.on('launched', ({ instanceId, origin }) => this.launched(instanceId, origin))
     options.events.on('reclaimed', (list) => {
       for (const { instanceId, name } of list) this.reclaimed(instanceId, name)
     })
     options.events.on('transitions', (transitions) => {
-      const scope = options.scope()
+      const scope = this.scope()
       if (!scope) return
       // An instance gone from the list has nothing left to relaunch.
       for (const t of transitions) if (t.to === null) this.rules.delete(scope, t.instanceId)
@@ -220,7 +219,7 @@ export class Availability {
   // ------------------------------------------------------------------ what the commands ask
 
   snapshot(): AvailabilitySnapshot {
-    const scope = this.options.scope()
+    const scope = this.scope()
     const watches = scope
       ? this.watches
           .entries(scope)
@@ -268,7 +267,7 @@ export class Availability {
     const watch: StockWatch = {
       watchId: randomUUID(),
       target,
-      label: targetWords(this.lastCatalog ?? this.options.cachedCatalog(), target),
+      label: targetWords(this.lastCatalog ?? this.cachedCatalog(), target),
       spec,
       auto: input.auto,
       origin: input.origin ?? { kind: 'form' },
@@ -322,7 +321,7 @@ export class Availability {
   /** "Relaunch automatically when reclaimed" for one instance; null turns it off. */
   setRelaunch(instanceId: string, rule: RelaunchRule | null): AvailabilitySnapshot {
     const scope = this.requireScope()
-    if (rule && !this.options.launchOf(instanceId))
+    if (rule && !this.options.templates.launchOf(instanceId))
       throw new AppError(
         'not-allowed',
         'Cloud Tray did not launch this instance, so it does not know everything it was launched with (its image id, its init script) and cannot relaunch it by itself. Use Launch again, or save a template and launch from it.'
@@ -345,16 +344,16 @@ export class Availability {
   }
 
   private async readAndJudge(): Promise<InstanceCatalog | undefined> {
-    const scope = this.options.scope()
+    const scope = this.scope()
     if (!scope || this.disposed) return undefined
     let catalog: InstanceCatalog
     try {
-      catalog = await this.options.readCatalog()
+      catalog = await this.options.catalog.read()
     } catch (error) {
       const info = this.options.toErrorInfo(error)
       if (info.kind === 'not-logged-in') {
         this.pause('signed-out')
-        this.options.onNotLoggedIn()
+        void this.options.account.expire(null)
       } else {
         this.failures++
         this.error = info
@@ -363,7 +362,7 @@ export class Availability {
       this.changed()
       return undefined
     }
-    if (this.options.scope() !== scope || this.disposed) return undefined
+    if (this.scope() !== scope || this.disposed) return undefined
     this.failures = 0
     this.error = undefined
     this.lastReadAt = this.options.clock.now()
@@ -405,7 +404,7 @@ export class Availability {
     const note = watch.auto ? aboveCeilingWords(found, watch.auto.maxPricePerHour) : undefined
     const next: StockWatch = { ...withoutNote(watch), state: 'in-stock', available: sighting, ...(note ? { note } : {}) }
     this.watches.set(scope, watch.watchId, next)
-    if (fresh) this.options.notify.deliver(inStockNotice(this.options.notify.id, next, found, note))
+    if (fresh) this.options.notifier.deliver(inStockNotice(this.options.notifier.id, next, found, note))
     return undefined
   }
 
@@ -421,7 +420,7 @@ export class Availability {
       // The `launched` event ended the watch already; the notice says what was done.
       if (this.watches.get(scope, watchId)) this.watches.delete(scope, watchId)
       this.changed()
-      this.options.notify.deliver(launchedNotice(this.options.notify.id, watch, result.value.instanceId, found))
+      this.options.notifier.deliver(launchedNotice(this.options.notifier.id, watch, result.value.instanceId, found))
       return
     }
     const current = this.watches.get(scope, watchId)
@@ -443,7 +442,7 @@ export class Availability {
         })
       } else {
         this.watches.set(scope, watchId, { ...current, state: 'needs-you', note: error.message })
-        this.options.notify.deliver(needsYouNotice(this.options.notify.id, current, error.message))
+        this.options.notifier.deliver(needsYouNotice(this.options.notifier.id, current, error.message))
       }
     } else {
       // Network, server, no session: create-once remembers an unknown outcome and looks for the
@@ -464,7 +463,7 @@ export class Availability {
       // A launch on its way, or one waiting for the user to look, is not dropped by the clock.
       if (!watch.auto || watch.auto.deadline >= now || watch.state === 'launching' || watch.state === 'needs-you') continue
       this.watches.delete(scope, watchId)
-      this.options.notify.deliver(deadlineNotice(this.options.notify.id, watch))
+      this.options.notifier.deliver(deadlineNotice(this.options.notifier.id, watch))
     }
   }
 
@@ -472,7 +471,7 @@ export class Availability {
 
   /** An instance was created: a watch it answers ends; a relaunch inherits the reclaimed instance's rule. */
   private launched(instanceId: string, origin: LaunchOrigin | undefined): void {
-    const scope = this.options.scope()
+    const scope = this.scope()
     if (!scope || !origin) return
     let changed = false
     if (origin.watchId && this.watches.get(scope, origin.watchId)) {
@@ -492,12 +491,15 @@ export class Availability {
 
   /** A spot instance was reclaimed: relaunch it when it asked for that, else offer to. */
   private reclaimed(instanceId: string, name: string): void {
-    const scope = this.options.scope()
+    const scope = this.scope()
     if (!scope) return
-    const notify = this.options.notify
+    const notify = this.options.notifier
     const id = notify.id
-    const launch = this.options.launchOf(instanceId)
-    const rule = this.rules.get(scope, instanceId) ?? (launch?.templateId ? this.options.templateRule(launch.templateId) : undefined)
+    const launch = this.options.templates.launchOf(instanceId)
+    const rule =
+      this.rules.get(scope, instanceId) ??
+      (launch?.templateId ? this.options.templates.find(launch.templateId)?.relaunch : undefined) ??
+      undefined
     if (!rule || !launch) {
       notify.deliver(reclaimedNotice(id, instanceId, name))
       return
@@ -520,6 +522,14 @@ export class Availability {
 
   // ------------------------------------------------------------------ timing
 
+  private scope(): string | undefined {
+    return this.options.account.accountKey()
+  }
+
+  private cachedCatalog(): InstanceCatalog | null {
+    return this.options.catalog.view(this.options.catalog.profileId()).catalog
+  }
+
   private pause(reason: Pause): void {
     this.pauses.add(reason)
     this.options.clock.clearTimeout(this.timer)
@@ -535,7 +545,7 @@ export class Availability {
   }
 
   private active(): boolean {
-    const scope = this.options.scope()
+    const scope = this.scope()
     return !this.disposed && this.pauses.size === 0 && scope !== undefined && this.watches.entries(scope).length > 0
   }
 
@@ -575,7 +585,7 @@ export class Availability {
   }
 
   private requireScope(): string {
-    const scope = this.options.scope()
+    const scope = this.scope()
     if (!scope) throw new AppError('no-session', 'Sign in to watch for stock.')
     return scope
   }

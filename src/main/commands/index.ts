@@ -4,20 +4,18 @@
  * dispatcher, whose tables refuse to compile while a command or notice has no handler here.
  */
 import type { Clock } from '../../shared/clock'
-import type { Result } from '../../shared/contract'
-import type { LaunchOrigin } from '../../shared/contract-launch'
-import type { CreateInstanceRequest } from '../../shared/create-request'
 import type { Account } from '../account/account'
 import type { Availability } from '../availability/availability'
 import type { BalanceModel } from '../billing/balance-model'
 import type { Catalog } from '../catalog/catalog'
-import type { EventSink, Platform } from '../core-types'
+import type { CreateCommand, EventSink, Platform } from '../core-types'
 import type { CostGuard } from '../cost/cost-guard'
 import type { Notifier } from '../notify/notifier'
 import type { SettingsStore } from '../settings/settings-store'
 import type { SshWing } from '../ssh/ssh-wing'
 import type { Templates } from '../templates/templates'
 import type { TrayPresenter } from '../tray/tray-presenter'
+import type { UpdateService } from '../update/update-service'
 import type { Warnings } from '../warnings'
 import type { Watcher } from '../watch/watcher'
 import { appCommands } from './app'
@@ -33,6 +31,7 @@ import { settingsCommands } from './settings'
 import { sshCommands } from './ssh'
 import { templateCommands } from './templates'
 import { trayCommands } from './tray'
+import { updateCommands } from './update'
 import { volumeCommands } from './volumes'
 
 /** Main's parts, as core.ts builds them. */
@@ -50,15 +49,17 @@ export interface Parts {
   catalog: Catalog
   wing: SshWing
   guard: CostGuard
+  updates: UpdateService
   templates: Templates
   availability: Availability
   tray: TrayPresenter
   /** The Create button's own command, as main runs it (a template's launch without the window). */
-  create(request: CreateInstanceRequest, origin: LaunchOrigin): Promise<Result<{ instanceId: string }>>
+  create: CreateCommand
 }
 
 export function commandGroups(parts: Parts) {
-  const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, tray } = parts
+  const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, updates, tray } =
+    parts
   const { templates, availability, create } = parts
   const notebooks: NotebookServices = {
     platform,
@@ -87,6 +88,7 @@ export function commandGroups(parts: Parts) {
       openNotebook: (instanceId) => openNotebook(notebooks, instanceId),
       ssh: wing,
       guard,
+      restartToUpdate: () => updates.restart(false),
       launch: {
         launchNow: (watchId) => availability.launchNow(watchId),
         cancel: (watchId) => availability.cancel(watchId),
@@ -97,6 +99,7 @@ export function commandGroups(parts: Parts) {
     sshCommands(wing),
     costCommands({ guard }),
     templateCommands({ templates, platform, catalog, create, signedIn: () => catalog.signedIn() }),
-    availabilityCommands(availability)
+    availabilityCommands(availability),
+    updateCommands(updates)
   ] as const
 }

@@ -24,12 +24,13 @@ export interface NotificationActionServices {
   handle<C extends CommandName>(command: C, input: CommandInput<C>, context: { clientId: string }): Promise<Result<CommandResult<C>>>
   platform: Pick<Platform, 'showWindow' | 'showNotification'>
   emit: EventSink
-  log?: { warn(message: string, data?: unknown): void }
+  log?: { warn(message: string, data?: unknown): void } | undefined
 }
 
+/** Answers a click or a button at once; what it runs goes on in the background and says so if it fails. */
 export function notificationActivator(
   services: NotificationActionServices
-): (notification: AppNotification, action?: NotificationAction['id']) => Promise<void> {
+): (notification: AppNotification, action?: NotificationAction['id']) => void {
   const run = <C extends CommandName>(command: C, input: CommandInput<C>) => services.handle(command, input, { clientId: MAIN_CLIENT })
   const show = (target: NavigateTarget): void => {
     services.platform.showWindow()
@@ -40,7 +41,7 @@ export function notificationActivator(
     services.log?.warn(`notification action failed: ${title}: ${message}`)
     services.platform.showNotification({ id: `action-failed-${Date.now()}`, kind: 'summary', title, body: message })
   }
-  return async (notification, action) => {
+  const activate = async (notification: AppNotification, action?: NotificationAction['id']): Promise<void> => {
     const { instanceId, watchId } = notification
     if (action === 'stop-now' && instanceId) {
       const result = await run('instances.stop', { instanceId })
@@ -61,5 +62,8 @@ export function notificationActivator(
     } else {
       show(instanceId !== undefined ? { view: 'instances', instanceId } : { view: 'instances' })
     }
+  }
+  return (notification, action) => {
+    activate(notification, action).catch((error: unknown) => failed('Cloud Tray could not do that', String(error)))
   }
 }

@@ -6,12 +6,9 @@
  * button's own create-once path.
  */
 import type { InstanceCatalog } from '../../shared/catalog'
-import type { Result } from '../../shared/contract'
-import type { LaunchOrigin } from '../../shared/contract-launch'
-import type { CreateInstanceRequest } from '../../shared/create-request'
 import { AppError, FailedResult } from '../app-error'
 import { firstInStock, targetWords } from '../availability/stock'
-import type { ClientId, Platform } from '../core-types'
+import type { ClientId, CreateCommand, Platform } from '../core-types'
 import { windowToAsk } from '../core-types'
 import { MAX_TEMPLATE_FILE_BYTES } from '../templates/template-file'
 import type { Templates } from '../templates/templates'
@@ -23,7 +20,7 @@ export interface TemplateServices {
   /** A catalog read at most `maxAgeMs` old. */
   catalog: { current(maxAgeMs: number): Promise<InstanceCatalog | null> }
   /** The Create button's own command (create-once; this app's own action; the launch book). */
-  create(request: CreateInstanceRequest, origin: LaunchOrigin): Promise<Result<{ instanceId: string }>>
+  create: CreateCommand
   /** Only while signed in: templates belong to the session's profile. */
   signedIn(): boolean
 }

@@ -48,7 +48,7 @@ export interface TemplatesOptions {
   catalog: { current(maxAgeMs: number): Promise<InstanceCatalog | null>; images(): KnownImage[] }
   /** The instance as the watcher last listed it. */
   find(instanceId: string): Instance | undefined
-  onWriteError?(error: unknown): void
+  log?: { warn(message: string, data?: unknown): void } | undefined
 }
 
 /** A template's review reads the catalog again when the last read is older than this. */
@@ -60,15 +60,16 @@ export class Templates {
 
   constructor(private readonly options: TemplatesOptions) {
     const now = () => options.clock.now()
+    const onWriteError = (error: unknown) => options.log?.warn('templates: could not save', { error: String(error) })
     this.store = new ScopedStore({
       dataDir: options.dataDir,
       file: 'templates.json',
       record: TemplateRecordSchema,
       what: 'your launch templates',
       now,
-      ...(options.onWriteError ? { onWriteError: options.onWriteError } : {})
+      onWriteError
     })
-    this.launches = launchBook(options.dataDir, now, options.onWriteError)
+    this.launches = launchBook(options.dataDir, now, onWriteError)
     options.events.on('launched', ({ instanceId, request, origin }) => {
       const scope = options.account.accountKey()
       if (scope) this.launches.set(scope, instanceId, launchRecord(request, origin, now()))

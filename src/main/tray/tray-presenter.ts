@@ -9,6 +9,7 @@
  * be told inside another (the guard's `cost` inside the `instances` that caused it), and reading
  * the parts then gives one consistent menu, not half of the old and half of the new.
  */
+import type { UpdateState } from '../../shared/contract-update'
 import type { BalanceSnapshot, EventName, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
 import type { CostSnapshot } from '../../shared/contract-cost'
 import type { EventFeed, Platform } from '../core-types'
@@ -24,6 +25,7 @@ export const TRAY_EVENTS = [
   'cost',
   'settings',
   'tunnels',
+  'update',
   'availability',
   'templates'
 ] as const satisfies readonly EventName[]
@@ -42,11 +44,14 @@ export interface TrayPresenterOptions {
   guard?: { snapshot(): CostSnapshot }
   /** The port tunnels (ssh/tunnels/tunnel-manager.ts), listed in their instance's submenu. */
   tunnels?: { list(): NonNullable<TrayContext['tunnels']> }
-  /** The availability watches (availability/availability.ts). */
-  availability?: { snapshot(): { watches: NonNullable<TrayContext['watches']> } }
-  /** The launch templates (templates/templates.ts). */
-  templates?: { list(): NonNullable<TrayContext['templates']> }
+  /** Getting the GPU: the availability watches (availability/availability.ts) and the launch templates (templates/templates.ts). */
+  launch?: {
+    availability: { snapshot(): { watches: NonNullable<TrayContext['watches']> } }
+    templates: { list(): NonNullable<TrayContext['templates']> }
+  }
   platform: Pick<Platform, 'setTray'>
+  /** The updater's state: a downloaded update adds "Restart to update". */
+  updates?: { snapshot(): UpdateState }
 }
 
 export class TrayPresenter {
@@ -74,8 +79,8 @@ export class TrayPresenter {
       ...(options.balance ? { balance: options.balance.snapshot() } : {}),
       ...(options.guard ? { cost: options.guard.snapshot() } : {}),
       ...(options.tunnels ? { tunnels: options.tunnels.list() } : {}),
-      ...(options.availability ? { watches: options.availability.snapshot().watches } : {}),
-      ...(options.templates ? { templates: options.templates.list() } : {})
+      ...(options.updates ? { update: options.updates.snapshot() } : {}),
+      ...(options.launch ? { watches: options.launch.availability.snapshot().watches, templates: options.launch.templates.list() } : {})
     })
     const json = JSON.stringify(model)
     this.current = model

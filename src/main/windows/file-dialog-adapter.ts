@@ -5,10 +5,11 @@
  */
 import { stat, readFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { app, BrowserWindow, dialog, type OpenDialogOptions, type SaveDialogOptions } from 'electron'
+import { app, dialog, type OpenDialogOptions, type SaveDialogOptions } from 'electron'
 import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { AppError } from '../app-error'
 import type { SavedFile } from '../core-types'
+import { dialogParent } from './dialog-parent-adapter'
 
 const filters = (extensions: string[]) => [
   { name: extensions.map((extension) => extension.toUpperCase()).join(', '), extensions },
@@ -21,7 +22,7 @@ export async function saveFileWithDialog(file: SavedFile): Promise<string | null
     defaultPath: join(app.getPath('documents'), file.defaultName),
     filters: filters(file.extensions)
   }
-  const parent = BrowserWindow.getFocusedWindow()
+  const parent = dialogParent()
   const { canceled, filePath } = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options)
   if (canceled || !filePath) return null
   // A file the user keeps and may open elsewhere: readable by them as any document is.
@@ -35,7 +36,7 @@ export async function openFileWithDialog(request: {
   extensions: string[]
 }): Promise<{ name: string; text: string } | null> {
   const options: OpenDialogOptions = { title: request.title, properties: ['openFile'], filters: filters(request.extensions) }
-  const parent = BrowserWindow.getFocusedWindow()
+  const parent = dialogParent()
   const { canceled, filePaths } = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options)
   const path = filePaths[0]
   if (canceled || !path) return null
