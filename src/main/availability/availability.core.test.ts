@@ -11,6 +11,7 @@ import { ManualClock } from '../../shared/clock'
 import type { AppNotification } from '../../shared/contract'
 import type { AvailabilitySnapshot, LaunchSpec, StockWatch } from '../../shared/contract-launch'
 import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
+import { pass, until } from './testing/stock-time'
 import { STOCK_CHECK_INTERVAL_MS } from './availability'
 
 const FEED = '/resource/user/instance/list'
@@ -22,22 +23,6 @@ afterEach(async () => {
   await rig?.close()
   rig = undefined
 })
-
-/** Lets what the last timer started (a read over a real socket, a create) finish. */
-const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 15))
-
-async function pass(clock: ManualClock, ms: number, step = 5_000): Promise<void> {
-  for (let done = 0; done < ms; done += step) await clock.advanceAsync(Math.min(step, ms - done), settle)
-}
-
-/** Until `ready` holds, in real time (an answer over a socket), at most `tries` × 15 ms. */
-async function until(ready: () => boolean | Promise<boolean>, tries = 200): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await ready()) return
-    await settle()
-  }
-  throw new Error('waited too long')
-}
 
 async function signedInRig(): Promise<{ rig: CoreRig; clock: ManualClock; usWest: string; singapore: string }> {
   const clock = new ManualClock(Date.now())

@@ -9,6 +9,7 @@ import type { Instance } from '../../shared/api'
 import { ManualClock } from '../../shared/clock'
 import type { CreateInstanceRequest } from '../../shared/create-request'
 import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
+import { pass, until } from './testing/stock-time'
 
 const SPOT = 'gpu-h100-sxm-1x-spot'
 const MIN = 60_000
@@ -18,18 +19,6 @@ afterEach(async () => {
   await rig?.close()
   rig = undefined
 })
-
-const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 15))
-async function pass(clock: ManualClock, ms: number, step = 5_000): Promise<void> {
-  for (let done = 0; done < ms; done += step) await clock.advanceAsync(Math.min(step, ms - done), settle)
-}
-async function until(ready: () => boolean | Promise<boolean>, tries = 300): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await ready()) return
-    await settle()
-  }
-  throw new Error('waited too long')
-}
 
 /** A spot instance this app launched with a volume, ports, docker and an init script, running. */
 async function runningSpot(): Promise<{ r: CoreRig; clock: ManualClock; request: CreateInstanceRequest; instanceId: string }> {
