@@ -20,6 +20,7 @@
 import { createCloudClient } from '../src/main/cloud/client'
 import { createCoreRig, createRequest, type CoreRig } from '../src/main/testing/core-harness'
 import { ManualClock } from '../src/shared/clock'
+import { highest } from '../src/shared/extremes'
 import type { AvailabilitySnapshot, StockTarget } from '../src/shared/contract-launch'
 
 const WATCHES = 50
@@ -137,7 +138,7 @@ const hour = await naiveHour()
 const reference = hour * (DAY_MS / HOUR_MS)
 const { reads, intervals, delays } = await watchedDay()
 const ratio = reads / reference
-const worst = Math.max(...delays)
+const worst = highest(delays) ?? 0
 console.log(
   `reference: one read per watch per interval, measured ${hour} reads for ${WATCHES} watches in one emulated hour → ${reference} for the day`
 )

@@ -23,7 +23,12 @@ const BENCHES: { file: string; target: string }[] = [
   { file: 'sftp-throughput.ts', target: '256 MiB up and down through the app’s SFTP vs OpenSSH sftp ≥ 0.9 each' },
   { file: 'tunnel-throughput.ts', target: '256 MiB through an app tunnel vs ssh -L ≥ 0.8' },
   { file: 'emulator-load.ts', target: 'emulator under autocannon answers correctly' },
-  { file: 'gpu-probe.ts', target: 'SSH connections for GPU probes vs a fresh connection per probe ≤ 0.05' }
+  { file: 'gpu-probe.ts', target: 'SSH connections for GPU probes vs a fresh connection per probe ≤ 0.05' },
+  {
+    file: 'soak.ts',
+    target:
+      'an emulated day, 20 instances, faults and restarts ≤ 5 min: 0 crashes, 0 duplicates, 0 lost events, memory ≤ +10 %, every rule on time'
+  }
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -25,6 +25,7 @@ import { notebookAccessAfter, type NotebookOwner } from './notebook/notebook-acc
 import { launcherSwitches, setLinuxAutostart } from './windows/autostart'
 import { osSafeNotification } from './os-text'
 import { startupFailure } from './startup-failure'
+import { installProcessGuard } from './process-guard'
 import { systemClock } from '../shared/clock'
 import { boundedQuit } from './windows/quit-bound'
 import { TOAST_ACTIVATOR_CLSID, appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
@@ -79,6 +80,26 @@ async function start(): Promise<void> {
   const trayAtStart = trayShown()
   void trayAtStart.then((shown) => shown || useNoTrayMenu(app.isPackaged))
   const log = createLogger({ dir: logDirFor(dataDir) })
+  // The last net (process-guard.ts says what goes on and why that is safe): a failed promise nobody
+  // awaited, or a connection's error, is logged and the app goes on; anything else ends it, once
+  // logged, and starts it again (the session and the cost guard's countdowns resume from disk)
+  // unless it has only just started, when it says so instead of starting again and again.
+  installProcessGuard({
+    log,
+    fatal() {
+      log.close()
+      if (process.uptime() > 60) {
+        app.relaunch()
+        app.exit(70)
+        return
+      }
+      dialog.showErrorBox(
+        'Cloud Tray',
+        'Cloud Tray hit an unexpected error and has to close. Its log (in Settings → Show logs) says what happened.'
+      )
+      app.exit(70)
+    }
+  })
   const notebooks = createNotebookWindows((line) => log.info(line))
   // Quit closes the notebook windows first and asks if a page has unsaved work (leave-policy.ts).
   // With the setting on, Quit first offers to stop running instances (cost/quit-question.ts).

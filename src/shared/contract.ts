@@ -303,6 +303,11 @@ export interface Settings {
   openWindowAtStart: boolean
   theme: Theme
   terminalFontSize: number
+  /**
+   * Programs on the instance may set the clipboard (OSC 52). Off by default: a program that fills
+   * the clipboard unseen could make the next paste run something.
+   */
+  terminalClipboardWrite: boolean
   costGuard: CostGuardSettings
   /** Which releases the updater installs: stable ones, or betas too. */
   updateChannel: UpdateChannel

@@ -40,6 +40,7 @@ import type {
 import type { CreateInstanceRequest } from '../../shared/create-request'
 import { DraftLaunchSpecSchema, LaunchSpecSchema, RelaunchRuleSchema, StockTargetSchema, firstProblem } from '../../shared/launch-spec'
 import { AppError } from '../app-error'
+import { toErrorInfo } from '../error-info'
 import type { CreateCommand, EventFeed, EventSink, SystemEvent } from '../core-types'
 import { ScopedStore } from '../util/scoped-store'
 import { backoffDelay } from '../watch/schedule'
@@ -108,7 +109,6 @@ export interface AvailabilityOptions {
   create: CreateCommand
   /** The notifier: what the watch says, under the notifier's ids. */
   notifier: { deliver(notification: AppNotification): void; id(kind: NotificationKind, instanceId?: string): string }
-  toErrorInfo(error: unknown): ErrorInfo
   /** How often to read (default STOCK_CHECK_INTERVAL_MS). */
   stockCheckIntervalMs?: number
   random?: () => number
@@ -350,7 +350,7 @@ export class Availability {
     try {
       catalog = await this.options.catalog.read()
     } catch (error) {
-      const info = this.options.toErrorInfo(error)
+      const info = toErrorInfo(error)
       if (info.kind === 'not-logged-in') {
         this.pause('signed-out')
         void this.options.account.expire(null)

@@ -46,6 +46,8 @@ export interface TrayContext {
   cost?: CostSnapshot
   /** Port tunnels (src/main/ssh/tunnels/tunnel-manager.ts): each instance's are listed in its submenu. */
   tunnels?: readonly Pick<TunnelInfo, 'tunnelId' | 'instanceId' | 'remotePort' | 'label' | 'localAddress' | 'state'>[]
+  /** Parts of main that are not working (supervisor.ts): a line each, in a few words. */
+  problems?: readonly { partId: string; short: string }[]
   /** The updater (update/update-service.ts): a downloaded update offers a restart. */
   update?: Pick<UpdateState, 'status' | 'version' | 'waitingFor'>
   /** Availability watches (src/main/availability): what each waits for, cancellable. */
@@ -126,7 +128,10 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
   const money = balanceLine(session, settings, context.balance)
   if (money) items.push(label('balance', money))
   if (context.health?.state === 'failing') items.push(label('health', 'Cannot reach the cloud — retrying'))
-  items.push(...countdownItems(cost, signedIn))
+  // A handful at most: the window's banners say the rest.
+  for (const problem of (context.problems ?? []).slice(0, MAX_TRAY_PROBLEMS))
+    items.push(label(`problem:${problem.partId}`, `⚠ ${problem.short}`))
+  for (const countdown of countdownItems(cost, signedIn)) items.push(countdown)
   items.push(separator('sep-status'))
 
   if (session.status !== 'signed-out') {
@@ -150,12 +155,12 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
     }
     items.push(separator('sep-instances'))
     const watches = watchItems(context.watches ?? [], signedIn)
-    if (watches.length > 0) items.push(...watches, separator('sep-watches'))
+    if (watches.length > 0) for (const line of [...watches, separator('sep-watches')]) items.push(line)
   }
 
   items.push(item('open-window', 'Open Cloud Tray', true))
   items.push(item('new-instance', 'New instance…', signedIn))
-  if (session.status !== 'signed-out') items.push(...templateItems(context.templates ?? [], signedIn))
+  if (session.status !== 'signed-out') for (const line of templateItems(context.templates ?? [], signedIn)) items.push(line)
   items.push(item('new-volume', 'New volume…', signedIn))
   items.push(item('refresh', 'Refresh now', signedIn))
   items.push(separator('sep-account'))
@@ -181,6 +186,9 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
     ...(title ? { title } : {})
   }
 }
+
+/** Problem lines shown at most (supervisor.ts's unhealthy parts); the window lists every one. */
+export const MAX_TRAY_PROBLEMS = 3
 
 /** A menu is not a list view: beyond this many instances the rest are one "more" item. */
 export const MAX_TRAY_INSTANCES = 15
@@ -226,13 +234,12 @@ function instanceSubmenu(
     item(`instance:${id}:copy-ssh`, 'Copy SSH command', terminal)
   ]
   if (tunnels)
-    submenu.push(
-      ...tunnelItems(
-        id,
-        terminal,
-        tunnels.filter((tunnel) => tunnel.instanceId === id)
-      )
-    )
+    for (const entry of tunnelItems(
+      id,
+      terminal,
+      tunnels.filter((tunnel) => tunnel.instanceId === id)
+    ))
+      submenu.push(entry)
   if (ports.length > 0) {
     submenu.push(separator(`instance:${id}:sep-ports`))
     for (const port of ports) {
