@@ -57,6 +57,12 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
     ],
     ['POST /preempt', acting((body) => control.preempt(requireString(body, 'instanceId')))],
     [
+      'POST /stock',
+      acting((body) =>
+        control.setStock(requireString(body, 'instanceTypeId'), requireString(body, 'region'), requireBoolean(body, 'inStock'))
+      )
+    ],
+    [
       'POST /advance',
       (body) => {
         control.advance(requireInteger(body, 'ms', 'ms', { min: 0, max: 10 * 365 * 86_400_000 }))
@@ -74,7 +80,7 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
       }
     ],
     ['POST /faults/drop-next', acting((body) => control.faults.dropNext(countOf(body)))],
-    ['POST /faults/lose-next', acting((body) => control.faults.loseNextAnswers(countOf(body)))],
+    ['POST /faults/lose-next', acting((body) => control.faults.loseNextAnswers(countOf(body), optionalString(body, 'route')))],
     [
       'POST /faults/down',
       (body) => {
