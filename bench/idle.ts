@@ -34,6 +34,8 @@ interface Measured {
   cpuMs: number
   wallMs: number
   timerCallbacks: number
+  /** Timer callbacks run, by the delay they were set with (ms). */
+  byDelay: Record<string, number>
   contextSwitches: number
 }
 
@@ -56,28 +58,32 @@ function threadCount(): number {
   }
 }
 
-/** Counts every timer callback this process runs from now on. */
-function countTimers(): () => number {
+/** Counts every timer callback this process runs from now on, and by the delay it was set with. */
+function countTimers(): { calls: () => number; byDelay: Map<number, number> } {
   let calls = 0
+  const byDelay = new Map<number, number>()
   const wrap = <F extends (callback: (...args: unknown[]) => void, ...rest: unknown[]) => unknown>(original: F): F =>
     ((callback: (...args: unknown[]) => void, ...rest: unknown[]) =>
       original(
         (...args: unknown[]) => {
           calls++
+          const delay = Math.round(Number(rest[0] ?? 0))
+          byDelay.set(delay, (byDelay.get(delay) ?? 0) + 1)
           callback(...args)
         },
         ...rest
       )) as F
   globalThis.setTimeout = Object.assign(wrap(globalThis.setTimeout as never), globalThis.setTimeout)
   globalThis.setInterval = Object.assign(wrap(globalThis.setInterval as never), globalThis.setInterval)
-  return () => calls
+  return { calls: () => calls, byDelay }
 }
 
-async function measure(seconds: number, settle: () => Promise<void>, timers: () => number): Promise<Measured> {
+async function measure(seconds: number, settle: () => Promise<void>, timers: ReturnType<typeof countTimers>): Promise<Measured> {
   await settle()
   const cpu = process.cpuUsage()
   const started = performance.now()
-  const callsBefore = timers()
+  const callsBefore = timers.calls()
+  timers.byDelay.clear()
   const switchesBefore = mainThreadSwitches()
   // The measuring process's own timer: counted out below.
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
@@ -85,7 +91,13 @@ async function measure(seconds: number, settle: () => Promise<void>, timers: () 
   return {
     cpuMs: (used.user + used.system) / 1000,
     wallMs: performance.now() - started,
-    timerCallbacks: timers() - callsBefore - 1,
+    timerCallbacks: timers.calls() - callsBefore - 1,
+    // Less the measuring timer itself.
+    byDelay: Object.fromEntries(
+      [...timers.byDelay]
+        .map(([delay, count]): [number, number] => [delay, delay === seconds * 1000 ? count - 1 : count])
+        .filter(([, count]) => count > 0)
+    ),
     contextSwitches: mainThreadSwitches() - switchesBefore
   }
 }
@@ -173,7 +185,14 @@ async function main(): Promise<number> {
     const perMinute = (count: number, m: Measured): number => (count * 60_000) / m.wallMs
     const line = (name: string, m: Measured & { threads: number }): string =>
       `${name} ${(share(m) * 100).toFixed(3)} % of a core (${m.cpuMs.toFixed(0)} ms CPU in ${(m.wallMs / 1000).toFixed(0)} s); ` +
-      `timer wake-ups ${perMinute(m.timerCallbacks, m).toFixed(1)}/min; main thread woke ${perMinute(m.contextSwitches, m).toFixed(0)}/min; ${m.threads} threads`
+      `timer wake-ups ${perMinute(m.timerCallbacks, m).toFixed(1)}/min; main thread woke ${perMinute(m.contextSwitches, m).toFixed(0)}/min; ${m.threads} threads` +
+      (Object.keys(m.byDelay).length > 0
+        ? `\n      timers run, by the delay they were set with: ${Object.entries(m.byDelay)
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 6)
+            .map(([delay, count]) => `${delay} ms ×${count}`)
+            .join(', ')}`
+        : '')
     const ok = share(core) <= TARGET_CPU_SHARE
     console.log(
       `idle: ${INSTANCES} watched Running instances, signed in, no window; ${seconds} s each after ${WARM_UP_MS / 1000} s of warm-up`
