@@ -24,6 +24,8 @@ import { setLinuxAutostart } from './windows/autostart'
 import { osSafeNotification } from './os-text'
 import { startupFailure } from './startup-failure'
 import { appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
+import { startCliSocket, type CliSocketServer } from './cli-socket/cli-socket-server'
+import { currentCliSocketPlace } from '../shared/node/cli-socket/place'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
 const ONLINE_CHECK_MS = 5_000
@@ -157,6 +159,13 @@ async function start(): Promise<void> {
     })
   )
 
+  // cloud-tray (the command line) reaches this app over its local socket (src/main/cli-socket).
+  let cliSocket: CliSocketServer | undefined
+  startCliSocket({ core, version: app.getVersion(), place: currentCliSocketPlace(homedir()), log }).then(
+    (served) => (cliSocket = served),
+    (error: Error) => log.warn(`the command line is off: ${error.message}`)
+  )
+
   app.on('second-instance', () => window.show())
   // macOS: clicking the Dock icon brings the window back.
   app.on('activate', () => window.show())
@@ -168,7 +177,7 @@ async function start(): Promise<void> {
     event.preventDefault()
     stopped = true
     notebooks.destroyAll()
-    void core.stop().finally(() => {
+    void Promise.all([core.stop(), cliSocket?.close()]).finally(() => {
       log.close()
       app.quit()
     })

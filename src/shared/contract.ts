@@ -469,7 +469,14 @@ export const COMMAND_NAMES = [
   'files.cancel'
 ] as const satisfies readonly CommandName[]
 
-export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize', 'files.chunk', 'files.saved'] as const satisfies readonly NoticeName[]
+export const NOTICE_NAMES = [
+  'ssh.ack',
+  'ssh.input',
+  'ssh.resize',
+  'ssh.eof',
+  'files.chunk',
+  'files.saved'
+] as const satisfies readonly NoticeName[]
 
 export const EVENT_NAMES = [
   'session',
@@ -485,6 +492,7 @@ export const EVENT_NAMES = [
   'catalog',
   'balance',
   'ssh.data',
+  'ssh.written',
   'ssh.status',
   'ssh.prompt',
   'cost',

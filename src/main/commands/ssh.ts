@@ -78,7 +78,7 @@ export interface SshServices {
 type SshCommand =
   'ssh.open' | 'ssh.close' | 'ssh.reconnect' | 'ssh.answer' | 'ssh.forgetHostKey' | 'ssh.command' | 'ssh.configPreview' | 'ssh.configWrite'
 
-type SshNotice = 'ssh.ack' | 'ssh.input' | 'ssh.resize'
+type SshNotice = 'ssh.ack' | 'ssh.input' | 'ssh.resize' | 'ssh.eof'
 
 /** The group, and what the rest of main tells it or asks of it. */
 export type SshGroup = CommandGroup<SshCommand | TunnelCommand | FilesCommand | EditorCommand, SshNotice | FilesNotice> & {
@@ -177,7 +177,7 @@ export function createSshCommands(services: SshServices, environment: SshEnviron
           environment.editors ??
           (() => installedEditors({ platform: process.platform, env: process.env, home: environment.homeDir, exists: existsSync }))
       }).handlers,
-      'ssh.open': async ({ instanceId, cols, rows }, { clientId }) => manager.open(instanceId, cols, rows, clientId),
+      'ssh.open': async ({ instanceId, cols, rows, run }, { clientId }) => manager.open(instanceId, cols, rows, clientId, run),
       'ssh.close': async ({ terminalId }, { clientId }) => manager.close(terminalId, clientId),
       'ssh.reconnect': async ({ terminalId }, { clientId }) => manager.reconnect(terminalId, clientId),
       'ssh.answer': async ({ promptId, answer }, { clientId }) => manager.answer(promptId, answer, clientId),
@@ -224,6 +224,7 @@ export function createSshCommands(services: SshServices, environment: SshEnviron
     notices: {
       'ssh.input': ({ terminalId, data }, { clientId }) => manager.input(terminalId, data, clientId),
       'ssh.resize': ({ terminalId, cols, rows }, { clientId }) => manager.resize(terminalId, cols, rows, clientId),
+      'ssh.eof': ({ terminalId }, { clientId }) => manager.eof(terminalId, clientId),
       'ssh.ack': ({ terminalId, bytes }, { clientId }) => manager.ack(terminalId, bytes, clientId),
       ...filesGroup.notices
     },

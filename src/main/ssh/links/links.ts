@@ -211,23 +211,7 @@ export class SshLinks {
     if (!isRunning(instance)) {
       throw new ExecError('not-running', `${instance.instanceSpecInfo.name} is ${instance.instanceRuntimeInfo.status}, not Running.`)
     }
-    let link = this.links.get(instanceId)
-    if (!link?.execUser) {
-      const user = new ExecUser(this.options.clock, this.options.execIdleMs ?? DEFAULT_EXEC_IDLE_MS)
-      let lease: LinkLease
-      try {
-        lease = this.acquire(instanceId, user)
-      } catch (error) {
-        throw new ExecError('not-running', (error as Error).message)
-      }
-      link = this.links.get(instanceId) as Link
-      link.execUser = user
-      user.onIdle = () => {
-        if (link?.execUser === user) link.execUser = undefined
-        lease.release()
-      }
-    }
-    const user = link.execUser as ExecUser
+    const { link, user } = this.execUserOf(instanceId)
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS
     const startedAt = this.options.clock.now()
     const connection = await withTimeout(
@@ -242,6 +226,39 @@ export class SshLinks {
     )
     const left = Math.max(1, timeoutMs - (this.options.clock.now() - startedAt))
     return runExec(connection, command, { ...options, timeoutMs: left }, this.options.clock)
+  }
+
+  /**
+   * Keeps the instance's connection for `execIdleMs` from now, as a connection made for `exec` is
+   * kept: a command line's next session there skips the handshake. Does nothing when the instance
+   * cannot be reached (it is not running).
+   */
+  keepWarm(instanceId: string): void {
+    try {
+      this.execUserOf(instanceId).user.hold()
+    } catch {
+      // Not running any more: nothing to keep.
+    }
+  }
+
+  /** The link's background user (made, joining the link, when there is none). Throws ExecError when it cannot run. */
+  private execUserOf(instanceId: string): { link: Link; user: ExecUser } {
+    const existing = this.links.get(instanceId)
+    if (existing?.execUser) return { link: existing, user: existing.execUser }
+    const user = new ExecUser(this.options.clock, this.options.execIdleMs ?? DEFAULT_EXEC_IDLE_MS)
+    let lease: LinkLease
+    try {
+      lease = this.acquire(instanceId, user)
+    } catch (error) {
+      throw new ExecError('not-running', (error as Error).message)
+    }
+    const link = this.links.get(instanceId) as Link
+    link.execUser = user
+    user.onIdle = () => {
+      if (link.execUser === user) link.execUser = undefined
+      lease.release()
+    }
+    return { link, user }
   }
 
   /**
@@ -491,7 +508,7 @@ class ExecUser implements LinkUser {
 
   /** The connection to run on: the live one, or the next one once the link is up. */
   ready(live: SshConnection | undefined): Promise<SshConnection> {
-    this.touch()
+    this.hold()
     const connection = live ?? this.current
     if (connection) return Promise.resolve(connection)
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }))
@@ -530,7 +547,8 @@ class ExecUser implements LinkUser {
     for (const waiter of waiters) waiter.reject(error)
   }
 
-  private touch(): void {
+  /** Holds the link `idleMs` from now. */
+  hold(): void {
     this.clock.clearTimeout(this.idleTimer)
     this.idleTimer = this.clock.setTimeout(() => this.release(), this.idleMs)
   }
