@@ -9,13 +9,17 @@ import { join, resolve } from 'node:path'
 import { defineConfig, type Plugin } from 'vite'
 
 const root = import.meta.dirname
-const outDir = resolve(root, 'out/cli')
+const defaultOutDir = resolve(root, 'out/cli')
 const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }
 
-/** The shell and cmd launchers, executable. */
+/** The shell and cmd launchers, executable, beside the bundle (in `--outDir` when a test builds elsewhere). */
 function launchers(): Plugin {
+  let outDir = defaultOutDir
   return {
     name: 'cloud-tray-launchers',
+    configResolved(config) {
+      outDir = resolve(root, config.build.outDir)
+    },
     closeBundle() {
       for (const name of ['cloud-tray', 'cloud-tray.cmd']) {
         copyFileSync(resolve(root, 'src/cli/launchers', name), join(outDir, name))
@@ -32,7 +36,7 @@ export default defineConfig({
   ssr: { noExternal: true, target: 'node' },
   build: {
     ssr: resolve(root, 'src/cli/main.ts'),
-    outDir,
+    outDir: defaultOutDir,
     emptyOutDir: true,
     target: 'node20',
     minify: false,

@@ -8,17 +8,26 @@
 /** What a command's positional arguments complete to. */
 export type ArgumentKind = 'instance' | 'shell' | 'files' | 'none'
 
+export interface CompletionOption {
+  /** Long and short flags, e.g. `--json`, `-r`. */
+  flags: string[]
+  description: string
+  /** It takes a value (`--template NAME`). */
+  value?: boolean
+}
+
 export interface CompletionCommand {
   name: string
   description: string
-  /** Long and short flags, e.g. `--json`, `-r`. */
-  options: { flags: string[]; description: string }[]
+  /** Its own options, help included. */
+  options: CompletionOption[]
   argument: ArgumentKind
 }
 
 export interface CompletionSpec {
   program: string
-  globalOptions: { flags: string[]; description: string }[]
+  /** Before a subcommand. */
+  globalOptions: CompletionOption[]
   commands: CompletionCommand[]
 }
 
@@ -43,10 +52,7 @@ const fn = (spec: CompletionSpec): string => `_${spec.program.replace(/[^A-Za-z0
 function bashScript(spec: CompletionSpec): string {
   const name = fn(spec)
   const cases = spec.commands
-    .map(
-      (command) =>
-        `    ${command.name}) opts=${quoteSingle(`${flagsOf(command.options)} ${flagsOf(spec.globalOptions)}`.trim())}; kind=${command.argument} ;;`
-    )
+    .map((command) => `    ${command.name}) opts=${quoteSingle(flagsOf(command.options))}; kind=${command.argument} ;;`)
     .join('\n')
   return `# ${spec.program} completion for bash. Load it with:  source <(${spec.program} completion bash)
 # or keep it: ${spec.program} completion bash > ~/.local/share/bash-completion/completions/${spec.program}
@@ -99,10 +105,11 @@ function zshEscape(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/'/g, `'\\''`).replace(/:/g, '\\:').replace(/\[/g, '\\[').replace(/\]/g, '\\]')
 }
 
-function zshOption(option: { flags: string[]; description: string }): string {
+function zshOption(option: CompletionOption): string {
   const description = zshEscape(option.description)
-  if (option.flags.length === 1) return `'${option.flags[0]}[${description}]'`
-  return `'(${option.flags.join(' ')})'{${option.flags.join(',')}}'[${description}]'`
+  const value = option.value ? ':value: ' : ''
+  if (option.flags.length === 1) return `'${option.flags[0]}[${description}]${value}'`
+  return `'(${option.flags.join(' ')})'{${option.flags.join(',')}}'[${description}]${value}'`
 }
 
 function zshScript(spec: CompletionSpec): string {
@@ -118,24 +125,26 @@ function zshScript(spec: CompletionSpec): string {
             : command.argument === 'files'
               ? `'*:place:${name}_places'`
               : ''
-      return `      ${command.name}) _arguments ${[...command.options, ...spec.globalOptions].map(zshOption).join(' ')} ${argument} ;;`
+      return `      ${command.name}) _arguments ${command.options.map(zshOption).join(' ')} ${argument} ;;`
     })
     .join('\n')
   return `#compdef ${spec.program}
 # ${spec.program} completion for zsh. Load it with:  source <(${spec.program} completion zsh)
 # or keep it as _${spec.program} in a folder of your $fpath.
+# The names come from the command being completed (set in ${name}: zsh scopes locals dynamically).
 ${name}_instances() {
   local -a names
-  names=(\${(f)"$(\${words[1]} list --names --all 2>/dev/null)"})
+  names=(\${(f)"$(\${${name}_program:-${spec.program}} list --names --all 2>/dev/null)"})
   compadd -a names
 }
 ${name}_places() {
   local -a names
-  names=(\${(f)"$(\${words[1]} list --names --all 2>/dev/null)"})
+  names=(\${(f)"$(\${${name}_program:-${spec.program}} list --names --all 2>/dev/null)"})
   (( \${#names} )) && compadd -S '' -- \${^names}:
   _files
 }
 ${name}() {
+  local ${name}_program=\${words[1]}
   local -a commands
   commands=(
 ${commands}
@@ -171,7 +180,7 @@ function fishScript(spec: CompletionSpec): string {
   for (const command of spec.commands) {
     lines.push(`complete -c ${p} -n 'not __fish_seen_subcommand_from ${names}' -a ${command.name} -d ${quoteSingle(command.description)}`)
   }
-  for (const option of spec.globalOptions) lines.push(fishOption(p, undefined, option))
+  for (const option of spec.globalOptions) lines.push(fishOption(p, `not __fish_seen_subcommand_from ${names}`, option))
   for (const command of spec.commands) {
     const when = `__fish_seen_subcommand_from ${command.name}`
     for (const option of command.options) lines.push(fishOption(p, when, option))
@@ -185,9 +194,10 @@ function fishScript(spec: CompletionSpec): string {
   return `${lines.join('\n')}\n`
 }
 
-function fishOption(program: string, when: string | undefined, option: { flags: string[]; description: string }): string {
+function fishOption(program: string, when: string | undefined, option: CompletionOption): string {
   const parts = [`complete -c ${program}`]
   if (when) parts.push(`-n '${when}'`)
+  if (option.value) parts.push('-r')
   for (const flag of option.flags) {
     if (flag.startsWith('--')) parts.push(`-l ${flag.slice(2)}`)
     else parts.push(`-s ${flag.slice(1)}`)

@@ -181,23 +181,24 @@ export function buildProgram(hooks: ProgramHooks): Command {
 
 /** The completion scripts' view of the program. */
 export function completionSpec(program: Command): CompletionSpec {
-  const optionsOf = (options: readonly Option[]) =>
-    options
+  const help = { flags: ['-h', '--help'], description: 'show help' }
+  const optionsOf = (options: readonly Option[]) => [
+    ...options
       .filter((option) => !option.hidden)
       .map((option) => ({
         flags: [option.short, option.long].filter((flag): flag is string => Boolean(flag)),
-        description: option.description
-      }))
+        description: option.description,
+        ...(option.required || option.optional ? { value: true } : {})
+      })),
+    help
+  ]
   return {
     program: program.name(),
-    globalOptions: [...optionsOf(program.options), { flags: ['-h', '--help'], description: 'show help' }],
+    globalOptions: optionsOf(program.options),
     commands: program.commands.map((command) => ({
       name: command.name(),
       description: command.description(),
-      options: [
-        ...optionsOf(command.options.filter((option) => option.long !== '--start')),
-        { flags: ['-h', '--help'], description: 'show help' }
-      ],
+      options: optionsOf(command.options),
       argument: (command as Tagged)[ARGUMENT_KIND] ?? 'none'
     }))
   }

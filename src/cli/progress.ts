@@ -13,18 +13,20 @@ export interface ProgressFigures {
 }
 
 const REDRAW_MS = 100
-const BAR = 20
+const BAR = 12
 
 export class ProgressBar {
   private lastDraw = 0
   private drawn = false
-  private readonly startedAt = Date.now()
+  private readonly startedAt: number
 
   constructor(
     private readonly stream: NodeJS.WriteStream,
     private readonly enabled: boolean,
     private readonly now: () => number = Date.now
-  ) {}
+  ) {
+    this.startedAt = now()
+  }
 
   update(figures: ProgressFigures, force = false): void {
     if (!this.enabled) return
@@ -47,7 +49,7 @@ export class ProgressBar {
     const seconds = Math.max(0.001, (now - this.startedAt) / 1000)
     const speed = bytesDone / seconds
     const left = speed > 0 && bytesTotal > bytesDone ? ((bytesTotal - bytesDone) / speed) * 1000 : 0
-    const figures = `${String(Math.floor(fraction * 100)).padStart(3)}% [${'#'.repeat(filled)}${' '.repeat(BAR - filled)}] ${formatBytes(bytesDone)} of ${formatBytes(bytesTotal)}  ${formatBytes(Math.round(speed))}/s${left > 0 ? `  ${left < 60_000 ? `${Math.ceil(left / 1000)} s` : formatDuration(left)} left` : ''}`
+    const figures = `${String(Math.floor(fraction * 100)).padStart(3)}% [${'#'.repeat(filled)}${' '.repeat(BAR - filled)}] ${formatBytes(bytesDone)}/${formatBytes(bytesTotal)}  ${formatBytes(Math.round(speed))}/s${left > 0 ? `  ${left < 60_000 ? `${Math.ceil(left / 1000)} s` : formatDuration(left)} left` : ''}`
     const width = (this.stream.columns || 80) - 1
     const room = width - displayWidth(figures) - 2
     let name = shown(current ?? '')

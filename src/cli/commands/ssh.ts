@@ -9,6 +9,7 @@
  * it, so neither side piles up bytes. Exit: the remote status; 255 when the connection failed or
  * was lost or the command was killed by a signal (OpenSSH's convention).
  */
+import { spawnSync } from 'node:child_process'
 import type { Events } from '../../shared/contract'
 import type { SshPrompt, TerminalStatus } from '../../shared/contract-ssh'
 import type { AppClient } from '../app-client'
@@ -51,6 +52,17 @@ export async function sshCommand(context: CliContext, name: string, words: reado
   } finally {
     app.close()
   }
+}
+
+/**
+ * Node's raw mode (libuv's) keeps the terminal's output processing, so every \n the remote
+ * terminal already sent as \r\n would reach the screen as \r\r\n, and a program's bytes would
+ * not arrive as sent. OpenSSH turns it off (cfmakeraw); Node has no termios call, so stty does
+ * it, on the same terminal (stdin). Where there is no stty (Windows), output stays processed.
+ */
+function rawOutput(): void {
+  if (process.platform === 'win32') return
+  spawnSync('stty', ['-opost'], { stdio: ['inherit', 'ignore', 'ignore'] })
 }
 
 class RemoteSession {
@@ -168,6 +180,8 @@ class RemoteSession {
     if (pty && input.isTTY) {
       // Keystrokes go as typed: Ctrl-C is a byte for the remote terminal, not a signal here.
       input.setRawMode(true)
+      rawOutput()
+      // Node's "normal" mode puts back the terminal's settings as they were before raw mode.
       this.cleanups.push(() => input.setRawMode(false))
     }
     if (pty && io.out.isTTY) {

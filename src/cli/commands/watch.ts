@@ -21,26 +21,29 @@ export function watchLine(t: Transition, at: Date, asJson: boolean): string {
 export async function watchCommand(context: CliContext, options: { json?: boolean }): Promise<number> {
   const app = await connect(context)
   try {
-    await requireSignedIn(app)
-    app.subscribe('transitions', 'session')
     const { out, err } = context.io
-    if (err.isTTY && !options.json) err.write('Watching your instances; Ctrl-C stops.\n')
-    return await new Promise<number>((resolve) => {
-      app.on('transitions', (transitions) => {
-        const now = new Date()
-        for (const transition of transitions) out.write(watchLine(transition, now, options.json === true))
-      })
-      app.on('session', (session) => {
-        if (session.status === 'signed-in') return
-        err.write(session.status === 'expired' ? 'Cloud Tray’s session ended: sign in again in the app.\n' : 'Cloud Tray was signed out.\n')
-        resolve(EXIT.notSignedIn)
-      })
-      void app.closed.then(() => {
-        err.write('Cloud Tray quit.\n')
-        resolve(EXIT.notRunning)
-      })
-      process.once('SIGINT', () => resolve(EXIT.ok))
+    let finish!: (code: number) => void
+    const done = new Promise<number>((resolve) => (finish = resolve))
+    app.on('transitions', (transitions) => {
+      const now = new Date()
+      for (const transition of transitions) out.write(watchLine(transition, now, options.json === true))
     })
+    app.on('session', (session) => {
+      if (session.status === 'signed-in') return
+      err.write(session.status === 'expired' ? 'Cloud Tray’s session ended: sign in again in the app.\n' : 'Cloud Tray was signed out.\n')
+      finish(EXIT.notSignedIn)
+    })
+    void app.closed.then(() => {
+      err.write('Cloud Tray quit.\n')
+      finish(EXIT.notRunning)
+    })
+    // Ctrl-C is how watching ends: not a failure.
+    process.once('SIGINT', () => finish(EXIT.ok))
+    // Listening before the check answers, so nothing between the two is missed.
+    app.subscribe('transitions', 'session')
+    await requireSignedIn(app)
+    if (err.isTTY && !options.json) err.write('Watching your instances; Ctrl-C stops.\n')
+    return await done
   } finally {
     app.close()
   }

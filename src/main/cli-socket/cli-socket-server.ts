@@ -46,6 +46,8 @@ export interface CliSocketOptions {
 export interface CliSocketServer {
   readonly path: string
   readonly clientCount: number
+  /** How many clients hear this broadcast event (a test knows when `watch` is listening). */
+  subscribers(event: EventName): number
   close(): Promise<void>
 }
 
@@ -263,6 +265,7 @@ export async function startCliSocket(options: CliSocketOptions): Promise<CliSock
     get clientCount() {
       return clients.size
     },
+    subscribers: (event) => [...clients.values()].filter((client) => client.events.has(event)).length,
     close() {
       closing ??= (async () => {
         unsubscribe()
