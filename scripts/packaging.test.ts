@@ -68,7 +68,9 @@ describe('electron-builder.yml', () => {
   })
 
   it('is what `npm run dist` runs, after building', () => {
-    expect(pkg.scripts['dist']).toMatch(/electron-vite build && electron-builder\b/)
+    // `npm run build`: electron-vite's three builds and the command line's (packaging-cli.test.ts).
+    expect(pkg.scripts['dist']).toMatch(/^npm run build && electron-builder\b/)
+    expect(pkg.scripts['build']).toMatch(/^electron-vite build\b/)
   })
 
   it.each(['ssh2', 'node-pty', '@napi-rs/keyring'])('unpacks the native module %s from the asar', (name) => {

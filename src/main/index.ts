@@ -23,7 +23,15 @@ import { notebookAccessAfter, type NotebookOwner } from './notebook/notebook-acc
 import { setLinuxAutostart } from './windows/autostart'
 import { osSafeNotification } from './os-text'
 import { startupFailure } from './startup-failure'
-import { appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
+import {
+  INSTALL_CLI_ITEM,
+  appUserModelId,
+  applicationMenuTemplate,
+  managesLoginItem,
+  trayShellItems,
+  type MenuTemplateItem
+} from './windows/desktop-integration'
+import { installCommandLineTool } from './cli-install/cli-install-adapter'
 import { startCliSocket, type CliSocketServer } from './cli-socket/cli-socket-server'
 import { currentCliSocketPlace } from '../shared/node/cli-socket/place'
 
@@ -51,7 +59,14 @@ function startupFailed(error: unknown): void {
 async function start(): Promise<void> {
   // Our own menu, not Electron's default (Reload, Developer Tools) in the installed app.
   const menu = applicationMenuTemplate(process.platform, app.isPackaged)
-  Menu.setApplicationMenu(menu ? Menu.buildFromTemplate(menu as MenuItemConstructorOptions[]) : null)
+  // The menu's own items get their actions here (the template is data).
+  const withActions = (items: MenuTemplateItem[]): MenuItemConstructorOptions[] =>
+    items.map((item) => ({
+      ...item,
+      ...(item.submenu ? { submenu: withActions(item.submenu) } : {}),
+      ...(item.id === INSTALL_CLI_ITEM ? { click: () => void installCommandLineTool() } : {})
+    })) as MenuItemConstructorOptions[]
+  Menu.setApplicationMenu(menu ? Menu.buildFromTemplate(withActions(menu)) : null)
   // Set below, once the adapters it needs exist; their callbacks may fire before that.
   // eslint-disable-next-line prefer-const
   let core: AppCore | undefined
@@ -87,6 +102,7 @@ async function start(): Promise<void> {
       void core?.handle(command, { instanceId: n.instanceId }, { clientId: 'main' })
     }
   )
+  const shellItems = { items: trayShellItems(process.platform, app.isPackaged), onClick: () => void installCommandLineTool() }
   const tray = createTrayAdapter((itemId) => {
     void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
       // The tray has no place for errors: say it as a notification.
@@ -94,7 +110,7 @@ async function start(): Promise<void> {
       if (!result.ok)
         notifier.show(osSafeNotification({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message }))
     })
-  })
+  }, shellItems)
   const platform: Platform = {
     showNotification: (n) => notifier.show(n),
     setTray: (model) => tray.set(model),

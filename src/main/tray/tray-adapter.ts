@@ -12,7 +12,13 @@ export interface TrayAdapter {
   destroy(): void
 }
 
-export function createTrayAdapter(onActivate: (itemId: string) => void): TrayAdapter {
+/** The shell's own items (desktop-integration.ts trayShellItems), placed before the model's last item (Quit). */
+export interface ShellTrayItems {
+  items: { id: string; label: string }[]
+  onClick(id: string): void
+}
+
+export function createTrayAdapter(onActivate: (itemId: string) => void, shell?: ShellTrayItems): TrayAdapter {
   const isMac = process.platform === 'darwin'
   const images = new Map<TrayIcon, NativeImage>()
   const image = (icon: TrayIcon): NativeImage => {
@@ -46,7 +52,13 @@ export function createTrayAdapter(onActivate: (itemId: string) => void): TrayAda
       tray.setToolTip(model.tooltip)
       // The menu bar's text beside the icon (the burn rate, when the user asks for it) is macOS's alone.
       if (isMac) tray.setTitle(model.title ?? '')
-      tray.setContextMenu(Menu.buildFromTemplate(toTemplate(model.items)))
+      const items = toTemplate(model.items)
+      const own: MenuItemConstructorOptions[] = (shell?.items ?? []).map((item) => ({
+        label: item.label,
+        click: () => shell!.onClick(item.id)
+      }))
+      if (own.length > 0) items.splice(Math.max(0, items.length - 1), 0, ...own, { type: 'separator' })
+      tray.setContextMenu(Menu.buildFromTemplate(items))
     },
     destroy: () => tray.destroy()
   }
