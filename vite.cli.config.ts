@@ -1,6 +1,7 @@
 /**
  * The command line's build (`npm run build` runs it after electron-vite): src/cli/main.ts and
- * everything it imports in one small ES module for Node, `out/cli/cloud-tray.mjs`, with no
+ * everything it imports in one small CommonJS file for Node, `out/cli/cloud-tray.cjs` (CommonJS
+ * starts ~15 ms sooner than an ES module: no asynchronous module loader), with no
  * dependency left outside it (the installers copy out/cli into the app's resources, away from
  * its node_modules), and the launchers the installers put on the PATH beside it.
  */
@@ -25,7 +26,7 @@ function launchers(): Plugin {
         copyFileSync(resolve(root, 'src/cli/launchers', name), join(outDir, name))
         chmodSync(join(outDir, name), 0o755)
       }
-      chmodSync(join(outDir, 'cloud-tray.mjs'), 0o755)
+      chmodSync(join(outDir, 'cloud-tray.cjs'), 0o755)
     }
   }
 }
@@ -43,9 +44,9 @@ export default defineConfig({
     reportCompressedSize: false,
     rollupOptions: {
       output: {
-        format: 'es',
-        entryFileNames: 'cloud-tray.mjs',
-        chunkFileNames: 'chunks/[name]-[hash].mjs',
+        format: 'cjs',
+        entryFileNames: 'cloud-tray.cjs',
+        chunkFileNames: 'chunks/[name]-[hash].cjs',
         banner: '#!/usr/bin/env node'
       }
     }

@@ -89,3 +89,15 @@ export async function instanceSnapshot(app: AppClient): Promise<InstancesSnapsho
   const snapshot = await call(app, 'instances.get')
   return snapshot.fetchedAt === null ? call(app, 'instances.refresh') : snapshot
 }
+
+/**
+ * requireSignedIn and instanceSnapshot in one round trip (the commands go out together; the
+ * app answers both from memory), with `more` asked at the same time: what most commands start with.
+ */
+export async function signedInSnapshot<T>(app: AppClient, more: () => Promise<T>): Promise<[InstancesSnapshot, T]> {
+  const [signedIn, snapshot, extra] = await Promise.allSettled([requireSignedIn(app), call(app, 'instances.get'), more()])
+  if (signedIn.status === 'rejected') throw signedIn.reason
+  if (snapshot.status === 'rejected') throw snapshot.reason
+  if (extra.status === 'rejected') throw extra.reason
+  return [snapshot.value.fetchedAt === null ? await call(app, 'instances.refresh') : snapshot.value, extra.value]
+}

@@ -129,14 +129,14 @@ describe('--start', () => {
   })
 
   it('finds the app the command line came with: Linux binary, macOS bundle, Windows exe', () => {
-    expect(installedAppLauncher('/opt/Cloud Tray/resources/cli/cloud-tray.mjs', 'linux', fs(['/opt/Cloud Tray/cloud-tray']))).toEqual({
+    expect(installedAppLauncher('/opt/Cloud Tray/resources/cli/cloud-tray.cjs', 'linux', fs(['/opt/Cloud Tray/cloud-tray']))).toEqual({
       command: '/opt/Cloud Tray/cloud-tray',
       args: ['--hidden'],
       app: '/opt/Cloud Tray/cloud-tray'
     })
     expect(
       installedAppLauncher(
-        '/Applications/Cloud Tray.app/Contents/Resources/cli/cloud-tray.mjs',
+        '/Applications/Cloud Tray.app/Contents/Resources/cli/cloud-tray.cjs',
         'darwin',
         fs(['/Applications/Cloud Tray.app'])
       )
@@ -146,14 +146,14 @@ describe('--start', () => {
       app: '/Applications/Cloud Tray.app'
     })
     expect(
-      installedAppLauncher('/p/Cloud Tray/resources/cli/cloud-tray.mjs', 'win32', fs(['/p/Cloud Tray/Cloud Tray.exe']))?.command
+      installedAppLauncher('/p/Cloud Tray/resources/cli/cloud-tray.cjs', 'win32', fs(['/p/Cloud Tray/Cloud Tray.exe']))?.command
     ).toMatch(/Cloud Tray\.exe$/)
   })
 
   it('finds none for a source checkout or a binary that is not executable', () => {
-    expect(installedAppLauncher('/src/cloud-tray/out/cli/cloud-tray.mjs', 'linux', fs(['/src/cloud-tray/out/cloud-tray']))).toBeUndefined()
+    expect(installedAppLauncher('/src/cloud-tray/out/cli/cloud-tray.cjs', 'linux', fs(['/src/cloud-tray/out/cloud-tray']))).toBeUndefined()
     expect(
-      installedAppLauncher('/opt/Cloud Tray/resources/cli/cloud-tray.mjs', 'linux', fs(['/opt/Cloud Tray/cloud-tray'], []))
+      installedAppLauncher('/opt/Cloud Tray/resources/cli/cloud-tray.cjs', 'linux', fs(['/opt/Cloud Tray/cloud-tray'], []))
     ).toBeUndefined()
   })
 })

@@ -55,7 +55,7 @@ describe('when the app is not there', () => {
       { mode: 0o755 }
     )
     const runtimeDir = runtimeFolder()
-    const cli = join(app, 'resources', 'cli', 'cloud-tray.mjs')
+    const cli = join(app, 'resources', 'cli', 'cloud-tray.cjs')
     try {
       const run = await new Promise<{ code: number | null; stderr: string }>((done) => {
         const child = spawn(process.execPath, [cli, 'list', '--start'], {
@@ -195,7 +195,7 @@ describe.skipIf(nobody !== undefined)('another user’s process (uid nobody, thr
     })
 
   it('cannot use the socket: the command line will not, and the kernel would not let it through the folder', async () => {
-    const run = await runAsNobody([join(shared, 'cli', 'cloud-tray.mjs'), 'list'])
+    const run = await runAsNobody([join(shared, 'cli', 'cloud-tray.cjs'), 'list'])
     expect(run.status).toBe(7)
     expect(run.stderr).toMatch(/^The command line will not connect through .*: .* belongs to another user \(uid 0\)\.\n$/)
     // Bypassing the command line's own check: connect(2) is refused (no search permission on 0700).

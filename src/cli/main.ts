@@ -55,6 +55,8 @@ export async function main(argv: readonly string[], io: Io = stdio()): Promise<n
   return code
 }
 
-const code = await main(process.argv)
-await Promise.all([flushed(process.stdout), flushed(process.stderr)])
-process.exit(code)
+// No top-level await: the bundle is CommonJS (vite.cli.config.ts).
+void main(process.argv).then(async (code) => {
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)])
+  process.exit(code)
+})

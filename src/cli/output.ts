@@ -11,8 +11,15 @@ export interface Io {
   input: NodeJS.ReadStream
 }
 
+/** The process's streams; stdin only made when a command reads it (making it costs a few milliseconds). */
 export function stdio(): Io {
-  return { out: process.stdout, err: process.stderr, input: process.stdin }
+  return {
+    out: process.stdout,
+    err: process.stderr,
+    get input() {
+      return process.stdin
+    }
+  }
 }
 
 /** A server string, safe to print on one line. */

@@ -78,7 +78,13 @@ export async function startApp(context: CliContext): Promise<void> {
     )
   }
   if (context.io.err.isTTY) context.io.err.write(`Starting Cloud Tray in the tray (${launcher.app})…\n`)
-  const child = spawn(launcher.command, launcher.args, { detached: true, stdio: 'ignore' })
+  // The app gets the environment this command line was given (the launcher set the CA bundle aside).
+  const { CLOUD_TRAY_NODE_EXTRA_CA_CERTS: extraCa, ...env } = process.env
+  const child = spawn(launcher.command, launcher.args, {
+    detached: true,
+    stdio: 'ignore',
+    env: extraCa ? { ...env, NODE_EXTRA_CA_CERTS: extraCa } : env
+  })
   const spawned = new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve)
     child.once('error', (error) => reject(new AppNotRunningError(`Cloud Tray could not be started (${launcher.app}): ${error.message}`)))

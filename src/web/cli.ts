@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   })
   console.log(`Cloud Tray (web) at ${shell.url}`)
   if (shell.cliSocket)
-    console.error(`cloud-tray (the command line: node out/cli/cloud-tray.mjs after npm run build) reaches it at ${shell.cliSocket}`)
+    console.error(`cloud-tray (the command line: node out/cli/cloud-tray.cjs after npm run build) reaches it at ${shell.cliSocket}`)
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
 }

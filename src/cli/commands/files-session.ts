@@ -8,7 +8,7 @@ import type { AppClient } from '../app-client'
 import { AskCancelled } from '../ask'
 import { CliError, EXIT } from '../exit-codes'
 import { shown, type Io } from '../output'
-import { answerPrompt } from './ssh-prompts'
+import { answerPrompts } from './ssh-prompts'
 
 export interface FilesSession {
   sessionId: string
@@ -17,7 +17,6 @@ export interface FilesSession {
 
 export async function openFilesSession(app: AppClient, io: Io, instanceId: string, instanceName: string): Promise<FilesSession> {
   let sessionId: string | undefined
-  let refusal: string | undefined
   const early: FilesStatus[] = []
   let settle!: (status: FilesStatus) => void
   const settled = new Promise<FilesStatus>((resolve) => (settle = resolve))
@@ -29,30 +28,18 @@ export async function openFilesSession(app: AppClient, io: Io, instanceId: strin
     if (sessionId === undefined) early.push(status)
     else if (status.sessionId === sessionId) seen(status)
   })
-  let cancelled: AskCancelled | undefined
-  const offPrompt = app.on('ssh.prompt', (prompt) => {
-    void answerPrompt(io, prompt, instanceName).then(
-      async (outcome) => {
-        if (outcome.why) refusal = outcome.why
-        await app.invoke('ssh.answer', { promptId: prompt.promptId, answer: outcome.answer })
-      },
-      async (error: unknown) => {
-        if (error instanceof AskCancelled) cancelled = error
-        await app.invoke('ssh.answer', { promptId: prompt.promptId, answer: { kind: 'cancel' } })
-      }
-    )
-  })
+  const prompts = answerPrompts(app, io, instanceName)
   try {
     const opened = await app.invoke('files.open', { instanceId })
     if (!opened.ok) throw new CliError(opened.error.message, opened.error.kind === 'not-allowed' ? EXIT.refused : EXIT.failure)
     sessionId = opened.value.sessionId
     for (const status of early.splice(0)) if (status.sessionId === sessionId) seen(status)
     const status = await settled
-    if (cancelled) throw cancelled
-    if (status.state === 'failed' || !status.home) throw new CliError(refusal ?? shown(status.message))
+    if (prompts.state.cancelled) throw new AskCancelled()
+    if (status.state === 'failed' || !status.home) throw new CliError(prompts.state.refusal ?? shown(status.message))
     return { sessionId, home: status.home }
   } finally {
     offStatus()
-    offPrompt()
+    prompts.off()
   }
 }

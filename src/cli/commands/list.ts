@@ -1,5 +1,5 @@
 /** `cloud-tray list [--json] [--all] [--names]`: the instances as the app knows them, with status, type, region, uptime and cost so far. */
-import { call, instanceSnapshot, requireSignedIn, withApp, type CliContext } from '../app'
+import { call, signedInSnapshot, withApp, type CliContext } from '../app'
 import { LIST_HEADER, LIST_JSON_VERSION, instanceJson, isLive, listRow, metersAt, type ListJson } from '../instance-view'
 import { json, shown, table } from '../output'
 
@@ -11,9 +11,8 @@ export interface ListOptions {
 
 export async function listCommand(context: CliContext, options: ListOptions): Promise<number> {
   return withApp(context, async (app) => {
-    await requireSignedIn(app)
-    // Both at once: one round trip to the app, which answers from memory.
-    const [snapshot, cost] = await Promise.all([instanceSnapshot(app), call(app, 'cost.get')])
+    // One round trip: the app answers from memory.
+    const [snapshot, cost] = await signedInSnapshot(app, () => call(app, 'cost.get'))
     const meters = metersAt(cost, Date.now())
     const chosen = options.all ? snapshot.instances : snapshot.instances.filter(isLive)
     const rows = chosen.map((instance) => instanceJson(instance, meters.get(instance.instanceMetadata.instanceId)))

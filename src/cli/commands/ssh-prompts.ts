@@ -4,7 +4,8 @@
  * them, or, where nobody can answer, refused with what to do instead.
  */
 import type { PromptAnswer, SshPrompt } from '../../shared/contract-ssh'
-import { askLine, canAsk } from '../ask'
+import type { AppClient } from '../app-client'
+import { AskCancelled, askLine, canAsk } from '../ask'
 import type { Io } from '../output'
 import { shown } from '../output'
 
@@ -78,4 +79,41 @@ export async function answerPrompt(io: Io, prompt: SshPrompt, instanceName: stri
       return { answer: { kind: 'secret', values } }
     }
   }
+}
+
+/** What the prompts answered so far leave to say. */
+export interface PromptState {
+  /** Why a prompt was refused: said instead of the connection's own failure. */
+  refusal?: string
+  /** The user pressed Ctrl-C at a question. */
+  cancelled: boolean
+}
+
+/**
+ * Answers every prompt the app sends this command line, at the terminal, until `off` is called;
+ * `changed` hears each answer (a refusal or a Ctrl-C the caller acts on).
+ */
+export function answerPrompts(
+  app: AppClient,
+  io: Io,
+  instanceName: string,
+  changed: () => void = () => undefined
+): { state: PromptState; off: () => void } {
+  const state: PromptState = { cancelled: false }
+  const off = app.on('ssh.prompt', (prompt) => {
+    void answerPrompt(io, prompt, instanceName).then(
+      async (outcome) => {
+        if (outcome.why) state.refusal = outcome.why
+        await app.invoke('ssh.answer', { promptId: prompt.promptId, answer: outcome.answer })
+        changed()
+      },
+      async (error: unknown) => {
+        if (!(error instanceof AskCancelled)) throw error
+        state.cancelled = true
+        changed()
+        await app.invoke('ssh.answer', { promptId: prompt.promptId, answer: { kind: 'cancel' } })
+      }
+    )
+  })
+  return { state, off }
 }

@@ -11,14 +11,13 @@
  */
 import { spawnSync } from 'node:child_process'
 import type { Events } from '../../shared/contract'
-import type { SshPrompt, TerminalStatus } from '../../shared/contract-ssh'
+import type { TerminalStatus } from '../../shared/contract-ssh'
 import type { AppClient } from '../app-client'
-import { call, connect, instanceSnapshot, requireSignedIn, type CliContext } from '../app'
-import { AskCancelled } from '../ask'
+import { call, connect, signedInSnapshot, type CliContext } from '../app'
 import { EXIT } from '../exit-codes'
 import { resolveInstance } from '../instance-names'
 import { shown, type Io } from '../output'
-import { answerPrompt } from './ssh-prompts'
+import { answerPrompts } from './ssh-prompts'
 
 export interface SshOptions {
   /** -t: a pseudo-terminal even for a command. */
@@ -35,8 +34,8 @@ const INPUT_PIECE = 64 * 1024
 export async function sshCommand(context: CliContext, name: string, words: readonly string[], options: SshOptions): Promise<number> {
   const app = await connect(context)
   try {
-    await requireSignedIn(app)
-    const instance = resolveInstance((await instanceSnapshot(app)).instances, name)
+    const [snapshot] = await signedInSnapshot(app, async () => undefined)
+    const instance = resolveInstance(snapshot.instances, name)
     const instanceId = instance.instanceMetadata.instanceId
     if (options.printConfig) {
       const preview = await call(app, 'ssh.configPreview', { instanceId })
@@ -72,7 +71,8 @@ class RemoteSession {
   private connected = false
   private ahead = 0
   private inputPaused = false
-  private refusal: string | undefined
+  /** The SSH questions of this session, answered at the terminal; Ctrl-C at one ends it. */
+  private readonly prompts: ReturnType<typeof answerPrompts>
   private ended = false
   private finish!: (code: number) => void
   private readonly done = new Promise<number>((resolve) => (this.finish = resolve))
@@ -82,7 +82,11 @@ class RemoteSession {
     private readonly app: AppClient,
     private readonly io: Io,
     private readonly instanceName: string
-  ) {}
+  ) {
+    this.prompts = answerPrompts(app, io, instanceName, () => {
+      if (this.prompts.state.cancelled) this.end(EXIT.interrupted)
+    })
+  }
 
   async run(instanceId: string, command: string | undefined, pty: boolean): Promise<number> {
     const { io, app } = this
@@ -94,7 +98,7 @@ class RemoteSession {
       app.on('ssh.status', (status) => mine(status.terminalId, () => this.status(status, pty))),
       app.on('ssh.data', (payload) => mine(payload.terminalId, () => this.data(payload))),
       app.on('ssh.written', (payload) => mine(payload.terminalId, () => this.written(payload.bytes))),
-      app.on('ssh.prompt', (prompt) => void this.prompt(prompt))
+      this.prompts.off
     )
     void app.closed.then(() => this.end(EXIT.ssh, 'Cloud Tray closed the connection (did it quit?).'))
     const onSignal = (signal: NodeJS.Signals): void => {
@@ -134,7 +138,7 @@ class RemoteSession {
         if (this.io.err.isTTY) this.io.err.write(`${shown(status.message)}\n`)
         return
       case 'failed':
-        this.end(EXIT.ssh, this.refusal ?? `${shown(status.message)}`)
+        this.end(EXIT.ssh, this.prompts.state.refusal ?? shown(status.message))
         return
       case 'closed':
         if (status.exitCode !== undefined) this.end(status.exitCode)
@@ -157,19 +161,6 @@ class RemoteSession {
     if (this.inputPaused && this.ahead < INPUT_AHEAD / 2) {
       this.inputPaused = false
       this.io.input.resume()
-    }
-  }
-
-  private async prompt(prompt: SshPrompt): Promise<void> {
-    try {
-      const outcome = await answerPrompt(this.io, prompt, this.instanceName)
-      if (outcome.why) this.refusal = outcome.why
-      await this.app.invoke('ssh.answer', { promptId: prompt.promptId, answer: outcome.answer })
-    } catch (error) {
-      if (error instanceof AskCancelled) {
-        await this.app.invoke('ssh.answer', { promptId: prompt.promptId, answer: { kind: 'cancel' } })
-        this.end(EXIT.interrupted)
-      } else throw error
     }
   }
 

@@ -1,15 +1,14 @@
 /** `cloud-tray status NAME|ID [--json]`: one instance in detail. */
 import { formatDuration, formatRate } from '../../shared/cost-words'
 import { formatDollars } from '../../shared/money'
-import { call, instanceSnapshot, requireSignedIn, withApp, type CliContext } from '../app'
+import { call, signedInSnapshot, withApp, type CliContext } from '../app'
 import { resolveInstance } from '../instance-names'
 import { instanceJson, metersAt } from '../instance-view'
 import { fields, json, shown, shownLines } from '../output'
 
 export async function statusCommand(context: CliContext, name: string, options: { json?: boolean }): Promise<number> {
   return withApp(context, async (app) => {
-    await requireSignedIn(app)
-    const [snapshot, cost] = await Promise.all([instanceSnapshot(app), call(app, 'cost.get')])
+    const [snapshot, cost] = await signedInSnapshot(app, () => call(app, 'cost.get'))
     const instance = resolveInstance(snapshot.instances, name)
     const id = instance.instanceMetadata.instanceId
     const row = instanceJson(instance, metersAt(cost, Date.now()).get(id))

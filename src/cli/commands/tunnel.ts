@@ -13,7 +13,7 @@ import { AskCancelled } from '../ask'
 import { CliError, EXIT } from '../exit-codes'
 import { resolveInstance } from '../instance-names'
 import { json, shown, table } from '../output'
-import { answerPrompt } from './ssh-prompts'
+import { answerPrompts } from './ssh-prompts'
 
 export interface TunnelOptions {
   list?: boolean
@@ -83,8 +83,6 @@ export async function tunnelCommand(
     app.subscribe('tunnels')
     let latest: TunnelInfo | undefined
     let tunnelId: string | undefined
-    let refusal: string | undefined
-    let cancelled = false
     let wake: () => void = () => undefined
     const offTunnels = app.on('tunnels', (list) => {
       const found = list.find((t) =>
@@ -94,26 +92,14 @@ export async function tunnelCommand(
       wake()
     })
     // A tunnel started here asks this command line its questions (a host key to check).
-    const offPrompt = app.on('ssh.prompt', (prompt) => {
-      void answerPrompt(context.io, prompt, instance.instanceSpecInfo.name).then(
-        async (outcome) => {
-          if (outcome.why) refusal = outcome.why
-          await app.invoke('ssh.answer', { promptId: prompt.promptId, answer: outcome.answer })
-        },
-        async (error: unknown) => {
-          if (error instanceof AskCancelled) cancelled = true
-          await app.invoke('ssh.answer', { promptId: prompt.promptId, answer: { kind: 'cancel' } })
-          wake()
-        }
-      )
-    })
+    const prompts = answerPrompts(app, context.io, instance.instanceSpecInfo.name, () => wake())
     try {
       const started = await call(app, 'tunnels.start', { instanceId, ...wanted })
       tunnelId = started.tunnelId
       if (!latest || latest.tunnelId !== tunnelId) latest = started
       const deadline = Date.now() + START_WAIT_MS
       while (latest.state === 'starting' || latest.state === 'reconnecting') {
-        if (cancelled) throw new AskCancelled()
+        if (prompts.state.cancelled) throw new AskCancelled()
         if (Date.now() > deadline)
           throw new CliError(`The tunnel did not come up within ${START_WAIT_MS / 1000} s: ${shown(latest.message)}`)
         await new Promise<void>((resolve) => {
@@ -126,7 +112,7 @@ export async function tunnelCommand(
       if (latest.state === 'waiting') throw new CliError(shown(latest.message), EXIT.refused)
       if (latest.state === 'failed') {
         throw new CliError(
-          `${refusal ?? shown(latest.message)} The tunnel stays in Cloud Tray and comes up by itself once that is settled; \`cloud-tray tunnel --stop ${name} ${latest.remotePort}\` removes it.`
+          `${prompts.state.refusal ?? shown(latest.message)} The tunnel stays in Cloud Tray and comes up by itself once that is settled; \`cloud-tray tunnel --stop ${name} ${latest.remotePort}\` removes it.`
         )
       }
       context.io.out.write(`${latest.localAddress}\n`)
@@ -139,7 +125,7 @@ export async function tunnelCommand(
       return EXIT.ok
     } finally {
       offTunnels()
-      offPrompt()
+      prompts.off()
     }
   })
 }

@@ -5,4 +5,4 @@ if errorlevel 1 (
   echo cloud-tray needs Node.js 20.19 or newer on your PATH ^(https://nodejs.org^); Cloud Tray itself does not. 1>&2
   exit /b 1
 )
-node "%~dp0cloud-tray.mjs" %*
+node "%~dp0cloud-tray.cjs" %*

@@ -12,7 +12,7 @@ const ROOT = resolve(import.meta.dirname, '..', '..', '..')
 
 let built: string | undefined
 
-/** Builds out the CLI once per test file; answers the path of `cloud-tray.mjs`. */
+/** Builds out the CLI once per test file; answers the path of `cloud-tray.cjs`. */
 export function buildCli(): string {
   if (built) return built
   const outDir = mkdtempSync(join(tmpdir(), 'cloud-tray-cli-'))
@@ -22,7 +22,7 @@ export function buildCli(): string {
     encoding: 'utf8'
   })
   if (result.status !== 0) throw new Error(`building the CLI failed: ${result.stderr || result.stdout}`)
-  built = join(outDir, 'cloud-tray.mjs')
+  built = join(outDir, 'cloud-tray.cjs')
   return built
 }
 
