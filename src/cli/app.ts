@@ -3,20 +3,12 @@
  * `--start`), make sure it is signed in, and turn its answers into values or CliErrors.
  */
 import type { CommandInput, CommandName, CommandResult, InstancesSnapshot } from '../shared/contract'
-import type { CliSocketPlace } from '../shared/node/cli-socket/place'
 import { AppNotRunningError, connectToApp, type AppClient } from './app-client'
 import { CliError, EXIT, cliErrorOf } from './exit-codes'
-import type { Io } from './output'
+import type { CliContext } from './context'
 import { startApp } from './start-app'
 
-export interface CliContext {
-  io: Io
-  place: CliSocketPlace
-  /** `--start`: start the app hidden in the tray when it is not running. */
-  start: boolean
-  /** This command line's own file (the bundle): where the installed app is found for `--start`. */
-  cliFile: string
-}
+export type { CliContext } from './context'
 
 export const NOT_RUNNING_HINT = 'Start Cloud Tray (it stays in the tray), or run this again with --start to start it there.'
 

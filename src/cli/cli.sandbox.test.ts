@@ -146,9 +146,15 @@ describe('cloud-tray against the Sandbox', () => {
       }
       expect(`${cmdline}\n${environ}`).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/) // no JWT (the session's token)
 
+      // The resize reaches this command line as SIGWINCH, which may come after keys typed at
+      // the same moment: ask until the remote terminal has the new size.
       term.resize(100, 30)
-      term.write('stty size\r')
-      await eventually('the new window size', () => output.includes('30 100\r\n'), 10_000, seen)
+      const asking = setInterval(() => term.write('stty size\r'), 300)
+      try {
+        await eventually('the new window size', () => output.includes('30 100\r\n'), 10_000, seen)
+      } finally {
+        clearInterval(asking)
+      }
 
       // Ctrl-C is a keystroke for the remote terminal: it interrupts the remote command, not this one.
       term.write('echo started; sleep 30\r')

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { AppNotRunningError, connectToApp } from './app-client'
-import type { CliContext } from './app'
+import type { CliContext } from './context'
 
 export interface Launcher {
   command: string
