@@ -284,6 +284,12 @@ describe('cloud-tray against the Sandbox', () => {
     expect(refused.stderr).toMatch(/^Stop «victim-1» \(\$2\.49\/h\)\? .* pass --yes to go ahead\.\n$/)
     const stopped = await sandbox.cli(['stop', 'victim', '--yes'])
     expect(stopped).toMatchObject({ code: 0, stdout: '«victim-1» is stopping.\n' })
+    // A stopped instance has no shell to give: refused in the app's words (exit 5), not an SSH failure.
+    await sandbox.shell.emulator().advance(1_000)
+    await sandbox.call('instances.refresh')
+    const noShell = await sandbox.cli(['ssh', 'victim', '--', 'true'])
+    expect(noShell.code).toBe(5)
+    expect(noShell.stderr).toMatch(/victim-1.*(Stopping|Stopped)/)
     const gone = await sandbox.cli(['terminate', victim, '--yes'])
     expect(gone.code).toBe(0)
   })

@@ -14,7 +14,7 @@ import type { Events } from '../../shared/contract'
 import type { TerminalStatus } from '../../shared/contract-ssh'
 import type { AppClient } from '../app-client'
 import { call, connect, signedInSnapshot, type CliContext } from '../app'
-import { EXIT } from '../exit-codes'
+import { EXIT, exitCodeOf } from '../exit-codes'
 import { resolveInstance } from '../instance-names'
 import { shown, type Io } from '../output'
 import { answerPrompts } from './ssh-prompts'
@@ -118,7 +118,8 @@ class RemoteSession {
     }
     const opened = await app.invoke('ssh.open', { instanceId, ...size, run })
     if (!opened.ok) {
-      this.end(EXIT.ssh, opened.error.message)
+      // Refused before any connection (the instance is not running, has no SSH port): the app's words and code.
+      this.end(exitCodeOf(opened.error), opened.error.message)
     } else {
       this.terminalId = opened.value.terminalId
       for (const replay of this.early.splice(0)) replay()
