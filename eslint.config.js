@@ -15,7 +15,11 @@ import svelteConfig from './svelte.config.js'
  */
 const TESTS = ['**/*.test.ts', '**/testing/**', 'e2e/**', 'bench/**', 'scripts/**']
 
-/** Who may import whom. `from` is what files in `target` must not import. */
+/** The renderer's feature folders: each may use the others, lib/ and ui/, never a route in views/. */
+const RENDERER = './src/renderer/src'
+const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'terminal', 'web-shell'].map((folder) => `${RENDERER}/${folder}`)
+
+/** Who may import whom: files in `target` (but not `except`) must not import `from` or `packages` (scripts/eslint-layers.js). */
 const LAYERS = [
   {
     target: './src/shared',
@@ -51,6 +55,55 @@ const LAYERS = [
     target: './src/cli',
     from: ['./src/main', './src/emulator', './src/renderer', './src/web', './src/preload'],
     message: 'cloud-tray reaches the running app over its socket: it imports only src/shared, and stays small to start fast.'
+  },
+  {
+    target: `${RENDERER}/lib`,
+    from: [...RENDERER_FEATURES, `${RENDERER}/ui`, `${RENDERER}/views`],
+    message:
+      "The renderer's lib/ is what its features stand on (the bridge, the mirror store, app-wide stores): it imports no feature, component or view."
+  },
+  {
+    target: `${RENDERER}/ui`,
+    from: [...RENDERER_FEATURES, `${RENDERER}/views`],
+    message: 'ui/ holds generic components: they know no feature and no view, only lib/ and src/shared.'
+  },
+  ...RENDERER_FEATURES.map((target) => ({
+    target,
+    from: [`${RENDERER}/views`],
+    message: 'A feature folder never imports a route: the views in views/ compose the features.'
+  })),
+  // Walls inside main (src/main/README.md): the floors are shells (index.ts) → core.ts → commands/ → parts.
+  {
+    target: './src/main',
+    except: [/^src\/main\/(core|index)\.ts$/, /^src\/main\/commands\//],
+    from: ['./src/main/commands', './src/main/core.ts'],
+    message:
+      'Only core.ts builds the command groups: adapters, windows/, notebook/ and every part of main stay below commands/ and core.ts (a part hears the hub; it never calls a command group).'
+  },
+  {
+    target: './src/main/core-types.ts',
+    from: ['./src/main', './src/emulator'],
+    message: 'core-types.ts is the seam every part of main stands on: it imports only src/shared.'
+  },
+  {
+    target: './src/main/windows',
+    from: ['./src/main/notebook'],
+    message:
+      'Notebook windows use windows/ (the leave policy, the icon), never the other way: what Quit needs of them is a structural type.'
+  },
+  {
+    target: './src/main',
+    except: [/^src\/main\/account\/sandbox-emulator\.ts$/],
+    from: ['./src/emulator'],
+    message:
+      'Main reaches the emulator through one door, account/sandbox-emulator.ts: the Sandbox starts, and gets its reach and its key, from there.'
+  },
+  {
+    target: './src',
+    except: [/^src\/main\/index\.ts$/, /^src\/main\/.+-adapter\.ts$/, /^src\/preload\/index\.ts$/],
+    packages: ['electron'],
+    message:
+      'Only thin adapters touch Electron (src/main/index.ts, src/main/**/*-adapter.ts, the preload); everything else runs, and is tested, in plain Node or a page.'
   }
 ]
 
@@ -122,6 +175,11 @@ export default tseslint.config(
         }
       ]
     }
+  },
+  {
+    // The table of contents reads top to bottom: no part is used before the line that builds it.
+    files: ['src/main/core.ts', 'src/main/commands/index.ts'],
+    rules: { '@typescript-eslint/no-use-before-define': ['error', { functions: true, classes: true, variables: true }] }
   },
   {
     files: TESTS,

@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { systemClock } from '../src/shared/clock'
 import { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
-import { SshManager } from '../src/main/ssh/ssh-manager'
 import { runningInstance } from '../src/main/ssh/testing/instance'
 import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
 import { TerminalHarness } from '../src/main/ssh/testing/terminal-harness'
@@ -29,9 +28,8 @@ async function viaApp(server: OpenSshServer, scratch: string): Promise<{ seconds
   const harness = new TerminalHarness()
   const home = join(scratch, 'home')
   mkdirSync(home, { recursive: true })
-  const manager = new SshManager({
+  const rig = harness.connect({
     clock: systemClock(),
-    emit: harness.emit,
     findInstance: (instanceId) => runningInstance({ instanceId, host: '127.0.0.1', port: server.port, username: server.username }),
     knownHosts: new KnownHostsStore(join(scratch, 'known_hosts'), undefined),
     homeDir: home,
@@ -39,12 +37,12 @@ async function viaApp(server: OpenSshServer, scratch: string): Promise<{ seconds
     sandboxKeyFile: () => undefined,
     agent: undefined
   })
-  harness.manager = manager
+  const { terminals } = rig
   harness.answerPrompt = (prompt) => (prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-once' } : undefined)
   // A fast renderer: count the bytes (no decoding) and acknowledge each batch at once.
   harness.onBytes = () => {}
   try {
-    const { terminalId } = manager.open('bench', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('bench', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected', 20_000)
     const before = harness.bytesReceived
     // Both sides are timed from their first byte of output to the end, so OpenSSH's handshake
@@ -54,15 +52,15 @@ async function viaApp(server: OpenSshServer, scratch: string): Promise<{ seconds
       started ||= performance.now()
     }
     const cpu = process.cpuUsage()
-    manager.input(terminalId, `exec sh -c "${REMOTE}"\n`, harness.clientId)
+    terminals.input(terminalId, `exec sh -c "${REMOTE}"\n`, harness.clientId)
     await harness.waitForState(terminalId, 'closed', 600_000)
     const seconds = (performance.now() - started) / 1000
     const used = process.cpuUsage(cpu)
     if (process.env['BENCH_DEBUG'])
       console.log(`  app cpu: user ${(used.user / 1e6).toFixed(2)} s, system ${(used.system / 1e6).toFixed(2)} s`)
-    return { seconds, bytes: harness.bytesReceived - before, peak: manager.stats(terminalId)?.peak ?? 0 }
+    return { seconds, bytes: harness.bytesReceived - before, peak: terminals.stats(terminalId)?.peak ?? 0 }
   } finally {
-    manager.dispose()
+    rig.dispose()
   }
 }
 

@@ -9,8 +9,7 @@
  */
 import { ManualClock } from '../src/shared/clock'
 import { startEmulator, type Emulator, type EmulatorControl } from '../src/emulator/index'
-import { KeychainUnavailableError } from '../src/main/account/keychain'
-import type { Keychain } from '../src/main/core-types'
+import { unavailableKeychain } from '../src/main/account/testing/unavailable-keychain'
 import type { WatchHealth } from '../src/shared/contract'
 import { startLossyProxy, type LossyProxy } from './faults-proxy'
 import { chooseLaunch, expectLaunchKept, launchReviewed, type LaunchChoice } from './launch-helpers'
@@ -197,18 +196,7 @@ lossy('a create whose answer is lost is never duplicated', async ({ page, shell,
 })
 
 /** A keychain that is not there at all (no Secret Service, a locked-down desktop). */
-const missingKeychain: Keychain = {
-  get: async () => {
-    throw new KeychainUnavailableError()
-  },
-  set: async () => {
-    throw new KeychainUnavailableError()
-  },
-  delete: async () => {
-    throw new KeychainUnavailableError()
-  },
-  probe: async () => false
-}
+const missingKeychain = unavailableKeychain()
 
 const noKeychain = base.extend({
   shellOptions: async ({}, use) => {

@@ -10,6 +10,7 @@
  */
 import type { Page } from '@playwright/test'
 import { startEmulator, type Emulator } from '../src/emulator/index'
+import { emulatorCreateRequest } from '../src/emulator/testing/http-client'
 import { ManualClock } from '../src/shared/clock'
 import { startLossyProxy, type LossyProxy } from './faults-proxy'
 import { chooseLaunch, launchReviewed } from './launch-helpers'
@@ -159,16 +160,7 @@ test('#12 item 11: an IPv6 port address, bare or bracketed, opens as http://[::1
   await otherClient(
     upstream,
     '/instance/create',
-    JSON.stringify({
-      name: 'six',
-      imageId: IMAGE,
-      instanceTypeId: TYPE,
-      region: REGION,
-      billing: { chargeMode: 'perHour', duration: 1 },
-      remoteStorages: [],
-      nodePorts: [8888, 6006],
-      instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' }
-    })
+    JSON.stringify(emulatorCreateRequest({ name: 'six', instanceTypeId: TYPE, nodePorts: [8888, 6006] }))
   )
   const id = upstream.control.instances('demo')[0]!.instanceMetadata.instanceId
   upstream.control.setStatus(id, 'Running')

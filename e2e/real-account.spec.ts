@@ -6,6 +6,7 @@
  */
 import type { Locator, Page } from '@playwright/test'
 import { NEVER_PULLING_IMAGE_ID } from '../src/emulator/index'
+import { emulatorCreateRequest } from '../src/emulator/testing/http-client'
 import { chooseLaunch } from './launch-helpers'
 import { captureScreen, expect, signIn, test } from './web-fixture'
 
@@ -158,16 +159,7 @@ test('at 1280×800 the list shows GPU, region, price and uptime, and nothing spi
   const [failed] = await control.seedInstances('demo', 1, { name: 'broken' })
   control.setStatus(failed!, 'StartingFailed', { diagnosisMessage: 'No capacity.' })
   await signIn(page, shell)
-  const request = {
-    name: 'ports',
-    imageId: 'img-pytorch-2.5-cuda12.4',
-    instanceTypeId: 'gpu-rtx4090-1x',
-    region: '6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f',
-    billing: { chargeMode: 'perHour', duration: 1 },
-    remoteStorages: [],
-    instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' },
-    nodePorts: [8888, 6006]
-  }
+  const request = emulatorCreateRequest({ name: 'ports', nodePorts: [8888, 6006] })
   const created = await shell.core.handle('instances.create', { request }, { clientId: 'test' })
   expect(created.ok).toBe(true)
   await mainNav(page).getByRole('button', { name: 'Instances' }).click()

@@ -280,6 +280,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (saved) instances.restore(saved.instances)
   writer?.changed()
 
+  /** Everything started so far, in order: a failed start and close() end the same things. */
+  const closeAll = async (): Promise<void> => {
+    scheduler.close()
+    await writer?.close()
+    await listener.close()
+    await controlListener.close()
+    await reach?.close()
+  }
   let port: number
   let controlPort: number
   const controlSecretPath = options.statePath ? join(dirname(options.statePath), CONTROL_SECRET_FILE) : undefined
@@ -289,11 +297,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     // Only the user running the emulator (and root) may read it: whoever has it can register SSH keys.
     if (controlSecretPath) await writeFileAtomic(controlSecretPath, `${controlSecret}\n`, 0o600)
   } catch (error) {
-    scheduler.close()
-    await writer?.close()
-    await listener.close()
-    await controlListener.close()
-    await reach?.close()
+    await closeAll()
     throw error
   }
 
@@ -307,13 +311,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     control,
     close() {
-      closed ??= (async () => {
-        scheduler.close()
-        await writer?.close()
-        await listener.close()
-        await controlListener.close()
-        await reach?.close()
-      })()
+      closed ??= closeAll()
       return closed
     }
   }

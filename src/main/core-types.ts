@@ -4,11 +4,7 @@
  * transport. Electron's (index.ts) are its adapters (Tray, Notification, BrowserWindow, shell)
  * and ipc.ts; `npm run web` brings its own from src/web.
  */
-import type { CloudClient, CloudClientOptions } from './cloud/types'
-import type { ReachFactory } from '../emulator/reach-types'
-import type { StartEmulator } from './account/sandbox'
 import type { AppNotification, CommandName, CommandResult, EventName, Events, NoticeName, Result, TrayModel } from '../shared/contract'
-import type { Clock } from '../shared/clock'
 import type { QuitOffer } from '../shared/contract-cost'
 
 /** Identifies one connected renderer (an Electron webContents id, or a WebSocket client). */
@@ -16,6 +12,11 @@ export type ClientId = string
 
 /** The client id of commands main runs itself (the Electron tray): no window to ask anything. */
 export const MAIN_CLIENT: ClientId = 'main'
+
+/** The window to ask a connection's questions (host key, passphrase): none for main's own commands. */
+export function windowToAsk(clientId: ClientId): ClientId | undefined {
+  return clientId === MAIN_CLIENT ? undefined : clientId
+}
 
 export interface ClientContext {
   clientId: ClientId
@@ -73,25 +74,10 @@ export interface Platform {
 
 export type EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void
 
-export interface AppCoreOptions {
-  /** The app's data folder: settings.json, sandbox state, known_hosts, logs. */
-  dataDir: string
-  platform: Platform
-  keychain: Keychain
-  clock?: Clock
-  version: string
-  /** A shell's `--base-url URL`, or a test's emulator: use this API instead of the embedded Sandbox. */
-  baseUrlOverride?: string
-  /** The cloud client to use; default: createCloudClient from src/main/cloud/client.ts. */
-  cloudClientFactory?: (options: CloudClientOptions) => CloudClient
-  /** Starts the Sandbox's emulator; default: startEmulator from src/emulator/index.ts. */
-  startEmulator?: StartEmulator
-  /** Makes Sandbox instances reachable (SSH, notebook, ports); src/emulator/reach (E1). */
-  reach?: ReachFactory
-  /** [0, 1) for poll jitter; injectable for deterministic tests. */
-  random?: () => number
-  /** The app log (src/main/log). The core adds the live token to its secrets, so it is scrubbed. */
-  log?: CoreLog
+/** Main's events as a part follows them (event-hub.ts): heard after the transports, in the order parts began to listen. */
+export interface EventFeed {
+  /** Returns a function that stops listening. */
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void
 }
 
 /** What the core uses of the app log (src/main/log/logger.ts's Logger fits). */

@@ -1,42 +1,19 @@
 /**
- * The app's engine in plain Node, as wiring only: each part of main is built from its own module
- * and handed the capabilities it needs. Every shell uses it through a transport (Electron's is
- * ipc.ts). It never imports electron; what only Electron can do is the shell's Platform
- * (core-types.ts).
- *
- *   events, warnings      event-hub.ts, warnings.ts
- *   the platform          the shell's, with every text for the OS made safe (os-text.ts)
- *   settings, images      settings/settings-store.ts, catalog/image-book.ts
- *   the account           account/account.ts: profiles, session, Sandbox, cloud clients, re-login gate
- *   the watcher           watch/watcher.ts: polls the instance list while signed in
- *   notifications         notify/notifier.ts
- *   the catalog, balance  catalog/catalog-cache.ts, billing/balance-model.ts: read while signed in
- *   the cost guard        cost/cost-guard.ts: meter, GPU probes, rules that remind and stop
- *   the tray              tray/tray-presenter.ts
- *   the commands          commands/*.ts, one group per area, answered by commands/dispatcher.ts
- *                         (the ssh group also follows the session and the instance list for its tunnels)
+ * The app's engine in plain Node, read top to bottom as its table of contents: each part of main
+ * is built from its own module, in dependency order, and handed the parts it needs. Parts hear
+ * each other on the hub (event-hub.ts), so nothing here rings anyone after a change: each event
+ * reaches the transports first, then the SSH wing, the cost guard and the tray, in the order they
+ * are built below. A shell uses the core through a transport (Electron's is ipc.ts) and its
+ * Platform (core-types.ts); the core never imports electron.
  */
-import { spendableOf } from '../shared/balance'
+import type { Clock } from '../shared/clock'
 import { systemClock } from '../shared/clock'
-import type { Result } from '../shared/contract'
-import { Account } from './account/account'
+import { Account, type AccountOptions } from './account/account'
 import { BalanceModel } from './billing/balance-model'
-import { CatalogCache } from './catalog/catalog-cache'
-import { ImageBookStore, imageUsed } from './catalog/image-book'
-import { appCommands } from './commands/app'
-import { billingCommands } from './commands/billing'
-import { catalogCommands, catalogView, type CatalogServices } from './commands/catalog'
-import { costCommands } from './commands/cost'
+import { Catalog } from './catalog/catalog'
 import { createDispatcher } from './commands/dispatcher'
-import { instanceCommands } from './commands/instances'
-import { notebookCommands, openNotebook, type NotebookServices } from './commands/notebook'
-import { profileCommands } from './commands/profiles'
-import { sessionCommands } from './commands/session'
-import { settingsCommands } from './commands/settings'
-import { sshCommands } from './commands/ssh'
-import { trayCommands } from './commands/tray'
-import { volumeCommands } from './commands/volumes'
-import { MAIN_CLIENT, type AppCore, type AppCoreOptions } from './core-types'
+import { commandGroups } from './commands/index'
+import { MAIN_CLIENT, type AppCore, type Platform } from './core-types'
 import { CostGuard } from './cost/cost-guard'
 import { execRunner } from './cost/exec-runner'
 import { GuardStore } from './cost/guard-store'
@@ -45,235 +22,94 @@ import { EventHub } from './event-hub'
 import { Notifier } from './notify/notifier'
 import { osSafePlatform } from './os-text'
 import { SettingsStore } from './settings/settings-store'
+import { SshWing } from './ssh/ssh-wing'
 import { TrayPresenter } from './tray/tray-presenter'
 import { Warnings } from './warnings'
 import { Watcher } from './watch/watcher'
 
+/** What a shell gives the core; the account's options say where the cloud or the Sandbox comes from. */
+export type AppCoreOptions = Pick<
+  AccountOptions,
+  'dataDir' | 'keychain' | 'log' | 'baseUrlOverride' | 'cloudClientFactory' | 'startEmulator' | 'reach'
+> & {
+  platform: Platform
+  clock?: Clock
+  version: string
+  /** [0, 1) for poll jitter; injectable for deterministic tests. */
+  random?: () => number
+}
+
 export function createAppCore(options: AppCoreOptions): AppCore {
-  const { dataDir, log } = options
+  const { dataDir, log, version } = options
   const clock = options.clock ?? systemClock()
-  const events = new EventHub()
+  const events = new EventHub(log)
   const emit = events.emit
   const warnings = new Warnings(emit, log)
   const platform = osSafePlatform(options.platform)
   const settings = new SettingsStore(dataDir, clock)
-  const images = new ImageBookStore(dataDir)
-
-  const account = new Account({
-    ...options, // the data folder, keychain, log, and where the cloud or the Sandbox comes from
-    clock,
-    emit,
-    warn: warnings.warn,
-    refreshNotebookCookies: (profileId, token) => platform.refreshNotebookCookies(profileId, token),
-    endNotebookSession: platform.endNotebookSession ? (profileId) => platform.endNotebookSession!(profileId) : undefined
-  })
-  const notifier = new Notifier({ platform, settings, clock })
+  const account = new Account({ ...options, clock, emit, warn: warnings.warn, notebooks: platform })
+  const notifier = new Notifier({ platform, settings, clock, events })
   const watcher = new Watcher({
     clock,
+    emit,
+    log,
+    toErrorInfo,
     random: options.random ?? Math.random,
     list: () => account.client().listAllInstances(),
     intervals: () => settings.get().pollIntervals,
-    toErrorInfo,
-    onSnapshot(snapshot) {
-      emit('instances', snapshot)
-      ssh.instancesChanged(snapshot)
-      guard.snapshotChanged()
-      tray.update()
-    },
-    onTransitions(transitions) {
-      emit('transitions', transitions)
-      notifier.transitions(transitions)
-    },
     stuckAfterMs: () => settings.get().stuckStartMinutes * 60_000,
-    onStuck(stuck) {
-      notifier.stuck(stuck)
-      tray.update()
-    },
-    onHealth(health) {
-      if (health.state === 'failing') log?.warn(`watch failing: ${health.error?.kind}: ${health.error?.message}`)
-      else log?.info('watch recovered')
-      emit('watch.health', health)
-      tray.setHealth(health)
-    },
+    onStuck: (stuck) => notifier.stuck(stuck),
     onNotLoggedIn: () => void account.expire(null)
   })
   const balance = new BalanceModel({
     clock,
-    fetch: () => account.cloud().balance(),
+    emit,
     toErrorInfo,
+    fetch: () => account.cloud().balance(),
     threshold: () => settings.get().lowBalanceThreshold,
     low: (available, threshold) => notifier.lowBalance(available, threshold)
   })
-  const catalogCache = new CatalogCache({
-    dataDir,
-    clock,
-    fetch: () => account.cloud().catalog(),
-    toErrorInfo,
-    changed(profileId) {
-      if (profileId === catalog.profileId()) emit('catalog', catalogView(catalog, profileId))
-    }
-  })
-  const catalog: CatalogServices = {
-    profileId: () => account.currentProfile().id,
-    signedIn: () => account.state().status === 'signed-in',
-    cache: catalogCache,
-    book: images,
-    sandboxImages: (profileId) => account.sandboxImages(profileId)
-  }
+  const catalog = new Catalog({ dataDir, clock, account, toErrorInfo, emit })
+  // What runs only while signed in starts and stops at the session's moments.
+  for (const part of [watcher, balance, catalog]) account.listen(part)
+  const wing = new SshWing({ dataDir, clock, emit, events, platform, settings, account, watcher })
+  const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
   const guard = new CostGuard({
     clock,
     settings,
+    emit,
+    events,
+    notify: notifier,
+    instances: watcher,
     store: new GuardStore(
       dataDir,
       () => clock.now(),
       (error) => log?.warn('cost guard: could not save its rules', { error: String(error) })
     ),
-    scope() {
-      const session = account.state()
-      return session.status === 'signed-out' ? undefined : `${session.profileId}/${session.username ?? ''}`
-    },
-    instances: watcher,
-    // nvidia-smi over the instance's shared SSH link (ssh/links/links.ts exec): its connection, or one
-    // exec-only connection kept between probes; never a prompt, never a login per probe.
-    runner: execRunner({ exec: (instanceId, command, execOptions) => ssh.links.exec(instanceId, command, execOptions) }),
+    scope: () => account.accountKey(),
+    // nvidia-smi on the instance's shared SSH link, or one exec-only connection kept between probes: never a prompt.
+    runner: execRunner(wing.links),
     // The Stop button's own command: checked, recorded as this app's action, through the re-login gate.
-    stop: (instanceId): Promise<Result<{ instanceId: string }>> =>
-      dispatcher.handle('instances.stop', { instanceId }, { clientId: MAIN_CLIENT }),
-    notify: notifier,
-    // The runway reads main's balance model, never the cloud itself.
-    balance: () => {
-      const known = balance.snapshot().balance
-      return known ? spendableOf(known) : undefined
-    },
-    emit,
-    changed: () => tray.update(),
+    stop: (instanceId) => door.handle('instances.stop', { instanceId }, { clientId: MAIN_CLIENT }),
+    balance: () => balance.spendable(),
     ...(log ? { log } : {})
   })
-  const tray = new TrayPresenter({
-    session: account,
-    instances: watcher,
-    settings,
-    balance,
-    cost: guard,
-    platform,
-    tunnels: () => ssh.tunnels.list()
-  })
-  balance.listen((snapshot) => {
-    emit('balance', snapshot)
-    tray.update()
-    // The runway follows the balance.
-    guard.snapshotChanged()
-  })
-  account.listen({
-    changed(state) {
-      ssh.sessionChanged(state)
-      guard.snapshotChanged()
-      tray.update()
-    },
-    expiring: (expiresAt) => notifier.sessionExpiring(expiresAt),
-    started(continued) {
-      watcher.sessionStarted(continued)
-      balance.sessionStarted()
-      // The create form opens with what is cached; a fresh read follows in the background.
-      if (catalog.cache.stale(catalog.profileId())) void catalog.cache.refresh(catalog.profileId())
-    },
-    ending() {
-      watcher.sessionEnded()
-      balance.sessionEnded(true)
-      notifier.forgetOwnActions()
-    },
-    expired() {
-      watcher.sessionExpired()
-      balance.sessionEnded(false)
-    }
-  })
-
-  const findInstance = (instanceId: string) => watcher.find(instanceId)
-  const currentProfile = () => account.currentProfile()
-  const sandbox = () => account.sandbox()
-  const needsNotebookPassword = (): boolean => {
-    const state = account.state()
-    return state.status === 'signed-in' && state.method === 'api-key' && account.accessToken() === undefined
-  }
-  const notebooks: NotebookServices = {
-    platform,
-    accessToken: () => account.accessToken(),
-    needsNotebookPassword,
-    findInstance,
-    currentProfile,
-    sandbox
-  }
-  const ssh = sshCommands({
-    dataDir,
-    clock,
-    emit,
-    findInstance,
-    currentProfile,
-    settings: () => settings.get(),
-    sandbox,
-    platform,
-    sessionState: () => account.state(),
-    tunnelsChanged: () => tray.update()
-  })
-  const dispatcher = createDispatcher(
-    [
-      appCommands({ version: options.version, platform, warnings: () => warnings.all() }),
-      profileCommands(account),
-      sessionCommands(account),
-      instanceCommands({
-        clock,
-        account,
-        watch: watcher,
-        own: notifier,
-        images: { used: (imageId) => images.change((book) => imageUsed(book, currentProfile().id, imageId, clock.now())) }
-      }),
-      volumeCommands(account),
-      catalogCommands(catalog),
-      billingCommands({ signedIn: catalog.signedIn, balance }),
-      settingsCommands({
-        store: settings,
-        emit,
-        platform,
-        changed(next, before) {
-          if (next.lowBalanceThreshold !== before.lowBalanceThreshold) balance.thresholdChanged()
-          tray.update()
-        }
-      }),
-      trayCommands({
-        tray: () => tray.model(),
-        platform,
-        emit,
-        refresh: () => void watcher.pollNow(),
-        signOut: () => account.logout(),
-        findInstance,
-        openNotebook: (instanceId) => openNotebook(notebooks, instanceId),
-        needsNotebookPassword,
-        sshCommand: async (instanceId) => (await ssh.handlers['ssh.command']({ instanceId }, { clientId: MAIN_CLIENT })).command,
-        tunnels: {
-          start: (instanceId, remotePort, clientId) => ssh.handlers['tunnels.start']({ instanceId, remotePort }, { clientId }),
-          stop: (tunnelId) => ssh.tunnels.stop(tunnelId),
-          open: (tunnelId) => ssh.tunnels.open(tunnelId),
-          address: (tunnelId) => ssh.tunnels.list().find((tunnel) => tunnel.tunnelId === tunnelId)?.localAddress
-        },
-        keepRunning: (instanceId) => void guard.keepRunning(instanceId)
-      }),
-      notebookCommands(notebooks),
-      ssh,
-      costCommands({ guard })
-    ],
-    { run: (command, attempt) => account.run(command, attempt), log }
+  const tray = new TrayPresenter({ events, platform, settings, account, watcher, balance, guard, tunnels: wing.tunnels })
+  door.serve(
+    commandGroups({ version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, tray })
   )
 
-  let started = false
-  /** Settings, profiles, the image book and the catalog cache read from disk (set by start(); never rejects). */
-  let localStateRead: Promise<void> = Promise.resolve()
+  /** Settings, profiles (the tray's first menu follows them), the cost guard's rules and the catalog from disk. */
   const readLocalState = async (): Promise<void> => {
     const loaded = await settings.load()
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
-    const [rules] = await Promise.all([guard.load(), images.load(), catalogCache.load()])
+    const [rules] = await Promise.all([guard.load(), catalog.load()])
     if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
   }
+  let started = false
+  /** What the first commands wait for (set by start(); never rejects). */
+  let localStateRead: Promise<void> = Promise.resolve()
   return {
     async start() {
       if (started) return
@@ -281,35 +117,32 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       const reading = readLocalState()
       localStateRead = reading.catch(() => undefined)
       await reading
-      // The tray's menu at once, before the Sandbox starts or the keychain is asked.
-      tray.update()
       await account.start()
-      tray.update()
     },
     async stop() {
       watcher.stop()
       guard.dispose()
       balance.stop()
       account.stop()
-      await dispatcher.dispose()
-      await Promise.all([images.flushed(), catalogCache.close(), guard.flushed()])
+      wing.dispose()
+      await Promise.all([catalog.close(), guard.flushed()])
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.
     handle: async (command, input, context) => {
       await localStateRead
-      return dispatcher.handle(command, input, context)
+      return door.handle(command, input, context)
     },
-    notice: (notice, input, context) => dispatcher.notice(notice, input, context),
+    notice: (notice, input, context) => door.notice(notice, input, context),
     subscribe: (sink) => events.subscribe(sink),
-    clientGone: (clientId) => dispatcher.clientGone(clientId),
+    clientGone: (clientId) => wing.clientGone(clientId),
     openInstance(instanceId) {
       platform.showWindow()
       emit('navigate', instanceId !== undefined ? { view: 'instances', instanceId } : { view: 'instances' })
     },
     onSystemEvent(event) {
       watcher.onSystemEvent(event)
-      dispatcher.onSystemEvent(event)
+      wing.onSystemEvent(event)
     },
     quitOffer: () => guard.quitOffer()
   }

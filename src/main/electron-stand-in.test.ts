@@ -15,7 +15,7 @@ import { LABEL, launchStandIn, type LaunchOptions, type StandInApp } from '../..
 import type { MenuItemView, WindowView } from '../../scripts/electron-stand-in/protocol'
 import { openRendererPage, type RendererPage } from '../../scripts/electron-stand-in/renderer-page'
 import { chromiumMissing } from '../../e2e/chromium'
-import type { CreateInstanceRequest } from '../shared/create-request'
+import { emulatorCreateRequest } from '../emulator/testing/http-client'
 import type { TerminalStatus } from '../shared/contract-ssh'
 import { EMBEDDED_SANDBOX_ORIGIN } from './account/session-origin'
 import { trayClickOpensWindow } from './windows/desktop-integration'
@@ -67,16 +67,7 @@ async function signIn(app: StandInApp, main: WindowView): Promise<void> {
   expect(result, JSON.stringify(result)).toMatchObject({ ok: true, value: { status: 'signed-in' } })
 }
 
-const CREATE: CreateInstanceRequest = {
-  name: 'stand-in',
-  imageId: 'img-pytorch-2.5-cuda12.4',
-  instanceTypeId: 'gpu-rtx4090-1x',
-  region: '6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f',
-  billing: { chargeMode: 'perHour', duration: 1 },
-  remoteStorages: [],
-  nodePorts: [8888],
-  instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' }
-}
+const CREATE = emulatorCreateRequest({ name: 'stand-in', nodePorts: [8888] })
 
 /** Creates an instance in the Sandbox and waits for it to run (the Sandbox boots in 6 s). */
 async function createRunning(app: StandInApp, main: WindowView, name: string): Promise<string> {

@@ -1,27 +1,73 @@
 /**
- * Where main's events go out: every transport subscribes a sink (Electron IPC, the web shell's
- * WebSocket, tests), and each module emits through one function. A sink that throws does not
- * stop the others.
+ * Where main's events go, synchronously. Two kinds of subscriber:
+ * - transports (`subscribe`): Electron IPC, the web shell's WebSocket, tests; they hear every
+ *   event, and pass it to the windows (`target` set: only that client, e.g. terminal bytes);
+ * - main's own parts (`on`): each follows the events it shows or acts on (the SSH wing, the cost
+ *   guard and the tray hear the instance list, the session, the balance…), so nobody has to ring
+ *   them after a change.
+ *
+ * The order is decided, not incidental: transports first, then the parts in the order they began
+ * to listen (their construction order in core.ts: the SSH wing, the cost guard, the tray). Windows
+ * therefore hear a fact before any consequence a part emits while handling it (the guard's `cost`
+ * after the `instances` that caused it, a link's `ssh.status` after the list that ended it), and
+ * a slow or failing part can neither delay nor hide a fact from them. Among the parts, the wing
+ * ends the links of stopped instances before the guard probes, and the tray redraws last, from
+ * what the others have already updated.
+ *
+ * A subscriber that throws is logged and does not stop the others from hearing the event.
  */
-import type { ClientId, EventSink } from './core-types'
+import type { ClientId, CoreLog, EventFeed, EventSink } from './core-types'
+import type { EventName, Events } from '../shared/contract'
 
-export class EventHub {
+type Listener = (payload: never) => void
+
+export class EventHub implements EventFeed {
   private readonly sinks = new Set<EventSink>()
+  private readonly listeners = new Map<EventName, Set<Listener>>()
 
-  /** Sends an event to every sink; `target` set means only that client (terminal bytes). */
+  constructor(private readonly log?: Pick<CoreLog, 'error'>) {}
+
+  /** Sends an event to every transport, then to the parts that follow it. */
   readonly emit: EventSink = (event, payload, target?: ClientId) => {
     for (const sink of this.sinks) {
       try {
         sink(event, payload, target)
-      } catch {
+      } catch (error) {
         // One broken transport must not stop the others from hearing about it.
+        this.failed('a transport', event, error)
+      }
+    }
+    const listeners = this.listeners.get(event)
+    if (!listeners) return
+    for (const listener of listeners) {
+      try {
+        ;(listener as (payload: Events[typeof event]) => void)(payload)
+      } catch (error) {
+        this.failed('a part of main', event, error)
       }
     }
   }
 
-  /** Returns a function that removes the sink. */
+  /** A transport: hears every event. Returns a function that removes it. */
   subscribe(sink: EventSink): () => void {
     this.sinks.add(sink)
     return () => this.sinks.delete(sink)
+  }
+
+  /** A part of main: hears `event` after the transports. Returns a function that stops it. */
+  on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {
+    let listeners = this.listeners.get(event)
+    if (!listeners) this.listeners.set(event, (listeners = new Set()))
+    const added = listener as Listener
+    listeners.add(added)
+    return () => listeners.delete(added)
+  }
+
+  private failed(who: string, event: EventName, error: unknown): void {
+    try {
+      this.log?.error(`${who} failed on the ${event} event`, { error: error instanceof Error ? error.stack : String(error) })
+    } catch {
+      // A log that cannot write must not break the hub either.
+    }
   }
 }

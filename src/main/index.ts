@@ -9,8 +9,8 @@ import { createAppCore } from './core'
 import type { AppCore, Platform } from './core-types'
 import type { Events } from '../shared/contract'
 import { createOsKeychain } from './account/keychain'
+import { sandboxReach } from './account/sandbox-emulator'
 import { createLogger, logDirFor } from './log'
-import { createReach } from '../emulator/reach/index'
 import { bindIpc, type IpcMainLike } from './ipc'
 import { createNotificationAdapter } from './notify/notification-adapter'
 import { createNotebookWindows } from './notebook/notebook-window-adapter'
@@ -154,7 +154,7 @@ async function start(): Promise<void> {
     keychain: createOsKeychain(),
     version: app.getVersion(),
     // The Sandbox's instances are reachable for real: SSH, the notebook page, forwarded ports.
-    reach: createReach()
+    reach: sandboxReach()
   })
   // A notebook window belongs to one sign-in: when another account signs in (after an expiry),
   // or the session ends by any path, that account's windows and partition sign-in go too.

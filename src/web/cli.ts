@@ -19,7 +19,7 @@ async function main(): Promise<void> {
     return
   }
   const { reachEnabled, help: _help, ...shellOptions } = options
-  const reach = reachEnabled ? await sandboxReach() : undefined
+  const reach = reachEnabled ? sandboxReach() : undefined
   let stopping = false
   const stop = (): void => {
     if (stopping) return

@@ -2,6 +2,8 @@
  * Helpers for the emulator's own tests: plain fetch against a live emulator, the way any HTTP
  * client would talk to it. Not imported by the emulator itself.
  */
+import type { CreateInstanceRequest } from '../../shared/create-request'
+import { validCreateRequest } from '../../shared/testing/create-request'
 import { DEFAULT_CATALOG } from '../catalog'
 import type { EmuInstanceView, ReachContext } from '../reach-types'
 
@@ -46,15 +48,15 @@ export const REGION_ID = DEFAULT_CATALOG.regions[0]!.regionId
 export const TYPE_ID = DEFAULT_CATALOG.instanceTypes[0]!.instanceTypeId
 export const IMAGE_ID = DEFAULT_CATALOG.images[0]!.imageId
 
-/** A create body that passes every check; tests delete or change one field. */
+/** The app's valid create request, for the emulator's default catalogue. */
+export function emulatorCreateRequest(overrides: Partial<CreateInstanceRequest> = {}): CreateInstanceRequest {
+  return validCreateRequest({ imageId: IMAGE_ID, instanceTypeId: TYPE_ID, region: REGION_ID, ...overrides })
+}
+
+/** A create body that passes every check, with the spec's optional fields too; tests delete or change one field. */
 export function validCreate(overrides: Record<string, unknown> = {}): Record<string, any> {
   return {
-    name: 'train-llm',
-    imageId: IMAGE_ID,
-    instanceTypeId: TYPE_ID,
-    region: REGION_ID,
-    billing: { chargeMode: 'perHour', duration: 1 },
-    remoteStorages: [],
+    ...emulatorCreateRequest({ name: 'train-llm', nodePorts: [8888] }),
     instanceConfiguration: {
       extraDataDiskSizeDB: 100,
       enableCommonData: false,
@@ -63,7 +65,6 @@ export function validCreate(overrides: Record<string, unknown> = {}): Record<str
       initScript: ''
     },
     isSpotInstance: false,
-    nodePorts: [8888],
     ...overrides
   }
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
-import type { EventName } from '../../shared/contract'
+import type { EventName, SessionState } from '../../shared/contract'
 import { AppError } from '../app-error'
 import type { CloudClient } from '../cloud/types'
 import { Account } from './account'
@@ -32,14 +32,15 @@ async function rig() {
     dataDir,
     clock: new ManualClock(Date.UTC(2026, 0, 1)),
     keychain: createMemoryKeychain(),
-    emit: (event: EventName, payload: unknown) => void heard.push(`event ${event} ${JSON.stringify(payload)}`),
+    // The session's changes are its `session` event.
+    emit: (event: EventName, payload: unknown) =>
+      void heard.push(event === 'session' ? `changed ${(payload as SessionState).status}` : `event ${event} ${JSON.stringify(payload)}`),
     warn: (id) => void heard.push(`warning ${id}`),
-    refreshNotebookCookies: async (profileId, token) => void refreshed.push(`${profileId} ${token}`),
+    notebooks: { refreshNotebookCookies: async (profileId, token) => void refreshed.push(`${profileId} ${token}`) },
     baseUrlOverride: 'http://127.0.0.1:1/api',
     cloudClientFactory: () => client
   })
   account.listen({
-    changed: (state) => heard.push(`changed ${state.status}`),
     started: (continued) => heard.push(`started continued=${continued} while ${account.state().status}`),
     ending: () => heard.push(`ending while ${account.state().status}`),
     expired: () => heard.push(`expired while ${account.state().status}`)
@@ -50,16 +51,14 @@ async function rig() {
   return { account, heard, refreshed, login }
 }
 
-const statuses = (heard: string[]) => heard.filter((line) => !line.startsWith('event session '))
-
 describe('Account', () => {
   it('starts the rest of main once signed in, and stops it before signing out', async () => {
     const { account, heard, login } = await rig()
     await login()
-    expect(statuses(heard)).toEqual(['changed signed-in', 'started continued=false while signed-in'])
+    expect(heard).toEqual(['changed signed-in', 'started continued=false while signed-in'])
     heard.length = 0
     await account.logout()
-    expect(statuses(heard)).toEqual(['ending while signed-in', 'changed signed-out'])
+    expect(heard).toEqual(['ending while signed-in', 'changed signed-out'])
   })
 
   it('on a refused token: stops the watcher, expires, names the waiting command; the same user continues', async () => {
@@ -67,10 +66,10 @@ describe('Account', () => {
     await login()
     heard.length = 0
     await account.expire('instances.create')
-    expect(statuses(heard)).toEqual(['expired while signed-in', 'changed expired', 'event session.expired {"pending":"instances.create"}'])
+    expect(heard).toEqual(['expired while signed-in', 'changed expired', 'event session.expired {"pending":"instances.create"}'])
     heard.length = 0
     await login()
-    expect(statuses(heard)).toEqual(['changed signed-in', 'started continued=true while signed-in'])
+    expect(heard).toEqual(['changed signed-in', 'started continued=true while signed-in'])
     // Open notebook windows get the new login's cookie.
     expect(refreshed).toEqual(['sandbox token-2'])
   })

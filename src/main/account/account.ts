@@ -3,31 +3,30 @@
  * its token), the embedded Sandbox for the Sandbox profile, and the re-login gate's session side
  * (an expired token parks the command that met it until the same user signs in again).
  *
- * The rest of main hears about the session through listen(): the watcher starts and stops with
- * it, the notifier warns before it expires, the tray shows it. It owns the cloud clients, since
- * each one reads this session's token.
+ * What the session is, and when it is about to expire, goes out as events (`session`,
+ * `session.expiring`, `profiles`) for the windows and the parts of main that follow them. The
+ * parts that run only while signed in (the watcher, the balance, the catalog) are told the
+ * moments to start and stop through listen(): a sign-out's `ending` comes before the state
+ * changes, which no event can say. It owns the cloud clients, since each one reads this
+ * session's token.
  */
 import type { Clock } from '../../shared/clock'
 import type { CommandName, KeyLoginInput, LoginInput, Profile, ProfileInput, ProfilesState, SessionState } from '../../shared/contract'
-import type { ReachFactory } from '../../emulator/reach-types'
 import { AppError } from '../app-error'
 import type { CloudClient } from '../cloud/types'
 import { CloudClients, type CloudClientFactory } from '../cloud/cloud-clients'
 import { CloudError, isCloudError } from '../cloud/errors'
-import type { CoreLog, EventSink, Keychain } from '../core-types'
+import type { CoreLog, EventSink, Keychain, Platform } from '../core-types'
 import { toErrorInfo } from '../error-info'
 import { ProfilesStore, SANDBOX_PROFILE_ID, allProfiles, profilesState, removeProfile, saveProfile, selectProfile } from './profiles'
 import { ReloginGate } from './relogin-gate'
 import { ADDRESS_CHANGED_WARNING_ID, addressChangedMessage, editEndsSession, sessionOrigin } from './session-origin'
 import { startSandbox, type RunningSandbox, type SandboxInfo, type StartEmulator } from './sandbox'
+import { startSandboxEmulator, type ReachFactory } from './sandbox-emulator'
 import { Session } from './session'
 
-/** What the rest of main hears of the session, at the moment it must act. */
+/** The moments the parts that run only while signed in must act (changes of state are the `session` event). */
 export interface SessionListener {
-  /** Any change of state (sign-in, sign-out, expiry, following the profile picker). */
-  changed?(state: SessionState): void
-  /** Ten minutes before the token expires. */
-  expiring?(expiresAt: number): void
   /** A session began (a login, or a resume at start). `continued`: the same user after an expiry. */
   started?(continued: boolean): void
   /** Sign-out begins; the old session's state is still there. */
@@ -43,13 +42,12 @@ export interface AccountOptions {
   emit: EventSink
   warn(id: string, message: string): void
   log?: CoreLog | undefined
-  /** After the same user signs in again: open notebook windows get the new cookie. */
-  refreshNotebookCookies(profileId: string, token: string): Promise<void>
   /**
-   * Before a sign-out: the profile's notebook windows close and their sign-in is cleared; false
-   * when a page with unsaved work made the user choose to stay signed in. Absent: no notebooks.
+   * The shell's notebook windows (its Platform): after the same user signs in again they get the
+   * new cookie; before a sign-out they close and their sign-in is cleared (false: a page with
+   * unsaved work made the user choose to stay signed in; absent: no notebook windows).
    */
-  endNotebookSession?: ((profileId: string) => Promise<boolean>) | undefined
+  notebooks: Pick<Platform, 'refreshNotebookCookies' | 'endNotebookSession'>
   /** A shell's `--base-url`, or a test's emulator: this API instead of the embedded Sandbox. */
   baseUrlOverride?: string | undefined
   cloudClientFactory?: CloudClientFactory | undefined
@@ -79,12 +77,8 @@ export class Account {
         changed: (state) => {
           log?.info(`session ${state.status}`, { profileId: state.profileId, remembered: state.remembered, keychain: state.keychain })
           emit('session', state)
-          this.tell((listener) => listener.changed?.(state))
         },
-        expiring: (expiresAt) => {
-          emit('session.expiring', { expiresAt })
-          this.tell((listener) => listener.expiring?.(expiresAt))
-        },
+        expiring: (expiresAt) => emit('session.expiring', { expiresAt }),
         warning: options.warn
       },
       originOf: (profileId) => this.originOf(profileId)
@@ -108,11 +102,15 @@ export class Account {
     return () => this.listeners.delete(listener)
   }
 
-  /** First at start, quickly: the saved profiles (the window's first questions wait for them). */
+  /**
+   * First at start, quickly: the saved profiles (the window's first questions wait for them).
+   * Told as `profiles`: the tray's first menu follows it (it names the profile).
+   */
   async loadProfiles(): Promise<void> {
     const profilesWarning = await this.profilesStore.load()
     if (profilesWarning) this.options.warn('profiles-invalid', profilesWarning)
     this.session.followSelection(this.profilesStore.get().selectedId)
+    this.options.emit('profiles', this.profiles())
   }
 
   /**
@@ -163,6 +161,21 @@ export class Account {
     return this.session.accessToken()
   }
 
+  /** An API-key session without a notebook token yet: notebook pages need the password once (notebookSignIn). */
+  needsNotebookPassword(): boolean {
+    const state = this.session.state()
+    return state.status === 'signed-in' && state.method === 'api-key' && this.session.accessToken() === undefined
+  }
+
+  /**
+   * Who the session belongs to, as `profileId/username` (what per-account files such as the cost
+   * guard's rules key on); undefined while signed out. An expired session keeps its account.
+   */
+  accountKey(): string | undefined {
+    const state = this.session.state()
+    return state.status === 'signed-out' ? undefined : `${state.profileId}/${state.username ?? ''}`
+  }
+
   async login(input: LoginInput): Promise<SessionState> {
     const { profile, before, origin } = await this.prepareSignIn(input.profileId)
     const result = await this.clients.for(profile).login({
@@ -175,7 +188,7 @@ export class Account {
     this.options.log?.secrets.add(result.accessToken)
     const state = await this.session.loggedIn(input, result, origin)
     if (continued) {
-      void this.options.refreshNotebookCookies(input.profileId, result.accessToken).catch(() => undefined)
+      void this.options.notebooks.refreshNotebookCookies(input.profileId, result.accessToken).catch(() => undefined)
     }
     return this.started(state, continued)
   }
@@ -240,14 +253,14 @@ export class Account {
     this.options.log?.secrets.add(result.accessToken)
     const after = await this.session.notebookLoggedIn(result)
     // Notebook windows already open get the new cookie.
-    void this.options.refreshNotebookCookies(state.profileId, result.accessToken).catch(() => undefined)
+    void this.options.notebooks.refreshNotebookCookies(state.profileId, result.accessToken).catch(() => undefined)
     return after
   }
 
   async logout(): Promise<SessionState> {
     // Notebook windows end with the session; one with unsaved work may keep the user signed in.
-    const endNotebooks = this.options.endNotebookSession
-    if (endNotebooks && !(await endNotebooks(this.session.currentProfileId))) return this.session.state()
+    const { notebooks } = this.options
+    if (notebooks.endNotebookSession && !(await notebooks.endNotebookSession(this.session.currentProfileId))) return this.session.state()
     this.tell((listener) => listener.ending?.())
     const state = await this.session.logout()
     this.gate.release(state)
@@ -361,10 +374,8 @@ export class Account {
   private async ensureSandbox(): Promise<void> {
     const { options } = this
     if (options.baseUrlOverride !== undefined || this.sandboxRunning) return
-    this.sandboxStarting ??= (async () => {
-      const start: StartEmulator = options.startEmulator ?? (await import('../../emulator/index')).startEmulator
-      return startSandbox({ dataDir: options.dataDir, start, ...(options.reach ? { reach: options.reach } : {}) })
-    })()
+    const start: StartEmulator = options.startEmulator ?? startSandboxEmulator
+    this.sandboxStarting ??= startSandbox({ dataDir: options.dataDir, start, ...(options.reach ? { reach: options.reach } : {}) })
     try {
       this.sandboxRunning = await this.sandboxStarting
       this.options.emit('profiles', this.profiles())

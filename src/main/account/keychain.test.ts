@@ -17,6 +17,7 @@ import {
 } from './keychain'
 import { createCoreRig, type CoreRig } from '../testing/core-harness'
 import type { Keychain } from '../core-types'
+import { unavailableKeychain } from './testing/unavailable-keychain'
 
 const service = `cloud-tray-test-${process.pid}`
 const keychain = createOsKeychain(service)
@@ -78,18 +79,7 @@ describe.skipIf(!available)('OS keychain (Secret Service)', () => {
 })
 
 describe('no keychain', () => {
-  const broken: Keychain = {
-    get: async () => {
-      throw new KeychainUnavailableError()
-    },
-    set: async () => {
-      throw new KeychainUnavailableError()
-    },
-    delete: async () => {
-      throw new KeychainUnavailableError()
-    },
-    probe: async () => false
-  }
+  const broken = unavailableKeychain()
 
   it('warns, keeps the session in memory only, and writes no token to disk', async () => {
     rig = await createCoreRig({ keychain: broken })

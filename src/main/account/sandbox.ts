@@ -12,8 +12,7 @@ import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SandboxAccess } from '../../shared/contract'
-import type { ReachFactory } from '../../emulator/reach-types'
-import { generateEd25519KeyPair } from '../../emulator/reach/host-key'
+import { generateEd25519KeyPair, type ReachFactory } from './sandbox-emulator'
 import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { SANDBOX_USERNAME } from './profiles'
 
@@ -35,7 +34,7 @@ export interface EmulatorHandle {
   controlUrl: string
   controlSecretPath?: string
   close(): Promise<void>
-  /** Set when the emulator runs with reach (E1): SHA-256 of its notebook certificate, hex. */
+  /** Set when the emulator runs with reach (real SSH, notebook, ports): SHA-256 of its notebook certificate, hex. */
   notebookCertSha256?: string
   /** The emulator's control, for what the Sandbox comes with (its catalog's images). */
   control?: { catalog(): { images: { imageId: string; name: string }[] } }
@@ -54,7 +53,7 @@ export interface SandboxInfo {
 export interface SandboxOptions {
   dataDir: string
   start: StartEmulator
-  /** What makes Sandbox instances reachable (SSH, notebook, ports); src/emulator/reach (E1). */
+  /** What makes Sandbox instances reachable (SSH, notebook, ports): sandbox-emulator.ts sandboxReach. */
   reach?: ReachFactory
 }
 

@@ -142,15 +142,8 @@ export class Session {
     }
     const generation = this.generationCounter
     if (pointer.method === 'api-key') return this.resumeKey(pointer.profileId, pointer.username, origin, generation)
-    let token: string | null
-    try {
-      token = await this.inOrder(() => this.options.keychain.get(account))
-    } catch (error) {
-      if (error instanceof KeychainUnavailableError) this.keychainUnavailable(error.reason)
-      return false
-    }
-    // The user signed in (or out) while the keychain was being asked: theirs is the session now.
-    if (this.generationCounter !== generation) return false
+    const token = await this.readForResume(generation, (get) => get(account))
+    if (token === undefined) return false
     if (!token) {
       await this.forgetPointer()
       return false
@@ -168,17 +161,12 @@ export class Session {
 
   /** A remembered key: no expiry to check (the cloud says when it is refused); its notebook token if still good. */
   private async resumeKey(profileId: string, username: string, origin: string, generation: number): Promise<boolean> {
-    let key: string | null
-    let token: string | null
-    try {
-      key = await this.inOrder(() => this.options.keychain.get(apiKeyAccount(profileId, username)))
-      token = key ? await this.inOrder(() => this.options.keychain.get(keychainAccount(profileId, username))) : null
-    } catch (error) {
-      if (error instanceof KeychainUnavailableError) this.keychainUnavailable(error.reason)
-      return false
-    }
-    // The user signed in (or out) while the keychain was being asked: theirs is the session now.
-    if (this.generationCounter !== generation) return false
+    const stored = await this.readForResume(generation, async (get) => {
+      const key = await get(apiKeyAccount(profileId, username))
+      return { key, token: key ? await get(keychainAccount(profileId, username)) : null }
+    })
+    if (!stored) return false
+    const { key, token } = stored
     if (!key) {
       await this.forgetPointer()
       return false
@@ -188,6 +176,25 @@ export class Session {
     if (token && !notebook) await this.deleteStored(keychainAccount(profileId, username))
     this.signIn(profileId, username, { method: 'api-key', key, ...notebook }, true, origin)
     return true
+  }
+
+  /**
+   * What a resume reads from the keychain, one call at a time; undefined when it cannot be used:
+   * the keychain is unavailable (said once, keychainUnavailable), or the user signed in or out
+   * while it was being asked (theirs is the session now).
+   */
+  private async readForResume<T>(
+    generation: number,
+    read: (get: (account: string) => Promise<string | null>) => Promise<T>
+  ): Promise<T | undefined> {
+    let value: T
+    try {
+      value = await read((account) => this.inOrder(() => this.options.keychain.get(account)))
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) this.keychainUnavailable(error.reason)
+      return undefined
+    }
+    return this.generationCounter === generation ? value : undefined
   }
 
   /**

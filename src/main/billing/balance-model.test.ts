@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Balance } from '../../shared/balance'
 import { ManualClock, flushAsync } from '../../shared/clock'
-import type { BalanceSnapshot } from '../../shared/contract'
+import type { BalanceSnapshot, EventName } from '../../shared/contract'
+import type { EventSink } from '../core-types'
 import { BALANCE_INTERVAL_MS, BalanceModel } from './balance-model'
 
 const amount = (available: number): Balance => ({
@@ -28,9 +29,9 @@ function rig(start = 100) {
     },
     toErrorInfo: (error) => ({ kind: 'network', message: (error as Error).message }),
     threshold: () => threshold,
-    low: (value, limit) => void warnings.push(`${value} < ${limit}`)
+    low: (value, limit) => void warnings.push(`${value} < ${limit}`),
+    emit: ((event: EventName, snapshot: BalanceSnapshot) => void heard.push(snapshot)) as EventSink
   })
-  model.listen((snapshot) => void heard.push(snapshot))
   return {
     clock,
     model,
@@ -44,10 +45,10 @@ function rig(start = 100) {
 }
 
 describe('BalanceModel', () => {
-  it('reads when a session starts, then every minute, and tells listeners of each change', async () => {
+  it('reads when a session starts, then every minute, and tells the hub of each change', async () => {
     const r = rig()
     expect(r.model.snapshot()).toEqual({ balance: null, fetchedAt: null })
-    r.model.sessionStarted()
+    r.model.started()
     await flushAsync()
     expect(r.model.snapshot()).toEqual({ balance: amount(100), fetchedAt: 1_000 })
     r.set(97.5)
@@ -59,7 +60,7 @@ describe('BalanceModel', () => {
 
   it('warns once per dip below the threshold, again after it recovers, and when the threshold changes', async () => {
     const r = rig(50)
-    r.model.sessionStarted()
+    r.model.started()
     await flushAsync()
     r.set(9)
     await r.clock.advanceAsync(BALANCE_INTERVAL_MS)
@@ -85,12 +86,12 @@ describe('BalanceModel', () => {
 
   it('keeps the last amount with the error when a read fails; signing out forgets it and stops reading', async () => {
     const r = rig()
-    r.model.sessionStarted()
+    r.model.started()
     await flushAsync()
     r.fail(true)
     await r.clock.advanceAsync(BALANCE_INTERVAL_MS)
     expect(r.model.snapshot()).toEqual({ balance: amount(100), fetchedAt: 1_000, error: { kind: 'network', message: 'offline' } })
-    r.model.sessionEnded(true)
+    r.model.ending()
     expect(r.model.snapshot()).toEqual({ balance: null, fetchedAt: null })
     const reads = r.reads()
     await r.clock.advanceAsync(10 * BALANCE_INTERVAL_MS)
@@ -107,10 +108,11 @@ describe('BalanceModel', () => {
       fetch: () => new Promise<Balance>((resolve) => (release = () => resolve(amount(1)))),
       toErrorInfo: () => ({ kind: 'network', message: '' }),
       threshold: () => 10,
-      low: () => void r.warnings.push('low')
+      low: () => void r.warnings.push('low'),
+      emit: () => {}
     })
-    slow.sessionStarted()
-    slow.sessionEnded(true)
+    slow.started()
+    slow.ending()
     release()
     await flushAsync()
     expect(slow.snapshot().balance).toBeNull()

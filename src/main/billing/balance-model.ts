@@ -1,17 +1,18 @@
 /**
  * The account's balance, as main knows it: read with GET /balance when a session starts, then
  * every minute while signed in, and on demand. It keeps the latest answer (or why it could not
- * be read), tells listeners and the windows (`balance` event) when it changes, and warns once
+ * be read), tells the hub (`balance`: the windows, the tray, the cost guard) when it changes, and warns once
  * each time the available balance falls below the user's threshold (re-armed once it is back at
  * or above it, or the threshold changes).
  *
  * The one place the app's money comes from: the window, the tray and the cost guard read it
- * here (`snapshot()`, `listen()`), never asking the cloud themselves.
+ * here (`snapshot()`, the `balance` event), never asking the cloud themselves.
  */
 import type { Balance } from '../../shared/balance'
-import { availableOf } from '../../shared/balance'
+import { availableOf, spendableOf } from '../../shared/balance'
 import type { Clock, TimerHandle } from '../../shared/clock'
 import type { BalanceSnapshot, ErrorInfo } from '../../shared/contract'
+import type { EventSink } from '../core-types'
 
 /** The balance moves with usage over minutes; once a minute keeps the tray current and the API unbothered. */
 export const BALANCE_INTERVAL_MS = 60_000
@@ -25,12 +26,13 @@ export interface BalanceModelOptions {
   threshold(): number | null
   /** The available balance fell below the threshold. */
   low(available: number, threshold: number): void
+  /** The hub: `balance` on every change. */
+  emit: EventSink
   intervalMs?: number
 }
 
 export class BalanceModel {
   private current: BalanceSnapshot = { balance: null, fetchedAt: null }
-  private readonly listeners = new Set<(snapshot: BalanceSnapshot) => void>()
   private timer: TimerHandle | undefined
   private inFlight: Promise<void> | undefined
   /** Bumped when the session changes: an answer for the old one is dropped. */
@@ -45,22 +47,30 @@ export class BalanceModel {
     return this.current
   }
 
-  /** Returns a function that stops listening. */
-  listen(listener: (snapshot: BalanceSnapshot) => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+  /** Dollars that can be spent now (the cost guard's runway), when the account reports a balance. */
+  spendable(): number | undefined {
+    return this.current.balance ? spendableOf(this.current.balance) : undefined
   }
 
-  /** A session began: read now, then every interval. */
-  sessionStarted(): void {
+  /** A session began: read now, then every interval (account.listen). */
+  started(): void {
     this.generation++
     this.active = true
     this.warned = false
     void this.refresh()
   }
 
-  /** Signed out or expired: stop reading; signed out also forgets the amount. */
-  sessionEnded(forget: boolean): void {
+  /** Signing out: stop reading, and forget the amount. */
+  ending(): void {
+    this.end(true)
+  }
+
+  /** The session expired: stop reading; the last amount stays, said to be from then. */
+  expired(): void {
+    this.end(false)
+  }
+
+  private end(forget: boolean): void {
     this.generation++
     this.active = false
     this.options.clock.clearTimeout(this.timer)
@@ -87,7 +97,7 @@ export class BalanceModel {
   }
 
   stop(): void {
-    this.sessionEnded(false)
+    this.end(false)
   }
 
   private async read(): Promise<void> {
@@ -128,6 +138,6 @@ export class BalanceModel {
   private set(next: BalanceSnapshot): void {
     if (JSON.stringify(next) === JSON.stringify(this.current)) return
     this.current = next
-    for (const listener of this.listeners) listener(next)
+    this.options.emit('balance', next)
   }
 }

@@ -23,6 +23,7 @@ import { answerTooLarge, exchangeFailure, interpretAnswer, type CallContext, typ
 import { CloudError, isCloudError } from './errors'
 import { walkPages } from './paging'
 import { acquirePool, type PoolLease } from './pool'
+import { isCookieValue } from './cookie-value'
 import { redactError } from './redact'
 import { REDIRECT_STATUSES, decideRedirect } from './redirects'
 import { offsetFromDate, type ServerClockOffset } from './server-clock'
@@ -71,14 +72,6 @@ function invalidAddress(baseUrl: string): CloudError {
     'network',
     `"${shown}" is not a usable cloud address. Enter an http:// or https:// address such as https://hpc-ai.com/api in the profile.`
   )
-}
-
-/**
- * A cookie value must be a plain token: anything with separators or control characters could
- * smuggle a second cookie or header. JWTs never contain these.
- */
-function isCookieSafe(token: string): boolean {
-  return /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]+$/.test(token)
 }
 
 /** A header value must be one line of printable ASCII: a key with anything else could smuggle a header. */
@@ -130,7 +123,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
         if (!isHeaderSafe(apiKey)) throw damagedKey()
         sent = { kind: 'api-key', value: apiKey }
       } else if (authenticated && token !== undefined) {
-        if (!isCookieSafe(token)) throw damagedToken()
+        if (!isCookieValue(token)) throw damagedToken()
         sent = { kind: 'token', value: token }
       }
       if (sent) context.credential = sent.kind

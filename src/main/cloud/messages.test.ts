@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { fieldFromMessage, lockedUntilFromMessage, quotable, saysLocked } from './messages'
+import { CreateInstanceRequestSchema } from '../../shared/create-request'
+import { CreateVolumeRequestSchema } from '../../shared/volume-request'
+import { fieldFromMessage, lockedUntilFromMessage, quotable, saysLocked, schemaPaths } from './messages'
 
 describe('fieldFromMessage', () => {
   it.each([
@@ -12,6 +14,9 @@ describe('fieldFromMessage', () => {
     ["Field: 'billing.chargeMode' is invalid", 'billing.chargeMode'],
     ['field instanceConfiguration.initScript is required', 'instanceConfiguration.initScript'],
     ['"sizeGB" must be positive', 'sizeGB'],
+    ['"remoteStorages[1].remoteStorageId" is unknown', 'remoteStorages[1].remoteStorageId'],
+    ['"instanceConfiguration.dockerStorageSize" is too small', 'instanceConfiguration.dockerStorageSize'],
+    ['"pager.pageSize" must be at most 100', 'pager.pageSize'],
     ['invalid value for “region”', 'region']
   ])('%s → %s', (message, field) => {
     expect(fieldFromMessage(message)).toBe(field)
@@ -22,6 +27,7 @@ describe('fieldFromMessage', () => {
     'ent: instance not found',
     'Invalid field value',
     'instance "my.notebook" cannot be stopped now',
+    'volume "remoteStorages.data" is busy',
     'internal error',
     ''
   ])('names no field in %j', (message) => {
@@ -73,5 +79,16 @@ describe('quotable', () => {
     const long = quotable('x'.repeat(1000))
     expect(long.length).toBe(300)
     expect(long.endsWith('…')).toBe(true)
+  })
+})
+
+describe('the request paths a quoted word may name', () => {
+  it('are read from the request schemas: nested, optional and array element fields included', () => {
+    const paths = schemaPaths(CreateInstanceRequestSchema)
+    expect(paths).toEqual(expect.arrayContaining(['billing.duration', 'remoteStorages.mountPath', 'isSpotInstance']))
+    expect(paths).toContain('instanceConfiguration.extraDataDiskSizeDB')
+    // Each top-level field first, its own fields after it.
+    expect(paths.filter((path) => !path.includes('.'))).toEqual(Object.keys(CreateInstanceRequestSchema.shape))
+    expect(schemaPaths(CreateVolumeRequestSchema)).toEqual(['name', 'sizeGB', 'region', 'volumeType'])
   })
 })

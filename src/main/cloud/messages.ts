@@ -3,6 +3,9 @@
  * account stays locked. Pure string work, so every format the service (or the emulator) uses is
  * pinned by a unit test.
  */
+import { z } from 'zod'
+import { CreateInstanceRequestSchema } from '../../shared/create-request'
+import { CreateVolumeRequestSchema } from '../../shared/volume-request'
 
 /** A dotted request path: `billing.chargeMode`, `nodePorts[0]`, `instanceConfiguration.enableDocker`. */
 const PATH = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\.\d+)*`
@@ -14,36 +17,27 @@ const FIELD_BARE = new RegExp(String.raw`\bfield\s*:?\s*(${PATH})`, 'i')
 /** A quoted dotted path anywhere, e.g. `"billing.duration" must be 1`. */
 const QUOTED_PATH = new RegExp(String.raw`["'\`“‘](${PATH})["'\`”’]`, 'g')
 
+/** Every dotted path an object schema describes; an array's element fields without indexes (`remoteStorages.mountPath`). */
+export function schemaPaths(schema: z.ZodType, prefix = ''): string[] {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return schemaPaths(schema.unwrap() as z.ZodType, prefix)
+  if (schema instanceof z.ZodArray) return schemaPaths(schema.element as z.ZodType, prefix)
+  if (!(schema instanceof z.ZodObject)) return []
+  return Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([key, field]) => {
+    const path = prefix ? `${prefix}.${key}` : key
+    return [path, ...schemaPaths(field, path)]
+  })
+}
+
 /**
- * Request paths the app sends. A quoted word outside the `field …` phrasing only counts as a
- * field when it is one of these, so a quoted instance or volume name is never mistaken for one.
+ * Request paths the app sends: the create and volume requests as their schemas describe them,
+ * and the small bodies the spec gives without one of ours (sign-in, a page, an instance action).
+ * A quoted word outside the `field …` phrasing only counts as a field when it is one of these,
+ * so a quoted instance or volume name is never mistaken for one.
  */
 const KNOWN_REQUEST_PATHS = new Set([
-  'username',
-  'password',
-  'rememberMe',
-  'name',
-  'imageId',
-  'instanceTypeId',
-  'region',
-  'billing',
-  'billing.chargeMode',
-  'billing.duration',
-  'remoteStorages',
-  'instanceConfiguration',
-  'instanceConfiguration.extraDataDiskSizeDB',
-  'instanceConfiguration.enableCommonData',
-  'instanceConfiguration.enableDocker',
-  'instanceConfiguration.dockerStorageSize',
-  'instanceConfiguration.initScript',
-  'isSpotInstance',
-  'nodePorts',
-  'instanceId',
-  'pager',
-  'pager.currentPage',
-  'pager.pageSize',
-  'sizeGB',
-  'volumeType'
+  ...schemaPaths(CreateInstanceRequestSchema),
+  ...schemaPaths(CreateVolumeRequestSchema),
+  ...['username', 'password', 'rememberMe', 'instanceId', 'pager', 'pager.currentPage', 'pager.pageSize']
 ])
 
 /** Strips array indexes so `remoteStorages[0].mountPath` can be checked against the known set. */
@@ -52,10 +46,7 @@ function withoutIndexes(path: string): string {
 }
 
 function isKnownPath(path: string): boolean {
-  const bare = withoutIndexes(path)
-  if (KNOWN_REQUEST_PATHS.has(bare)) return true
-  // remoteStorages[i].<anything>: the element fields are request fields too.
-  return /^remoteStorages\.(mountPath|remoteStorageName|remoteStorageId|type)$/.test(bare)
+  return KNOWN_REQUEST_PATHS.has(withoutIndexes(path))
 }
 
 /**

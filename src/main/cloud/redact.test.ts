@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { CloudError } from './errors'
-import { redactError, redactText } from './redact'
+import { redactError, redactToken } from './redact'
 
 const SECRET = 'eyJhbGciOiJSUzI1NiJ9.payload.signature'
 
-describe('redactText', () => {
+describe('redactToken', () => {
   it('replaces every occurrence', () => {
-    expect(redactText(`a ${SECRET} b ${SECRET}`, SECRET)).toBe('a [redacted] b [redacted]')
+    expect(redactToken(`a ${SECRET} b ${SECRET}`, SECRET)).toBe('a [redacted] b [redacted]')
   })
 
   it('leaves text alone without a secret, or with one too short to be a token', () => {
-    expect(redactText('abc', undefined)).toBe('abc')
-    expect(redactText('a b c', 'b')).toBe('a b c')
+    expect(redactToken('abc', undefined)).toBe('abc')
+    expect(redactToken('a b c', 'b')).toBe('a b c')
   })
 })
 

@@ -3,14 +3,13 @@
  * but a server message we quote could echo it, and a low-level cause could carry it. This is the
  * last step before any CloudError leaves the client.
  */
+import { withoutSecret } from '../log/redact'
 import { CloudError } from './errors'
 
-const REDACTED = '[redacted]'
-
 /** `text` with every occurrence of `secret` replaced. Secrets shorter than 8 characters are not real tokens. */
-export function redactText(text: string, secret: string | undefined): string {
+export function redactToken(text: string, secret: string | undefined): string {
   if (!secret || secret.length < 8) return text
-  return text.split(secret).join(REDACTED)
+  return withoutSecret(text, secret)
 }
 
 function mentions(value: unknown, secret: string): boolean {
@@ -31,8 +30,8 @@ export function redactError(error: CloudError, secret: string | undefined): Clou
   const dirtyMessage = error.message.includes(secret)
   const dirtyCause = error.cause !== undefined && mentions(error.cause, secret)
   if (!dirtyMessage && !dirtyCause) return error
-  return new CloudError(error.kind, redactText(error.message, secret), {
-    ...(error.field !== undefined ? { field: redactText(error.field, secret) } : {}),
+  return new CloudError(error.kind, redactToken(error.message, secret), {
+    ...(error.field !== undefined ? { field: redactToken(error.field, secret) } : {}),
     ...(error.retriesLeft !== undefined ? { retriesLeft: error.retriesLeft } : {}),
     ...(error.lockedUntil !== undefined ? { lockedUntil: error.lockedUntil } : {}),
     ...(error.status !== undefined ? { status: error.status } : {}),

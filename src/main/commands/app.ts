@@ -2,6 +2,7 @@
 import type { Warning } from '../../shared/contract'
 import { AppError } from '../app-error'
 import type { Platform } from '../core-types'
+import { checkExternalUrl } from '../windows/external-links'
 import type { CommandGroup } from './dispatcher'
 
 export interface AppServices {
@@ -30,21 +31,4 @@ export function appCommands(services: AppServices): CommandGroup<'app.info' | 'w
       }
     }
   }
-}
-
-/** Only http(s) links leave the app: file:, javascript:, custom schemes could run things. */
-export function checkExternalUrl(input: string): string {
-  let url: URL
-  try {
-    url = new URL(input)
-  } catch {
-    throw new AppError('bad-input', 'That link is not a valid web address.', { field: 'url' })
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new AppError('not-allowed', 'Only http and https links can be opened.', { field: 'url' })
-  }
-  if (url.username || url.password) {
-    throw new AppError('not-allowed', 'Links that carry a user name or password are not opened.', { field: 'url' })
-  }
-  return url.toString()
 }

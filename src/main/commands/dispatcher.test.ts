@@ -8,7 +8,9 @@ import {
   type AnyCommandGroup,
   type CommandGroup,
   type CommandHandlers,
+  type Dispatcher,
   type DispatcherOptions,
+  type EveryCommandHandled,
   type NoticeHandlers
 } from './dispatcher'
 
@@ -55,14 +57,21 @@ const crash = async (): Promise<never> => {
 const passThrough: DispatcherOptions = { run: (_command, attempt) => attempt() }
 const context: ClientContext = { clientId: 'c1' }
 
+/** A dispatcher serving `groups`, as core.ts makes it. */
+function serving<const G extends readonly AnyCommandGroup[]>(groups: G & EveryCommandHandled<G>, options = passThrough): Dispatcher {
+  const dispatcher = createDispatcher(options)
+  dispatcher.serve(groups)
+  return dispatcher
+}
+
 describe('the handler table', () => {
   it('is complete by type: a command without a handler does not compile', () => {
     // @ts-expect-error 'app.info' has no handler, so this is not a CommandHandlers table
     const incomplete: CommandHandlers = { ...withoutAppInfo().handlers }
     // @ts-expect-error the groups leave 'app.info' without a handler
     expect(() => handlerTables([withoutAppInfo()])).not.toThrow()
-    // @ts-expect-error the same for a dispatcher built from them
-    createDispatcher([withoutAppInfo()], passThrough)
+    // @ts-expect-error the same for a dispatcher serving them
+    createDispatcher(passThrough).serve([withoutAppInfo()])
     expect(Object.keys(handlerTables([withoutAppInfo(), appInfo]).commands).sort()).toEqual([...COMMAND_NAMES].sort())
     expect(incomplete).toBeDefined()
   })
@@ -71,7 +80,7 @@ describe('the handler table', () => {
     // @ts-expect-error 'ssh.ack' has no handler
     const incomplete: NoticeHandlers = { ...withoutAck().notices }
     // @ts-expect-error the groups take no 'ssh.ack'
-    createDispatcher([withoutAck()], passThrough)
+    createDispatcher(passThrough).serve([withoutAck()])
     expect(incomplete).toBeDefined()
   })
 
@@ -87,7 +96,7 @@ describe('the dispatcher', () => {
       ...everything(),
       handlers: { ...everything().handlers, 'instances.stop': async (input: { instanceId: string }) => (calls.push(input), input) }
     }
-    const dispatcher = createDispatcher([group], passThrough)
+    const dispatcher = serving([group])
     expect(await dispatcher.handle('instances.stop', { instanceId: 3 }, context)).toMatchObject({
       ok: false,
       error: { kind: 'bad-input', field: 'instanceId' }
@@ -99,7 +108,7 @@ describe('the dispatcher', () => {
   it.each(['nope', '__proto__', 'constructor', 'hasOwnProperty'])(
     'answers an unknown command %j with bad-input, never a rejection',
     async (name) => {
-      const dispatcher = createDispatcher([everything()], passThrough)
+      const dispatcher = serving([everything()])
       expect(await dispatcher.handle(name as CommandName, undefined, context)).toMatchObject({ ok: false, error: { kind: 'bad-input' } })
     }
   )
@@ -112,7 +121,7 @@ describe('the dispatcher', () => {
       ran.push(command)
       return attempt()
     }
-    const dispatcher = createDispatcher([failing], { run, log: recordingLog(lines) })
+    const dispatcher = serving([failing], { run, log: recordingLog(lines) })
     expect(await dispatcher.handle('session.get', undefined, context)).toEqual({
       ok: false,
       error: { kind: 'not-allowed', message: 'No.' }
@@ -132,7 +141,7 @@ describe('the dispatcher', () => {
       ...everything(),
       notices: { ...everything().notices, 'ssh.ack': (input: unknown, ctx: ClientContext) => void taken.push([input, ctx]) }
     }
-    const dispatcher = createDispatcher([group], passThrough)
+    const dispatcher = serving([group])
     expect(dispatcher.notice('ssh.ack', { terminalId: 't', bytes: 10 }, context)).toBeUndefined()
     expect(taken).toEqual([[{ terminalId: 't', bytes: 10 }, context]])
   })
@@ -149,7 +158,7 @@ describe('the dispatcher', () => {
         'ssh.resize': crash
       }
     }
-    const dispatcher = createDispatcher([group], { ...passThrough, log: recordingLog(lines) })
+    const dispatcher = serving([group], { ...passThrough, log: recordingLog(lines) })
     dispatcher.notice('ssh.ack', { terminalId: 't', bytes: -5 }, context)
     dispatcher.notice('__proto__' as NoticeName, {}, context)
     dispatcher.notice('ssh.input', { terminalId: 't', data: 'x' }, context)
@@ -164,23 +173,17 @@ describe('the dispatcher', () => {
     ])
   })
 
-  it('passes client departures, system hints and disposal to every group', async () => {
-    const seen: string[] = []
-    const hooks = (name: string): Partial<AnyCommandGroup> => ({
-      clientGone: (id) => void seen.push(`${name} gone ${id}`),
-      onSystemEvent: (event) => void seen.push(`${name} ${event}`),
-      dispose: () => void seen.push(`${name} disposed`)
+  it('answers "still starting" until it serves its groups, and serves them once', async () => {
+    const lines: string[] = []
+    const dispatcher = createDispatcher({ ...passThrough, log: recordingLog(lines) })
+    expect(await dispatcher.handle('app.info', undefined, context)).toMatchObject({
+      ok: false,
+      error: { kind: 'internal', message: expect.stringContaining('still starting') }
     })
-    const dispatcher = createDispatcher(
-      [
-        { ...withoutAppInfo(), ...hooks('a') },
-        { ...appInfo, ...hooks('b') }
-      ],
-      passThrough
-    )
-    dispatcher.clientGone('w1')
-    dispatcher.onSystemEvent('resume')
-    await dispatcher.dispose()
-    expect(seen).toEqual(['a gone w1', 'b gone w1', 'a resume', 'b resume', 'a disposed', 'b disposed'])
+    dispatcher.notice('ssh.ack', { terminalId: 't', bytes: 1 }, context)
+    expect(lines).toEqual(['info ssh.ack dropped: the app is still starting'])
+    dispatcher.serve([everything()])
+    expect(await dispatcher.handle('app.info', undefined, context)).toEqual({ ok: true, value: 'app.info' })
+    expect(() => dispatcher.serve([everything()])).toThrow(/already serves/)
   })
 })

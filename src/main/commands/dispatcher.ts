@@ -3,12 +3,17 @@
  * the command's handler through the re-login gate, and turns whatever it throws into an error
  * Result; it never rejects. Takes the contract's notices too: checked the same way, handled,
  * never answered; an invalid or failing one is dropped and logged. The handler tables come from
- * the command groups (one per area, each a plain function of the capabilities it needs) and are
- * complete by type: a command or notice of the contract that no group handles does not compile.
+ * the command groups (one per area, each a plain function of the parts it needs; the list is
+ * commands/index.ts) and are complete by type: a command or notice of the contract that no group
+ * handles does not compile.
+ *
+ * The door is made before the groups are handed to it (`serve`), so a part built before them can
+ * already hold a command to run later: the cost guard stops an instance through `instances.stop`,
+ * as the Stop button does, while the cost commands are made from the guard.
  */
 import type { CommandInput, CommandName, CommandResult, NoticeInput, NoticeName } from '../../shared/contract'
 import { fail, ok, type Result } from '../../shared/errors'
-import type { ClientContext, ClientId, CoreLog, SystemEvent } from '../core-types'
+import type { ClientContext, CoreLog } from '../core-types'
 import { toErrorInfo } from '../error-info'
 import { INPUT_SCHEMAS, NOTICE_SCHEMAS, describeInputError } from './input-schemas'
 
@@ -24,24 +29,16 @@ export type NoticeHandler<N extends NoticeName> = (input: NoticeInput<N>, contex
 /** Every notice's handler, complete by type like the commands'. */
 export type NoticeHandlers = { [N in NoticeName]: NoticeHandler<N> }
 
-/** What a group may do besides answering commands. */
-export interface GroupHooks {
-  /** A renderer went away: release what it owned (terminal sessions). */
-  clientGone?(clientId: ClientId): void
-  /** Power and network hints (wake, back online), e.g. to reconnect now instead of after a backoff. */
-  onSystemEvent?(event: SystemEvent): void
-  dispose?(): Promise<void> | void
-}
-
 /**
  * One area's commands (src/main/commands/*.ts): `C` names the commands it answers, `N` the
- * notices it takes (none unless named).
+ * notices it takes (none unless named). Only handlers: what lives on (a connection, a tab) is a
+ * part's, which hears the app's hints itself.
  */
-export type CommandGroup<C extends CommandName, N extends NoticeName = never> = GroupHooks & {
+export type CommandGroup<C extends CommandName, N extends NoticeName = never> = {
   handlers: { [K in C]: CommandHandler<K> }
 } & ([N] extends [never] ? { notices?: never } : { notices: { [K in N]: NoticeHandler<K> } })
 
-export type AnyCommandGroup = GroupHooks & { handlers: Partial<CommandHandlers>; notices?: Partial<NoticeHandlers> }
+export type AnyCommandGroup = { handlers: Partial<CommandHandlers>; notices?: Partial<NoticeHandlers> }
 
 type Handled<G> = G extends { handlers: infer H } ? keyof H & CommandName : never
 type Taken<G> = G extends { notices: infer H } ? keyof H & NoticeName : never
@@ -83,16 +80,12 @@ export interface Dispatcher {
   handle<C extends CommandName>(command: C, input: unknown, context: ClientContext): Promise<Result<CommandResult<C>>>
   /** Takes one notice. Validates input; answers nothing, throws nothing. */
   notice<N extends NoticeName>(notice: N, input: unknown, context: ClientContext): void
-  clientGone(clientId: ClientId): void
-  onSystemEvent(event: SystemEvent): void
-  dispose(): Promise<void>
+  /** Hands the door its groups, once; until then every command is answered "still starting". */
+  serve<const G extends readonly AnyCommandGroup[]>(groups: G & EveryCommandHandled<G>): void
 }
 
-export function createDispatcher<const G extends readonly AnyCommandGroup[]>(
-  groups: G & EveryCommandHandled<G>,
-  options: DispatcherOptions
-): Dispatcher {
-  const handlers = handlerTables<G>(groups)
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  let handlers: ReturnType<typeof handlerTables> | undefined
   const { run, log } = options
   /** A notice that could not be taken: an internal failure is an error, anything else routine. */
   const dropped = (notice: string, error: unknown): void => {
@@ -101,11 +94,16 @@ export function createDispatcher<const G extends readonly AnyCommandGroup[]>(
     else log?.info(`${notice} dropped: ${info.message}`)
   }
   return {
+    serve(groups) {
+      if (handlers) throw new Error('The dispatcher already serves its command groups')
+      handlers = handlerTables(groups)
+    },
     async handle<C extends CommandName>(command: C, input: unknown, context: ClientContext): Promise<Result<CommandResult<C>>> {
       // Own keys only: a name such as `__proto__` from the wire is unknown, not Object's.
       if (!Object.hasOwn(INPUT_SCHEMAS, command)) return fail({ kind: 'bad-input', message: `Unknown command ${String(command)}.` })
       const parsed = INPUT_SCHEMAS[command].safeParse(input)
       if (!parsed.success) return fail({ kind: 'bad-input', ...describeInputError(parsed.error) })
+      if (!handlers) return fail({ kind: 'internal', message: 'Cloud Tray is still starting. Try again in a moment.' })
       const handler = handlers.commands[command] as unknown as (input: unknown, context: ClientContext) => Promise<CommandResult<C>>
       try {
         return ok(await run(command, () => handler(parsed.data, context)))
@@ -125,21 +123,13 @@ export function createDispatcher<const G extends readonly AnyCommandGroup[]>(
         log?.warn(`${notice} dropped: ${describeInputError(parsed.error).message}`)
         return
       }
+      if (!handlers) return void log?.info(`${notice} dropped: the app is still starting`)
       const handler = handlers.notices[notice] as unknown as (input: unknown, context: ClientContext) => void | Promise<void>
       try {
         void Promise.resolve(handler(parsed.data, context)).catch((error: unknown) => dropped(notice, error))
       } catch (error) {
         dropped(notice, error)
       }
-    },
-    clientGone(clientId) {
-      for (const group of groups) group.clientGone?.(clientId)
-    },
-    onSystemEvent(event) {
-      for (const group of groups) group.onSystemEvent?.(event)
-    },
-    async dispose() {
-      for (const group of groups) await group.dispose?.()
     }
   }
 }

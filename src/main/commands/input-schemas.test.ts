@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { CommandName } from '../../shared/contract'
 import { COMMAND_NAMES, NOTICE_NAMES } from '../../shared/contract'
+import { validCreateRequest } from '../../shared/testing/create-request'
 import { INPUT_SCHEMAS, NOTICE_SCHEMAS, describeInputError } from './input-schemas'
 
-const request = {
-  name: 'job',
-  imageId: 'img',
-  instanceTypeId: 'type',
-  region: 'r',
-  billing: { chargeMode: 'perHour', duration: 1 },
-  remoteStorages: [],
-  instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' },
-  nodePorts: [8888]
-}
+const request = validCreateRequest({ nodePorts: [8888] })
 
 describe('input schemas', () => {
   it('there is one for every command and every notice', () => {

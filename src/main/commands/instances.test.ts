@@ -37,7 +37,7 @@ function rig(instances: Instance[], cloud: Partial<CloudClient> = {}) {
       noteOwnAction: (action: OwnAction, id: string) => void own.push(`+${action} ${id}`),
       forgetOwnAction: (action: OwnAction, id: string) => void own.push(`-${action} ${id}`)
     },
-    images: { used: async () => {} }
+    catalog: { imageUsed: async () => {} }
   }
   return { group: instanceCommands(services), calls, own }
 }

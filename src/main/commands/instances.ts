@@ -10,7 +10,7 @@ import { canStop, canTerminate } from '../../shared/instance-rules'
 import { AppError } from '../app-error'
 import type { CloudClient } from '../cloud/types'
 import type { OwnAction } from '../notify/notifier'
-import { createInstanceOnce } from './create-once'
+import { createInstanceOnce } from '../cloud/create-once/create-once'
 import type { CommandGroup } from './dispatcher'
 
 export interface InstanceServices {
@@ -31,8 +31,8 @@ export interface InstanceServices {
   }
   /** The notifier's record of this app's own actions. */
   own: { noteOwnAction(action: OwnAction, instanceId: string): void; forgetOwnAction(action: OwnAction, instanceId: string): void }
-  /** The image book: a launch puts its image first in the create form's list. */
-  images: { used(imageId: string): Promise<void> }
+  /** The catalog's image book: a launch puts its image first in the create form's list. */
+  catalog: { imageUsed(imageId: string): Promise<void> }
 }
 
 type InstanceCommand =
@@ -75,7 +75,7 @@ export function instanceCommands(services: InstanceServices): CommandGroup<Insta
         const created = await creator.create(account.cloud(), request, watch.snapshot().instances, notMine ? { notMine } : {})
         own.noteOwnAction('create', created.instanceId)
         watch.actionHappened()
-        void services.images.used(request.imageId).catch(() => undefined)
+        void services.catalog.imageUsed(request.imageId).catch(() => undefined)
         return { instanceId: created.instanceId }
       },
       'instances.stop': async ({ instanceId }) => {

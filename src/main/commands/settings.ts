@@ -1,6 +1,7 @@
 /**
- * Settings: read and patch; the store validates and writes atomically. A change is announced,
- * the OS start-at-login entry follows ours, and whatever shows settings (the tray) updates.
+ * Settings: read and patch; the store validates and writes atomically. A change is announced
+ * (`settings`: the windows and the tray follow), the OS start-at-login entry follows ours, and a
+ * new low-balance level is judged at once.
  */
 import type { Settings, SettingsPatch } from '../../shared/contract'
 import type { EventSink, Platform } from '../core-types'
@@ -10,8 +11,8 @@ export interface SettingsServices {
   store: { get(): Settings; update(patch: SettingsPatch): Promise<Settings> }
   emit: EventSink
   platform: Pick<Platform, 'setStartAtLogin'>
-  /** After a change was saved. */
-  changed(settings: Settings, before: Settings): void
+  /** The balance model: its warning re-arms at a new threshold. */
+  balance: { thresholdChanged(): void }
 }
 
 export function settingsCommands(services: SettingsServices): CommandGroup<'settings.get' | 'settings.update'> {
@@ -24,7 +25,7 @@ export function settingsCommands(services: SettingsServices): CommandGroup<'sett
         const next = await store.update(patch)
         services.emit('settings', next)
         if (next.startAtLogin !== before.startAtLogin) services.platform.setStartAtLogin(next.startAtLogin)
-        services.changed(next, before)
+        if (next.lowBalanceThreshold !== before.lowBalanceThreshold) services.balance.thresholdChanged()
         return next
       }
     }

@@ -4,60 +4,48 @@
  * alias and the home the instance reports (over the shared connection, never prompting) goes to
  * the OS; a system that cannot open it says so.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { skipBecause } from '../../shared/node/testing/platform-support'
 import type { Settings } from '../../shared/contract'
 import type { Platform } from '../core-types'
 import { KnownHostsStore } from '../ssh/host-keys/known-hosts-store'
 import { runningInstance } from '../ssh/testing/instance'
-import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
-import { callHandler as call, fakeSshServices } from './testing/ssh-command-services'
-import { createSshCommands } from './ssh'
+import { opensshAvailable } from '../ssh/testing/openssh-server'
+import { useOpenSshServer } from '../ssh/testing/use-openssh-server'
+import { callHandler as call, fakeWingOptions, sshGroupOver } from './testing/ssh-group'
 
 describe.skipIf(
-  skipBecause(opensshAvailable() ? undefined : 'needs /usr/sbin/sshd and ssh-keygen (Debian openssh-server)', 'the editor tests')
+  skipBecause(opensshAvailable() ? undefined : 'needs /usr/sbin/sshd and ssh-keygen (Debian openssh-sshd.server)', 'the editor tests')
 )('open the instance in an editor', () => {
-  let server: OpenSshServer
-  let scratch: string
-
-  beforeAll(async () => {
-    server = new OpenSshServer()
-    await server.start()
-    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-editor-'))
-  })
-  afterAll(async () => {
-    await server?.dispose()
-    if (scratch) rmSync(scratch, { recursive: true, force: true })
-  })
+  const sshd = useOpenSshServer('cloudtray-editor-')
 
   it('writes nothing by itself, then opens vscode://vscode-remote/ssh-remote+<alias>/<home>', async () => {
-    const home = join(scratch, 'home')
-    const dataDir = join(scratch, 'data')
+    const home = join(sshd.scratch, 'home')
+    const dataDir = join(sshd.scratch, 'data')
     mkdirSync(join(home, '.ssh'), { recursive: true })
     const instance = runningInstance({
       instanceId: 'i-ed',
       name: 'Edit Box',
       host: '127.0.0.1',
-      port: server.port,
-      username: server.username
+      port: sshd.server.port,
+      username: sshd.server.username
     })
-    const { services } = fakeSshServices(dataDir, [instance])
-    ;(services.settings() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = server.userKeyPath
+    const { options } = fakeWingOptions(dataDir, [instance])
+    ;(options.settings.get() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = sshd.server.userKeyPath
     const opened: string[] = []
     let failOpen = false
-    services.platform = {
+    options.platform = {
       shell: 'electron',
       openEditor: async (url: string) => {
         if (failOpen) throw new Error('no application is registered for vscode:')
         opened.push(url)
       }
     } as unknown as Platform
-    const { keyType, keyBase64 } = server.hostPublicKey()
-    await new KnownHostsStore(join(dataDir, 'known_hosts'), undefined).remember('127.0.0.1', server.port, { keyType, keyBase64 })
-    const group = createSshCommands(services, { homeDir: home, agent: undefined, editors: () => ['vscode', 'cursor'] })
+    const { keyType, keyBase64 } = sshd.server.hostPublicKey()
+    await new KnownHostsStore(join(dataDir, 'known_hosts'), undefined).remember('127.0.0.1', sshd.server.port, { keyType, keyBase64 })
+    const { wing, group } = sshGroupOver(options, { homeDir: home, agent: undefined, editors: () => ['vscode', 'cursor'] })
     try {
       expect(await call(group, 'editor.available', undefined)).toEqual({ editors: ['vscode', 'cursor'] })
       await expect(call(group, 'editor.open', { instanceId: 'i-ed', editor: 'vscode' })).rejects.toMatchObject({
@@ -73,7 +61,7 @@ describe.skipIf(
 
       const { url } = await call<{ url: string }>(group, 'editor.open', { instanceId: 'i-ed', editor: 'vscode' })
       // The fixture's sessions have HOME set to its home folder.
-      expect(url).toBe(`vscode://vscode-remote/ssh-remote+cloudtray-edit-box${server.homePath}`)
+      expect(url).toBe(`vscode://vscode-remote/ssh-remote+cloudtray-edit-box${sshd.server.homePath}`)
       expect(opened).toEqual([url])
       expect((await call<{ url: string }>(group, 'editor.open', { instanceId: 'i-ed', editor: 'cursor' })).url).toMatch(
         /^cursor:\/\/vscode-remote\/ssh-remote\+cloudtray-edit-box\//
@@ -84,7 +72,7 @@ describe.skipIf(
         message: expect.stringMatching(/could not open VS Code.*Remote - SSH extension/)
       })
     } finally {
-      await group.dispose?.()
+      wing.dispose()
     }
   })
 })

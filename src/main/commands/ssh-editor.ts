@@ -6,20 +6,14 @@
  * connection (a fixed command, never prompting); when that cannot be had the editor opens the
  * remote without a folder.
  */
-import type { Editor } from '../../shared/contract-tunnels'
 import { AppError } from '../app-error'
 import { EDITOR_NAMES, editorUrl } from '../ssh/config/editors'
-import type { SshLinks } from '../ssh/links/links'
-import { hostAlias, hostBlockInPlace, readSshConfig, type HostBlockInput } from '../ssh/config/ssh-config'
+import { hostAlias, hostBlockInPlace, readSshConfig } from '../ssh/config/ssh-config'
+import type { SshWing } from '../ssh/ssh-wing'
 import type { CommandGroup } from './dispatcher'
 
-export interface EditorDeps {
-  links: SshLinks
-  homeDir: string
-  blockInput: (instanceId: string) => HostBlockInput
-  openEditor: (url: string) => Promise<void>
-  editors: () => Editor[]
-}
+/** What "Open in …" uses of the SSH wing. */
+export type EditorDeps = Pick<SshWing, 'links' | 'homeDir' | 'hostBlock' | 'openEditor' | 'editors'>
 
 /** How long "Open in …" waits for the instance to say where home is. */
 export const HOME_LOOKUP_MS = 5_000
@@ -31,7 +25,7 @@ export function editorCommands(deps: EditorDeps): CommandGroup<EditorCommand> {
     handlers: {
       'editor.available': async () => ({ editors: deps.editors() }),
       'editor.open': async ({ instanceId, editor }) => {
-        const input = deps.blockInput(instanceId)
+        const input = deps.hostBlock(instanceId)
         const existing = (await readSshConfig(deps.homeDir).catch(() => null)) ?? ''
         if (!hostBlockInPlace(existing, input)) {
           throw new AppError(

@@ -1,9 +1,9 @@
 /**
- * The `tunnels.*` commands, served by the ssh group's TunnelManager (src/main/ssh/tunnels/tunnel-manager.ts):
+ * The `tunnels.*` commands, served by the SSH wing's TunnelManager (src/main/ssh/tunnels/tunnel-manager.ts):
  * a tunnel started from a window asks that window's questions (host key, passphrase) if its
  * instance's connection needs any.
  */
-import { MAIN_CLIENT } from '../core-types'
+import { windowToAsk } from '../core-types'
 import type { TunnelManager } from '../ssh/tunnels/tunnel-manager'
 import type { CommandGroup } from './dispatcher'
 
@@ -14,7 +14,7 @@ export function tunnelCommands(tunnels: TunnelManager): CommandGroup<TunnelComma
     handlers: {
       'tunnels.list': async () => tunnels.list(),
       'tunnels.start': async ({ instanceId, remotePort, localPort }, { clientId }) =>
-        tunnels.start({ instanceId, remotePort, localPort }, clientId === MAIN_CLIENT ? undefined : clientId),
+        tunnels.start({ instanceId, remotePort, localPort }, windowToAsk(clientId)),
       'tunnels.stop': async ({ tunnelId }) => tunnels.stop(tunnelId),
       'tunnels.open': async ({ tunnelId }) => tunnels.open(tunnelId),
       'tunnels.checkPort': async ({ localPort }) => tunnels.checkPort(localPort)

@@ -10,7 +10,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readdirSync,
   readlinkSync,
@@ -18,18 +17,18 @@ import {
   symlinkSync,
   writeFileSync
 } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
 import type { Settings } from '../../shared/contract'
 import { AppError } from '../app-error'
 import type { AnyCommandGroup } from './dispatcher'
 import { sshCommand } from '../ssh/target'
 import { runningInstance } from '../ssh/testing/instance'
-import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
-import { callHandler as call, fakeSshServices } from './testing/ssh-command-services'
-import { createSshCommands } from './ssh'
+import { opensshAvailable } from '../ssh/testing/openssh-server'
+import { useOpenSshServer } from '../ssh/testing/use-openssh-server'
+import { callHandler as call, fakeWingOptions, sshGroupOver } from './testing/ssh-group'
+import type { SshWing } from '../ssh/ssh-wing'
 
 const SSH = '/usr/bin/ssh'
 
@@ -44,30 +43,27 @@ interface Hostile {
 }
 
 describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values against the real ssh client', () => {
-  let server: OpenSshServer
-  let scratch: string
+  const sshd = useOpenSshServer('cloudtray-untrusted-')
   let marker: string
   let counter = 0
-
-  beforeAll(async () => {
-    server = new OpenSshServer()
-    await server.start()
-    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-untrusted-'))
-    marker = join(scratch, 'injected-command-ran')
+  beforeAll(() => {
+    marker = join(sshd.scratch, 'injected-command-ran')
   })
-  afterAll(async () => {
-    await server?.dispose()
-    if (scratch) rmSync(scratch, { recursive: true, force: true })
+  const wings: SshWing[] = []
+  afterEach(() => {
+    for (const wing of wings.splice(0)) wing.dispose()
+    rmSync(marker, { force: true })
   })
-  afterEach(() => rmSync(marker, { force: true }))
 
   /** The ssh commands over these instances, with a fresh home and the test server's key in Settings. */
   function setup(instances: Instance[]): { group: AnyCommandGroup; home: string; config: string } {
-    const home = join(scratch, `home-${++counter}`)
+    const home = join(sshd.scratch, `home-${++counter}`)
     mkdirSync(join(home, '.ssh'), { recursive: true })
-    const { services } = fakeSshServices(join(scratch, `data-${counter}`), instances)
-    ;(services.settings() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = server.userKeyPath
-    return { group: createSshCommands(services, { homeDir: home, agent: undefined }), home, config: join(home, '.ssh', 'config') }
+    const { options } = fakeWingOptions(join(sshd.scratch, `data-${counter}`), instances)
+    ;(options.settings.get() as { sshKeyFile: Settings['sshKeyFile'] }).sshKeyFile = sshd.server.userKeyPath
+    const { wing, group } = sshGroupOver(options, { homeDir: home, agent: undefined })
+    wings.push(wing)
+    return { group, home, config: join(home, '.ssh', 'config') }
   }
 
   function box(overrides: { username?: string; host?: string; name?: string; instanceId?: string } = {}): Instance {
@@ -75,8 +71,8 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       instanceId: overrides.instanceId ?? 'i-box',
       name: overrides.name ?? 'box',
       host: overrides.host ?? '127.0.0.1',
-      port: server.port,
-      username: overrides.username ?? server.username
+      port: sshd.server.port,
+      username: overrides.username ?? sshd.server.username
     })
   }
 
@@ -106,7 +102,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       '-o',
       'StrictHostKeyChecking=no',
       '-o',
-      `UserKnownHostsFile=${join(scratch, 'known_hosts')}`,
+      `UserKnownHostsFile=${join(sshd.scratch, 'known_hosts')}`,
       '-o',
       'ConnectTimeout=5'
     ]
@@ -120,12 +116,12 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
    * connection), or one that prints the arguments the shell gave it, NUL-separated.
    */
   function paste(command: string, mode: 'parse' | 'connect' | 'argv'): string {
-    const bin = join(scratch, `bin-${mode}`)
+    const bin = join(sshd.scratch, `bin-${mode}`)
     if (!existsSync(bin)) {
       mkdirSync(bin)
       const shim = {
         parse: `exec ${SSH} -G -F /dev/null "$@"`,
-        connect: `exec ${SSH} -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -i ${server.userKeyPath} "$@" echo connected-ok`,
+        connect: `exec ${SSH} -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -i ${sshd.server.userKeyPath} "$@" echo connected-ok`,
         argv: `printf '%s\\0' "$@"`
       }[mode]
       writeFileSync(join(bin, 'ssh'), `#!/bin/sh\n${shim}\n`)
@@ -133,7 +129,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
     }
     const result = spawnSync('/bin/sh', ['-c', command], {
       encoding: 'utf8',
-      cwd: scratch,
+      cwd: sshd.scratch,
       env: { PATH: `${bin}:/usr/bin:/bin` },
       timeout: 20_000
     })
@@ -173,7 +169,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       // from the config would still run.)
       for (const host of ['cloudtray-evil-host', 'unrelated.example']) {
         expect(resolved(config, host).get('proxycommand')).toBeUndefined()
-        runSsh(config, host, ['-o', 'HostName=127.0.0.1', '-o', `Port=${server.port}`])
+        runSsh(config, host, ['-o', 'HostName=127.0.0.1', '-o', `Port=${sshd.server.port}`])
       }
       expect(existsSync(marker)).toBe(false)
       expect(readFileSync(config, 'utf8')).toBe(original)
@@ -181,7 +177,6 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       expect((preview as AppError).message).toMatch(message)
       expect((preview as AppError).message).toMatch(/Ask your cloud provider/)
       expect(write).toBeInstanceOf(AppError)
-      await group.dispose?.()
     })
 
     it('#12 item 2: lands before Host * and global options, and ssh -G and a real connection use the instance’s values', async () => {
@@ -197,11 +192,11 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
 
       const settings = resolved(config, 'cloudtray-box')
       expect([settings.get('user'), settings.get('hostname'), settings.get('port')]).toEqual([
-        server.username,
+        sshd.server.username,
         '127.0.0.1',
-        String(server.port)
+        String(sshd.server.port)
       ])
-      expect(settings.get('identityfile')).toBe(server.userKeyPath)
+      expect(settings.get('identityfile')).toBe(sshd.server.userKeyPath)
       // Every other host still gets the file's own settings.
       const other = resolved(config, 'elsewhere.example')
       expect([other.get('user'), other.get('port'), other.get('serveraliveinterval')]).toEqual(['nobody', '1', '30'])
@@ -212,7 +207,6 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       expect(run.stderr).not.toMatch(/Permission denied|Connection refused/)
       expect(run.stdout.trim()).toBe('connected-ok')
       expect(existsSync(marker)).toBe(false)
-      await group.dispose?.()
     })
 
     it('#12 item 2: writes through a symlinked ~/.ssh/config to its target, keeping the link and a backup', async () => {
@@ -233,8 +227,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       expect(readFileSync(join(home, 'dotfiles', 'ssh_config'), 'utf8')).toBe(`${preview.block}\n${original}`)
       expect(written.backupPath).not.toBeNull()
       expect(readFileSync(written.backupPath!, 'utf8')).toBe(original)
-      expect(resolved(config, 'cloudtray-box').get('user')).toBe(server.username)
-      await group.dispose?.()
+      expect(resolved(config, 'cloudtray-box').get('user')).toBe(sshd.server.username)
     })
 
     it('#12 item 2: writes nothing when the block from the latest poll differs from the one previewed', async () => {
@@ -257,7 +250,6 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       await call(group, 'ssh.configWrite', { instanceId: 'i-box', block: again.block })
       expect(readFileSync(config, 'utf8')).toBe(again.block)
       expect(resolved(config, 'cloudtray-box').get('user')).toBe('admin')
-      await group.dispose?.()
     })
   })
 
@@ -275,7 +267,6 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       expect(existsSync(marker)).toBe(false)
       expect(outcome).toBeInstanceOf(AppError)
       expect((outcome as AppError).message).toMatch(/^The cloud gave “box” the SSH (login name|address) “.*”, which contains/)
-      await group.dispose?.()
     })
 
     it.each([
@@ -289,15 +280,13 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('untrusted SSH values a
       const { command } = await call<{ command: string }>(group, 'ssh.command', { instanceId: 'i-ok' })
       const settings = parsed(paste(command, 'parse'))
       expect([settings.get('user'), settings.get('hostname'), settings.get('port')]).toEqual([username, hostname, String(port)])
-      await group.dispose?.()
     })
 
     it('the copied command pasted into sh connects to the instance over a real socket', async () => {
       const { group } = setup([box()])
       const { command } = await call<{ command: string }>(group, 'ssh.command', { instanceId: 'i-box' })
-      expect(command).toBe(`ssh -p ${server.port} ${server.username}@127.0.0.1`)
+      expect(command).toBe(`ssh -p ${sshd.server.port} ${sshd.server.username}@127.0.0.1`)
       expect(paste(command, 'connect').trim()).toBe('connected-ok')
-      await group.dispose?.()
     })
 
     it('#12 item 3: quoting alone keeps a hostile value one inert argument', () => {

@@ -9,9 +9,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Events } from '../../shared/contract'
 import { runningInstance } from '../ssh/testing/instance'
-import { callHandler as call, fakeSshServices as fakeServices, typeInto as type } from './testing/ssh-command-services'
-import { OpenSshServer, opensshAvailable } from '../ssh/testing/openssh-server'
-import { createSshCommands } from './ssh'
+import { callHandler as call, fakeWingOptions, sshGroupOver, typeInto as type } from './testing/ssh-group'
+import { opensshAvailable } from '../ssh/testing/openssh-server'
+import { useOpenSshServer } from '../ssh/testing/use-openssh-server'
 
 describe('ssh commands: copy and config', () => {
   let scratch: string
@@ -22,8 +22,8 @@ describe('ssh commands: copy and config', () => {
 
   it('answers the ssh command, previews the Host block with the Sandbox key, then writes it', async () => {
     const instance = runningInstance({ instanceId: 'i-1', name: 'trainer', host: '127.0.0.1', port: 31022, username: 'ubuntu' })
-    const { services } = fakeServices(join(scratch, 'data'), [instance], '/data/sandbox_ed25519')
-    const group = createSshCommands(services, { homeDir: join(scratch, 'home'), agent: undefined })
+    const { options } = fakeWingOptions(join(scratch, 'data'), [instance], '/data/sandbox_ed25519')
+    const { wing, group } = sshGroupOver(options, { homeDir: join(scratch, 'home'), agent: undefined })
     await expect(call(group, 'ssh.command', { instanceId: 'i-1' })).resolves.toEqual({ command: 'ssh -p 31022 ubuntu@127.0.0.1' })
     const preview = await call<{ path: string; block: string; placement: string }>(group, 'ssh.configPreview', { instanceId: 'i-1' })
     expect(preview.path).toBe(join(scratch, 'home', '.ssh', 'config'))
@@ -37,38 +37,28 @@ describe('ssh commands: copy and config', () => {
     })
     expect(written).toEqual({ path: preview.path, backupPath: null })
     expect(readFileSync(written.path, 'utf8')).toBe(preview.block)
-    await group.dispose?.()
+    wing.dispose()
   })
 
   it('refuses an instance that is gone or not running, in words the user can act on', async () => {
     const stopped = runningInstance({ instanceId: 'i-2', name: 'idle', host: 'h', port: 1, username: 'u' })
     stopped.instanceRuntimeInfo.status = 'Stopped'
-    const { services } = fakeServices(join(scratch, 'data2'), [stopped])
-    const group = createSshCommands(services, { homeDir: join(scratch, 'home2'), agent: undefined })
+    const { options } = fakeWingOptions(join(scratch, 'data2'), [stopped])
+    const { wing, group } = sshGroupOver(options, { homeDir: join(scratch, 'home2'), agent: undefined })
     await expect(call(group, 'ssh.command', { instanceId: 'nope' })).rejects.toThrow(/no longer in your list/)
     await expect(call(group, 'ssh.open', { instanceId: 'i-2', cols: 80, rows: 24 })).rejects.toThrow(/is Stopped, not running/)
-    await group.dispose?.()
+    wing.dispose()
   })
 })
 
 describe.skipIf(!opensshAvailable())('ssh commands: a terminal through the handlers', () => {
-  let server: OpenSshServer
-  let scratch: string
-  beforeAll(async () => {
-    server = new OpenSshServer()
-    await server.start()
-    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-sshcmd-'))
-  })
-  afterAll(async () => {
-    await server?.dispose()
-    rmSync(scratch, { recursive: true, force: true })
-  })
+  const sshd = useOpenSshServer('cloudtray-sshcmd-')
 
   it('routes bytes, status and prompts to the opening client only, and closes its terminals when it goes', async () => {
-    const instance = runningInstance({ instanceId: 'i-9', host: '127.0.0.1', port: server.port, username: server.username })
-    const { services, sent } = fakeServices(join(scratch, 'data'), [instance])
-    ;(services.settings() as { sshKeyFile: string | null }).sshKeyFile = server.userKeyPath
-    const group = createSshCommands(services, { homeDir: join(scratch, 'home'), agent: undefined })
+    const instance = runningInstance({ instanceId: 'i-9', host: '127.0.0.1', port: sshd.server.port, username: sshd.server.username })
+    const { options, sent } = fakeWingOptions(join(sshd.scratch, 'data'), [instance])
+    ;(options.settings.get() as { sshKeyFile: string | null }).sshKeyFile = sshd.server.userKeyPath
+    const { wing, group } = sshGroupOver(options, { homeDir: join(sshd.scratch, 'home'), agent: undefined })
     const { terminalId } = await call<{ terminalId: string }>(group, 'ssh.open', { instanceId: 'i-9', cols: 80, rows: 24 }, 'owner')
 
     const until = async (check: () => boolean): Promise<void> => {
@@ -84,7 +74,7 @@ describe.skipIf(!opensshAvailable())('ssh commands: a terminal through the handl
     ).rejects.toThrow()
     await call(group, 'ssh.answer', { promptId, answer: { kind: 'host-key', decision: 'accept-and-remember' } }, 'owner')
     await until(() => sent.some((item) => item.event === 'ssh.status' && (item.payload as { state: string }).state === 'connected'))
-    expect(readFileSync(join(scratch, 'data', 'known_hosts'), 'utf8')).toContain(`[127.0.0.1]:${server.port} ssh-ed25519 `)
+    expect(readFileSync(join(sshd.scratch, 'data', 'known_hosts'), 'utf8')).toContain(`[127.0.0.1]:${sshd.server.port} ssh-ed25519 `)
     expect(() => type(group, terminalId, 'x', 'intruder')).toThrow(/terminal is closed/)
     type(group, terminalId, 'echo via-$((3*3))\n', 'owner')
     const text = (): string =>
@@ -96,8 +86,8 @@ describe.skipIf(!opensshAvailable())('ssh commands: a terminal through the handl
     expect(sent.filter((item) => item.event.startsWith('ssh.')).every((item) => item.target === 'owner')).toBe(true)
     expect(JSON.stringify(sent.map((item) => item.payload))).not.toContain('secret-token')
 
-    group.clientGone?.('owner')
+    wing.clientGone('owner')
     expect(() => type(group, terminalId, 'x', 'owner')).toThrow(/terminal is closed/)
-    await group.dispose?.()
+    wing.dispose()
   })
 })

@@ -1,7 +1,7 @@
 /** Storage volumes: list, and create exactly once even when an answer is lost (volume-create-once.ts). */
 import type { CloudClient } from '../cloud/types'
 import type { CommandGroup } from './dispatcher'
-import { createVolumeOnce } from './volume-create-once'
+import { createVolumeOnce } from '../cloud/create-once/volume-create-once'
 
 export interface VolumeServices {
   /** The session's cloud client; throws AppError `no-session` when signed out. */

@@ -7,6 +7,7 @@ import { ManualClock } from '../../shared/clock'
 import type { AppNotification, InstancesSnapshot, Result, Settings } from '../../shared/contract'
 import type { CostSnapshot, GuardRules } from '../../shared/contract-cost'
 import { NO_RULES } from '../../shared/guard-rules'
+import { EventHub } from '../event-hub'
 import { DEFAULT_SETTINGS } from '../settings/settings-schema'
 import { makeInstance } from '../../shared/testing/instance'
 import { CostGuard, READINGS_LOOK_DELAY_MS } from './cost-guard'
@@ -59,6 +60,7 @@ class Rig {
   scope: string | undefined = 'sandbox/demo'
   settings: Settings = structuredClone(DEFAULT_SETTINGS)
   guard: CostGuard
+  hub = new EventHub()
   private counter = 0
 
   constructor(clock = new ManualClock(START)) {
@@ -75,6 +77,7 @@ class Rig {
         return { stdout: `${this.utilization}, 1024, 81920\n`, exitCode: 0 }
       }
     }
+    this.hub = new EventHub()
     const guard = new CostGuard({
       clock: this.clock,
       settings: { get: () => this.settings },
@@ -93,7 +96,7 @@ class Rig {
       emit: (event, payload) => {
         if (event === 'cost') this.costs.push(payload as CostSnapshot)
       },
-      changed: () => {}
+      events: this.hub
     })
     guards.push(guard)
     return guard
@@ -101,7 +104,12 @@ class Rig {
 
   show(...instances: Instance[]): void {
     this.instances = instances
-    this.guard.snapshotChanged()
+    this.listed()
+  }
+
+  /** The watcher's list, as the hub tells it. */
+  listed(): void {
+    this.hub.emit('instances', { instances: this.instances, fetchedAt: this.clock.now(), mode: 'steady' })
   }
 
   async pass(ms: number): Promise<void> {
@@ -186,7 +194,7 @@ describe('CostGuard', () => {
     await rig.pass(20 * MIN)
     rig.guard = rig.make()
     await rig.guard.load()
-    rig.guard.snapshotChanged()
+    rig.listed()
     expect(rig.notices.at(-1)!.body).toMatch(/^Cloud Tray was restarted, so the notice starts again/)
     expect(rig.notices.at(-1)!.title).toBe('«train-a» stops in 5 min')
     await rig.pass(5 * MIN - 1)

@@ -1,7 +1,8 @@
 /**
  * The cost guard: keeps the meter, the GPU probes and the rules of every billed instance of the
- * signed-in account, and acts. It looks again whenever the watcher's snapshot or a GPU sample
- * arrives and when the rules engine (rules.ts) asks for a time; what the engine decides it does:
+ * signed-in account, and acts. It looks again whenever the hub says the instance list, the
+ * balance or the session changed, when a GPU sample arrives and when the rules engine (rules.ts)
+ * asks for a time, and tells what it sees as the `cost` event; what the engine decides it does:
  * notifications through the notifier, stops through the same command as the Stop button (which
  * records them as this app's own, so they are not news), never a terminate.
  *
@@ -19,7 +20,7 @@ import { ruleWords } from '../../shared/guard-rules'
 import { canStop, isBilled, isRunning, sshEndpoint } from '../../shared/instance-rules'
 import { uniqueBy } from '../../shared/unique-by'
 import { AppError } from '../app-error'
-import type { EventSink } from '../core-types'
+import type { EventFeed, EventSink } from '../core-types'
 import { GpuProbes, type GpuRunner, type ProbeTarget } from './gpu-probe'
 import type { GuardStore } from './guard-store'
 import { idleEvidence } from './idle'
@@ -50,9 +51,10 @@ export interface CostGuardOptions {
   notify: { deliver(notification: AppNotification): void; id(kind: NotificationKind, instanceId?: string): string }
   /** Dollars that can be spent now, when the account reports a balance. */
   balance?: () => number | undefined
+  /** The hub: `cost` goes out on it (the windows and the tray follow). */
   emit: EventSink
-  /** The cost view changed (the tray follows). */
-  changed(): void
+  /** The hub: the guard looks again on `instances`, `balance` (the runway) and `session`. */
+  events: EventFeed
   log?: { warn(message: string, data?: unknown): void }
 }
 
@@ -87,6 +89,7 @@ export class CostGuard {
           ...(options.log ? { log: (line: string) => options.log?.warn(line) } : {})
         })
       : undefined
+    for (const event of ['instances', 'balance', 'session'] as const) options.events.on(event, () => this.look())
   }
 
   /** Reads the saved rules; a sentence for the user when the file had to be set aside. */
@@ -102,11 +105,6 @@ export class CostGuard {
     for (const [instanceId, state] of this.options.store.entries(scope)) {
       if (state.countdown || state.stopAskedAt !== undefined) this.toResume.add(`${scope}\n${instanceId}`)
     }
-  }
-
-  /** The watcher's snapshot changed, or the session did. */
-  snapshotChanged(): void {
-    this.look()
   }
 
   setRules(instanceId: string, rules: GuardRules): CostSnapshot {
@@ -306,7 +304,6 @@ export class CostGuard {
 
   private publish(): void {
     this.options.emit('cost', this.snapshot())
-    this.options.changed()
   }
 
   private subject(instance: Instance, state: RuleState): NoticeSubject {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { execRunner, PROBE_TIMEOUT_MS } from './exec-runner'
 import { GPU_QUERY, ProbeUnavailable } from './gpu-probe'
 
-/** An ExecError's shape (src/main/ssh/links.ts): a reason and words. */
+/** An ExecError's shape (src/main/ssh/links/exec.ts): a reason and words. */
 const failure = (reason: string, message: string): Error => Object.assign(new Error(message), { reason })
 
 describe('execRunner', () => {

@@ -1,5 +1,5 @@
 /**
- * The GPU probes' runner on the app's shared SSH links (src/main/ssh/links.ts `exec`): the
+ * The GPU probes' runner on the app's shared SSH links (src/main/ssh/links/links.ts `exec`): the
  * instance's connection when one is up, else one exec-only connection kept between probes, and
  * never a prompt. What exec cannot do becomes a ProbeUnavailable in the user's words, marked
  * `needsUser` when only the user can fix it (a host key to trust, a passphrase, a key the instance
@@ -19,7 +19,7 @@ export interface ExecLinks {
 /** A probe waits this long at most: it must never run into the next one. */
 export const PROBE_TIMEOUT_MS = 20_000
 
-/** Why a background connection failed, when it is the user's to fix (links.ts ExecFailure). */
+/** Why a background connection failed, when it is the user's to fix (ssh/links/exec.ts ExecFailure). */
 const NEEDS_USER = new Set(['auth', 'host-key', 'host-key-unknown', 'needs-passphrase', 'cancelled'])
 
 export function execRunner(links: ExecLinks): GpuRunner {

@@ -1,7 +1,7 @@
 /**
  * GPU activity of running instances: `nvidia-smi`'s CSV query over the instance's SSH connection,
  * once a minute per instance, the last hour kept in memory. The command runs through a
- * GpuRunner: the app's shared SSH link (src/main/ssh/links.ts `exec`, which reuses the
+ * GpuRunner: the app's shared SSH link (src/main/ssh/links/links.ts `exec`, which reuses the
  * instance's connection or keeps one exec-only connection, never logging in per probe, and
  * never asks the user anything). A probe that cannot run says why; it is a missed sample, which
  * the idle rule never counts as idle. Probing stops when the instance stops.

@@ -56,9 +56,14 @@ export class SecretSet {
   }
 }
 
+/** `text` with every occurrence of `secret` replaced by REDACTED: the log's first layer, and the cloud client's (cloud/redact.ts). */
+export function withoutSecret(text: string, secret: string): string {
+  return text.split(secret).join(REDACTED)
+}
+
 export function redactText(text: string, secrets?: SecretSet): string {
   let out = text
-  for (const secret of secrets?.list() ?? []) out = out.split(secret).join(REDACTED)
+  for (const secret of secrets?.list() ?? []) out = withoutSecret(out, secret)
   for (const [pattern, replacement] of TEXT_RULES) {
     out = typeof replacement === 'string' ? out.replace(pattern, replacement) : out.replace(pattern, replacement)
   }

@@ -12,6 +12,8 @@
  * - No expiry: a session cookie, never written to the partition's disk store; main sets it again
  *   before each load and after a re-login.
  */
+import { isCookieValue } from '../cloud/cookie-value'
+
 export interface NotebookCookie {
   url: string
   name: 'AccessToken'
@@ -21,15 +23,12 @@ export interface NotebookCookie {
   sameSite: 'strict'
 }
 
-/** RFC 6265 cookie-octet: what a cookie value may hold without quoting. */
-const COOKIE_VALUE = /^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]+$/
-
 export function notebookCookie(notebookUrl: string, token: string): NotebookCookie {
   const url = new URL(notebookUrl)
   if (url.protocol !== 'https:') throw new Error('The notebook cookie is only ever set for an https:// address.')
   // Checked so a malformed token cannot inject attributes (`; Domain=…`) into the cookie. The
   // message never repeats the token.
-  if (!COOKIE_VALUE.test(token)) throw new Error('The session token has characters a cookie cannot carry; sign in again.')
+  if (!isCookieValue(token)) throw new Error('The session token has characters a cookie cannot carry; sign in again.')
   return { url: url.origin, name: 'AccessToken', value: token, secure: true, httpOnly: true, sameSite: 'strict' }
 }
 

@@ -15,7 +15,7 @@
  * caller asks once for all.
  */
 import { BrowserWindow, dialog, nativeImage, session, shell, type Session, type WebContents, type WebPreferences } from 'electron'
-import { checkExternalUrl } from '../commands/app'
+import { checkExternalUrl } from '../windows/external-links'
 import type { NotebookWindowRequest } from '../core-types'
 import { isPinnedCertificate, pinFor, type CertificatePin } from './certificate-pin'
 import { loadFailurePage } from './load-failure-page'

@@ -1,13 +1,14 @@
 /**
- * The app's notifications: each gets an id and goes to the desktop (the platform), and
- * transitions become notifications by the policy (policy.ts). The window needs none: it
+ * The app's notifications: each gets an id and goes to the desktop (the platform). It follows
+ * the hub: transitions become notifications by the policy (policy.ts), the session's 10-minute
+ * warning one too, and a sign-out forgets this app's own actions. The window needs none: it
  * shows every status change in place (the `transitions` event). It keeps the record of this
  * app's own actions, so a stop the user clicked here is not announced as news when the watcher
  * sees it happen.
  */
 import type { AppNotification, NotificationKind, Settings, StuckStart, Transition } from '../../shared/contract'
 import type { Clock } from '../../shared/clock'
-import type { Platform } from '../core-types'
+import type { EventFeed, Platform } from '../core-types'
 import { expiringNotification, lowBalanceNotification, notificationsFor, stuckNotification } from './policy'
 
 /** What this app itself asks the cloud to do to an instance. */
@@ -18,13 +19,23 @@ export interface NotifierOptions {
   /** Which kinds the user wants: `notifications` of the settings. */
   settings: { get(): Settings }
   clock: Pick<Clock, 'now'>
+  /** The hub: `transitions`, `session.expiring`, `session`. */
+  events: EventFeed
 }
 
 export class Notifier {
   private counter = 0
   private readonly own = { stopping: new Set<string>(), terminating: new Set<string>(), created: new Set<string>() }
 
-  constructor(private readonly options: NotifierOptions) {}
+  constructor(private readonly options: NotifierOptions) {
+    const { events } = options
+    events.on('transitions', (transitions) => this.transitions(transitions))
+    events.on('session.expiring', ({ expiresAt }) => this.sessionExpiring(expiresAt))
+    events.on('session', (state) => {
+      // The next session's news is its own.
+      if (state.status === 'signed-out') this.forgetOwnActions()
+    })
+  }
 
   /** A fresh id, unique for this run. */
   readonly id = (kind: NotificationKind, instanceId?: string): string => `${kind}-${instanceId ?? 'all'}-${++this.counter}`
@@ -38,13 +49,13 @@ export class Notifier {
   }
 
   /** The session ends at `expiresAt` (the 10-minute warning). */
-  sessionExpiring(expiresAt: number): void {
+  private sessionExpiring(expiresAt: number): void {
     const minutes = Math.max(1, Math.round((expiresAt - this.options.clock.now()) / 60_000))
     this.deliver(expiringNotification(this.id('expiring'), minutes))
   }
 
   /** What the watcher saw change: news is delivered, this app's own settled actions forgotten. */
-  transitions(transitions: readonly Transition[]): void {
+  private transitions(transitions: readonly Transition[]): void {
     const result = notificationsFor(transitions, this.own, this.options.settings.get().notifications, this.id)
     for (const id of result.settled.stopping) this.own.stopping.delete(id)
     for (const id of result.settled.terminating) this.own.terminating.delete(id)
@@ -73,8 +84,7 @@ export class Notifier {
     this.setOf(action).delete(instanceId)
   }
 
-  /** Signing out: the next session's news is its own. */
-  forgetOwnActions(): void {
+  private forgetOwnActions(): void {
     this.own.stopping.clear()
     this.own.terminating.clear()
     this.own.created.clear()

@@ -5,7 +5,17 @@
 import { z } from 'zod'
 import type { Settings } from '../../shared/contract'
 import { DEFAULT_COST_GUARD, GuardRulesSchema, MAX_COUNTDOWN_MINUTES, MIN_COUNTDOWN_MINUTES } from '../../shared/guard-rules'
-import { MAX_LOW_BALANCE, MAX_STUCK_MINUTES, MIN_STUCK_MINUTES } from '../../shared/settings-limits'
+import {
+  MAX_FAST_POLL_MS,
+  MAX_LOW_BALANCE,
+  MAX_STEADY_POLL_MS,
+  MAX_STUCK_MINUTES,
+  MAX_TERMINAL_FONT_SIZE,
+  MIN_FAST_POLL_MS,
+  MIN_STEADY_POLL_MS,
+  MIN_STUCK_MINUTES,
+  MIN_TERMINAL_FONT_SIZE
+} from '../../shared/settings-limits'
 
 export const DEFAULT_SETTINGS: Settings = {
   notifications: { ready: true, failed: true, stopped: true, released: true, stuck: true },
@@ -21,7 +31,13 @@ export const DEFAULT_SETTINGS: Settings = {
 }
 
 const d = DEFAULT_SETTINGS
+// Each typed value's bounds, for the file and for a patch alike (shared/settings-limits.ts).
 const countdownMinutes = z.number().int().min(MIN_COUNTDOWN_MINUTES).max(MAX_COUNTDOWN_MINUTES)
+const stuckStartMinutes = z.number().int().min(MIN_STUCK_MINUTES).max(MAX_STUCK_MINUTES)
+const lowBalanceThreshold = z.number().min(0).max(MAX_LOW_BALANCE).nullable()
+const fastMs = z.number().int().min(MIN_FAST_POLL_MS).max(MAX_FAST_POLL_MS)
+const steadyMs = z.number().int().min(MIN_STEADY_POLL_MS).max(MAX_STEADY_POLL_MS)
+const terminalFontSize = z.number().int().min(MIN_TERMINAL_FONT_SIZE).max(MAX_TERMINAL_FONT_SIZE)
 
 export const SettingsSchema = z.object({
   notifications: z
@@ -33,20 +49,19 @@ export const SettingsSchema = z.object({
       stuck: z.boolean().default(d.notifications.stuck)
     })
     .default(d.notifications),
-  stuckStartMinutes: z.number().int().min(MIN_STUCK_MINUTES).max(MAX_STUCK_MINUTES).default(d.stuckStartMinutes),
-  lowBalanceThreshold: z.number().min(0).max(MAX_LOW_BALANCE).nullable().default(d.lowBalanceThreshold),
+  stuckStartMinutes: stuckStartMinutes.default(d.stuckStartMinutes),
+  lowBalanceThreshold: lowBalanceThreshold.default(d.lowBalanceThreshold),
   pollIntervals: z
     .object({
-      // Bounds keep a hand-edited file from hammering the API or making the app look dead.
-      fastMs: z.number().int().min(1_000).max(60_000).default(d.pollIntervals.fastMs),
-      steadyMs: z.number().int().min(5_000).max(600_000).default(d.pollIntervals.steadyMs)
+      fastMs: fastMs.default(d.pollIntervals.fastMs),
+      steadyMs: steadyMs.default(d.pollIntervals.steadyMs)
     })
     .default(d.pollIntervals),
   sshKeyFile: z.string().min(1).nullable().default(d.sshKeyFile),
   startAtLogin: z.boolean().default(d.startAtLogin),
   openWindowAtStart: z.boolean().default(d.openWindowAtStart),
   theme: z.enum(['system', 'light', 'dark']).default(d.theme),
-  terminalFontSize: z.number().int().min(8).max(32).default(d.terminalFontSize),
+  terminalFontSize: terminalFontSize.default(d.terminalFontSize),
   costGuard: z
     .object({
       // A hand-edited rule that does not parse falls back to the factory defaults, not to no guard.
@@ -71,20 +86,14 @@ export const SettingsPatchSchema = z
       })
       .partial()
       .strict(),
-    stuckStartMinutes: z.number().int().min(MIN_STUCK_MINUTES).max(MAX_STUCK_MINUTES),
-    lowBalanceThreshold: z.number().min(0).max(MAX_LOW_BALANCE).nullable(),
-    pollIntervals: z
-      .object({
-        fastMs: z.number().int().min(1_000).max(60_000),
-        steadyMs: z.number().int().min(5_000).max(600_000)
-      })
-      .partial()
-      .strict(),
+    stuckStartMinutes,
+    lowBalanceThreshold,
+    pollIntervals: z.object({ fastMs, steadyMs }).partial().strict(),
     sshKeyFile: z.string().min(1).nullable(),
     startAtLogin: z.boolean(),
     openWindowAtStart: z.boolean(),
     theme: z.enum(['system', 'light', 'dark']),
-    terminalFontSize: z.number().int().min(8).max(32),
+    terminalFontSize,
     costGuard: z
       .object({ defaults: GuardRulesSchema, countdownMinutes, trayTitle: z.boolean(), offerStopOnQuit: z.boolean() })
       .partial()

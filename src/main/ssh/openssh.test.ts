@@ -4,10 +4,9 @@
  * keepalive, reconnect, flow control under a flood, and a command line's sessions.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { PromptAnswer, SshPrompt } from '../../shared/contract-ssh'
 import { BATCH_MAX_BYTES } from './data-path/batcher'
 import { HIGH_WATERMARK } from './data-path/flow-control'
@@ -15,54 +14,44 @@ import { CHANNEL_READ_AHEAD } from './data-path/read-ahead'
 import { MIN_WINDOW, SSH2_WINDOW } from './data-path/receive-window'
 import { ROUND_TRIP_PROBES, probeRoundTrips } from './data-path/round-trip'
 import { KnownHostsStore } from './host-keys/known-hosts-store'
-import { SshManager, type SshManagerOptions } from './ssh-manager'
+import type { SshLinksOptions } from './links/links'
 import { runningInstance } from './testing/instance'
-import { OpenSshServer, opensshAvailable } from './testing/openssh-server'
+import { opensshAvailable } from './testing/openssh-server'
+import { useOpenSshServer } from './testing/use-openssh-server'
 import { splitClock } from './testing/split-clock'
-import { TerminalHarness } from './testing/terminal-harness'
+import { TerminalHarness, type TerminalRig } from './testing/terminal-harness'
 
 const acceptAll = (prompt: SshPrompt): PromptAnswer | undefined =>
   prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-and-remember' } : undefined
 
 describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
-  let server: OpenSshServer
-  let scratch: string
-  const managers: SshManager[] = []
-
-  beforeAll(async () => {
-    server = new OpenSshServer()
-    await server.start()
-    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-ssh-test-'))
-  })
-
-  afterAll(async () => {
-    for (const manager of managers) manager.dispose()
-    await server?.dispose()
-    if (scratch) rmSync(scratch, { recursive: true, force: true })
+  const sshd = useOpenSshServer('cloudtray-ssh-test-')
+  const rigs: TerminalRig[] = []
+  sshd.onEnd(async () => {
+    for (const rig of rigs) rig.dispose()
   })
 
   let counter = 0
-  function setup(overrides: Partial<SshManagerOptions> = {}, knownHostsFile?: string) {
+  function setup(overrides: Partial<SshLinksOptions> = {}, knownHostsFile?: string) {
     const harness = new TerminalHarness()
-    const home = join(scratch, `home-${++counter}`)
+    const home = join(sshd.scratch, `home-${++counter}`)
     mkdirSync(home, { recursive: true })
     const { clock, manual } = splitClock()
-    const manager = new SshManager({
+    const rig = harness.connect({
       clock,
-      emit: harness.emit,
-      findInstance: (instanceId) => runningInstance({ instanceId, host: '127.0.0.1', port: server.port, username: server.username }),
+      findInstance: (instanceId) =>
+        runningInstance({ instanceId, host: '127.0.0.1', port: sshd.server.port, username: sshd.server.username }),
       knownHosts: new KnownHostsStore(knownHostsFile ?? join(home, 'app-known_hosts'), join(home, '.ssh', 'known_hosts')),
       homeDir: home,
-      settingsKeyFile: () => server.userKeyPath,
+      settingsKeyFile: () => sshd.server.userKeyPath,
       sandboxKeyFile: () => undefined,
       agent: undefined,
       random: () => 0,
       ...overrides
     })
-    harness.manager = manager
-    managers.push(manager)
+    rigs.push(rig)
     harness.answerPrompt = acceptAll
-    return { harness, manager, manual, home }
+    return { harness, terminals: rig.terminals, links: rig.links, manual, home }
   }
 
   function fingerprintOf(pubFile: string): string {
@@ -70,16 +59,16 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   }
 
   it('asks about an unknown host with its SHA256 fingerprint, remembers it, and echoes through a shell', async () => {
-    const { harness, manager, home } = setup()
-    const { terminalId } = manager.open('i-1', 80, 24, harness.clientId)
+    const { harness, terminals, home } = setup()
+    const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     const hostPrompt = harness.prompts.find((prompt) => prompt.kind === 'host-key')
-    expect(hostPrompt).toMatchObject({ kind: 'host-key', host: '127.0.0.1', port: server.port, keyType: 'ssh-ed25519' })
-    expect(hostPrompt && 'fingerprint' in hostPrompt ? hostPrompt.fingerprint : '').toBe(fingerprintOf(`${server.hostKeyPath}.pub`))
+    expect(hostPrompt).toMatchObject({ kind: 'host-key', host: '127.0.0.1', port: sshd.server.port, keyType: 'ssh-ed25519' })
+    expect(hostPrompt && 'fingerprint' in hostPrompt ? hostPrompt.fingerprint : '').toBe(fingerprintOf(`${sshd.server.hostKeyPath}.pub`))
     const remembered = readFileSync(join(home, 'app-known_hosts'), 'utf8')
-    expect(remembered).toBe(`[127.0.0.1]:${server.port} ssh-ed25519 ${server.hostPublicKey().keyBase64}\n`)
+    expect(remembered).toBe(`[127.0.0.1]:${sshd.server.port} ssh-ed25519 ${sshd.server.hostPublicKey().keyBase64}\n`)
 
-    manager.input(terminalId, 'echo $((6*7))\n', harness.clientId)
+    terminals.input(terminalId, 'echo $((6*7))\n', harness.clientId)
     await harness.waitForOutput(terminalId, /[\r\n]42\r\n/)
     expect(harness.misrouted).toEqual([])
     // Plain Uint8Arrays, not Buffers: a Buffer turns into {type, data} under JSON.stringify.
@@ -87,48 +76,48 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
 
     // A second app session with the same known_hosts does not ask again.
     const again = setup({}, join(home, 'app-known_hosts'))
-    const second = again.manager.open('i-1', 80, 24, again.harness.clientId)
+    const second = again.terminals.open('i-1', 80, 24, again.harness.clientId)
     await again.harness.waitForState(second.terminalId, 'connected')
     expect(again.harness.prompts).toEqual([])
   })
 
   it('shares one connection between tabs and sends window-change on resize', async () => {
-    const { harness, manager } = setup()
-    const first = manager.open('i-2', 80, 24, harness.clientId)
-    const second = manager.open('i-2', 80, 24, harness.clientId)
+    const { harness, terminals, links } = setup()
+    const first = terminals.open('i-2', 80, 24, harness.clientId)
+    const second = terminals.open('i-2', 80, 24, harness.clientId)
     await harness.waitForState(first.terminalId, 'connected')
     await harness.waitForState(second.terminalId, 'connected')
     expect(harness.prompts.filter((prompt) => prompt.kind === 'host-key')).toHaveLength(1)
-    const connection = manager.connectionOf('i-2')
+    const connection = links.connectionOf('i-2')
     expect(connection).toBeDefined()
 
-    manager.resize(second.terminalId, 132, 43, harness.clientId)
-    manager.input(second.terminalId, 'stty size\n', harness.clientId)
+    terminals.resize(second.terminalId, 132, 43, harness.clientId)
+    terminals.input(second.terminalId, 'stty size\n', harness.clientId)
     await harness.waitForOutput(second.terminalId, '43 132')
 
     // Reconnect on a live tab gives it a new shell and leaves the other tab's shell alone.
-    manager.input(second.terminalId, 'echo pid-$$-end\n', harness.clientId)
+    terminals.input(second.terminalId, 'echo pid-$$-end\n', harness.clientId)
     await harness.waitForOutput(second.terminalId, /pid-\d+-end\r\n/)
     const pid = /pid-(\d+)-end\r\n/.exec(harness.output(second.terminalId))![1]
-    manager.reconnect(first.terminalId, harness.clientId)
+    terminals.reconnect(first.terminalId, harness.clientId)
     await harness.waitFor(() => harness.lastStatus(first.terminalId)?.message === 'reconnected', 'a new shell in the first tab')
-    expect(manager.connectionOf('i-2')).toBe(connection)
+    expect(links.connectionOf('i-2')).toBe(connection)
     harness.clearOutput(second.terminalId)
-    manager.input(second.terminalId, 'echo pid-$$-end\n', harness.clientId)
+    terminals.input(second.terminalId, 'echo pid-$$-end\n', harness.clientId)
     await harness.waitForOutput(second.terminalId, `pid-${pid}-end`)
 
     // Closing one tab keeps the connection for the other; closing the last ends it.
-    manager.close(first.terminalId, harness.clientId)
-    expect(manager.connectionOf('i-2')).toBe(connection)
-    manager.close(second.terminalId, harness.clientId)
-    expect(manager.connectionOf('i-2')).toBeUndefined()
+    terminals.close(first.terminalId, harness.clientId)
+    expect(links.connectionOf('i-2')).toBe(connection)
+    terminals.close(second.terminalId, harness.clientId)
+    expect(links.connectionOf('i-2')).toBeUndefined()
   })
 
   it('reports an exec exit code', async () => {
-    const { harness, manager } = setup()
-    const { terminalId } = manager.open('i-3', 80, 24, harness.clientId)
+    const { harness, terminals, links } = setup()
+    const { terminalId } = terminals.open('i-3', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
-    const channel = await manager.connectionOf('i-3')!.exec('echo out; exit 7')
+    const channel = await links.connectionOf('i-3')!.exec('echo out; exit 7')
     const code = await new Promise<number>((resolve) => {
       channel.on('exit', (exitCode: number) => resolve(exitCode))
       channel.resume()
@@ -137,27 +126,27 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('measures the round trip with probes sshd refuses, leaving the connection as it was', async () => {
-    const { harness, manager } = setup()
-    const { terminalId } = manager.open('i-3', 80, 24, harness.clientId)
+    const { harness, terminals, links } = setup()
+    const { terminalId } = terminals.open('i-3', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
-    const connection = manager.connectionOf('i-3')!
+    const connection = links.connectionOf('i-3')!
     const roundTrips = await probeRoundTrips(connection.client, (ms) => connection.noteRoundTrip(ms))
     expect(roundTrips).toHaveLength(ROUND_TRIP_PROBES)
     expect(connection.roundTripMs).toBeLessThanOrEqual(Math.min(...roundTrips))
-    manager.input(terminalId, 'echo still-$((6*7))\n', harness.clientId)
+    terminals.input(terminalId, 'echo still-$((6*7))\n', harness.clientId)
     await harness.waitForOutput(terminalId, 'still-42')
   })
 
   it('asks for the passphrase of an encrypted key, again when it is wrong, and keeps it for the session', async () => {
-    const encrypted = server.addUserKey(`enc-${counter}`, 'correct horse')
-    const { harness, manager } = setup({ settingsKeyFile: () => encrypted })
+    const encrypted = sshd.server.addUserKey(`enc-${counter}`, 'correct horse')
+    const { harness, terminals } = setup({ settingsKeyFile: () => encrypted })
     const answers = ['wrong', 'correct horse']
     harness.answerPrompt = (prompt) => {
       if (prompt.kind === 'host-key') return { kind: 'host-key', decision: 'accept-once' }
       if (prompt.kind === 'passphrase') return { kind: 'secret', values: [answers.shift() ?? ''] }
       return { kind: 'cancel' }
     }
-    const { terminalId } = manager.open('i-4', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-4', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     const passphrasePrompts = harness.prompts.filter((prompt) => prompt.kind === 'passphrase')
     expect(passphrasePrompts).toMatchObject([
@@ -168,24 +157,24 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     expect(JSON.stringify(harness.statuses)).not.toContain('correct horse')
 
     // A second tab after the first connection ended: no new passphrase prompt (kept in memory).
-    manager.close(terminalId, harness.clientId)
-    const next = manager.open('i-4', 80, 24, harness.clientId)
+    terminals.close(terminalId, harness.clientId)
+    const next = terminals.open('i-4', 80, 24, harness.clientId)
     await harness.waitForState(next.terminalId, 'connected')
     expect(harness.prompts.filter((prompt) => prompt.kind === 'passphrase')).toHaveLength(2)
   })
 
   it('authenticates through ssh-agent', async () => {
-    const socket = join(scratch, `agent-${counter}.sock`)
+    const socket = join(sshd.scratch, `agent-${counter}.sock`)
     const agent: ChildProcess = spawn('ssh-agent', ['-D', '-a', socket], { stdio: 'ignore' })
     try {
       for (let i = 0; i < 100 && !existsSync(socket); i++) await new Promise((resolve) => setTimeout(resolve, 20))
-      const agentOnly = server.addUserKey(`agent-${counter}`)
+      const agentOnly = sshd.server.addUserKey(`agent-${counter}`)
       execFileSync('ssh-add', [agentOnly], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'ignore' })
-      const { harness, manager } = setup({ agent: socket, settingsKeyFile: () => null })
-      const { terminalId } = manager.open('i-5', 80, 24, harness.clientId)
+      const { harness, terminals } = setup({ agent: socket, settingsKeyFile: () => null })
+      const { terminalId } = terminals.open('i-5', 80, 24, harness.clientId)
       await harness.waitForState(terminalId, 'connected')
       expect(harness.prompts.map((prompt) => prompt.kind)).toEqual(['host-key'])
-      manager.input(terminalId, 'echo agent-$((2+3))\n', harness.clientId)
+      terminals.input(terminalId, 'echo agent-$((2+3))\n', harness.clientId)
       await harness.waitForOutput(terminalId, 'agent-5')
     } finally {
       agent.kill()
@@ -193,11 +182,11 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('fails without retrying when no key is accepted', async () => {
-    const stranger = join(scratch, `stranger-${counter}`)
+    const stranger = join(sshd.scratch, `stranger-${counter}`)
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', stranger])
-    const { harness, manager, manual } = setup({ settingsKeyFile: () => stranger })
+    const { harness, terminals, manual } = setup({ settingsKeyFile: () => stranger })
     harness.answerPrompt = (prompt) => (prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-once' } : { kind: 'cancel' })
-    const { terminalId } = manager.open('i-6', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-6', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'failed')
     // The password prompt (the server offers none) was never asked; no retry is scheduled.
     expect(harness.lastStatus(terminalId)).toMatchObject({ needsUser: true })
@@ -209,54 +198,54 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('refuses a changed host key with both fingerprints until the old key is forgotten', async () => {
-    const { harness, manager, home } = setup()
-    const other = join(scratch, `other-host-${counter}`)
+    const { harness, terminals, links, home } = setup()
+    const other = join(sshd.scratch, `other-host-${counter}`)
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', other])
     const otherKey = readFileSync(`${other}.pub`, 'utf8').trim().split(' ')[1]
     mkdirSync(join(home, '.ssh'), { recursive: true })
     // Recorded by OpenSSH in the user's own known_hosts, hashed as `HashKnownHosts yes` writes it.
-    writeFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${server.port} ssh-ed25519 ${otherKey}\n`)
+    writeFileSync(join(home, '.ssh', 'known_hosts'), `[127.0.0.1]:${sshd.server.port} ssh-ed25519 ${otherKey}\n`)
     execFileSync('ssh-keygen', ['-H', '-f', join(home, '.ssh', 'known_hosts')], { stdio: 'ignore' })
     expect(readFileSync(join(home, '.ssh', 'known_hosts'), 'utf8')).toMatch(/^\|1\|/)
 
-    const { terminalId } = manager.open('i-7', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-7', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'failed')
     const warning = harness.prompts.find((prompt) => prompt.kind === 'host-key-changed')
     expect(warning).toMatchObject({
       kind: 'host-key-changed',
       oldFingerprint: fingerprintOf(`${other}.pub`),
-      newFingerprint: fingerprintOf(`${server.hostKeyPath}.pub`),
+      newFingerprint: fingerprintOf(`${sshd.server.hostKeyPath}.pub`),
       knownHostsFile: join(home, '.ssh', 'known_hosts')
     })
     expect(harness.lastStatus(terminalId)).toMatchObject({ needsUser: true })
     expect(harness.lastStatus(terminalId)?.message).toContain(fingerprintOf(`${other}.pub`))
     expect(harness.prompts.some((prompt) => prompt.kind === 'host-key')).toBe(false)
 
-    await manager.forgetHostKey('127.0.0.1', server.port)
+    await links.forgetHostKey('127.0.0.1', sshd.server.port)
     expect(existsSync(join(home, '.ssh', 'known_hosts.old'))).toBe(true)
-    manager.reconnect(terminalId, harness.clientId)
+    terminals.reconnect(terminalId, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     expect(harness.prompts.filter((prompt) => prompt.kind === 'host-key')).toHaveLength(1)
   })
 
-  it('notices a server that stops answering through keepalive', async () => {
-    const { harness, manager } = setup({ keepaliveIntervalMs: 100, keepaliveCountMax: 3 })
-    const { terminalId } = manager.open('i-8', 80, 24, harness.clientId)
+  it('notices a sshd.server that stops answering through keepalive', async () => {
+    const { harness, terminals } = setup({ keepaliveIntervalMs: 100, keepaliveCountMax: 3 })
+    const { terminalId } = terminals.open('i-8', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
-    server.freeze()
+    sshd.server.freeze()
     try {
       await harness.waitForState(terminalId, 'reconnecting', 5_000)
       expect(harness.lastStatus(terminalId)?.message).toMatch(/^connection lost — reconnecting in 1 s \(.*keepalive/)
     } finally {
-      server.thaw()
+      sshd.server.thaw()
     }
   })
 
-  it('reconnects with backoff after the server restarts, in the same tab', async () => {
-    const { harness, manager, manual } = setup()
-    const { terminalId } = manager.open('i-9', 80, 24, harness.clientId)
+  it('reconnects with backoff after the sshd.server restarts, in the same tab', async () => {
+    const { harness, terminals, manual } = setup()
+    const { terminalId } = terminals.open('i-9', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
-    await server.stop()
+    await sshd.server.stop()
     await harness.waitForState(terminalId, 'reconnecting')
     expect(harness.lastStatus(terminalId)?.message).toMatch(/^connection lost — reconnecting in 1 s/)
 
@@ -264,11 +253,11 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     manual.advance(1_000)
     await harness.waitFor(() => /reconnecting in 2 s/.test(harness.lastStatus(terminalId)?.message ?? ''), 'second backoff')
 
-    await server.start()
+    await sshd.server.start()
     manual.advance(2_000)
     await harness.waitFor(() => harness.lastStatus(terminalId)?.message === 'reconnected', 'reconnected')
     harness.clearOutput(terminalId)
-    manager.input(terminalId, 'echo back-$((40+2))\n', harness.clientId)
+    terminals.input(terminalId, 'echo back-$((40+2))\n', harness.clientId)
     await harness.waitForOutput(terminalId, 'back-42')
   })
 
@@ -276,11 +265,11 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   const SSH2_MAX_PACKET = 32 * 1024
 
   it('bounds unacknowledged bytes under a `yes` flood with a slow consumer, and Ctrl-C brings the prompt back', async () => {
-    const { harness, manager } = setup()
+    const { harness, terminals } = setup()
     harness.autoAck = false
-    const { terminalId } = manager.open('i-10', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-10', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
-    manager.input(terminalId, 'yes\n', harness.clientId)
+    terminals.input(terminalId, 'yes\n', harness.clientId)
 
     // Slow consumer: 16 KiB every 5 ms (~3 MB/s) until 4 MiB went through.
     let acked = 0
@@ -290,7 +279,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     while (acked < 4 * 1024 * 1024 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 5))
       acked += harness.ackPending(terminalId, 16 * 1024)
-      const stats = manager.stats(terminalId)!
+      const stats = terminals.stats(terminalId)!
       sawPause ||= stats.paused
       // ssh2's first 2 MiB grant cannot be taken back; the receive window holds once it is used.
       if (acked > SSH2_WINDOW + HIGH_WATERMARK + CHANNEL_READ_AHEAD) mostReadAhead = Math.max(mostReadAhead, stats.readAhead)
@@ -302,40 +291,40 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     expect(mostReadAhead).toBeLessThanOrEqual(CHANNEL_READ_AHEAD + MIN_WINDOW + SSH2_MAX_PACKET)
     expect(acked).toBeGreaterThanOrEqual(4 * 1024 * 1024)
     expect(sawPause).toBe(true)
-    expect(manager.stats(terminalId)!.peak).toBeLessThanOrEqual(HIGH_WATERMARK + BATCH_MAX_BYTES)
+    expect(terminals.stats(terminalId)!.peak).toBeLessThanOrEqual(HIGH_WATERMARK + BATCH_MAX_BYTES)
 
-    manager.input(terminalId, '\x03', harness.clientId)
+    terminals.input(terminalId, '\x03', harness.clientId)
     harness.autoAck = true
     harness.ackPending(terminalId)
-    manager.input(terminalId, 'echo done_$((1+1))\n', harness.clientId)
+    terminals.input(terminalId, 'echo done_$((1+1))\n', harness.clientId)
     await harness.waitForOutput(terminalId, /done_2\r?\n/, 15_000)
-    expect(manager.stats(terminalId)!.peak).toBeLessThanOrEqual(HIGH_WATERMARK + BATCH_MAX_BYTES)
+    expect(terminals.stats(terminalId)!.peak).toBeLessThanOrEqual(HIGH_WATERMARK + BATCH_MAX_BYTES)
   })
 
   // A command line's sessions (`ssh.open` with `run`, contract-ssh.ts: `cloud-tray ssh`).
   describe('command line sessions', () => {
     it('passes a command’s exit status, with its stdout and stderr apart', async () => {
-      const { harness, manager } = setup()
-      const { terminalId } = manager.open('i-1', 80, 24, harness.clientId, { command: 'echo out; echo err >&2; exit 7', pty: false })
+      const { harness, terminals } = setup()
+      const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId, { command: 'echo out; echo err >&2; exit 7', pty: false })
       await harness.waitForState(terminalId, 'closed')
       expect(harness.lastStatus(terminalId)).toMatchObject({ state: 'closed', exitCode: 7, message: 'command ended (exit 7)' })
       expect(harness.output(terminalId)).toBe('out\n')
       expect(harness.errorOutput(terminalId)).toBe('err\n')
       // A command runs once: there is nothing to reconnect.
-      expect(() => manager.reconnect(terminalId, harness.clientId)).toThrow(/runs once/)
+      expect(() => terminals.reconnect(terminalId, harness.clientId)).toThrow(/runs once/)
     })
 
     it('says which signal killed a command', async () => {
-      const { harness, manager } = setup()
-      const { terminalId } = manager.open('i-2', 80, 24, harness.clientId, { command: 'kill -TERM $$', pty: false })
+      const { harness, terminals } = setup()
+      const { terminalId } = terminals.open('i-2', 80, 24, harness.clientId, { command: 'kill -TERM $$', pty: false })
       await harness.waitForState(terminalId, 'closed')
       expect(harness.lastStatus(terminalId)).toMatchObject({ signal: 'TERM', message: 'command ended (killed by SIGTERM)' })
       expect(harness.lastStatus(terminalId)!.exitCode).toBeUndefined()
     })
 
     it('gives a pseudo-terminal of the asked size and TERM only when asked', async () => {
-      const { harness, manager } = setup()
-      const withPty = manager.open('i-3', 100, 30, harness.clientId, {
+      const { harness, terminals } = setup()
+      const withPty = terminals.open('i-3', 100, 30, harness.clientId, {
         command: 'stty size; echo $TERM; test -t 0',
         pty: true,
         term: 'vt100'
@@ -343,39 +332,39 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
       await harness.waitForState(withPty.terminalId, 'closed')
       expect(harness.output(withPty.terminalId)).toBe('30 100\r\nvt100\r\n')
       expect(harness.lastStatus(withPty.terminalId)!.exitCode).toBe(0)
-      const without = manager.open('i-3', 100, 30, harness.clientId, { command: 'test -t 0', pty: false })
+      const without = terminals.open('i-3', 100, 30, harness.clientId, { command: 'test -t 0', pty: false })
       await harness.waitForState(without.terminalId, 'closed')
       expect(harness.lastStatus(without.terminalId)!.exitCode).toBe(1)
     })
 
     it('takes piped input as bytes, ends it with EOF, and credits what went out', async () => {
-      const { harness, manager } = setup()
-      const { terminalId } = manager.open('i-4', 80, 24, harness.clientId, { command: 'od -An -tx1 | tr -d " \\n"; echo', pty: false })
+      const { harness, terminals } = setup()
+      const { terminalId } = terminals.open('i-4', 80, 24, harness.clientId, { command: 'od -An -tx1 | tr -d " \\n"; echo', pty: false })
       await harness.waitForState(terminalId, 'connected')
       const bytes = new Uint8Array([0, 255, 0xc3, 0x28, 10, 13])
-      manager.input(terminalId, bytes, harness.clientId)
-      manager.input(terminalId, 'ok', harness.clientId)
-      manager.eof(terminalId, harness.clientId)
+      terminals.input(terminalId, bytes, harness.clientId)
+      terminals.input(terminalId, 'ok', harness.clientId)
+      terminals.eof(terminalId, harness.clientId)
       await harness.waitForState(terminalId, 'closed')
       expect(harness.output(terminalId)).toBe('00ffc3280a0d6f6b\n')
       expect(harness.written.get(terminalId)).toBe(8)
     })
 
     it('never runs a command again after its connection drops, and keeps a finished one’s link warm', async () => {
-      const { harness, manager } = setup()
-      const first = manager.open('i-5', 80, 24, harness.clientId, { command: 'true', pty: false })
+      const { harness, terminals, links } = setup()
+      const first = terminals.open('i-5', 80, 24, harness.clientId, { command: 'true', pty: false })
       await harness.waitForState(first.terminalId, 'closed')
-      const warm = manager.connectionOf('i-5')
+      const warm = links.connectionOf('i-5')
       expect(warm).toBeDefined()
       // The next one runs on the same connection: no new handshake.
-      const second = manager.open('i-5', 80, 24, harness.clientId, { command: 'echo again', pty: false })
+      const second = terminals.open('i-5', 80, 24, harness.clientId, { command: 'echo again', pty: false })
       await harness.waitForState(second.terminalId, 'closed')
-      expect(manager.connectionOf('i-5')).toBe(warm)
+      expect(links.connectionOf('i-5')).toBe(warm)
       expect(harness.output(second.terminalId)).toBe('again\n')
 
-      const long = manager.open('i-5', 80, 24, harness.clientId, { command: 'echo started; sleep 30', pty: false })
+      const long = terminals.open('i-5', 80, 24, harness.clientId, { command: 'echo started; sleep 30', pty: false })
       await harness.waitForOutput(long.terminalId, 'started')
-      await server.stop()
+      await sshd.server.stop()
       await harness.waitForState(long.terminalId, 'closed')
       expect(harness.lastStatus(long.terminalId)).toMatchObject({
         message: 'the connection to the instance was lost while the command ran'
@@ -383,8 +372,8 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
       expect(harness.lastStatus(long.terminalId)!.exitCode).toBeUndefined()
       // It left the link: nothing is kept retrying on its behalf, so it can never run again.
       await new Promise((resolve) => setImmediate(resolve))
-      expect(manager.links.usersOf('i-5')).toBe(0)
-      await server.start()
+      expect(links.usersOf('i-5')).toBe(0)
+      await sshd.server.start()
     })
   })
 })

@@ -8,9 +8,10 @@ import { join } from 'node:path'
 import { ManualClock } from '../../shared/clock'
 import type { AppNotification, CommandName, CommandResult, EventName, Events, Result, TrayModel } from '../../shared/contract'
 import type { CreateInstanceRequest } from '../../shared/create-request'
+import { validCreateRequest } from '../../shared/testing/create-request'
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../emulator/index'
-import { createAppCore } from '../core'
-import type { AppCore, AppCoreOptions, Keychain, NotebookWindowRequest, Platform } from '../core-types'
+import { createAppCore, type AppCoreOptions } from '../core'
+import type { AppCore, Keychain, NotebookWindowRequest, Platform } from '../core-types'
 import { createMemoryKeychain } from '../account/keychain'
 
 export interface RecordingPlatform extends Platform {
@@ -124,18 +125,14 @@ export async function createCoreRig(
   return rig
 }
 
-/** A create request for the emulator's default catalogue. */
+/** A create request for the first image, type and region of the emulator's catalogue. */
 export function createRequest(emulator: Emulator, name: string, overrides: Partial<CreateInstanceRequest> = {}): CreateInstanceRequest {
   const catalog = emulator.control.catalog()
-  return {
+  return validCreateRequest({
     name,
     imageId: catalog.images[0]!.imageId,
     instanceTypeId: catalog.instanceTypes[0]!.instanceTypeId,
     region: catalog.regions[0]!.regionId,
-    billing: { chargeMode: 'perHour', duration: 1 },
-    remoteStorages: [],
-    instanceConfiguration: { enableCommonData: false, enableDocker: false, initScript: '' },
-    nodePorts: [],
     ...overrides
-  }
+  })
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { InstancesSnapshot, SessionState, Settings, TrayMenuItem } from '../../shared/contract'
 import type { CostSnapshot, GuardInstance } from '../../shared/contract-cost'
 import { formatClockTime } from '../../shared/cost-words'
-import { NO_RULES } from '../../shared/guard-rules'
 import { DEFAULT_SETTINGS } from '../settings/settings-schema'
+import { costRow } from '../../shared/testing/cost-row'
 import { makeInstance } from '../../shared/testing/instance'
 import { parseTrayItemId, trayModel } from './tray-model'
 
@@ -16,26 +16,8 @@ const snap: InstancesSnapshot = {
   mode: 'steady'
 }
 
-function guarded(id: string, name: string, over: Partial<GuardInstance> = {}): GuardInstance {
-  return {
-    instanceId: id,
-    name,
-    meter: {
-      price: 19.92,
-      unit: '$',
-      chargeMode: 'perHour',
-      hourlyRate: 19.92,
-      runStartedAt: 0,
-      runStartSource: 'created',
-      uptimeMs: 0,
-      costSoFar: 0
-    },
-    rules: NO_RULES,
-    ruleWords: [],
-    gpu: { state: 'off' },
-    ...over
-  }
-}
+const guarded = (instanceId: string, name: string, over: Partial<GuardInstance> = {}): GuardInstance =>
+  costRow({ instanceId, name, ...over }, 19.92)
 
 const ENDS = Date.UTC(2026, 0, 1, 14, 5)
 const cost: CostSnapshot = {

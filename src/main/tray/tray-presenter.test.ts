@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest'
-import type { InstancesSnapshot, SessionState, TrayModel } from '../../shared/contract'
+import type { Events, InstancesSnapshot, SessionState, TrayModel } from '../../shared/contract'
+import { EventHub } from '../event-hub'
 import { DEFAULT_SETTINGS } from '../settings/settings-schema'
-import { TrayPresenter } from './tray-presenter'
+import { TRAY_EVENTS, TrayPresenter } from './tray-presenter'
 
 function rig(options: { failingTray?: boolean } = {}) {
   let session: SessionState = { status: 'signed-out', profileId: 'sandbox', remembered: false, keychain: 'available' }
+  let profileName = 'Sandbox'
   const snapshot: InstancesSnapshot = { instances: [], fetchedAt: null, mode: 'paused' }
   const shown: TrayModel[] = []
+  const hub = new EventHub()
   const presenter = new TrayPresenter({
-    session: { state: () => session, profileName: () => 'Sandbox' },
-    instances: { snapshot: () => snapshot },
+    events: hub,
+    account: { state: () => session, profileName: () => profileName },
+    watcher: { snapshot: () => snapshot },
     settings: { get: () => DEFAULT_SETTINGS },
     platform: {
       setTray: (model) => {
@@ -18,32 +22,49 @@ function rig(options: { failingTray?: boolean } = {}) {
       }
     }
   })
-  return { presenter, shown, signIn: () => (session = { ...session, status: 'signed-in', username: 'demo' }) }
+  return {
+    hub,
+    presenter,
+    shown,
+    signIn: () => (session = { ...session, status: 'signed-in', username: 'demo' }),
+    rename: (name: string) => void (profileName = name)
+  }
 }
 
+/** The payload does not matter to the presenter: it reads the parts. */
+const any = {} as never
+
 describe('TrayPresenter', () => {
-  it('hands on the menu only when it changed', () => {
-    const { presenter, shown, signIn } = rig()
-    presenter.update()
-    presenter.update()
+  it('draws nothing until an event it shows arrives, then hands on the menu only when it changed', () => {
+    const { hub, presenter, shown, signIn } = rig()
+    expect(shown).toEqual([])
+    hub.emit('profiles', any)
+    hub.emit('settings', DEFAULT_SETTINGS)
     expect(shown).toHaveLength(1)
     signIn()
-    presenter.update()
+    hub.emit('session', any)
     expect(shown).toHaveLength(2)
     expect(presenter.model().items[0]?.label).toBe('Signed in as demo · Sandbox')
   })
 
+  it.each(TRAY_EVENTS)('redraws on %s', (event) => {
+    const { hub, shown, rename } = rig()
+    rename(event)
+    hub.emit(event, (event === 'watch.health' ? { state: 'ok' } : any) as Events[typeof event])
+    expect(shown.at(-1)?.items[0]?.label).toBe(`Signed out · ${event}`)
+  })
+
   it('shows a failing watcher until it recovers', () => {
-    const { presenter } = rig()
-    presenter.setHealth({ state: 'failing', error: { kind: 'network', message: 'down' } })
+    const { hub, presenter } = rig()
+    hub.emit('watch.health', { state: 'failing', error: { kind: 'network', message: 'down' } })
     expect(presenter.model().icon).toBe('attention')
-    presenter.setHealth({ state: 'ok' })
+    hub.emit('watch.health', { state: 'ok' })
     expect(presenter.model().icon).toBe('idle')
   })
 
   it('keeps working where the desktop has no tray', () => {
     const { presenter } = rig({ failingTray: true })
-    expect(() => presenter.update()).not.toThrow()
+    expect(() => presenter.model()).not.toThrow()
     expect(presenter.model().tooltip).toBe('Cloud Tray — signed out')
   })
 

@@ -1,49 +1,73 @@
 /**
- * Keeps the tray menu in step with the app: after anything it shows may have changed (the
- * session, a snapshot, the watcher's health, the balance, the cost guard, a setting, a tunnel) it
- * recomputes the model (tray-model.ts) and, only when it differs, hands it to the platform's tray.
+ * The tray menu, as a second view of main's events: it hears on the hub everything the menu
+ * shows (the profiles and the session, the instance list, the watcher's health, the balance, the
+ * cost guard, the settings, the port tunnels), recomputes the model (tray-model.ts) and, only
+ * when it differs, hands it to the platform's tray. The first menu comes with the account's
+ * `profiles` at start, once the saved settings and profiles are read; nobody rings it.
+ *
+ * On each event it reads the parts' current state rather than keeping the payloads: an event can
+ * be told inside another (the guard's `cost` inside the `instances` that caused it), and reading
+ * the parts then gives one consistent menu, not half of the old and half of the new.
  */
-import type { BalanceSnapshot, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
+import type { BalanceSnapshot, EventName, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
 import type { CostSnapshot } from '../../shared/contract-cost'
-import type { Platform } from '../core-types'
+import type { EventFeed, Platform } from '../core-types'
 import { trayModel, type TrayContext } from './tray-model'
 
+/** What the menu shows, by the events that say it changed. */
+export const TRAY_EVENTS = [
+  'profiles',
+  'session',
+  'instances',
+  'watch.health',
+  'balance',
+  'cost',
+  'settings',
+  'tunnels'
+] as const satisfies readonly EventName[]
+
 export interface TrayPresenterOptions {
+  /** The hub: the menu follows TRAY_EVENTS. */
+  events: EventFeed
   /** The account: the session, and its profile's name for the status line. */
-  session: { state(): SessionState; profileName(): string }
+  account: { state(): SessionState; profileName(): string }
   /** The watcher's snapshot. */
-  instances: { snapshot(): InstancesSnapshot }
+  watcher: { snapshot(): InstancesSnapshot }
   settings: { get(): Settings }
   /** The balance model's latest read, for the menu's balance line. */
   balance?: { snapshot(): BalanceSnapshot }
   /** The cost guard: burn rate, GPU activity, rules and countdowns. */
-  cost?: { snapshot(): CostSnapshot }
-  /** The port tunnels (ssh/tunnel-manager.ts), listed in their instance's submenu. */
-  tunnels?: () => TrayContext['tunnels']
+  guard?: { snapshot(): CostSnapshot }
+  /** The port tunnels (ssh/tunnels/tunnel-manager.ts), listed in their instance's submenu. */
+  tunnels?: { list(): NonNullable<TrayContext['tunnels']> }
   platform: Pick<Platform, 'setTray'>
 }
 
 export class TrayPresenter {
+  /** Said only as an event (the watcher keeps no health to read). */
   private health: WatchHealth = { state: 'ok' }
   private last = ''
   private current: TrayModel | undefined
 
-  constructor(private readonly options: TrayPresenterOptions) {}
-
-  /** The watcher's health changed: the menu says so while polling fails. */
-  setHealth(health: WatchHealth): void {
-    this.health = health
-    this.update()
+  constructor(private readonly options: TrayPresenterOptions) {
+    options.events.on('watch.health', (health) => void (this.health = health))
+    for (const event of TRAY_EVENTS) options.events.on(event, () => this.update())
   }
 
-  update(): void {
+  /** The menu as it stands: what `tray.activate` checks an item against. */
+  model(): TrayModel {
+    if (!this.current) this.update()
+    return this.current!
+  }
+
+  private update(): void {
     const { options } = this
-    const model = trayModel(options.session.state(), options.instances.snapshot(), options.settings.get(), {
+    const model = trayModel(options.account.state(), options.watcher.snapshot(), options.settings.get(), {
       health: this.health,
-      profileName: options.session.profileName(),
+      profileName: options.account.profileName(),
       ...(options.balance ? { balance: options.balance.snapshot() } : {}),
-      ...(options.cost ? { cost: options.cost.snapshot() } : {}),
-      ...(options.tunnels ? { tunnels: options.tunnels() } : {})
+      ...(options.guard ? { cost: options.guard.snapshot() } : {}),
+      ...(options.tunnels ? { tunnels: options.tunnels.list() } : {})
     })
     const json = JSON.stringify(model)
     this.current = model
@@ -54,11 +78,5 @@ export class TrayPresenter {
     } catch {
       // The tray is a convenience; the window keeps working without it.
     }
-  }
-
-  /** The menu as it stands: what `tray.activate` checks an item against. */
-  model(): TrayModel {
-    if (!this.current) this.update()
-    return this.current!
   }
 }

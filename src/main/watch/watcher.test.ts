@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Instance, UnreadableInstance } from '../../shared/api'
 import { ManualClock, flushAsync } from '../../shared/clock'
-import type { ErrorInfo, InstancesSnapshot, StuckStart, Transition, WatchHealth } from '../../shared/contract'
+import type { EventSink } from '../core-types'
+import type { ErrorInfo, EventName, InstancesSnapshot, StuckStart, Transition, WatchHealth } from '../../shared/contract'
 import { makeInstance } from '../../shared/testing/instance'
 import { Watcher } from './watcher'
 
@@ -25,9 +26,11 @@ function rig(listInstances: () => Promise<Instance[]>, unreadable: UnreadableIns
     intervals: () => ({ fastMs: 2_500, steadyMs: 30_000 }),
     toErrorInfo: (e) => (e instanceof Fail ? e.info : { kind: 'internal', message: String(e) }),
     random: () => 0.5,
-    onSnapshot: (s) => snapshots.push(s),
-    onTransitions: (t) => transitions.push(t),
-    onHealth: (h) => health.push(h),
+    emit: ((event: EventName, payload: unknown) => {
+      if (event === 'instances') snapshots.push(payload as InstancesSnapshot)
+      else if (event === 'transitions') transitions.push(payload as Transition[])
+      else if (event === 'watch.health') health.push(payload as WatchHealth)
+    }) as EventSink,
     onNotLoggedIn: () => void notLoggedIn++,
     stuckAfterMs: () => 15 * 60_000,
     onStuck: (s) => void stuck.push(s)
@@ -49,7 +52,7 @@ describe('Watcher', () => {
       active--
       return []
     })
-    r.watcher.sessionStarted(false) // poll 1 starts
+    r.watcher.started(false) // poll 1 starts
     const waits = [r.watcher.pollNow(), r.watcher.pollNow()]
     r.watcher.focus()
     r.watcher.online()
@@ -76,7 +79,7 @@ describe('Watcher', () => {
       return [makeInstance({ id: 'a', name: 'alpha', status })]
     })
     expect(r.watcher.snapshot().mode).toBe('paused')
-    r.watcher.sessionStarted(false)
+    r.watcher.started(false)
     await r.clock.advanceAsync(0)
     expect(r.watcher.snapshot()).toMatchObject({ mode: 'steady', nextPollAt: r.clock.now() + 30_000 })
     status = 'Stopping'
@@ -93,7 +96,7 @@ describe('Watcher', () => {
     r.watcher.resume('asleep') // wake: polls at once
     await flushAsync()
     expect(calls - before).toBe(5)
-    r.watcher.sessionEnded()
+    r.watcher.ending()
     await r.clock.advanceAsync(600_000)
     expect(calls - before).toBe(5)
     expect(r.watcher.snapshot().instances).toEqual([])
@@ -101,7 +104,7 @@ describe('Watcher', () => {
 
   it('the first snapshot after sign-in emits no transitions', async () => {
     const r = rig(async () => [makeInstance({ id: 'a', name: 'alpha' })])
-    r.watcher.sessionStarted(false)
+    r.watcher.started(false)
     await r.clock.advanceAsync(0)
     expect(r.snapshots.at(-1)!.instances).toHaveLength(1)
     expect(r.transitions).toEqual([])
@@ -116,7 +119,7 @@ describe('Watcher', () => {
       if (mode === 'slow') throw new Fail({ kind: 'server', message: 'The cloud had a problem.' })
       return []
     })
-    r.watcher.sessionStarted(false)
+    r.watcher.started(false)
     await r.clock.advanceAsync(0)
     const delays: number[] = []
     for (let i = 0; i < 8; i++) {
@@ -144,7 +147,7 @@ describe('Watcher', () => {
     const r = rig(async () => {
       throw new Fail({ kind: 'not-logged-in', message: 'Your session has ended.' })
     })
-    r.watcher.sessionStarted(false)
+    r.watcher.started(false)
     await r.clock.advanceAsync(600_000)
     expect(r.notLoggedIn()).toBe(1)
     expect(r.watcher.snapshot().mode).toBe('paused')
@@ -159,8 +162,8 @@ describe('Watcher', () => {
           release = () => resolve([makeInstance({ id: 'a', name: 'alpha' })])
         })
     )
-    r.watcher.sessionStarted(false)
-    r.watcher.sessionEnded()
+    r.watcher.started(false)
+    r.watcher.ending()
     release!()
     await flushAsync()
     expect(r.watcher.snapshot().instances).toEqual([])
@@ -177,9 +180,9 @@ describe('Watcher', () => {
           releases.push(() => resolve([makeInstance({ id: 'a', name: `poll ${n}` })]))
         })
     )
-    r.watcher.sessionStarted(false)
-    r.watcher.sessionEnded()
-    r.watcher.sessionStarted(false) // the first poll is still running, for the old session
+    r.watcher.started(false)
+    r.watcher.ending()
+    r.watcher.started(false) // the first poll is still running, for the old session
     expect(calls).toBe(1)
     releases.shift()!()
     await flushAsync()
@@ -196,7 +199,7 @@ describe('Watcher', () => {
     }
     let status = 'Starting'
     const r = rig(async () => [makeInstance({ id: 'p', name: 'puller', status, nodePorts: [], runtime })])
-    r.watcher.sessionStarted(false)
+    r.watcher.started(false)
     await r.clock.advanceAsync(0)
     expect(r.stuck).toEqual([
       [
@@ -224,7 +227,7 @@ describe('Watcher', () => {
 
   it("#15: a start with no progress for the user's threshold counts as stuck then, not before", async () => {
     const r = rig(async () => [makeInstance({ id: 'i', name: 'slow', status: 'Initializing', nodePorts: [] })])
-    r.watcher.sessionStarted(false)
+    r.watcher.started(false)
     await r.clock.advanceAsync(0)
     expect(r.watcher.snapshot().mode).toBe('fast')
     await r.clock.advanceAsync(14 * 60_000)
@@ -238,7 +241,7 @@ describe('Watcher', () => {
   it('#15: rows that could not be read are kept beside the list', async () => {
     const unreadable = [{ instanceId: 'bad', problem: 'instanceRuntimeInfo.status is missing' }]
     const r = rig(async () => [makeInstance({ id: 'a', name: 'alpha', status: 'Running', nodePorts: [] })], unreadable)
-    r.watcher.sessionStarted(false)
+    r.watcher.started(false)
     await r.clock.advanceAsync(0)
     expect(r.watcher.snapshot()).toMatchObject({ instances: [{ instanceMetadata: { instanceId: 'a' } }], unreadable })
   })

@@ -1,6 +1,7 @@
 /**
  * The instance watcher: pages through the list, keeps the snapshot, diffs it, and emits the
- * snapshot and the status transitions. One poll at a time, ever: a poll asked for while one
+ * snapshot (`instances`), the status transitions and its health (`watch.health`) on the hub, for
+ * the windows and the parts of main that follow them. One poll at a time, ever: a poll asked for while one
  * runs is served by one more poll right after it. Timing comes from the pure schedule
  * (schedule.ts) on an injected Clock, so tests run hours of polling without sleeping.
  *
@@ -11,7 +12,7 @@ import type { Instance, InstanceListing, UnreadableInstance } from '../../shared
 import { statusGroup } from '../../shared/instance-rules'
 import type { Clock, TimerHandle } from '../../shared/clock'
 import type { ErrorInfo, InstancesSnapshot, PollMode, StuckStart, Transition, WatchHealth } from '../../shared/contract'
-import type { SystemEvent } from '../core-types'
+import type { CoreLog, EventSink, SystemEvent } from '../core-types'
 import { diffSnapshots } from './diff'
 import { nextPoll } from './schedule'
 import { StuckStarts } from './stuck'
@@ -30,9 +31,9 @@ export interface WatcherOptions {
   /** Error → plain data; the watcher switches on `kind`. */
   toErrorInfo(error: unknown): ErrorInfo
   random?: () => number
-  onSnapshot(snapshot: InstancesSnapshot): void
-  onTransitions(transitions: Transition[]): void
-  onHealth(health: WatchHealth): void
+  /** The hub: `instances` after every poll, `transitions` when statuses moved, `watch.health` when polling fails or recovers. */
+  emit: EventSink
+  log?: Pick<CoreLog, 'info' | 'warn'> | undefined
   /** The API answered not-logged-in: the watcher has paused itself; the session should expire. */
   onNotLoggedIn(): void
 }
@@ -81,26 +82,28 @@ export class Watcher {
     return this.inFlight !== undefined
   }
 
+  // ------------------------------------------------ the session's moments (account.listen)
+
   /**
    * A session started. `continued`: the same user signed in again after an expiry, so changes
    * made meanwhile still show as transitions; otherwise the first snapshot emits none.
    */
-  sessionStarted(continued: boolean): void {
+  started(continued: boolean): void {
     this.generation++
     if (!continued) this.reset()
     this.failures = 0
     this.resume('signed-out')
   }
 
-  /** Signed out: forget everything the old session saw. */
-  sessionEnded(): void {
+  /** Signing out: forget everything the old session saw. */
+  ending(): void {
     this.generation++
     this.reset()
     this.pause('signed-out')
   }
 
   /** The session expired: stop polling but keep the snapshot on screen. */
-  sessionExpired(): void {
+  expired(): void {
     this.generation++
     this.pause('signed-out')
   }
@@ -175,9 +178,9 @@ export class Watcher {
     this.lastActionAt = undefined
     if (this.errorKey !== undefined) {
       this.errorKey = undefined
-      this.options.onHealth({ state: 'ok' })
+      this.health({ state: 'ok' })
     }
-    this.options.onSnapshot(this.snapshot())
+    this.options.emit('instances', this.snapshot())
   }
 
   private kick(): void {
@@ -238,23 +241,30 @@ export class Watcher {
       const key = `${outcome.error.kind}\u0000${outcome.error.message}`
       if (key !== this.errorKey) {
         this.errorKey = key
-        this.options.onHealth({
+        this.health({
           state: 'failing',
           error: outcome.error,
           ...(this.nextPollAt !== undefined ? { retryAt: this.nextPollAt } : {})
         })
       }
-      this.options.onSnapshot(this.snapshot())
+      this.options.emit('instances', this.snapshot())
       return
     }
     const recovered = this.failures > 0 || this.errorKey !== undefined
     this.failures = 0
     this.errorKey = undefined
     this.schedule()
-    if (recovered) this.options.onHealth({ state: 'ok' })
-    this.options.onSnapshot(this.snapshot())
-    if (outcome.transitions.length > 0) this.options.onTransitions(outcome.transitions)
+    if (recovered) this.health({ state: 'ok' })
+    this.options.emit('instances', this.snapshot())
+    if (outcome.transitions.length > 0) this.options.emit('transitions', outcome.transitions)
     if (outcome.newlyStuck.length > 0) this.options.onStuck?.(outcome.newlyStuck)
+  }
+
+  private health(health: WatchHealth): void {
+    const { log } = this.options
+    if (health.state === 'failing') log?.warn(`watch failing: ${health.error?.kind}: ${health.error?.message}`)
+    else log?.info('watch recovered')
+    this.options.emit('watch.health', health)
   }
 
   private schedule(): void {

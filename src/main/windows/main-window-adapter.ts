@@ -6,7 +6,7 @@
 import { BrowserWindow, nativeImage, session, shell } from 'electron'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { checkExternalUrl } from '../commands/app'
+import { checkExternalUrl } from './external-links'
 import { checkEditorUrl } from '../ssh/config/editors'
 import { contentSecurityPolicy, mainWindowNavigation, permissionDecision, windowOpenDecision, type AppPage } from './navigation-policy'
 import { windowIconPng } from './window-icon'

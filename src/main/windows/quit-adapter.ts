@@ -5,9 +5,16 @@
  * closed without asking again and Electron's quit goes ahead.
  */
 import { app } from 'electron'
-import type { NotebookWindows } from '../notebook/notebook-window-adapter'
 import { askToLeave } from './leave-dialog-adapter'
 import { closesForReal, quitStep, type QuitInput, type QuitPhase, type QuitStep } from './leave-policy'
+
+/** What Quit needs of the notebook windows (notebook/notebook-window-adapter.ts's NotebookWindows fits). */
+export interface QuitNotebooks {
+  /** Asks every notebook window to close; resolves with the titles of those whose page refused. */
+  closeAll(): Promise<string[]>
+  /** Closes them at once, without asking their pages. */
+  destroyAll(): void
+}
 
 export interface QuitControl {
   /** Whether closing the app window really closes it (the quit is confirmed) instead of hiding it. */
@@ -20,7 +27,7 @@ export interface QuitControl {
  * cancels the quit, leaving everything as it was.
  */
 export function handleQuit(
-  notebooks: NotebookWindows,
+  notebooks: QuitNotebooks,
   log: (line: string) => void = () => {},
   beforeQuit?: () => Promise<boolean> | undefined
 ): QuitControl {

@@ -11,7 +11,6 @@ import ssh2 from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock, systemClock } from '../../../shared/clock'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
-import { SshManager } from '../ssh-manager'
 import { runningInstance } from '../testing/instance'
 import { TerminalHarness } from '../testing/terminal-harness'
 
@@ -63,9 +62,8 @@ describe('keyboard-interactive and password prompts', () => {
 
   function setup(clock = systemClock()) {
     const harness = new TerminalHarness()
-    const manager = new SshManager({
+    const { terminals } = harness.connect({
       clock,
-      emit: harness.emit,
       findInstance: (instanceId) => runningInstance({ instanceId, host: '127.0.0.1', port, username: 'alice' }),
       knownHosts: new KnownHostsStore(join(scratch, `known_hosts-${Math.random()}`), undefined),
       homeDir: join(scratch, 'empty-home'),
@@ -73,19 +71,18 @@ describe('keyboard-interactive and password prompts', () => {
       sandboxKeyFile: () => undefined,
       agent: undefined
     })
-    harness.manager = manager
-    return { harness, manager }
+    return { harness, terminals }
   }
 
   it('asks the server’s keyboard-interactive questions with its instructions and logs in', async () => {
     methods = ['keyboard-interactive']
-    const { harness, manager } = setup()
+    const { harness, terminals } = setup()
     harness.answerPrompt = (prompt) => {
       if (prompt.kind === 'host-key') return { kind: 'host-key', decision: 'accept-once' }
       if (prompt.kind === 'keyboard-interactive') return { kind: 'secret', values: ['123456'] }
       return { kind: 'cancel' }
     }
-    const { terminalId } = manager.open('i-kbd', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-kbd', 80, 24, harness.clientId)
     await harness.waitForOutput(terminalId, 'welcome in')
     expect(harness.prompts.find((prompt) => prompt.kind === 'keyboard-interactive')).toMatchObject({
       kind: 'keyboard-interactive',
@@ -94,34 +91,34 @@ describe('keyboard-interactive and password prompts', () => {
       instructions: 'Enter the code from your phone.',
       prompts: [{ prompt: 'Verification code: ', echo: true }]
     })
-    manager.dispose()
+    terminals.dispose()
   })
 
   it('asks for a password when that is what the server allows, and never repeats it in events', async () => {
     methods = ['password']
-    const { harness, manager } = setup()
+    const { harness, terminals } = setup()
     harness.answerPrompt = (prompt) => {
       if (prompt.kind === 'host-key') return { kind: 'host-key', decision: 'accept-once' }
       if (prompt.kind === 'password') return { kind: 'secret', values: ['hunter2'] }
       return { kind: 'cancel' }
     }
-    const { terminalId } = manager.open('i-pw', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-pw', 80, 24, harness.clientId)
     await harness.waitForOutput(terminalId, 'welcome in')
     expect(harness.prompts.map((prompt) => prompt.kind)).toEqual(['host-key', 'password'])
     expect(JSON.stringify([harness.prompts, harness.statuses])).not.toContain('hunter2')
-    manager.dispose()
+    terminals.dispose()
   })
 
   it('stops without retrying when the user cancels the password prompt', async () => {
     methods = ['password']
     const clock = new ManualClock()
-    const { harness, manager } = setup(clock)
+    const { harness, terminals } = setup(clock)
     harness.answerPrompt = (prompt) => (prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-once' } : { kind: 'cancel' })
-    const { terminalId } = manager.open('i-cancel', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-cancel', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'failed')
     expect(harness.lastStatus(terminalId)).toMatchObject({ needsUser: true, message: expect.stringMatching(/cancelled/) })
     clock.advance(600_000)
     expect(harness.lastStatus(terminalId)?.state).toBe('failed')
-    manager.dispose()
+    terminals.dispose()
   })
 })

@@ -1,9 +1,11 @@
 /**
- * A shell's exit status, heard from the moment its channel opens. ssh2 emits `exit` while it
- * parses the packet; a shell that fails at once (no such shell: 127) sends its exit-status in the
- * same read as the channel's confirmation, so it is emitted before anyone awaiting the channel
- * could listen, and the tab would say "the server closed this shell" instead of why. Whoever
- * opens the channel watches it in ssh2's callback; the terminal session reads the status at close.
+ * A shell's or a command's exit status, heard from the moment its channel opens. ssh2 emits
+ * `exit` while it parses the packet; a shell that fails at once (no such shell: 127), or a quick
+ * command on a busy machine, sends its exit-status in the same read as the channel's
+ * confirmation, so it is emitted before anyone awaiting the channel could listen: the tab would
+ * say "the server closed this shell" instead of why, and exec would answer no exit code. Whoever
+ * opens the channel watches it in ssh2's callback (links/connection.ts); the terminal session and
+ * exec read the status at close.
  */
 import type { ClientChannel } from 'ssh2'
 
@@ -19,11 +21,7 @@ export function watchShellExit(channel: ClientChannel): void {
   statuses.set(channel, heard)
   channel.once('exit', (code: number | null, signal?: string) => {
     heard.status = typeof code === 'number' ? code : null
-    // ssh2 passes the server's signal name with "SIG" in front; a server string, so only a plain name is kept.
-    if (typeof code !== 'number' && typeof signal === 'string') {
-      const name = signal.replace(/^SIG/, '')
-      heard.signal = /^[A-Z0-9]{1,16}$/.test(name) ? name : 'an unknown signal'
-    }
+    if (signal) heard.signal = signal
   })
 }
 
@@ -32,7 +30,17 @@ export function shellExitOf(channel: ClientChannel): ExitStatus {
   return statuses.get(channel)?.status
 }
 
-/** The signal that ended `channel`'s command, when the server named one. */
+/** The signal that ended `channel`'s command (`SIGTERM`…), if one did. */
 export function shellSignalOf(channel: ClientChannel): string | undefined {
   return statuses.get(channel)?.signal
+}
+
+/**
+ * A signal as a command line reports it: the plain name (`TERM`). ssh2 passes the server's name
+ * with "SIG" in front; it is a server string, so anything but a short plain name is not passed on.
+ */
+export function signalName(signal: string | undefined): string | undefined {
+  if (signal === undefined) return undefined
+  const name = signal.replace(/^SIG/, '')
+  return /^[A-Z0-9]{1,16}$/.test(name) ? name : 'an unknown signal'
 }

@@ -4,63 +4,56 @@
  * first contact; the real client is run on the same known_hosts to show the app judges alike.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
 import { KnownHostsStore } from './known-hosts-store'
-import { SshManager } from '../ssh-manager'
 import { runningInstance } from '../testing/instance'
-import { OpenSshServer, opensshAvailable } from '../testing/openssh-server'
+import { opensshAvailable } from '../testing/openssh-server'
+import { useOpenSshServer } from '../testing/use-openssh-server'
 import { splitClock } from '../testing/split-clock'
-import { TerminalHarness } from '../testing/terminal-harness'
+import { TerminalHarness, type TerminalRig } from '../testing/terminal-harness'
+import type { Terminals } from '../terminals'
+import type { SshLinks } from '../links/links'
 
 const SSH = '/usr/bin/ssh'
 
 describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another type than remembered', () => {
-  let server: OpenSshServer
-  let scratch: string
+  const sshd = useOpenSshServer('cloudtray-keytype-', { hostKeyType: 'rsa' })
+  const rigs: TerminalRig[] = []
   let otherEd25519: string
-  const managers: SshManager[] = []
-
   beforeAll(async () => {
-    server = new OpenSshServer({ hostKeyType: 'rsa' })
-    await server.start()
-    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-keytype-'))
-    const other = join(scratch, 'other_ed25519')
+    const other = join(sshd.scratch, 'other_ed25519')
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', other])
     otherEd25519 = readFileSync(`${other}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
   })
-  afterAll(async () => {
-    for (const manager of managers) manager.dispose()
-    await server?.dispose()
-    if (scratch) rmSync(scratch, { recursive: true, force: true })
+  sshd.onEnd(async () => {
+    for (const rig of rigs) rig.dispose()
   })
 
-  /** An SshManager whose user would press the focused default, "Accept and remember", on any host-key question. */
-  function setup(name: string): { harness: TerminalHarness; manager: SshManager; appFile: string; userFile: string } {
-    const home = join(scratch, name)
+  /** Terminals whose user would press the focused default, "Accept and remember", on any host-key question. */
+  function setup(name: string): { harness: TerminalHarness; terminals: Terminals; links: SshLinks; appFile: string; userFile: string } {
+    const home = join(sshd.scratch, name)
     mkdirSync(join(home, '.ssh'), { recursive: true })
     const appFile = join(home, 'app-known_hosts')
     const userFile = join(home, '.ssh', 'known_hosts')
     const harness = new TerminalHarness()
-    const manager = new SshManager({
+    const rig = harness.connect({
       clock: splitClock().clock,
-      emit: harness.emit,
-      findInstance: (instanceId) => runningInstance({ instanceId, host: '127.0.0.1', port: server.port, username: server.username }),
+      findInstance: (instanceId) =>
+        runningInstance({ instanceId, host: '127.0.0.1', port: sshd.server.port, username: sshd.server.username }),
       knownHosts: new KnownHostsStore(appFile, userFile),
       homeDir: home,
-      settingsKeyFile: () => server.userKeyPath,
+      settingsKeyFile: () => sshd.server.userKeyPath,
       sandboxKeyFile: () => undefined,
       agent: undefined,
       random: () => 0
     })
-    harness.manager = manager
     harness.answerPrompt = (prompt: SshPrompt): PromptAnswer | undefined =>
       prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-and-remember' } : undefined
-    managers.push(manager)
-    return { harness, manager, appFile, userFile }
+    rigs.push(rig)
+    return { harness, terminals: rig.terminals, links: rig.links, appFile, userFile }
   }
 
   /** What the real client says with this known_hosts file and strict checking. */
@@ -81,10 +74,10 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
         '-o',
         'IdentitiesOnly=yes',
         '-i',
-        server.userKeyPath,
+        sshd.server.userKeyPath,
         '-p',
-        String(server.port),
-        `${server.username}@127.0.0.1`,
+        String(sshd.server.port),
+        `${sshd.server.username}@127.0.0.1`,
         'echo',
         'connected-ok'
       ],
@@ -94,22 +87,22 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
   }
 
   function fingerprintOf(publicKey: string): string {
-    const file = join(scratch, `fp-${Math.random().toString(36).slice(2)}.pub`)
+    const file = join(sshd.scratch, `fp-${Math.random().toString(36).slice(2)}.pub`)
     writeFileSync(file, `${publicKey}\n`)
     return execFileSync('ssh-keygen', ['-lf', file], { encoding: 'utf8' }).split(' ')[1] as string
   }
 
   it('#12 item 5: an RSA key where an Ed25519 key is remembered is refused as changed, with the loud warning, not asked as a first contact', async () => {
-    const { harness, manager, appFile } = setup('changed-type')
-    writeFileSync(appFile, `[127.0.0.1]:${server.port} ${otherEd25519}\n`)
-    const rsa = readFileSync(`${server.hostKeyPath}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
+    const { harness, terminals, links, appFile } = setup('changed-type')
+    writeFileSync(appFile, `[127.0.0.1]:${sshd.server.port} ${otherEd25519}\n`)
+    const rsa = readFileSync(`${sshd.server.hostKeyPath}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
 
     // OpenSSH itself, on the same file: "REMOTE HOST IDENTIFICATION HAS CHANGED".
     const real = openssh(appFile)
     expect(real.stderr).toMatch(/REMOTE HOST IDENTIFICATION HAS CHANGED/)
     expect(real.stdout).not.toContain('connected-ok')
 
-    const { terminalId } = manager.open('i-1', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId)
     const settled = (): string | undefined => harness.lastStatus(terminalId)?.state
     await harness.waitFor(() => settled() === 'failed' || settled() === 'connected', 'the connection to fail or connect')
     expect(harness.prompts.some((prompt) => prompt.kind === 'host-key')).toBe(false)
@@ -117,7 +110,7 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
     expect(harness.prompts.find((prompt) => prompt.kind === 'host-key-changed')).toMatchObject({
       kind: 'host-key-changed',
       host: '127.0.0.1',
-      port: server.port,
+      port: sshd.server.port,
       keyType: 'ssh-rsa',
       oldKeyType: 'ssh-ed25519',
       oldFingerprint: fingerprintOf(otherEd25519),
@@ -129,22 +122,22 @@ describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another 
       /^WARNING: the host key of 127\.0\.0\.1:\d+ has changed \(was ssh-ed25519 key SHA256:.*, now ssh-rsa key SHA256:/
     )
     // Nothing was remembered behind the user's back.
-    expect(readFileSync(appFile, 'utf8')).toBe(`[127.0.0.1]:${server.port} ${otherEd25519}\n`)
+    expect(readFileSync(appFile, 'utf8')).toBe(`[127.0.0.1]:${sshd.server.port} ${otherEd25519}\n`)
 
     // The explicit way out: forget the old key, then it is a first contact.
-    await manager.forgetHostKey('127.0.0.1', server.port)
-    manager.reconnect(terminalId, harness.clientId)
+    await links.forgetHostKey('127.0.0.1', sshd.server.port)
+    terminals.reconnect(terminalId, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     expect(harness.prompts.filter((prompt) => prompt.kind === 'host-key')).toMatchObject([{ keyType: 'ssh-rsa' }])
   })
 
   it('accepts the host when one of its several remembered key types matches, as OpenSSH does', async () => {
-    const { harness, manager, userFile } = setup('several-types')
-    const rsa = readFileSync(`${server.hostKeyPath}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
-    writeFileSync(userFile, `[127.0.0.1]:${server.port} ${otherEd25519}\n[127.0.0.1]:${server.port} ${rsa}\n`)
+    const { harness, terminals, userFile } = setup('several-types')
+    const rsa = readFileSync(`${sshd.server.hostKeyPath}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
+    writeFileSync(userFile, `[127.0.0.1]:${sshd.server.port} ${otherEd25519}\n[127.0.0.1]:${sshd.server.port} ${rsa}\n`)
     expect(openssh(userFile).stdout.trim()).toBe('connected-ok')
 
-    const { terminalId } = manager.open('i-2', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-2', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     expect(harness.prompts).toEqual([])
   })

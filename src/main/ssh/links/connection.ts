@@ -138,7 +138,11 @@ export class SshConnection {
 
   exec(command: string): Promise<ClientChannel> {
     return new Promise((resolve, reject) => {
-      this.client.exec(command, (error, channel) => (error ? reject(error) : resolve(channel)))
+      this.client.exec(command, (error, channel) => {
+        if (error) return reject(error)
+        watchShellExit(channel)
+        resolve(channel)
+      })
     })
   }
 

@@ -4,51 +4,40 @@
  * it never asks the user (an unknown host key and a locked key fail with their reason and no
  * prompt); and it stops when the instance stops.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../../shared/api'
 import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
-import { ExecError } from './links'
-import { SshManager } from '../ssh-manager'
-import { OpenSshServer, opensshAvailable } from '../testing/openssh-server'
+import { ExecError } from './exec'
+import { opensshAvailable } from '../testing/openssh-server'
+import { useOpenSshServer } from '../testing/use-openssh-server'
 import { splitClock } from '../testing/split-clock'
 import { sshdInstance, sshdLinks } from '../testing/sshd-links'
 import { TerminalHarness } from '../testing/terminal-harness'
 
 describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSSH', () => {
-  let server: OpenSshServer
-  let scratch: string
+  const sshd = useOpenSshServer('cloudtray-links-')
   const disposers: (() => void)[] = []
-
-  beforeAll(async () => {
-    server = new OpenSshServer()
-    await server.start()
-    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-links-'))
-  })
-
-  afterAll(async () => {
+  sshd.onEnd(async () => {
     for (const dispose of disposers) dispose()
-    await server?.dispose()
-    if (scratch) rmSync(scratch, { recursive: true, force: true })
   })
 
   let counter = 0
   function setup(options: { keyFile?: string; trusted?: boolean } = {}) {
-    const home = join(scratch, `home-${++counter}`)
+    const home = join(sshd.scratch, `home-${++counter}`)
     mkdirSync(home, { recursive: true })
     const { clock, manual } = splitClock()
     const harness = new TerminalHarness()
     let status = 'Running'
     const instance = (): Instance => {
-      const made = sshdInstance(server)
+      const made = sshdInstance(sshd.server)
       made.instanceRuntimeInfo.status = status
       return made
     }
     const knownHosts = new KnownHostsStore(join(home, 'app-known_hosts'), undefined)
-    const links = sshdLinks(server, {
+    const links = sshdLinks(sshd.server, {
       clock,
       knownHosts,
       homeDir: home,
@@ -57,33 +46,22 @@ describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSS
       execIdleMs: 60_000,
       ...(options.keyFile ? { keyFile: options.keyFile } : {})
     })
-    const manager = new SshManager({
-      clock,
-      emit: harness.emit,
-      findInstance: () => instance(),
-      knownHosts,
-      homeDir: home,
-      settingsKeyFile: () => null,
-      sandboxKeyFile: () => undefined,
-      agent: undefined,
-      links
-    })
-    harness.manager = manager
+    const terminals = harness.attach(links, clock)
     disposers.push(
-      () => manager.dispose(),
+      () => terminals.dispose(),
       () => links.dispose()
     )
     const trust = async (): Promise<void> => {
-      const { keyType, keyBase64 } = server.hostPublicKey()
-      await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })
+      const { keyType, keyBase64 } = sshd.server.hostPublicKey()
+      await knownHosts.remember('127.0.0.1', sshd.server.port, { keyType, keyBase64 })
     }
-    return { links, manager, harness, manual, trust, stop: () => (status = 'Stopping') }
+    return { links, terminals, harness, manual, trust, stop: () => (status = 'Stopping') }
   }
 
   it('runs a command on the connection a terminal already has, without a new login', async () => {
-    const { links, manager, harness, trust } = setup()
+    const { links, terminals, harness, trust } = setup()
     await trust()
-    const { terminalId } = manager.open('i-1', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     const shared = links.connectionOf('i-1')
     const result = await links.exec('i-1', 'printf "%s" "$((6*7))"; echo oops >&2; exit 3')
@@ -118,7 +96,7 @@ describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSS
     expect(harness.prompts).toEqual([])
     expect(links.connectionOf('i-1')).toBeUndefined()
 
-    const locked = server.addUserKey(`locked-${counter}`, 'sesame')
+    const locked = sshd.server.addUserKey(`locked-${counter}`, 'sesame')
     const other = setup({ keyFile: locked })
     await other.trust()
     const refused = await other.links.exec('i-1', 'true').catch((error: unknown) => error)
@@ -128,9 +106,9 @@ describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSS
     // Once a terminal was given the passphrase, background commands work for the rest of the session.
     other.harness.answerPrompt = (prompt: SshPrompt): PromptAnswer | undefined =>
       prompt.kind === 'passphrase' ? { kind: 'secret', values: ['sesame'] } : undefined
-    const { terminalId } = other.manager.open('i-1', 80, 24, other.harness.clientId)
+    const { terminalId } = other.terminals.open('i-1', 80, 24, other.harness.clientId)
     await other.harness.waitForState(terminalId, 'connected')
-    other.manager.close(terminalId, other.harness.clientId)
+    other.terminals.close(terminalId, other.harness.clientId)
     expect((await other.links.exec('i-1', 'echo unlocked')).stdout).toBe('unlocked\n')
   })
 

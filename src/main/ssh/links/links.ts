@@ -12,7 +12,6 @@
  * background ones and a prompt would be needed, the attempt fails with the reason in words.
  */
 import { randomUUID } from 'node:crypto'
-import type { ClientChannel } from 'ssh2'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Instance } from '../../../shared/api'
@@ -23,7 +22,9 @@ import { AppError } from '../../app-error'
 import type { ClientId, EventSink } from '../../core-types'
 import { authCandidates } from '../auth/auth'
 import { reconnectDelay } from './backoff'
-import { connect, SshConnectError, type SshConnectFailure, type SshConnection } from './connection'
+import { connect, SshConnectError, type SshConnection } from './connection'
+import { DEFAULT_EXEC_IDLE_MS, ExecError, ExecUser, type ExecOptions, type ExecResult } from './exec'
+import type { LinkLease, LinkStatus, LinkUser } from './link-user'
 import type { KnownHostsStore } from '../host-keys/known-hosts-store'
 import { PromptBroker, type PromptQuestion } from '../auth/prompts'
 import { requireRunning, sshTarget, type SshTarget } from '../target'
@@ -55,81 +56,6 @@ export interface SshLinksOptions {
   execIdleMs?: number
 }
 
-export type LinkState = 'connecting' | 'connected' | 'reconnecting' | 'failed'
-
-export interface LinkStatus {
-  state: LinkState
-  /** A line in the user's words, e.g. "connection lost — reconnecting in 4 s (…)". */
-  message: string
-  /** While reconnecting: when the next attempt starts (Unix ms). */
-  retryAt?: number
-  /** Retrying makes no sense without the user (authentication or host key, or the instance stopped). */
-  needsUser?: boolean
-  /** Why it failed, for callers that act on it (background users, exec). */
-  reason?: SshConnectFailure | 'instance-stopped'
-}
-
-/** Something that needs the instance's connection. Callbacks never run inside `acquire`. */
-export interface LinkUser {
-  /** The window to ask (host key, passphrase, password) while this user waits; undefined: never ask. */
-  readonly askClient?: ClientId | undefined
-  /**
-   * A connection is up for this user: first, after a reconnect, or again on request (`requested`:
-   * the user asked to reconnect while the connection was up, e.g. a terminal wants a new shell).
-   */
-  connected(connection: SshConnection, requested: boolean): void
-  /** The connection went down; whatever was open on it is gone. */
-  disconnected(): void
-  /** Progress and failures of the link, in the user's words. */
-  status(status: LinkStatus): void
-}
-
-/** A user's hold on its instance's link. */
-export interface LinkLease {
-  readonly instanceId: string
-  readonly target: SshTarget
-  /** The live connection, if any. */
-  readonly connection: SshConnection | undefined
-  /**
-   * Connects again now (after a failure, during a backoff wait); when the connection is up, this
-   * user alone is handed it again (`connected(…, true)`).
-   */
-  reconnect(): void
-  /** Leaves the link; the last user to leave ends the connection. Idempotent. */
-  release(): void
-}
-
-export interface ExecOptions {
-  /** Gives up (closing the channel) after this long; default 30 s. */
-  timeoutMs?: number
-  /** Output kept per stream; the rest is read and dropped. Default 1 MiB. */
-  maxOutputBytes?: number
-}
-
-export interface ExecResult {
-  /** null when the command ended by a signal or the server did not say. */
-  exitCode: number | null
-  signal?: string
-  stdout: string
-  stderr: string
-}
-
-export type ExecFailure = SshConnectFailure | 'not-running' | 'instance-stopped' | 'reconnecting' | 'exec'
-
-/** Why `exec` could not run the command, in words, for a background caller to log or show. */
-export class ExecError extends Error {
-  constructor(
-    readonly reason: ExecFailure,
-    message: string
-  ) {
-    super(message)
-    this.name = 'ExecError'
-  }
-}
-
-export const DEFAULT_EXEC_IDLE_MS = 3 * 60_000
-const DEFAULT_EXEC_TIMEOUT_MS = 30_000
-const DEFAULT_EXEC_OUTPUT = 1024 * 1024
 const DEFAULT_KEYS = ['id_ed25519', 'id_ecdsa', 'id_rsa']
 
 interface Link {
@@ -212,20 +138,7 @@ export class SshLinks {
       throw new ExecError('not-running', `${instance.instanceSpecInfo.name} is ${instance.instanceRuntimeInfo.status}, not Running.`)
     }
     const { link, user } = this.execUserOf(instanceId)
-    const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS
-    const startedAt = this.options.clock.now()
-    const connection = await withTimeout(
-      this.options.clock,
-      user.ready(link.connection),
-      timeoutMs,
-      () =>
-        new ExecError(
-          'timeout',
-          `${link.target.host}:${link.target.port} did not let Cloud Tray in within ${Math.round(timeoutMs / 1000)} s.`
-        )
-    )
-    const left = Math.max(1, timeoutMs - (this.options.clock.now() - startedAt))
-    return runExec(connection, command, { ...options, timeoutMs: left }, this.options.clock)
+    return user.run(link.connection, link.target, command, options)
   }
 
   /**
@@ -487,149 +400,6 @@ export class SshLinks {
     link.execUser = undefined
     if (this.links.get(link.instanceId) === link) this.links.delete(link.instanceId)
     connection?.end()
-  }
-}
-
-/**
- * The background user behind `exec`: holds the link while commands run and for `idleMs` after
- * the last one, never asks the user, and turns the link's failures into ExecErrors.
- */
-class ExecUser implements LinkUser {
-  readonly askClient = undefined
-  onIdle: () => void = () => {}
-  private waiters: { resolve: (connection: SshConnection) => void; reject: (error: ExecError) => void }[] = []
-  private idleTimer: TimerHandle | undefined
-  private current: SshConnection | undefined
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly idleMs: number
-  ) {}
-
-  /** The connection to run on: the live one, or the next one once the link is up. */
-  ready(live: SshConnection | undefined): Promise<SshConnection> {
-    this.hold()
-    const connection = live ?? this.current
-    if (connection) return Promise.resolve(connection)
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }))
-  }
-
-  connected(connection: SshConnection): void {
-    this.current = connection
-    const waiters = this.waiters
-    this.waiters = []
-    for (const waiter of waiters) waiter.resolve(connection)
-  }
-
-  disconnected(): void {
-    this.current = undefined
-  }
-
-  status(status: LinkStatus): void {
-    if (status.state === 'connecting' || status.state === 'connected') return
-    // A background caller does not wait out a backoff: it hears why now and tries again later,
-    // and the link is not kept retrying on its behalf.
-    const reason: ExecFailure = status.state === 'reconnecting' ? 'reconnecting' : (status.reason ?? 'network')
-    this.fail(new ExecError(reason, status.message))
-    this.release()
-  }
-
-  /** The link was dropped under it (instance stopped, app quitting). */
-  stopped(): void {
-    this.fail(new ExecError('instance-stopped', 'The instance stopped, so the command did not run.'))
-    this.clock.clearTimeout(this.idleTimer)
-    this.idleTimer = undefined
-  }
-
-  private fail(error: ExecError): void {
-    const waiters = this.waiters
-    this.waiters = []
-    for (const waiter of waiters) waiter.reject(error)
-  }
-
-  /** Holds the link `idleMs` from now. */
-  hold(): void {
-    this.clock.clearTimeout(this.idleTimer)
-    this.idleTimer = this.clock.setTimeout(() => this.release(), this.idleMs)
-  }
-
-  private release(): void {
-    this.clock.clearTimeout(this.idleTimer)
-    this.idleTimer = undefined
-    this.onIdle()
-  }
-}
-
-function runExec(connection: SshConnection, command: string, options: ExecOptions, clock: Clock): Promise<ExecResult> {
-  const limit = options.maxOutputBytes ?? DEFAULT_EXEC_OUTPUT
-  const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS
-  return new Promise((resolve, reject) => {
-    let settled = false
-    /** Closed on timeout too, so the remote command does not linger. */
-    let channel: ClientChannel | undefined
-    const timer = clock.setTimeout(() => {
-      channel?.close()
-      settle(() => reject(new ExecError('timeout', `The command did not finish within ${Math.round(timeoutMs / 1000)} s.`)))
-    }, timeoutMs)
-    const settle = (action: () => void): void => {
-      if (settled) return
-      settled = true
-      clock.clearTimeout(timer)
-      action()
-    }
-    connection.exec(command).then(
-      (opened) => {
-        if (settled) {
-          opened.close()
-          return
-        }
-        channel = opened
-        const out = new Collector(limit)
-        const err = new Collector(limit)
-        let exitCode: number | null = null
-        let signal: string | undefined
-        opened.on('data', (chunk: Buffer) => out.push(chunk))
-        opened.stderr.on('data', (chunk: Buffer) => err.push(chunk))
-        opened.on('exit', (code: number | null, signalName?: string) => {
-          exitCode = typeof code === 'number' ? code : null
-          if (signalName) signal = signalName
-        })
-        opened.on('close', () => settle(() => resolve({ exitCode, ...(signal ? { signal } : {}), stdout: out.text(), stderr: err.text() })))
-      },
-      (error: unknown) =>
-        settle(() => reject(new ExecError('exec', `The instance refused to run the command: ${(error as Error).message}`)))
-    )
-  })
-}
-
-function withTimeout<T>(clock: Clock, promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = clock.setTimeout(() => reject(error()), ms)
-    promise.then(
-      (value) => {
-        clock.clearTimeout(timer)
-        resolve(value)
-      },
-      (failure: unknown) => {
-        clock.clearTimeout(timer)
-        reject(failure)
-      }
-    )
-  })
-}
-
-class Collector {
-  private readonly chunks: Buffer[] = []
-  private size = 0
-  constructor(private readonly limit: number) {}
-  push(chunk: Buffer): void {
-    if (this.size >= this.limit) return
-    const kept = chunk.subarray(0, this.limit - this.size)
-    this.chunks.push(kept)
-    this.size += kept.length
-  }
-  text(): string {
-    return Buffer.concat(this.chunks).toString('utf8')
   }
 }
 

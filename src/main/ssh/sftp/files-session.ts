@@ -8,7 +8,7 @@ import type { FilesState, FilesStatus, RemoteEntry } from '../../../shared/contr
 import { AppError } from '../../app-error'
 import type { ClientId } from '../../core-types'
 import type { SshConnection } from '../links/connection'
-import type { LinkLease, LinkStatus, LinkUser } from '../links/links'
+import type { LinkLease, LinkStatus, LinkUser } from '../links/link-user'
 import { joinRemote } from './remote-path'
 import { SftpClient } from './sftp-client'
 import { sftpFailure } from './sftp-errors'

@@ -11,7 +11,6 @@ import { join, relative, sep } from 'node:path'
 import type { EventName, Events } from '../../../shared/contract'
 import { FILES_CHUNK, FILES_WINDOW, type FilesStatus, type TransferItem, type TransferProgress } from '../../../shared/contract-files'
 import type { ClientId, EventSink } from '../../core-types'
-import type { AnyCommandGroup } from '../../commands/dispatcher'
 import { Waiters } from './waiters'
 
 export type Invoke = (command: string, input: unknown) => Promise<unknown>
@@ -20,8 +19,8 @@ export type Send = (notice: string, input: unknown) => void
 
 type Handler = (input: unknown, context: { clientId: ClientId }) => unknown
 
-/** `invoke` and `send` over a command group's tables, as one client. */
-export function groupDriver(group: AnyCommandGroup, clientId: ClientId): { invoke: Invoke; send: Send } {
+/** `invoke` and `send` over a command group's tables (commands/dispatcher.ts CommandGroup), as one client. */
+export function groupDriver(group: { handlers: object; notices?: object }, clientId: ClientId): { invoke: Invoke; send: Send } {
   const find = (table: object | undefined, name: string): Handler => {
     const handler = (table as Record<string, Handler> | undefined)?.[name]
     if (!handler) throw new Error(`no handler for ${name}`)

@@ -1,17 +1,30 @@
 /**
- * Drives an SshManager the way a renderer would, for tests and benchmarks: records events per
+ * Drives the terminals (terminals.ts) the way a renderer would, for tests and benchmarks: records events per
  * client, decodes each terminal's bytes, acknowledges them (at once, or when told), answers
  * prompts with a policy, and waits for output with a deadline instead of sleeping.
  */
 import { TextDecoder } from 'node:util'
 import type { Events, EventName } from '../../../shared/contract'
 import type { PromptAnswer, SshPrompt, TerminalStatus } from '../../../shared/contract-ssh'
+import type { Clock } from '../../../shared/clock'
 import type { ClientId, EventSink } from '../../core-types'
-import type { SshManager } from '../ssh-manager'
+import { SshLinks, type SshLinksOptions } from '../links/links'
+import { Terminals, type TerminalsOptions } from '../terminals'
 import { Waiters } from './waiters'
 
+type TerminalKnobs = Pick<TerminalsOptions, 'highWatermark' | 'lowWatermark'>
+
+/** Terminals over links of their own, as the SSH wing builds them (ssh-wing.ts). */
+export interface TerminalRig {
+  terminals: Terminals
+  links: SshLinks
+  /** Quit, in the wing's order: the terminals, then the connections. */
+  dispose(): void
+}
+
 export class TerminalHarness {
-  manager!: SshManager
+  terminals!: Terminals
+  links!: SshLinks
   readonly clientId: ClientId = 'client-1'
   readonly prompts: SshPrompt[] = []
   readonly statuses: TerminalStatus[] = []
@@ -49,7 +62,7 @@ export class TerminalHarness {
         if (!decoder) this.decoders.set(terminalId, (decoder = new TextDecoder('utf-8')))
         this.text.set(terminalId, (this.text.get(terminalId) ?? '') + decoder.decode(data, { stream: true }))
       }
-      if (this.autoAck) this.manager.ack(terminalId, data.length, this.clientId)
+      if (this.autoAck) this.terminals.ack(terminalId, data.length, this.clientId)
       else this.unacked.set(terminalId, (this.unacked.get(terminalId) ?? 0) + data.length)
     } else if (event === 'ssh.written') {
       const { terminalId, bytes } = payload as Events['ssh.written']
@@ -60,9 +73,30 @@ export class TerminalHarness {
       const prompt = payload as SshPrompt
       this.prompts.push(prompt)
       const answer = this.answerPrompt(prompt)
-      if (answer) setImmediate(() => this.manager.answer(prompt.promptId, answer, this.clientId))
+      if (answer) setImmediate(() => this.links.answer(prompt.promptId, answer, this.clientId))
     }
     this.waiters.wake()
+  }
+
+  /** Terminals over `links`, reporting to this harness. */
+  attach(links: SshLinks, clock: Clock, knobs: TerminalKnobs = {}): Terminals {
+    this.links = links
+    this.terminals = new Terminals({ links, clock, emit: this.emit, ...knobs })
+    return this.terminals
+  }
+
+  /** Links made from `options` and terminals over them, both reporting to this harness. */
+  connect(options: Omit<SshLinksOptions, 'emit'>, knobs: TerminalKnobs = {}): TerminalRig {
+    const links = new SshLinks({ ...options, emit: this.emit })
+    const terminals = this.attach(links, options.clock, knobs)
+    return {
+      terminals,
+      links,
+      dispose: () => {
+        terminals.dispose()
+        links.dispose()
+      }
+    }
   }
 
   output(terminalId: string): string {
@@ -84,7 +118,7 @@ export class TerminalHarness {
     const bytes = Math.min(owed, max)
     if (bytes > 0) {
       this.unacked.set(terminalId, owed - bytes)
-      this.manager.ack(terminalId, bytes, this.clientId)
+      this.terminals.ack(terminalId, bytes, this.clientId)
     }
     return bytes
   }

@@ -23,10 +23,8 @@ export interface TunnelManagerOptions {
   clock: Clock
   store: TunnelStore
   findInstance: (instanceId: string) => Instance | undefined
-  /** The list changed: send it to the windows. */
+  /** The list changed (its state at once, byte counts at most once a second): the `tunnels` event. */
   publish: (tunnels: TunnelInfo[]) => void
-  /** Something the tray shows changed (not byte counts). */
-  stateChanged?: () => void
   /** Opens an http URL in the system browser. */
   openUrl: (url: string) => Promise<void>
 }
@@ -164,7 +162,6 @@ export class TunnelManager {
     for (const tunnel of this.tunnels.values()) tunnel.close()
     this.tunnels.clear()
     this.publish()
-    this.options.stateChanged?.()
   }
 
   /**
@@ -193,7 +190,6 @@ export class TunnelManager {
     }
     if (gone.length > 0) {
       this.publish()
-      this.options.stateChanged?.()
       await this.options.store.forget(gone)
     }
   }
@@ -256,7 +252,6 @@ export class TunnelManager {
   private changed(what: 'state' | 'bytes'): void {
     if (what === 'state') {
       this.publishNow()
-      this.options.stateChanged?.()
       return
     }
     this.countsTimer ??= this.options.clock.setTimeout(() => {

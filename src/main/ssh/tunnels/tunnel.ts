@@ -12,7 +12,7 @@ import type { Clock, TimerHandle } from '../../../shared/clock'
 import type { TunnelInfo, TunnelState } from '../../../shared/contract-tunnels'
 import type { ClientId } from '../../core-types'
 import type { SshConnection } from '../links/connection'
-import type { LinkLease, LinkStatus, LinkUser } from '../links/links'
+import type { LinkLease, LinkStatus, LinkUser } from '../links/link-user'
 import { LOOPBACK, listenLocal } from './local-port'
 import { widenReceiveWindow } from '../data-path/wide-window'
 

@@ -5,14 +5,14 @@
  * local port is refused with another offered; sign-out closes everything and sign-in brings the
  * remembered tunnel back on the same port.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { InstancesSnapshot } from '../../../shared/contract'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
-import { OpenSshServer, opensshAvailable } from '../testing/openssh-server'
+import { opensshAvailable } from '../testing/openssh-server'
+import { useOpenSshServer } from '../testing/use-openssh-server'
 import { httpRequest, httpText, patternStream, postPattern, sha256Of, startHttpTarget, type HttpTarget } from '../testing/http-target'
 import { splitClock } from '../testing/split-clock'
 import { sshdInstance, sshdLinks } from '../testing/sshd-links'
@@ -22,35 +22,27 @@ import { TunnelStore } from './tunnel-store'
 const MiB = 1024 * 1024
 
 describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
-  let server: OpenSshServer
-  let app: HttpTarget
-  let scratch: string
+  const sshd = useOpenSshServer('cloudtray-tunnels-')
   const cleanups: (() => void)[] = []
-
+  let app: HttpTarget
   beforeAll(async () => {
-    server = new OpenSshServer()
-    await server.start()
     app = await startHttpTarget()
-    scratch = mkdtempSync(join(tmpdir(), 'cloudtray-tunnels-'))
   })
-
-  afterAll(async () => {
+  sshd.onEnd(async () => {
     for (const cleanup of cleanups) cleanup()
     await app?.close()
-    await server?.dispose()
-    if (scratch) rmSync(scratch, { recursive: true, force: true })
   })
 
   let counter = 0
-  async function setup(dataDir = join(scratch, `data-${++counter}`), status = 'Running') {
+  async function setup(dataDir = join(sshd.scratch, `data-${++counter}`), status = 'Running') {
     mkdirSync(dataDir, { recursive: true })
     const { clock, manual } = splitClock()
-    const instance = sshdInstance(server)
+    const instance = sshdInstance(sshd.server)
     instance.instanceRuntimeInfo.status = status
     const knownHosts = new KnownHostsStore(join(dataDir, 'known_hosts'), undefined)
-    const { keyType, keyBase64 } = server.hostPublicKey()
-    await knownHosts.remember('127.0.0.1', server.port, { keyType, keyBase64 })
-    const links = sshdLinks(server, { clock, knownHosts, homeDir: dataDir })
+    const { keyType, keyBase64 } = sshd.server.hostPublicKey()
+    await knownHosts.remember('127.0.0.1', sshd.server.port, { keyType, keyBase64 })
+    const links = sshdLinks(sshd.server, { clock, knownHosts, homeDir: dataDir })
     const opened: string[] = []
     const tunnels = new TunnelManager({
       links,
@@ -111,13 +103,13 @@ describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
     await until('open', () => stateOf(tunnel.tunnelId)?.state === 'open')
     const before = links.connectionOf('i-1')!
 
-    await server.stop()
+    await sshd.server.stop()
     await until('reconnecting', () => stateOf(tunnel.tunnelId)?.state === 'reconnecting')
     expect(stateOf(tunnel.tunnelId)?.message).toMatch(/^connection lost — reconnecting in 1 s/)
     const waiting = httpText(tunnel.localPort)
     await until('the request held', () => stateOf(tunnel.tunnelId)?.connections === 1)
 
-    await server.start()
+    await sshd.server.start()
     manual.advance(1_000)
     await until('open again', () => stateOf(tunnel.tunnelId)?.state === 'open')
     expect(links.connectionOf('i-1')).not.toBe(before)

@@ -4,15 +4,18 @@
  * `settings` event.
  */
 import type { Result, Settings, SettingsPatch } from '../../../shared/contract'
-import { AnswerOrder } from './answer-order'
-import { call, on } from './bridge'
+import { call } from './bridge'
+import { Mirror, type MirrorStore } from './mirror.svelte'
 import { toasts } from './toasts.svelte'
 
-class SettingsStore {
-  current = $state<Settings | null>(null)
+class SettingsStore implements MirrorStore {
+  private readonly mirror = new Mirror({ event: 'settings', read: () => call('settings.get'), initial: null as Settings | null })
   /** The OS colour scheme, for theme "system". */
   prefersDark = $state(false)
-  private readonly order = new AnswerOrder()
+
+  get current(): Settings | null {
+    return this.mirror.value
+  }
 
   theme = $derived.by(() => {
     const chosen = this.current?.theme ?? 'system'
@@ -26,28 +29,21 @@ class SettingsStore {
       this.prefersDark = event.matches
     }
     media.addEventListener('change', onMedia)
-    const off = on(
-      'settings',
-      this.order.event((settings) => {
-        this.current = settings
-      })
-    )
+    const off = this.mirror.listen()
     return () => {
       media.removeEventListener('change', onMedia)
       off()
     }
   }
 
-  async load(): Promise<void> {
-    const { answer, overtaken } = await this.order.ask(() => call('settings.get'))
-    if (answer.ok && !overtaken) this.current = answer.value
+  load(): Promise<void> {
+    return this.mirror.load()
   }
 
   async update(patch: SettingsPatch): Promise<Result<Settings>> {
     // Main sends `settings` for every saved change: an answer an event overtook is older than it.
-    const { answer, overtaken } = await this.order.ask(() => call('settings.update', patch))
-    if (answer.ok && !overtaken) this.current = answer.value
-    else if (!answer.ok) toasts.show('error', 'Could not save settings', answer.error.message)
+    const answer = await this.mirror.ask(() => call('settings.update', patch))
+    if (!answer.ok) toasts.show('error', 'Could not save settings', answer.error.message)
     return answer
   }
 }

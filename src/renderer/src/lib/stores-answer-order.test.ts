@@ -5,43 +5,26 @@
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
-type Listener = (payload: unknown) => void
-const bridge = vi.hoisted(() => ({
-  listeners: new Map<string, Set<(payload: unknown) => void>>(),
-  answers: new Map<string, (value: unknown) => void>()
-}))
-
-vi.mock('./bridge', () => ({
-  call: (command: string) => new Promise((resolve) => bridge.answers.set(command, resolve)),
-  on: (event: string, listener: Listener) => {
-    const set = bridge.listeners.get(event) ?? new Set()
-    set.add(listener)
-    bridge.listeners.set(event, set)
-    return () => set.delete(listener)
-  },
-  onConnectionState: () => () => {}
-}))
+const bridge = await vi.hoisted(async () => (await import('../testing/fake-bridge')).createFakeBridge())
+vi.mock('./bridge', () => bridge.module)
 
 /** One downlink chunk: the answer is read first, then the event, as the transport does. */
 function sameChunk(command: string, answer: unknown, event: string, payload: unknown): void {
-  bridge.answers.get(command)!({ ok: true, value: answer })
-  for (const listener of bridge.listeners.get(event) ?? []) listener(payload)
+  bridge.answer(command, answer)
+  bridge.emit(event, payload)
 }
 
+/** The answer is taken when no event came while the call was out. */
+const alone = (command: string, answer: unknown): void => bridge.answer(command, answer)
+
 beforeEach(() => {
-  bridge.listeners.clear()
-  bridge.answers.clear()
+  bridge.reset()
   vi.resetModules()
 })
 
-/** The answer is taken when no event came while the call was out. */
-function alone(command: string, answer: unknown): void {
-  bridge.answers.get(command)!({ ok: true, value: answer })
-}
-
 describe('an answer made before the event that lands with it', () => {
   it('balance: the read amount stays', async () => {
-    const { balance } = await import('./balance.svelte')
+    const { balance } = await import('../cost/balance.svelte')
     balance.listen()
     const loading = balance.load()
     const read = { balance: { balance: 4.2, voucher: 5, credit: 0 }, fetchedAt: 1_000 }
@@ -51,7 +34,7 @@ describe('an answer made before the event that lands with it', () => {
   })
 
   it('instances: the polled list stays', async () => {
-    const { instances } = await import('./instances.svelte')
+    const { instances } = await import('../instances/instances.svelte')
     instances.listen()
     const loading = instances.load()
     const polled = { instances: [], fetchedAt: 2_000, mode: 'steady' }
@@ -61,7 +44,7 @@ describe('an answer made before the event that lands with it', () => {
   })
 
   it('session: signed in stays signed in', async () => {
-    const { session } = await import('./session.svelte')
+    const { session } = await import('../account/session.svelte')
     session.listen()
     const loading = session.load()
     alone('profiles.get', { profiles: [], selectedId: 'sandbox' })
@@ -85,17 +68,17 @@ describe('an answer made before the event that lands with it', () => {
   })
 
   it('tunnels: a tunnel that just opened stays listed', async () => {
-    const { tunnels } = await import('./tunnels.svelte')
+    const { tunnels } = await import('../instances/tunnels.svelte')
     tunnels.listen()
+    const loading = tunnels.load()
     const opened = [{ instanceId: 'i-1', remotePort: 8888, localPort: 50_000 }]
     sameChunk('tunnels.list', [], 'tunnels', opened)
-    await Promise.resolve()
-    await Promise.resolve()
+    await loading
     expect(tunnels.list).toEqual(opened)
   })
 
   it('catalog: the fresh read stays', async () => {
-    const { catalog } = await import('./catalog.svelte')
+    const { catalog } = await import('../create/catalog.svelte')
     catalog.listen()
     const loading = catalog.load()
     const fresh = { profileId: 'sandbox', fetchedAt: 3_000, images: [] }
@@ -115,8 +98,19 @@ describe('an answer made before the event that lands with it', () => {
     expect(warnings.list).toEqual([older, newer])
   })
 
+  it('cost guard: the newer snapshot stays', async () => {
+    const { cost } = await import('../cost/cost.svelte')
+    const stop = cost.listen()
+    const loading = cost.load()
+    const newer = { at: 2_000, instances: [] }
+    sameChunk('cost.get', { at: 1_000, instances: [] }, 'cost', newer)
+    await loading
+    stop()
+    expect(cost.snapshot).toEqual(newer)
+  })
+
   it('with no event in between, the answer is shown', async () => {
-    const { balance } = await import('./balance.svelte')
+    const { balance } = await import('../cost/balance.svelte')
     balance.listen()
     const loading = balance.load()
     const read = { balance: { balance: 1, voucher: 0, credit: 0 }, fetchedAt: 1 }

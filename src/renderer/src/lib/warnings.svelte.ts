@@ -1,30 +1,33 @@
 /** Lasting conditions main warns about (a settings file set aside, no keychain, …), shown as banners until dismissed. */
 import type { Warning } from '../../../shared/contract'
-import { AnswerOrder } from './answer-order'
-import { call, on } from './bridge'
+import { call } from './bridge'
+import { Mirror, type MirrorStore } from './mirror.svelte'
 
-class WarningsStore {
-  list = $state<Warning[]>([])
-  private readonly order = new AnswerOrder()
+class WarningsStore implements MirrorStore {
+  // The event carries one warning, the read all of them.
+  private readonly mirror = new Mirror({
+    event: 'warning',
+    read: () => call('warnings.get'),
+    initial: [] as Warning[],
+    fromEvent: (warning, list) => [...list.filter((w) => w.id !== warning.id), warning],
+    // A warning that came while the list was out is kept beside the answer's.
+    keepOvertaken: (answer, list) => [...answer.filter((w) => !list.some((shown) => shown.id === w.id)), ...list]
+  })
 
-  listen(): () => void {
-    return on(
-      'warning',
-      this.order.event((warning) => {
-        this.list = [...this.list.filter((w) => w.id !== warning.id), warning]
-      })
-    )
+  get list(): Warning[] {
+    return this.mirror.value
   }
 
-  async load(): Promise<void> {
-    const { answer, overtaken } = await this.order.ask(() => call('warnings.get'))
-    if (!answer.ok) return
-    // A warning that came while the call was out is kept beside the answer's.
-    this.list = overtaken ? [...answer.value.filter((w) => !this.list.some((shown) => shown.id === w.id)), ...this.list] : answer.value
+  listen(): () => void {
+    return this.mirror.listen()
+  }
+
+  load(): Promise<void> {
+    return this.mirror.load()
   }
 
   dismiss(id: string): void {
-    this.list = this.list.filter((w) => w.id !== id)
+    this.mirror.set(this.list.filter((w) => w.id !== id))
   }
 }
 

@@ -24,8 +24,19 @@ import { planPaste, type PastePlan } from './paste'
 import { statusLine } from './status-line'
 import { clampFontSize, MINIMUM_CONTRAST_RATIO, TERMINAL_FONT_FAMILY, terminalTheme } from './terminal-theme'
 import { throttle } from './throttle'
+import type { Tone } from '../ui/tone'
 
 export type TabState = TerminalState | 'opening'
+
+/** Each state of a tab in the user's words and its tone (the toolbar's pill, the tab's dot). */
+export const TAB_STATES: Record<TabState, { label: string; tone: Tone }> = {
+  opening: { label: 'Connecting', tone: 'busy' },
+  connecting: { label: 'Connecting', tone: 'busy' },
+  connected: { label: 'Connected', tone: 'ok' },
+  reconnecting: { label: 'Reconnecting', tone: 'busy' },
+  closed: { label: 'Session ended', tone: 'muted' },
+  failed: { label: 'Not connected', tone: 'bad' }
+}
 
 const SEARCH_DECORATIONS = {
   matchBackground: '#f2cc60',

@@ -10,6 +10,15 @@ import { on } from '../lib/bridge'
 import { TerminalTab, type TabRouting } from './terminal-tab.svelte'
 import { TerminalRoutes } from './terminal-routes'
 
+/** What the dialog for each kind of question main asks is titled. */
+export const PROMPT_TITLES: Record<SshPrompt['kind'], string> = {
+  'host-key': 'Unknown host key',
+  'host-key-changed': 'WARNING: the host key has changed',
+  passphrase: 'Key passphrase',
+  password: 'Password',
+  'keyboard-interactive': 'The server asks'
+}
+
 class TerminalStore {
   tabs = $state<Record<string, TerminalTab[]>>({})
   active = $state<Record<string, string>>({})

@@ -11,6 +11,19 @@ import { formatBytes } from '../../lib/format'
 import type { Collected } from './collect'
 import { joinPath, parentPath, sortEntries } from './entries'
 import { DownloadReceiver, TransferView, UploadSender } from './transfers.svelte'
+import type { Tone } from '../../ui/tone'
+
+/** A panel's connection: main's states, and `opening` before main has answered. */
+export type PanelState = FilesState | 'opening'
+
+/** Each state of a panel in the user's words and its tone (the panel's pill). */
+export const PANEL_STATES: Record<PanelState, { label: string; tone: Tone }> = {
+  opening: { label: 'Connecting', tone: 'busy' },
+  connecting: { label: 'Connecting', tone: 'busy' },
+  connected: { label: 'Connected', tone: 'ok' },
+  reconnecting: { label: 'Reconnecting', tone: 'busy' },
+  failed: { label: 'Not connected', tone: 'bad' }
+}
 
 interface Routed {
   view: TransferView
@@ -21,7 +34,7 @@ interface Routed {
 
 export class FilesPanel {
   sessionId = $state<string | null>(null)
-  state = $state<FilesState | 'opening'>('opening')
+  state = $state<PanelState>('opening')
   message = $state('')
   needsUser = $state(false)
   home = $state<string | null>(null)

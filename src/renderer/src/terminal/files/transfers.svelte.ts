@@ -8,7 +8,7 @@
  */
 import { FILES_CHUNK, FILES_WINDOW, type TransferItem, type TransferProgress, type TransferState } from '../../../../shared/contract-files'
 import { call, send } from '../../lib/bridge'
-import { RateMeter } from '../../lib/transfer-rate'
+import { RateMeter } from './transfer-rate'
 import { uniqueName } from './entries'
 
 export class TransferView {

@@ -1,0 +1,82 @@
+/**
+ * The contract's commands, one group per area, each made from the parts it needs (Electron
+ * Fiddle's table-of-contents shape): core.ts builds the parts and hands this list to the
+ * dispatcher, whose tables refuse to compile while a command or notice has no handler here.
+ */
+import type { Clock } from '../../shared/clock'
+import type { Account } from '../account/account'
+import type { BalanceModel } from '../billing/balance-model'
+import type { Catalog } from '../catalog/catalog'
+import type { EventSink, Platform } from '../core-types'
+import type { CostGuard } from '../cost/cost-guard'
+import type { Notifier } from '../notify/notifier'
+import type { SettingsStore } from '../settings/settings-store'
+import type { SshWing } from '../ssh/ssh-wing'
+import type { TrayPresenter } from '../tray/tray-presenter'
+import type { Warnings } from '../warnings'
+import type { Watcher } from '../watch/watcher'
+import { appCommands } from './app'
+import { billingCommands } from './billing'
+import { catalogCommands } from './catalog'
+import { costCommands } from './cost'
+import { instanceCommands } from './instances'
+import { notebookCommands, openNotebook, type NotebookServices } from './notebook'
+import { profileCommands } from './profiles'
+import { sessionCommands } from './session'
+import { settingsCommands } from './settings'
+import { sshCommands } from './ssh'
+import { trayCommands } from './tray'
+import { volumeCommands } from './volumes'
+
+/** Main's parts, as core.ts builds them. */
+export interface Parts {
+  version: string
+  clock: Clock
+  emit: EventSink
+  platform: Platform
+  warnings: Warnings
+  settings: SettingsStore
+  account: Account
+  notifier: Notifier
+  watcher: Watcher
+  balance: BalanceModel
+  catalog: Catalog
+  wing: SshWing
+  guard: CostGuard
+  tray: TrayPresenter
+}
+
+export function commandGroups(parts: Parts) {
+  const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, tray } = parts
+  const notebooks: NotebookServices = {
+    platform,
+    accessToken: () => account.accessToken(),
+    needsNotebookPassword: () => account.needsNotebookPassword(),
+    findInstance: (instanceId) => watcher.find(instanceId),
+    currentProfile: () => account.currentProfile(),
+    sandbox: () => account.sandbox()
+  }
+  return [
+    appCommands({ version, platform, warnings: () => warnings.all() }),
+    profileCommands(account),
+    sessionCommands(account),
+    instanceCommands({ clock, account, watch: watcher, own: notifier, catalog }),
+    volumeCommands(account),
+    catalogCommands(catalog),
+    billingCommands({ signedIn: () => catalog.signedIn(), balance }),
+    settingsCommands({ store: settings, emit, platform, balance }),
+    notebookCommands(notebooks),
+    trayCommands({
+      tray,
+      platform,
+      emit,
+      watcher,
+      account,
+      openNotebook: (instanceId) => openNotebook(notebooks, instanceId),
+      ssh: wing,
+      guard
+    }),
+    sshCommands(wing),
+    costCommands({ guard })
+  ] as const
+}

@@ -1,0 +1,191 @@
+/**
+ * The SSH wing's front door: everything SSH in the app, built here over one SshLinks (one shared
+ * connection per instance): the known hosts, the links, the terminals, the port tunnels and the
+ * files panels. The wing follows the hub on its own: a new instance list ends the connections to
+ * instances that stopped and brings tunnels back or sends them waiting; a sign-in brings the
+ * profile's remembered tunnels back and a sign-out closes them. The shell's hints (a window gone,
+ * waking, back online) and Quit reach it through the core.
+ *
+ * Who uses it: the ssh command groups (commands/ssh*.ts) are handlers over it; the cost guard's
+ * GPU probes run on `links.exec`; the tray copies `sshCommand` and works `tunnels`.
+ */
+import { existsSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import type { Instance } from '../../shared/api'
+import type { Clock } from '../../shared/clock'
+import type { InstancesSnapshot, Profile, SessionState, Settings } from '../../shared/contract'
+import type { Editor } from '../../shared/contract-tunnels'
+import { sshEnded } from '../../shared/instance-rules'
+import type { SandboxInfo } from '../account/sandbox'
+import { AppError } from '../app-error'
+import type { ClientId, EventFeed, EventSink, Platform, SystemEvent } from '../core-types'
+import { agentPath } from './auth/agent-path'
+import { installedEditors } from './config/editors'
+import type { HostBlockInput } from './config/ssh-config'
+import { KnownHostsStore } from './host-keys/known-hosts-store'
+import { SshLinks, type SshLinksOptions } from './links/links'
+import { FilesManager } from './sftp/files-manager'
+import { sshCommand, sshTarget } from './target'
+import { Terminals, type TerminalsOptions } from './terminals'
+import { TunnelManager } from './tunnels/tunnel-manager'
+import { TunnelStore } from './tunnels/tunnel-store'
+
+/** Where the wing finds the user's SSH setup; tests point it elsewhere and turn its knobs. */
+export interface SshEnvironment {
+  /** The user's home: ~/.ssh keys, known_hosts and config. */
+  homeDir: string
+  /** Which agent to ask; see auth/agent-path.ts. */
+  agent: string | undefined
+  /** Test knobs for the links (a short keepalive, a local target). */
+  links?: Partial<SshLinksOptions>
+  /** Test knobs for the terminals (flow control's marks). */
+  terminals?: Pick<TerminalsOptions, 'highWatermark' | 'lowWatermark'>
+  /** Which editors are installed (default: looked up on disk, config/editors.ts). */
+  editors?: () => Editor[]
+}
+
+export function defaultSshEnvironment(): SshEnvironment {
+  return { homeDir: homedir(), agent: agentPath(process.platform, process.env, existsSync) }
+}
+
+/** What the wing uses of the app. */
+export interface SshWingOptions {
+  /** The app's own known_hosts and the remembered tunnels live here. */
+  dataDir: string
+  clock: Clock
+  /** The hub: terminal bytes and statuses, prompts, tunnels, files. */
+  emit: EventSink
+  /** The hub: the wing follows `instances` and `session`. */
+  events: EventFeed
+  /** The watcher: the instance as it last saw it. */
+  watcher: { find(instanceId: string): Instance | undefined }
+  /** The account: the profile in use, the Sandbox's key while its emulator runs, the session when the wing is built. */
+  account: { currentProfile(): Profile; sandbox(): SandboxInfo | undefined; state(): SessionState }
+  /** The key set in Settings. */
+  settings: { get(): Pick<Settings, 'sshKeyFile'> }
+  /** A tunnel's page in the browser; an editor's Remote-SSH link. */
+  platform: Pick<Platform, 'openExternal' | 'openEditor'>
+  /** Default: the user's own (defaultSshEnvironment). */
+  environment?: SshEnvironment
+}
+
+export class SshWing {
+  /** The user's home, as the wing sees it (~/.ssh). */
+  readonly homeDir: string
+  readonly clock: Clock
+  readonly knownHosts: KnownHostsStore
+  /** The shared connections: `exec` runs background commands (a GPU probe) on them. */
+  readonly links: SshLinks
+  readonly terminals: Terminals
+  readonly tunnels: TunnelManager
+  readonly files: FilesManager
+  /** Which editors "Open in …" offers. */
+  readonly editors: () => Editor[]
+
+  constructor(private readonly options: SshWingOptions) {
+    const { dataDir, clock, emit, events } = options
+    const environment = options.environment ?? defaultSshEnvironment()
+    this.homeDir = environment.homeDir
+    this.clock = clock
+    this.knownHosts = new KnownHostsStore(join(dataDir, 'known_hosts'), join(environment.homeDir, '.ssh', 'known_hosts'))
+    this.links = new SshLinks({
+      clock,
+      emit,
+      findInstance: (instanceId) => options.watcher.find(instanceId),
+      knownHosts: this.knownHosts,
+      homeDir: environment.homeDir,
+      settingsKeyFile: () => options.settings.get().sshKeyFile,
+      sandboxKeyFile: () => this.sandboxKeyFile(),
+      agent: environment.agent,
+      ...environment.links
+    })
+    this.terminals = new Terminals({ links: this.links, clock, emit, ...environment.terminals })
+    this.tunnels = new TunnelManager({
+      links: this.links,
+      clock,
+      store: new TunnelStore(dataDir),
+      findInstance: (instanceId) => options.watcher.find(instanceId),
+      publish: (list) => emit('tunnels', list),
+      // why: the tunnel's own http://127.0.0.1:<port>/ address, built by main; the platform checks it again.
+      openUrl: (url) => options.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
+    })
+    this.files = new FilesManager({ links: this.links, clock, emit })
+    this.editors =
+      environment.editors ??
+      (() => installedEditors({ platform: process.platform, env: process.env, home: environment.homeDir, exists: existsSync }))
+    this.sessionChanged(options.account.state())
+    events.on('session', (state) => this.sessionChanged(state))
+    events.on('instances', (snapshot) => this.instancesChanged(snapshot))
+  }
+
+  /** The instance as last listed, or a refusal in the user's words. */
+  instance(instanceId: string): Instance {
+    const found = this.options.watcher.find(instanceId)
+    if (!found) throw new AppError('not-allowed', 'That instance is no longer in your list. Refresh the list and try again.')
+    return found
+  }
+
+  /** The `ssh …` command to paste into a terminal (`ssh.command`, the tray's "Copy SSH command"). */
+  sshCommand(instanceId: string): string {
+    return sshCommand(sshTarget(this.instance(instanceId)))
+  }
+
+  /** What the instance's Host block in ~/.ssh/config is made of (config preview and write, "Open in …"). */
+  hostBlock(instanceId: string): HostBlockInput {
+    const found = this.instance(instanceId)
+    const identityFile = this.options.settings.get().sshKeyFile ?? this.sandboxKeyFile() ?? null
+    return { instanceId, instanceName: found.instanceSpecInfo.name, target: sshTarget(found), identityFile }
+  }
+
+  /** Opens an editor's Remote-SSH link through the OS. */
+  openEditor(url: string): Promise<void> {
+    return this.options.platform.openEditor(url)
+  }
+
+  /** A window went away: its files sessions and terminals close, its prompts are withdrawn. */
+  clientGone(clientId: ClientId): void {
+    this.files.clientGone(clientId)
+    this.links.clientGone(clientId)
+    this.terminals.clientGone(clientId)
+  }
+
+  /** Back from sleep or back online: a connection waiting out its backoff tries at once. */
+  onSystemEvent(event: SystemEvent): void {
+    if (event === 'resume' || event === 'online') this.links.retryWaitingNow()
+  }
+
+  /** Quit: every tunnel, files session and terminal closes, then the connections. */
+  dispose(): void {
+    this.tunnels.dispose()
+    this.files.dispose()
+    this.terminals.dispose()
+    this.links.dispose()
+  }
+
+  /** The Sandbox's generated key while the Sandbox profile is in use. */
+  private sandboxKeyFile(): string | undefined {
+    const { account } = this.options
+    return account.currentProfile().builtIn === 'sandbox' ? account.sandbox()?.sshPrivateKeyPath : undefined
+  }
+
+  /** Signed in: the profile's remembered tunnels come back; signed out: they close (an expiry keeps them). */
+  private sessionChanged(state: SessionState): void {
+    if (state.status === 'signed-in') void this.tunnels.signedIn(state.profileId)
+    else if (state.status === 'signed-out') this.tunnels.signedOut()
+  }
+
+  /** A new instance list: connections to stopped instances end now (exec probes included), not after retries; tunnels follow. */
+  private instancesChanged(snapshot: InstancesSnapshot): void {
+    for (const instanceId of this.links.instanceIds()) {
+      const found = snapshot.instances.find((each) => each.instanceMetadata.instanceId === instanceId)
+      if (snapshot.fetchedAt !== null && sshEnded(found)) this.links.instanceStopped(instanceId, stoppedLine(found))
+    }
+    void this.tunnels.instances(snapshot)
+  }
+}
+
+function stoppedLine(instance: Instance | undefined): string {
+  if (!instance) return 'The instance is no longer in your list, so its connection was closed.'
+  return `${instance.instanceSpecInfo.name} is ${instance.instanceRuntimeInfo.status}, so its connection was closed. Reconnect once it is Running again.`
+}

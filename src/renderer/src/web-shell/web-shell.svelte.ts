@@ -1,0 +1,49 @@
+/**
+ * `npm run web` only: the page's stand-ins for the parts only Electron has (the tray menu, and a
+ * list of what would have opened outside the page) and the state of its connection to the web
+ * shell. The web shell sends the tray and the latest recorded effects when the page connects, and
+ * again after a reconnect. In Electron none of this is used.
+ */
+import type { TrayModel } from '../../../shared/contract'
+import type { RecordedEffect } from '../../../shared/web/web-shell-events'
+import { inWebShell, onConnectionState, onWebShell } from '../lib/bridge'
+import type { ConnectionState } from '../lib/transport-ws'
+
+const MAX_RECORDED = 50
+
+/** What stands in for the parts only Electron has, in the user's words. */
+const STAND_INS = [
+  'Desktop notifications appear as messages on this page.',
+  'The tray menu is shown as a panel on this page.',
+  'Notebook windows and links are recorded and listed instead of opened.'
+]
+
+class WebShellStore {
+  readonly active = inWebShell()
+  readonly standIns = this.active ? STAND_INS : []
+  tray = $state<TrayModel | null>(null)
+  /** Newest first. */
+  recorded = $state<RecordedEffect[]>([])
+  connection = $state<ConnectionState>('open')
+
+  listen(): () => void {
+    if (!this.active) return () => {}
+    const offs = [
+      onWebShell('tray', (tray) => {
+        this.tray = tray
+      }),
+      // An OS notification is listed here, and the status change behind it already has its toast
+      // (instances.svelte.ts), so it gets no second one.
+      onWebShell('recorded', (effect) => {
+        if (this.recorded.some((seen) => seen.id === effect.id)) return
+        this.recorded = [effect, ...this.recorded].slice(0, MAX_RECORDED)
+      }),
+      onConnectionState((state) => {
+        this.connection = state
+      })
+    ]
+    return () => offs.forEach((off) => off())
+  }
+}
+
+export const webShell = new WebShellStore()
