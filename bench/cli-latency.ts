@@ -173,6 +173,7 @@ async function main(): Promise<number> {
     await repeat(2, () => timed(launcher, ['list', '--json'], env))
     const cliListMs = await repeat(RUNS, () => timed(launcher, ['list', '--json'], env))
     const nodeMs = await repeat(RUNS, () => timed(process.execPath, ['-e', '0'], env))
+    const versionMs = await repeat(RUNS, () => timed(launcher, ['--version'], env))
     const withCaMs = process.env['NODE_EXTRA_CA_CERTS']
       ? await repeat(5, () => timed(process.execPath, ['-e', '0'], { ...env, NODE_EXTRA_CA_CERTS: process.env['NODE_EXTRA_CA_CERTS'] }))
       : undefined
@@ -203,6 +204,7 @@ async function main(): Promise<number> {
     console.log(
       `  node -e 0 (Node's own start)               ${ms(nodeMs)}${withCaMs ? `  (${ms(withCaMs)} with this machine's NODE_EXTRA_CA_CERTS)` : ''}`
     )
+    console.log(`  cloud-tray --version (launcher and bundle, no app)  ${ms(versionMs)}`)
     console.log(`  the command line beyond Node's start       ${ms(cliListMs - nodeMs)}`)
     console.log(`  ratio ${listRatio.toFixed(2)} (target ≤ ${LIST_TARGET}): ${listRatio <= LIST_TARGET ? 'met' : 'MISSED'}`)
     console.log(`ssh NAME -- true, median of ${RUNS} runs, to the same sshd:`)
