@@ -29,6 +29,22 @@ afterAll(() => {
 })
 beforeAll(() => void buildCli())
 
+describe('the command line itself', () => {
+  it('exits 2 on a usage error in any command, 0 for --help and --version, without needing the app', async () => {
+    const runtimeDir = join(folder('ct-none-'), 'never-made')
+    for (const args of [['lst'], ['cp', 'only-one'], ['list', '--bogus'], ['ssh'], ['completion', 'tcsh'], ['tunnel', 'box', '0']]) {
+      const run = await runCli(args, { runtimeDir })
+      expect(run.code, args.join(' ')).toBe(2)
+      expect(run.stderr, args.join(' ')).not.toBe('')
+    }
+    const help = await runCli(['stop', '--help'], { runtimeDir })
+    expect(help).toMatchObject({ code: 0, stderr: '' })
+    expect(help.stdout).toMatch(/^Usage: cloud-tray stop \[options\] <instance>/)
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+    expect(await runCli(['--version'], { runtimeDir })).toMatchObject({ code: 0, stdout: `cloud-tray ${pkg.version}\n` })
+  })
+})
+
 describe('when the app is not there', () => {
   it('says the app is not running and how to start it (exit 7), with no folder or with a folder but no socket', async () => {
     const missing = join(folder('ct-none-'), 'never-made')

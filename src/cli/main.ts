@@ -31,12 +31,9 @@ export async function main(argv: readonly string[], io: Io = stdio()): Promise<n
   let code: number = EXIT.ok
   const cliFile = fileURLToPath(import.meta.url)
   const program = buildProgram({
+    io,
     context: (start) => ({ io, place: currentCliSocketPlace(homedir()), start, cliFile }),
     exit: (exit) => (code = exit)
-  })
-  program.exitOverride().configureOutput({
-    writeOut: (text) => io.out.write(text),
-    writeErr: (text) => io.err.write(text)
   })
   try {
     await program.parseAsync(argv as string[], { from: 'node' })

@@ -4,11 +4,14 @@
  * `cp` or `ssh`.
  */
 import { Argument, Command, type Option } from 'commander'
-import type { CliContext } from './app'
+import type { CliContext } from './context'
+import type { Io } from './output'
 import type { ArgumentKind, CompletionSpec } from './completion'
 import { EXIT } from './exit-codes'
 
 export interface ProgramHooks {
+  /** Where help and commander's own errors are written. */
+  io: Io
   /** The context of a run; `start`: --start was given (before or after the subcommand). */
   context: (start: boolean) => CliContext
   /** Where an action's exit code goes. */
@@ -42,6 +45,10 @@ export function buildProgram(hooks: ProgramHooks): Command {
     .version(`cloud-tray ${version()}`, '-V, --version', 'print the version')
     .option('--start', 'start Cloud Tray in the tray if it is not running')
     .enablePositionalOptions()
+    // Before any subcommand is added: they copy these settings when made. A usage error then
+    // throws (main.ts makes it exit 2) instead of commander's own exit 1.
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => hooks.io.out.write(text), writeErr: (text) => hooks.io.err.write(text) })
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', EXIT_CODES_HELP)
   // commander hands an action its arguments, its options, then the command itself.
