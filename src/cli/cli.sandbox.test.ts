@@ -294,6 +294,50 @@ describe('cloud-tray against the Sandbox', () => {
     expect(gone.code).toBe(0)
   })
 
+  it('says the balance and what is billed, as the tray says it', async () => {
+    const balance = await sandbox.cli(['balance', '--json'])
+    expect(balance.code).toBe(0)
+    expect(JSON.parse(balance.stdout)).toMatchObject({
+      balance: expect.any(Number),
+      availableVoucherAmount: 5,
+      fetchedAt: expect.any(String)
+    })
+    const cost = await sandbox.cli(['cost'])
+    expect(cost.code).toBe(0)
+    // The tray's first line: the runway at the burn rate of everything billed.
+    expect(cost.stdout.split('\n')[0]).toMatch(/^≈ \d+ h left at \$\d+\.\d\d\/h$/)
+    expect(cost.stdout).toMatch(/^box-1 +\$2\.49\/h +≈ \$\d/m)
+  })
+
+  it('deletes for good only once the name is typed at the terminal', async () => {
+    const id = await sandbox.seed('doomed')
+    const ask = (typed: string): Promise<{ exitCode: number; output: string }> => {
+      const term = pty.spawn(process.execPath, [buildCli(), 'terminate', 'doomed'], {
+        cols: 200,
+        rows: 24,
+        env: cliEnv(sandbox.runtimeDir) as Record<string, string>
+      })
+      let output = ''
+      term.onData((data) => (output += data))
+      return new Promise((resolve) => {
+        term.onExit(({ exitCode }) => resolve({ exitCode, output }))
+        void eventually('the question', () => output.includes('Type its name to go ahead: ')).then(() => term.write(`${typed}\r`))
+      })
+    }
+    const wrong = await ask('doomed-2')
+    expect(wrong.exitCode).toBe(1)
+    expect(wrong.output).toMatch(/Delete «doomed-1» for good\?.*\r\nType its name to go ahead: doomed-2\r\nNothing was deleted\./s)
+    expect(
+      sandbox.shell
+        .emulator()
+        .instances()
+        .some((each) => each.instanceMetadata.instanceId === id)
+    ).toBe(true)
+    const right = await ask('doomed-1')
+    expect(right.exitCode).toBe(0)
+    expect(right.output).toContain('«doomed-1» is being deleted.')
+  })
+
   it('says launch templates are not here yet, and launches nothing', async () => {
     const before = sandbox.shell.emulator().instances().length
     const run = await sandbox.cli(['launch', '--template', 'gpu-dev', '--yes'])
