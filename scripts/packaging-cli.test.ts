@@ -43,7 +43,8 @@ describe('the command line in the installers', () => {
     expect(pkg.scripts['build']).toMatch(/vite build -c vite\.cli\.config\.ts/)
     expect(pkg.scripts['dist']).toMatch(/^npm run build && electron-builder/)
     expect(config.extraResources).toContainEqual({ from: 'out/cli', to: 'cli' })
-    expect(config.files).toContain('!out/cli/**')
+    // Not in the asar as well: `files` packs only the app's own out/ folders (main, preload, renderer).
+    expect(config.files.filter((glob: string) => /^out\//.test(glob))).toEqual(['out/main/**', 'out/preload/**', 'out/renderer/**'])
   })
 
   it('deb and rpm use install scripts that are electron-builder’s, but for the one link', () => {

@@ -1,9 +1,10 @@
 /**
  * What the command line prints: tables for people, JSON for scripts, and one rule for every
- * server string on the way to the terminal (src/shared/visible-text.ts), so an instance named
+ * server string on the way to the terminal (src/shared/untrusted-text.ts), so an instance named
  * with an escape sequence cannot rewrite the user's screen.
  */
-import { visibleLines, visibleText } from '../shared/visible-text'
+import { highest } from '../shared/extremes'
+import { visibleLines, visibleText } from '../shared/untrusted-text'
 
 export interface Io {
   out: NodeJS.WriteStream
@@ -50,7 +51,7 @@ export function displayWidth(text: string): number {
 
 /** Rows under a header, columns padded to their widest cell (the last column unpadded). */
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) => Math.max(displayWidth(title), ...rows.map((row) => displayWidth(row[column] ?? ''))))
+  const widths = header.map((title, column) => highest([displayWidth(title), ...rows.map((row) => displayWidth(row[column] ?? ''))]) ?? 0)
   const line = (cells: readonly string[]): string =>
     cells
       .map((cell, column) => (column === cells.length - 1 ? cell : cell + ' '.repeat(widths[column]! - displayWidth(cell))))
@@ -61,7 +62,7 @@ export function table(header: readonly string[], rows: readonly (readonly string
 
 /** Key: value lines, keys aligned. */
 export function fields(entries: readonly (readonly [string, string])[]): string {
-  const width = Math.max(...entries.map(([key]) => key.length))
+  const width = highest(entries.map(([key]) => key.length)) ?? 0
   return entries.map(([key, value]) => `${`${key}:`.padEnd(width + 1)}  ${value}`).join('\n') + '\n'
 }
 

@@ -4,7 +4,7 @@
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { app, clipboard, dialog, ipcMain, Menu, net, powerMonitor, type MenuItemConstructorOptions } from 'electron'
+import { app, clipboard, dialog, ipcMain, net, powerMonitor } from 'electron'
 import { createAppCore } from './core'
 import type { AppCore, Platform } from './core-types'
 import type { Events } from '../shared/contract'
@@ -19,28 +19,44 @@ import { createMainWindowController, openEditorLink, openInBrowser } from './win
 import { handleQuit } from './windows/quit-adapter'
 import { askBeforeQuit } from './windows/quit-offer-adapter'
 import { askToLeave } from './windows/leave-dialog-adapter'
+import { useAppWindowForDialogs } from './windows/dialog-parent-adapter'
 import { notebookAccessAfter, type NotebookOwner } from './notebook/notebook-access'
-import { setLinuxAutostart } from './windows/autostart'
+import { launcherSwitches, setLinuxAutostart } from './windows/autostart'
 import { osSafeNotification } from './os-text'
 import { startupFailure } from './startup-failure'
+import { installProcessGuard } from './process-guard'
+import { systemClock } from '../shared/clock'
+import { boundedQuit } from './windows/quit-bound'
 import {
-  INSTALL_CLI_ITEM,
+  TOAST_ACTIVATOR_CLSID,
   appUserModelId,
   applicationMenuTemplate,
   managesLoginItem,
-  trayShellItems,
-  type MenuTemplateItem
+  trayShellItems
 } from './windows/desktop-integration'
-import { installCommandLineTool } from './cli-install/cli-install-adapter'
+import { OWN_ITEM_ACTIONS, setAppMenu } from './windows/app-menu-adapter'
 import { startCliSocket, type CliSocketServer } from './cli-socket/cli-socket-server'
 import { currentCliSocketPlace } from '../shared/node/cli-socket/place'
+import { registerAppScheme } from './windows/app-protocol-adapter'
+import { chromiumNetworkRoute } from './network/proxy-adapter'
+import { trayIconsShown } from './windows/tray-host'
+import { explainNoTrayOnce, useNoTrayMenu } from './windows/no-tray-adapter'
+import { createElectronUpdateEngine } from './update/updater-adapter'
+import { devRendererUrl } from './windows/dev-renderer'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
 const ONLINE_CHECK_MS = 5_000
 
-// Windows shows toasts only for an AppUserModelID it knows (the installer's shortcut carries it).
+// Windows shows toasts only for an AppUserModelID it knows (the installer's shortcut carries it);
+// a fixed toast activator CLSID, set before it, lets an Action Center click reach a later run.
 const modelId = appUserModelId(process.platform, app.isPackaged, process.execPath)
-if (modelId) app.setAppUserModelId(modelId)
+if (modelId) {
+  app.setToastActivatorCLSID(TOAST_ACTIVATOR_CLSID)
+  app.setAppUserModelId(modelId)
+}
+
+// The page's app:// scheme is privileged (standard, secure) only if registered before ready.
+registerAppScheme()
 
 if (!app.requestSingleInstanceLock()) {
   // A second launch: the first instance is told (second-instance) and shows its window.
@@ -57,22 +73,41 @@ function startupFailed(error: unknown): void {
 }
 
 async function start(): Promise<void> {
+  // macOS answers this from the launch's Apple event, which is there only now: read it first.
+  const openedAtLogin = app.getLoginItemSettings().wasOpenedAtLogin === true
   // Our own menu, not Electron's default (Reload, Developer Tools) in the installed app.
   const menu = applicationMenuTemplate(process.platform, app.isPackaged)
-  // The menu's own items get their actions here (the template is data).
-  const withActions = (items: MenuTemplateItem[]): MenuItemConstructorOptions[] =>
-    items.map((item) => ({
-      ...item,
-      ...(item.submenu ? { submenu: withActions(item.submenu) } : {}),
-      ...(item.id === INSTALL_CLI_ITEM ? { click: () => void installCommandLineTool() } : {})
-    })) as MenuItemConstructorOptions[]
-  Menu.setApplicationMenu(menu ? Menu.buildFromTemplate(withActions(menu)) : null)
+  setAppMenu(menu)
   // Set below, once the adapters it needs exist; their callbacks may fire before that.
   // eslint-disable-next-line prefer-const
   let core: AppCore | undefined
   const outDir = join(import.meta.dirname, '..')
   const dataDir = app.getPath('userData')
+  // Vanilla GNOME shows no tray icons: then the window keeps a Quit and closing minimizes it.
+  const trayShown = (): Promise<boolean> => trayIconsShown(process.platform, process.env)
+  const trayAtStart = trayShown()
+  void trayAtStart.then((shown) => shown || useNoTrayMenu(app.isPackaged))
   const log = createLogger({ dir: logDirFor(dataDir) })
+  // The last net (process-guard.ts says what goes on and why that is safe): a failed promise nobody
+  // awaited, or a connection's error, is logged and the app goes on; anything else ends it, once
+  // logged, and starts it again (the session and the cost guard's countdowns resume from disk)
+  // unless it has only just started, when it says so instead of starting again and again.
+  installProcessGuard({
+    log,
+    fatal() {
+      log.close()
+      if (process.uptime() > 60) {
+        app.relaunch()
+        app.exit(70)
+        return
+      }
+      dialog.showErrorBox(
+        'Cloud Tray',
+        'Cloud Tray hit an unexpected error and has to close. Its log (in Settings → Show logs) says what happened.'
+      )
+      app.exit(70)
+    }
+  })
   const notebooks = createNotebookWindows((line) => log.info(line))
   // Quit closes the notebook windows first and asks if a page has unsaved work (leave-policy.ts).
   // With the setting on, Quit first offers to stop running instances (cost/quit-question.ts).
@@ -87,30 +122,38 @@ async function start(): Promise<void> {
 
   const window = createMainWindowController({
     outDir,
-    ...(process.env['ELECTRON_RENDERER_URL'] ? { devUrl: process.env['ELECTRON_RENDERER_URL'] } : {}),
+    ...devRendererUrl(app.isPackaged, process.env),
     isQuitting: () => quit.isQuitting(),
+    trayShown,
+    minimizedForNoTray: explainNoTrayOnce(dataDir),
     openExternal: (url) => void core?.handle('external.open', { url }, { clientId: 'main' }),
     onFocus: () => core?.onSystemEvent('focus'),
     onGone: (id) => core?.clientGone(String(id))
   })
+  useAppWindowForDialogs(() => window.forDialog())
   const notifier = createNotificationAdapter(
     (n) => core?.openInstance(n.instanceId),
-    // macOS buttons: the cost guard's choices, answered as the window's buttons would be.
+    // Buttons (macOS, Windows): the cost guard's choices, answered as the window's buttons would be.
     (n, action) => {
       if (!n.instanceId) return
       const command = action === 'stop-now' ? 'instances.stop' : 'cost.keepRunning'
       void core?.handle(command, { instanceId: n.instanceId }, { clientId: 'main' })
     }
   )
-  const shellItems = { items: trayShellItems(process.platform, app.isPackaged), onClick: () => void installCommandLineTool() }
-  const tray = createTrayAdapter((itemId) => {
-    void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
-      // The tray has no place for errors: say it as a notification.
-      // Not through the core's Platform, so neutralised here by the same rule (os-text.ts).
-      if (!result.ok)
-        notifier.show(osSafeNotification({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message }))
-    })
-  }, shellItems)
+  const trayIcoDir = app.isPackaged ? join(process.resourcesPath, 'tray') : join(app.getAppPath(), 'resources', 'tray')
+  // The shell's own items (Windows: Install Command Line Tool…) act as the app menu's would.
+  const trayShell = { items: trayShellItems(process.platform, app.isPackaged), onClick: (id: string) => OWN_ITEM_ACTIONS[id]?.() }
+  const tray = createTrayAdapter(
+    (itemId) => {
+      void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
+        // The tray has no place for errors: say it as a notification.
+        // Not through the core's Platform, so neutralised here by the same rule (os-text.ts).
+        if (!result.ok)
+          notifier.show(osSafeNotification({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message }))
+      })
+    },
+    { icoDir: trayIcoDir, shell: trayShell }
+  )
   const platform: Platform = {
     showNotification: (n) => notifier.show(n),
     setTray: (model) => tray.set(model),
@@ -130,7 +173,20 @@ async function start(): Promise<void> {
     // Promise.resolve: Electron 45's types make these async; older builds answer at once.
     writeClipboard: (text) =>
       void Promise.resolve(clipboard.writeText(text)).catch((error: Error) => log.warn(`clipboard: ${error.message}`)),
-    readClipboard: async () => await clipboard.readText()
+    readClipboard: async () => await clipboard.readText(),
+    // A download's folder, picked in main: the renderer's File System Access picker cancels
+    // silently on a folder the browser blocks (electron/electron#42459); here any folder the user
+    // can write works, and one they cannot says so (ssh/sftp/disk-sink.ts).
+    async pickFolder() {
+      const parent = window.forDialog()
+      const options = {
+        title: 'Download into…',
+        buttonLabel: 'Download here',
+        properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[]
+      }
+      const picked = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options)
+      return picked.canceled ? undefined : picked.filePaths[0]
+    }
   }
 
   const setStartAtLogin = (enabled: boolean): void => {
@@ -141,7 +197,10 @@ async function start(): Promise<void> {
     }
     if (process.platform === 'linux') {
       const configHome = process.env['XDG_CONFIG_HOME'] || join(homedir(), '.config')
-      void setLinuxAutostart(enabled, configHome, process.env['APPIMAGE'] || process.execPath).catch(() => undefined)
+      // Launched at login exactly as the installed launcher launches it (its switches too).
+      void setLinuxAutostart(enabled, configHome, process.env['APPIMAGE'] || process.execPath, launcherSwitches(process.argv)).catch(
+        () => undefined
+      )
     } else {
       app.setLoginItemSettings({ openAtLogin: enabled, args: ['--hidden'] })
     }
@@ -153,6 +212,10 @@ async function start(): Promise<void> {
     platform,
     keychain: createOsKeychain(),
     version: app.getVersion(),
+    // The API client goes through the proxy Chromium would use, trusting the OS's roots too.
+    network: chromiumNetworkRoute((line) => log.info(line)),
+    // Only the installed app updates itself (npm start and the e2e specs run Electron's own binary).
+    ...(app.isPackaged ? { updater: createElectronUpdateEngine((line) => log.info(line)) } : {}),
     // The Sandbox's instances are reachable for real: SSH, the notebook page, forwarded ports.
     reach: sandboxReach()
   })
@@ -187,16 +250,38 @@ async function start(): Promise<void> {
   app.on('activate', () => window.show())
   // Closing the window hides it; the app lives in the tray until Quit.
   app.on('window-all-closed', () => undefined)
+  // Clean-up before leaving: notebooks closed, connections ended, files flushed; bounded, so a
+  // hang never leaves a windowless process with a live tray (windows/quit-bound.ts).
   let stopped = false
+  const cleanUp = (then: () => void): void => {
+    if (stopped || !core) return then()
+    stopped = true
+    notebooks.destroyAll()
+    const running = core
+    boundedQuit(
+      async () => {
+        await Promise.all([running.stop(), cliSocket?.close()])
+      },
+      (timedOut) => {
+        if (timedOut) log.warn('quit: clean-up did not finish in time; leaving anyway')
+        log.close()
+        then()
+      },
+      systemClock()
+    )
+  }
   app.on('will-quit', (event) => {
     if (stopped || !core) return
     event.preventDefault()
-    stopped = true
-    notebooks.destroyAll()
-    void Promise.all([core.stop(), cliSocket?.close()]).finally(() => {
-      log.close()
-      app.quit()
-    })
+    cleanUp(() => app.quit())
+  })
+  // Windows shutdown or log-off: no before-quit or will-quit comes, only the window's session-end.
+  window.onSessionEnd(() => cleanUp(() => app.exit(0)))
+  // Linux and macOS shutdown: delay it for the clean-up (Electron tries), then leave.
+  // (Electron passes an event whose preventDefault delays it; its types leave the argument out.)
+  powerMonitor.on('shutdown', (...args: unknown[]) => {
+    ;(args[0] as Electron.Event | undefined)?.preventDefault()
+    cleanUp(() => app.quit())
   })
 
   powerMonitor.on('suspend', () => core?.onSystemEvent('suspend'))
@@ -218,8 +303,9 @@ async function start(): Promise<void> {
       platform.setStartAtLogin(settings.value.startAtLogin)
       // Started at login (`--hidden`, or macOS's flag): the window opens only if the user asked
       // for it; a launch by hand always shows it, so the app never seems not to start.
-      const atLogin = process.argv.includes('--hidden') || app.getLoginItemSettings().wasOpenedAtLogin === true
-      if (!atLogin || settings.value.openWindowAtStart) window.show()
+      const atLogin = process.argv.includes('--hidden') || openedAtLogin
+      // Without a tray a hidden start would leave nothing on screen to bring the app back.
+      if (!atLogin || settings.value.openWindowAtStart || !(await trayAtStart)) window.show()
     } else {
       window.show()
     }

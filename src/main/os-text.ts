@@ -1,19 +1,27 @@
 /**
  * Text that leaves the app for the OS (tray labels and tooltip, notification titles and bodies,
  * notebook window titles) carries server strings such as instance names. The OS draws it with
- * no escaping of ours in between, so it goes through the one rule for such text
- * (src/shared/visible-text.ts), once, here. Line breaks are kept in notification bodies, which
- * the app itself uses.
+ * no escaping of ours in between, so invisible format characters are neutralised here, once,
+ * for every such text: bidirectional embeddings, overrides and isolates (U+202A–202E,
+ * U+2066–2069) and the direction marks (U+200E, U+200F, U+061C) could make «gpu-box‮txt.exe»
+ * read as something else; zero-width and other invisible format characters (Unicode category
+ * Cf) hide what a name really is. Each becomes a visible U+FFFD �, so the user sees that a name
+ * holds something odd. Control characters (line breaks, tabs, escapes) become a space, except
+ * line breaks in notification bodies, which the app itself uses. ZWJ and ZWNJ (U+200C, U+200D)
+ * are kept: scripts and emoji need them, and they cannot reorder text.
  */
 import type { AppNotification, TrayMenuItem, TrayModel } from '../shared/contract'
+import { SHOWN_FOR_INVISIBLE, visibleLines, visibleText } from '../shared/untrusted-text'
 import type { NotebookWindowRequest, Platform } from './core-types'
-import { SHOWN_FOR_INVISIBLE, visibleLines, visibleText } from '../shared/visible-text'
 
-/** One line of text for the OS (the rule: src/shared/visible-text.ts). */
+// The rule itself is shared with every other place that shows server text (untrusted-text.ts).
+export { SHOWN_FOR_INVISIBLE }
+
+/** One line of text for the OS: no invisible format characters, no control characters. */
 export const osText = visibleText
+
 /** Like osText, but keeps `\n` (a notification body may have several lines). */
 export const osTextLines = visibleLines
-export { SHOWN_FOR_INVISIBLE }
 
 export function osSafeNotification(notification: AppNotification): AppNotification {
   return { ...notification, title: osText(notification.title), body: osTextLines(notification.body) }

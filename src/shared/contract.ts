@@ -25,6 +25,7 @@ import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
 import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
 import type { CostCommands, CostEvents, CostGuardSettings } from './contract-cost'
+import type { UpdateChannel, UpdateCommands, UpdateEvents } from './contract-update'
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
 
@@ -290,7 +291,14 @@ export interface Settings {
   openWindowAtStart: boolean
   theme: Theme
   terminalFontSize: number
+  /**
+   * Programs on the instance may set the clipboard (OSC 52). Off by default: a program that fills
+   * the clipboard unseen could make the next paste run something.
+   */
+  terminalClipboardWrite: boolean
   costGuard: CostGuardSettings
+  /** Which releases the updater installs: stable ones, or betas too. */
+  updateChannel: UpdateChannel
 }
 
 export type SettingsPatch = {
@@ -306,6 +314,8 @@ export interface AppInfo {
 export interface Warning {
   id: string
   message: string
+  /** The condition is over: the banner goes (`message` is empty). */
+  cleared?: true
 }
 
 // ---------------------------------------------------------------- the maps
@@ -381,8 +391,8 @@ export interface CoreEvents {
   balance: BalanceSnapshot
 }
 
-export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands
-export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents
+export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands & UpdateCommands
+export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & UpdateEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices & FilesNotices
 
@@ -466,7 +476,11 @@ export const COMMAND_NAMES = [
   'files.delete',
   'files.upload',
   'files.download',
-  'files.cancel'
+  'files.downloadToFolder',
+  'files.cancel',
+  'update.get',
+  'update.check',
+  'update.restart'
 ] as const satisfies readonly CommandName[]
 
 export const NOTICE_NAMES = [
@@ -500,7 +514,8 @@ export const EVENT_NAMES = [
   'files.status',
   'files.transfer',
   'files.written',
-  'files.data'
+  'files.data',
+  'update'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel names: one per command (invoke), one per notice (send) and one per event. */

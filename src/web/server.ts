@@ -19,6 +19,7 @@ import { startSandboxEmulator, type EmulatorControl, type EmulatorOptions, type 
 import { createAppCore } from '../main/core'
 import { CliPlaceError, startCliSocket, type CliSocketServer } from '../main/cli-socket/cli-socket-server'
 import { currentCliSocketPlace, type CliSocketPlace } from '../shared/node/cli-socket/place'
+import { createNetworkRoute } from '../main/network/network-route'
 import { createLogger, logDirFor } from '../main/log'
 import type { AppCore, Keychain } from '../main/core-types'
 import { attachWsTransport, type TransportCore } from './transport/ws-server'
@@ -129,6 +130,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
     keychain,
     version,
     startEmulator,
+    // HTTPS_PROXY / NO_PROXY as curl reads them, and the OS's roots besides Node's.
+    network: createNetworkRoute({ log: (line) => appLog.info(line) }),
     ...(options.baseUrl !== undefined ? { baseUrlOverride: options.baseUrl } : {}),
     ...(options.reach ? { reach: options.reach } : {}),
     ...(options.clock ? { clock: options.clock } : {})

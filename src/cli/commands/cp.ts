@@ -165,6 +165,8 @@ class TransferRun {
     if (this.interrupted || last.state === 'cancelled')
       throw new CliError('Cancelled; nothing was left under the final name.', EXIT.interrupted)
     if (last.state === 'failed') throw new CliError(shown(last.message ?? 'The copy failed.'))
+    // Names the app would not write as the instance spelled them: said even when piped.
+    if (last.note) this.io.err.write(`${shown(last.note)}\n`)
     if (this.io.err.isTTY) this.io.err.write(`Copied ${formatBytes(last.bytesDone)} in ${(this.bar.elapsedMs() / 1000).toFixed(1)} s.\n`)
     return last
   }

@@ -27,7 +27,9 @@ export const DEFAULT_SETTINGS: Settings = {
   openWindowAtStart: true,
   theme: 'system',
   terminalFontSize: 14,
-  costGuard: DEFAULT_COST_GUARD
+  terminalClipboardWrite: false,
+  costGuard: DEFAULT_COST_GUARD,
+  updateChannel: 'stable'
 }
 
 const d = DEFAULT_SETTINGS
@@ -62,6 +64,7 @@ export const SettingsSchema = z.object({
   openWindowAtStart: z.boolean().default(d.openWindowAtStart),
   theme: z.enum(['system', 'light', 'dark']).default(d.theme),
   terminalFontSize: terminalFontSize.default(d.terminalFontSize),
+  terminalClipboardWrite: z.boolean().default(d.terminalClipboardWrite),
   costGuard: z
     .object({
       // A hand-edited rule that does not parse falls back to the factory defaults, not to no guard.
@@ -70,7 +73,8 @@ export const SettingsSchema = z.object({
       trayTitle: z.boolean().default(d.costGuard.trayTitle),
       offerStopOnQuit: z.boolean().default(d.costGuard.offerStopOnQuit)
     })
-    .default(d.costGuard)
+    .default(d.costGuard),
+  updateChannel: z.enum(['stable', 'beta']).catch(d.updateChannel).default(d.updateChannel)
 }) satisfies z.ZodType<Settings, unknown>
 
 /** A patch from the renderer: every field optional, nested groups partial; unknown keys refused. */
@@ -94,10 +98,12 @@ export const SettingsPatchSchema = z
     openWindowAtStart: z.boolean(),
     theme: z.enum(['system', 'light', 'dark']),
     terminalFontSize,
+    terminalClipboardWrite: z.boolean(),
     costGuard: z
       .object({ defaults: GuardRulesSchema, countdownMinutes, trayTitle: z.boolean(), offerStopOnQuit: z.boolean() })
       .partial()
-      .strict()
+      .strict(),
+    updateChannel: z.enum(['stable', 'beta'])
   })
   .partial()
   .strict()

@@ -22,6 +22,7 @@ import type { SshLinks } from './links/links'
 import { plainBytes } from './data-path/plain-bytes'
 import { TerminalSession, type TerminalStats } from './data-path/terminal-session'
 import { signalName } from './data-path/shell-exit'
+import { serverLine } from '../../shared/untrusted-text'
 
 export interface TerminalsOptions {
   /** The shared connections (the wing's): each tab is a user of its instance's link. */
@@ -41,6 +42,11 @@ export class Terminals {
   private disposed = false
 
   constructor(private readonly options: TerminalsOptions) {}
+
+  /** Terminal tabs open now (a restart to update waits for them). */
+  openCount(): number {
+    return this.terminals.size
+  }
 
   /** Opens a tab: answers its id at once; connection progress follows as `ssh.status`. */
   open(instanceId: string, cols: number, rows: number, clientId: ClientId, run?: SshRun): { terminalId: string } {
@@ -249,9 +255,13 @@ class TerminalTab implements LinkUser {
       this.report('connected', reconnected ? 'reconnected' : `connected to ${target.username}@${target.host}`)
     } catch (error) {
       if (session.finished) return
-      this.report('failed', `The server refused to start a shell: ${(error as Error).message}. Press Reconnect to try again.`, {
-        needsUser: true
-      })
+      this.report(
+        'failed',
+        `The server refused to start a shell: ${serverLine((error as Error).message, 300)}. Press Reconnect to try again.`,
+        {
+          needsUser: true
+        }
+      )
     }
   }
 }
