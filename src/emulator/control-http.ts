@@ -59,6 +59,13 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
       }
     ],
     [
+      'POST /stock',
+      (body) => {
+        control.setStock(requireString(body, 'instanceTypeId'), requireString(body, 'region'), requireBoolean(body, 'inStock'))
+        return done()
+      }
+    ],
+    [
       'POST /advance',
       (body) => {
         control.advance(requireInteger(body, 'ms', 'ms', { min: 0, max: 10 * 365 * 86_400_000 }))
@@ -91,7 +98,7 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
     [
       'POST /faults/lose-next',
       (body) => {
-        control.faults.loseNextAnswers(requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 }))
+        control.faults.loseNextAnswers(requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 }), optionalString(body, 'route'))
         return done()
       }
     ],

@@ -32,6 +32,8 @@ export interface MainParts {
   notify: Part
   tray: Part
   ssh: Part
+  templates: Part
+  availability: Part
   /** Delivering one kind of event to the windows. */
   window(event: EventName): Part
 }
@@ -91,6 +93,20 @@ export function mainParts(supervisor: Supervisor): MainParts {
         'Terminals or tunnels hit an error'
       )
     ),
+    templates: supervisor.part(
+      'templates',
+      words(
+        'Your launch templates hit an internal error, so the list may be out of date. Those saved on disk are kept; restarting Cloud Tray may help.',
+        'Launch templates hit an error'
+      )
+    ),
+    availability: supervisor.part(
+      'availability',
+      words(
+        'Waiting for stock hit an internal error, so a GPU coming into stock may go unnoticed until it recovers. Check the catalog in the create form, or restart Cloud Tray.',
+        'Stock watch hit an error'
+      )
+    ),
     window(event) {
       const what = EVENT_WORDS[event] ?? 'updates'
       return supervisor.part(
@@ -142,6 +158,7 @@ export function guardCalls(
     catalog: Calls<{ started: 1 }>
     notifier: Calls<{ stuck: 1; lowBalance: 1 }>
     wing: Calls<{ onSystemEvent: 1; clientGone: 1 }>
+    availability: Calls<{ started: 1; ending: 1; expired: 1; onSystemEvent: 1 }>
   }
 ): void {
   guardMethods(parts.watch, main.watcher, ['started', 'ending', 'expired', 'onSystemEvent'] as never[])
@@ -149,4 +166,5 @@ export function guardCalls(
   guardMethods(parts.catalog, main.catalog, ['started'] as never[])
   guardMethods(parts.notify, main.notifier, ['stuck', 'lowBalance'] as never[])
   guardMethods(parts.ssh, main.wing, ['onSystemEvent', 'clientGone'] as never[])
+  guardMethods(parts.availability, main.availability, ['started', 'ending', 'expired', 'onSystemEvent'] as never[])
 }

@@ -55,6 +55,7 @@ describe('tray model', () => {
       'Open terminal',
       'Copy SSH command',
       '8888 → http://10.0.0.5:30888',
+      'Launch again…',
       'Stop…',
       'Delete for good…'
     ])
