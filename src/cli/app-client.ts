@@ -25,8 +25,6 @@ export interface AppClient {
     command: C,
     ...input: CommandInput<C> extends void ? [] : [CommandInput<C>]
   ): Promise<Result<CommandResult<C>>>
-  /** A command this build's contract does not name (a seam for a feature the app may not have yet). */
-  invokeUnlisted(command: string, input?: unknown): Promise<Result<unknown>>
   notice<N extends NoticeName>(notice: N, input: NoticeInput<N>): void
   /** Listens to an event; broadcast events come only once `subscribe` named them. */
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void
@@ -237,7 +235,6 @@ export async function connectToApp(place: CliSocketPlace, timeoutMs = 10_000): P
     clientId: hello.clientId,
     appVersion: hello.appVersion,
     invoke: ((command: CommandName, input?: unknown) => invokeAny(command, input)) as AppClient['invoke'],
-    invokeUnlisted: (command, input) => invokeAny(command, input),
     notice(notice, input) {
       if (!socket.destroyed) send({ t: 'notice', notice, input }, true)
     },

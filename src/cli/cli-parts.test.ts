@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { makeInstance } from '../shared/testing/instance'
 import { localName, parsePlace, remotePathOf } from './commands/cp'
-import { pickTemplate, type TemplateSeam } from './commands/launch'
+import { pickTemplate, type TemplateChoice } from './commands/launch'
 import { parsePorts } from './commands/tunnel'
 import { watchLine } from './commands/watch'
 import { CliError, EXIT, exitCodeOf } from './exit-codes'
@@ -107,13 +107,10 @@ describe('tunnel ports', () => {
 })
 
 describe('templates by name', () => {
-  const all: TemplateSeam[] = ['gpu-dev', 'gpu-big', 'cpu'].map((name) => ({
-    templateId: `t-${name}`,
-    name,
-    request: {} as TemplateSeam['request']
-  }))
-  it('are picked like instances: exact, id, or a unique start', () => {
+  const all: TemplateChoice[] = ['gpu-dev', 'gpu-big', 'cpu'].map((name) => ({ templateId: `t-${name}`, name }))
+  it('are picked like instances: exact (any case, as the app finds them), id, or a unique start', () => {
     expect(pickTemplate(all, 'cpu').templateId).toBe('t-cpu')
+    expect(pickTemplate(all, 'CPU').templateId).toBe('t-cpu')
     expect(pickTemplate(all, 't-gpu-big').name).toBe('gpu-big')
     expect(pickTemplate(all, 'gpu-d').name).toBe('gpu-dev')
     expect(refusal(() => pickTemplate(all, 'gpu')).code).toBe(EXIT.ambiguous)

@@ -342,11 +342,14 @@ describe('cloud-tray against the Sandbox', () => {
     expect(right.output).toContain('«doomed-1» is being deleted.')
   })
 
-  it('says launch templates are not here yet, and launches nothing', async () => {
+  it('says where templates come from when the profile has none, and launches nothing', async () => {
     const before = sandbox.shell.emulator().instances().length
     const run = await sandbox.cli(['launch', '--template', 'gpu-dev', '--yes'])
-    expect(run.code).toBe(1)
-    expect(run.stderr).toMatch(/no launch templates yet \(they arrive with issue #26/)
+    expect(run).toMatchObject({
+      code: 4,
+      stderr:
+        'No launch template is named “gpu-dev”. This profile has none yet: in Cloud Tray, “Save as template…” on the create form’s review step makes one.\n'
+    })
     expect(sandbox.shell.emulator().instances().length).toBe(before)
   })
 })

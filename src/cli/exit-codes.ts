@@ -14,7 +14,7 @@ export const EXIT = {
   notSignedIn: 3,
   /** No instance, template or tunnel by that name or id. */
   notFound: 4,
-  /** The cloud (or the app, for the instance's state) refused: an invalid field, a stopped instance. */
+  /** The cloud (or the app) refused: an invalid field, a stopped instance, a template out of stock. */
   refused: 5,
   /** A name matched several instances. */
   ambiguous: 6,
@@ -54,6 +54,7 @@ export function exitCodeOf(error: ErrorInfo): ExitCode {
     case 'already-exists':
     case 'not-allowed':
     case 'maybe-created':
+    case 'out-of-stock':
       return EXIT.refused
     case 'bad-input':
       return EXIT.usage

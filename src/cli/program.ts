@@ -25,7 +25,7 @@ Exit codes:
   2    usage: the command line was wrong, or a question needs --yes where nobody can answer
   3    Cloud Tray is signed out, or its session ended
   4    no instance, template or tunnel by that name or id
-  5    refused by the cloud or the app (an invalid field, a stopped instance)
+  5    refused by the cloud or the app (an invalid field, a stopped instance, no stock)
   6    the name matches several instances
   7    Cloud Tray is not running (or refused this command line)
   8    launch --wait: the instance did not reach Running

@@ -1,18 +1,16 @@
 /**
- * `cloud-tray launch --template NAME [--name N] [--wait] [--yes]`: an instance from a launch
- * template, through the app's one create path (`instances.create`: the create-once guard, so a
- * lost answer never makes a second paid machine). Shows what it launches and its price, and asks
- * unless --yes; --wait returns once it is Running, and the exit code says how it ended (0
+ * `cloud-tray launch --template NAME [--name N] [--wait] [--yes]`: an instance from one of the
+ * profile's launch templates (#26, src/main/templates), through the app's door: the template is
+ * picked from `templates.list`, shown with today's region, price and stock as the window's review
+ * step fills it (`templates.review`), asked unless --yes, and launched by `templates.launch`, which
+ * sends it through the Create button's own create-once path (a lost answer never makes a second
+ * paid machine). --wait returns once it is Running, and the exit code says how it ended (0
  * Running, 8 failed, stopped or stuck; 130 Ctrl-C, the instance left starting).
- *
- * Launch templates are issue #26's. This command reads them through a seam, `templates.list`,
- * which the app's contract will name when they exist; each entry as TemplateSeam below. Until
- * then the app answers that it does not know the command, and this says so.
  */
 import type { Instance } from '../../shared/api'
 import { priceOf } from '../../shared/catalog'
 import type { InstancesSnapshot } from '../../shared/contract'
-import type { CreateInstanceRequest } from '../../shared/create-request'
+import type { LaunchTemplate } from '../../shared/contract-launch'
 import { formatRate } from '../../shared/cost-words'
 import { statusGroup, knownStatus } from '../../shared/instance-rules'
 import { hoursPerPeriod } from '../../shared/money'
@@ -20,16 +18,8 @@ import { statusWords } from '../../shared/status-words'
 import type { AppClient } from '../app-client'
 import { call, requireSignedIn, withApp, type CliContext } from '../app'
 import { confirm } from '../ask'
-import { CliError, EXIT, cliErrorOf } from '../exit-codes'
+import { CliError, EXIT } from '../exit-codes'
 import { shown } from '../output'
-
-/** A launch template as the command line expects `templates.list` to answer it (the seam with #26). */
-export interface TemplateSeam {
-  templateId: string
-  name: string
-  /** The create request the template makes today (region chosen, name as saved). */
-  request: CreateInstanceRequest
-}
 
 export interface LaunchOptions {
   template: string
@@ -38,28 +28,18 @@ export interface LaunchOptions {
   yes?: boolean
 }
 
-export const NO_TEMPLATES_YET =
-  'This Cloud Tray has no launch templates yet (they arrive with issue #26: "Save as template" in the create form). Nothing was launched.'
+/** What a template is picked by: its id, its whole name (any case), or the start of one name. */
+export type TemplateChoice = Pick<LaunchTemplate, 'templateId' | 'name'>
 
-async function templates(app: AppClient): Promise<TemplateSeam[]> {
-  const answer = await app.invokeUnlisted('templates.list')
-  if (!answer.ok) {
-    if (answer.error.kind === 'bad-input' && /^Unknown command/.test(answer.error.message)) throw new CliError(NO_TEMPLATES_YET)
-    throw cliErrorOf(answer.error)
-  }
-  if (!Array.isArray(answer.value))
-    throw new CliError('The app answered its templates in a shape this command line does not know; update it with the app.')
-  return answer.value as TemplateSeam[]
-}
-
-export function pickTemplate(all: readonly TemplateSeam[], query: string): TemplateSeam {
-  const exact = all.filter((template) => template.name === query || template.templateId === query)
-  const matches = exact.length > 0 ? exact : all.filter((template) => template.name.startsWith(query))
+export function pickTemplate<T extends TemplateChoice>(all: readonly T[], query: string): T {
+  const wanted = query.trim().toLowerCase()
+  const exact = all.filter((template) => template.templateId === query || template.name.toLowerCase() === wanted)
+  const matches = exact.length > 0 ? exact : all.filter((template) => template.name.toLowerCase().startsWith(wanted))
   if (matches.length === 1) return matches[0]!
   if (matches.length === 0) {
     const known = all.map((template) => `“${shown(template.name)}”`).join(', ')
     throw new CliError(
-      `No launch template is named “${shown(query)}”.${known ? ` There are: ${known}.` : ' There are none yet.'}`,
+      `No launch template is named “${shown(query)}”.${known ? ` There are: ${known}.` : ' This profile has none yet: in Cloud Tray, “Save as template…” on the create form’s review step makes one.'}`,
       EXIT.notFound
     )
   }
@@ -72,10 +52,19 @@ export function pickTemplate(all: readonly TemplateSeam[], query: string): Templ
 export async function launchCommand(context: CliContext, options: LaunchOptions): Promise<number> {
   return withApp(context, async (app) => {
     await requireSignedIn(app)
-    const template = pickTemplate(await templates(app), options.template)
-    const request: CreateInstanceRequest = { ...template.request, ...(options.name ? { name: options.name } : {}) }
-    const catalog = await call(app, 'catalog.get')
-    const price = priceOf(catalog.catalog, request.instanceTypeId, request.billing.chargeMode, request.region)
+    const template = pickTemplate(await call(app, 'templates.list'), options.template)
+    // The window's review step: the first of the template's regions with stock today, else its first.
+    const review = await call(app, 'templates.review', { templateId: template.templateId })
+    const request = { ...review.spec.request, ...(options.name ? { name: options.name } : {}) }
+    const { catalog } = await call(app, 'catalog.get')
+    const offer = catalog?.offers.find((each) => each.instanceTypeId === request.instanceTypeId && each.regionId === request.region)
+    const where = placeWords(request.instanceTypeId, request.region, offer)
+    if (!offer || offer.stock === 'out-of-stock')
+      throw new CliError(
+        `${where} is out of stock today${review.spec.regions.length > 1 ? ' in every region the template accepts' : ''}; nothing was launched. Cloud Tray can watch for it (the template’s Launch in the window).`,
+        EXIT.refused
+      )
+    const price = priceOf(catalog, request.instanceTypeId, request.billing.chargeMode, request.region)
     const hours = hoursPerPeriod(request.billing.chargeMode)
     const priceWords =
       price === undefined
@@ -83,26 +72,39 @@ export async function launchCommand(context: CliContext, options: LaunchOptions)
         : hours === 1
           ? formatRate(price)
           : `$${price.toFixed(2)} per ${shown(request.billing.chargeMode.replace(/^per/, '').toLowerCase())} × ${request.billing.duration}`
-    const offer = catalog.catalog?.offers.find((each) => each.instanceTypeId === request.instanceTypeId && each.regionId === request.region)
-    const gpus = offer && offer.gpuName ? ` (${offer.gpuNum ?? '?'} × ${shown(offer.gpuName)})` : ''
-    const where = `${shown(request.instanceTypeId)}${gpus} in ${shown(offer?.regionName ?? request.region)}`
-    if (offer?.stock === 'out-of-stock') throw new CliError(`${where} is out of stock now; nothing was launched.`, EXIT.refused)
     const question = `Launch «${shown(request.name)}» from “${shown(template.name)}”: ${where}, ${priceWords}${request.isSpotInstance ? ', spot (can be reclaimed)' : ''}? It bills from now until you stop it.`
     if (!(await confirm(context.io, question, options.yes))) {
       context.io.err.write('Nothing was launched.\n')
       return EXIT.failure
     }
     if (options.wait) app.subscribe('instances')
-    const { instanceId } = await call(app, 'instances.create', { request })
-    context.io.out.write(`${instanceId}\n`)
+    const launched = await call(app, 'templates.launch', {
+      template: template.templateId,
+      ...(options.name ? { name: options.name } : {})
+    })
+    context.io.out.write(`${launched.instanceId}\n`)
+    if (launched.regionId !== request.region) {
+      // Stock moved between the question and the launch: the app took the template's next region.
+      const moved = catalog?.offers.find((each) => each.instanceTypeId === request.instanceTypeId && each.regionId === launched.regionId)
+      const rate = launched.hourlyRate === undefined ? '' : ` at ${formatRate(launched.hourlyRate)}`
+      context.io.err.write(`The stock moved meanwhile: launched in ${shown(moved?.regionName ?? launched.regionId)}${rate}.\n`)
+    }
     if (!options.wait) {
       if (context.io.err.isTTY) context.io.err.write(`«${shown(request.name)}» is starting; \`cloud-tray watch\` follows it.\n`)
       return EXIT.ok
     }
-    return waitUntilRunning(app, context, instanceId, request.name)
+    return waitUntilRunning(app, context, launched.instanceId, request.name)
   })
 }
 
+function placeWords(
+  instanceTypeId: string,
+  regionId: string,
+  offer: { gpuName?: string | null; gpuNum?: number | null; regionName?: string | null } | undefined
+): string {
+  const gpus = offer && offer.gpuName ? ` (${offer.gpuNum ?? '?'} × ${shown(offer.gpuName)})` : ''
+  return `${shown(instanceTypeId)}${gpus} in ${shown(offer?.regionName ?? regionId)}`
+}
 /** How a start ended: Running (0), or failed, stopped, gone or stuck (8). */
 async function waitUntilRunning(app: AppClient, context: CliContext, instanceId: string, name: string): Promise<number> {
   const { err } = context.io

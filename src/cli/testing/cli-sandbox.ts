@@ -12,7 +12,7 @@ import { cliSocketPlace, type CliSocketPlace } from '../../shared/node/cli-socke
 import { sandboxReach } from '../../main/account/sandbox-emulator'
 import type { ClientId } from '../../main/core-types'
 import { startWebShell, type WebShell } from '../../web/server'
-import { startCliSocket, type CliSocketOptions, type CliSocketServer } from '../../main/cli-socket/cli-socket-server'
+import { startCliSocket, type CliSocketServer } from '../../main/cli-socket/cli-socket-server'
 import { runCli, type CliRun, type CliRunOptions } from './built-cli'
 
 export interface CliSandbox {
@@ -42,11 +42,6 @@ export function placeIn(runtimeDir: string): CliSocketPlace {
 export interface CliSandboxOptions {
   signedIn?: boolean
   bootMs?: number
-  /**
-   * Commands the app's contract does not name yet, answered here (the launch templates' seam
-   * until issue #26 adds it); every other command goes to the shell's core.
-   */
-  seams?: Record<string, (input: unknown) => unknown>
 }
 
 export async function startCliSandbox(options: CliSandboxOptions = {}): Promise<CliSandbox> {
@@ -57,17 +52,7 @@ export async function startCliSandbox(options: CliSandboxOptions = {}): Promise<
   const runtimeDir = runtimeFolder()
   const place = placeIn(runtimeDir)
   const shell = await startWebShell({ rendererDir, emulator: { bootMs: options.bootMs ?? 1000, stopMs: 300 }, reach: await sandboxReach() })
-  const seams = options.seams ?? {}
-  const core: CliSocketOptions['core'] = {
-    handle: (command, input, context) => {
-      const seam = Object.hasOwn(seams, command) ? seams[command] : undefined
-      return seam ? Promise.resolve({ ok: true, value: seam(input) } as never) : shell.core.handle(command, input, context)
-    },
-    notice: (notice, input, context) => shell.core.notice(notice, input, context),
-    subscribe: (sink) => shell.core.subscribe(sink),
-    clientGone: (clientId) => shell.core.clientGone(clientId)
-  }
-  const socket = (await startCliSocket({ core, version: '0.0.0-test', place }))!
+  const socket = (await startCliSocket({ core: shell.core, version: '0.0.0-test', place }))!
   const events: { event: EventName; payload: unknown; target: ClientId | undefined }[] = []
   const waiters = new Set<() => void>()
   shell.core.subscribe(<E extends EventName>(event: E, payload: Events[E], target?: ClientId) => {

@@ -187,7 +187,13 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
     .strict(),
   'templates.importFile': none,
   'templates.review': templateRef,
-  'templates.launch': z.object({ template: z.string().trim().min(1, 'Name the template.').max(200) }).strict(),
+  'templates.launch': z
+    .object({
+      template: z.string().trim().min(1, 'Name the template.').max(200),
+      // The create request's own rule for a name (create-request.ts) checks it again on the way out.
+      name: z.string().trim().min(1, 'Give the instance a name.').max(MAX_TEXT_LENGTH).optional()
+    })
+    .strict(),
   'launches.again': z.object({ instanceId: id, review: z.boolean().optional() }).strict(),
   'availability.get': none,
   'availability.watch': z
