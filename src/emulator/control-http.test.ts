@@ -1,15 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { DEFAULT_CATALOG } from './catalog'
-import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { controlClient, login, pager, post, validCreate } from './testing/http-client'
+import type { Emulator } from './index'
+import { controlClient, pager, post, validCreate, signedInEmulator } from './testing/http-client'
 
 let emulator: Emulator
 let token: string
 
 beforeEach(async () => {
-  emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), bootMs: 4000 })
-  token = await login(emulator.baseUrl)
+  ;({ emulator, token } = await signedInEmulator({ clock: new ManualClock(), bootMs: 4000 }))
 })
 afterEach(() => emulator.close())
 

@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { DEFAULT_CATALOG } from './catalog'
 import { MAX_SEED } from './control'
-import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
+import type { Emulator } from './index'
 import { REACHABLE_PER_SEED } from './instances'
-import { controlClient, login, pager, post, recordingReach, validCreate } from './testing/http-client'
+import { controlClient, pager, post, recordingReach, validCreate, signedInEmulator } from './testing/http-client'
 
 interface RawAnswer {
   status: number
@@ -53,13 +53,7 @@ let token: string
 
 beforeEach(async () => {
   reach = recordingReach()
-  emulator = await startEmulator({
-    signingKeyPem: await sharedTestSigningKey(),
-    clock: new ManualClock(),
-    bootMs: 1000,
-    reach: reach.factory
-  })
-  token = await login(emulator.baseUrl)
+  ;({ emulator, token } = await signedInEmulator({ clock: new ManualClock(), bootMs: 1000, reach: reach.factory }))
 })
 afterEach(() => emulator.close())
 
