@@ -24,6 +24,7 @@ const BENCHES: { file: string; target: string }[] = [
   { file: 'tunnel-throughput.ts', target: '256 MiB through an app tunnel vs ssh -L ≥ 0.8' },
   { file: 'emulator-load.ts', target: 'emulator under autocannon answers correctly' },
   { file: 'gpu-probe.ts', target: 'SSH connections for GPU probes vs a fresh connection per probe ≤ 0.05' },
+  { file: 'cli-latency.ts', target: 'cloud-tray list --json vs the window’s contract ≤ 1.5; cloud-tray ssh vs OpenSSH ssh ≤ 1.0' },
   {
     file: 'soak.ts',
     target:

@@ -16,7 +16,7 @@ import { tunnelCommands, type TunnelCommand } from './ssh-tunnels'
 type SshCommand =
   'ssh.open' | 'ssh.close' | 'ssh.reconnect' | 'ssh.answer' | 'ssh.forgetHostKey' | 'ssh.command' | 'ssh.configPreview' | 'ssh.configWrite'
 
-type SshNotice = 'ssh.ack' | 'ssh.input' | 'ssh.resize'
+type SshNotice = 'ssh.ack' | 'ssh.input' | 'ssh.resize' | 'ssh.eof'
 
 export type SshGroup = CommandGroup<SshCommand | TunnelCommand | FilesCommand | EditorCommand, SshNotice | FilesNotice>
 
@@ -38,7 +38,7 @@ export function sshCommands(wing: SshWing): SshGroup {
       ...tunnelCommands(wing.tunnels).handlers,
       ...filesGroup.handlers,
       ...editorCommands(wing).handlers,
-      'ssh.open': async ({ instanceId, cols, rows }, { clientId }) => terminals.open(instanceId, cols, rows, clientId),
+      'ssh.open': async ({ instanceId, cols, rows, run }, { clientId }) => terminals.open(instanceId, cols, rows, clientId, run),
       'ssh.close': async ({ terminalId }, { clientId }) => terminals.close(terminalId, clientId),
       'ssh.reconnect': async ({ terminalId }, { clientId }) => terminals.reconnect(terminalId, clientId),
       'ssh.answer': async ({ promptId, answer }, { clientId }) => links.answer(promptId, answer, clientId),
@@ -85,6 +85,7 @@ export function sshCommands(wing: SshWing): SshGroup {
     notices: {
       'ssh.input': ({ terminalId, data }, { clientId }) => terminals.input(terminalId, data, clientId),
       'ssh.resize': ({ terminalId, cols, rows }, { clientId }) => terminals.resize(terminalId, cols, rows, clientId),
+      'ssh.eof': ({ terminalId }, { clientId }) => terminals.eof(terminalId, clientId),
       'ssh.ack': ({ terminalId, bytes }, { clientId }) => terminals.ack(terminalId, bytes, clientId),
       ...filesGroup.notices
     }

@@ -4,10 +4,16 @@
  * every tab says "connection lost — reconnecting in N s" while the link retries with backoff; an
  * authentication or host-key failure is never retried without the user, and `reconnect` always
  * works. After a reconnect each tab gets a new shell in place.
+ *
+ * A command line's session (`run`, contract-ssh.ts) is a tab that runs once: its command (or
+ * login shell) on the first connection it is handed, never again; it closes with the exit
+ * status, or, if the connection drops under it, without one. When it ends on a live connection,
+ * the link is kept warm for the next one (links.ts keepWarm), so `cloud-tray ssh box -- true`
+ * run again skips the SSH handshake, as OpenSSH's ControlPersist does.
  */
 import { randomUUID } from 'node:crypto'
 import type { Clock } from '../../shared/clock'
-import type { TerminalState, TerminalStatus } from '../../shared/contract-ssh'
+import type { SshRun, TerminalState, TerminalStatus } from '../../shared/contract-ssh'
 import { AppError } from '../app-error'
 import type { ClientId, EventSink } from '../core-types'
 import type { SshConnection } from './links/connection'
@@ -16,6 +22,7 @@ import type { SshLinks } from './links/links'
 import { plainBytes } from './data-path/plain-bytes'
 import { TerminalSession, type TerminalStats } from './data-path/terminal-session'
 import type { ParseWindowBounds } from './data-path/flow-control'
+import { signalName } from './data-path/shell-exit'
 import { serverLine } from '../../shared/untrusted-text'
 
 export interface TerminalsOptions {
@@ -27,6 +34,8 @@ export interface TerminalsOptions {
   /** Flow control's window bounds (data-path/flow-control.ts); tests and benchmarks change them. */
   parseWindow?: ParseWindowBounds
 }
+
+const LOST_WHILE_RUNNING = 'the connection to the instance was lost while the command ran'
 
 export class Terminals {
   private readonly terminals = new Map<string, TerminalTab>()
@@ -40,8 +49,9 @@ export class Terminals {
   }
 
   /** Opens a tab: answers its id at once; connection progress follows as `ssh.status`. */
-  open(instanceId: string, cols: number, rows: number, clientId: ClientId): { terminalId: string } {
+  open(instanceId: string, cols: number, rows: number, clientId: ClientId, run?: SshRun): { terminalId: string } {
     const terminalId = `t-${randomUUID()}`
+    const { emit } = this.options
     const session = new TerminalSession({
       id: terminalId,
       instanceId,
@@ -49,20 +59,29 @@ export class Terminals {
       cols,
       rows,
       clock: this.options.clock,
-      send: (data) => this.options.emit('ssh.data', { terminalId, data: plainBytes(data) }, clientId),
-      onShellExit: (_session, code) => this.shellEnded(tab, code),
+      send: (data) => emit('ssh.data', { terminalId, data: plainBytes(data) }, clientId),
+      ...(run && !run.pty
+        ? { sendStderr: (data: Uint8Array) => emit('ssh.data', { terminalId, data: plainBytes(data), stream: 'stderr' }, clientId) }
+        : {}),
+      ...(run ? { onWritten: (bytes: number) => emit('ssh.written', { terminalId, bytes }, clientId) } : {}),
+      onShellExit: (_session, code, signal) => this.shellEnded(tab, code, signalName(signal)),
       onChannelLost: () => this.channelLost(tab),
       ...(this.options.parseWindow ? { parseWindow: this.options.parseWindow } : {})
     })
-    const tab = new TerminalTab(session, (state, message, extra) => this.status(session, state, message, extra))
+    const tab = new TerminalTab(session, (state, message, extra) => this.status(session, state, message, extra), run)
     // Throws (in the user's words) before anything is kept when the instance cannot be reached.
     tab.lease = this.options.links.acquire(instanceId, tab)
     this.terminals.set(terminalId, tab)
     return { terminalId }
   }
 
-  input(terminalId: string, data: string, clientId: ClientId): void {
+  input(terminalId: string, data: string | Uint8Array, clientId: ClientId): void {
     this.owned(terminalId, clientId).session.write(data)
+  }
+
+  /** A command line's stdin ended. */
+  eof(terminalId: string, clientId: ClientId): void {
+    this.owned(terminalId, clientId).session.endInput()
   }
 
   resize(terminalId: string, cols: number, rows: number, clientId: ClientId): void {
@@ -80,6 +99,7 @@ export class Terminals {
   /** Connects again now: after a failure, during a backoff wait, or to replace a live shell. */
   reconnect(terminalId: string, clientId: ClientId): void {
     const tab = this.owned(terminalId, clientId)
+    if (tab.run) throw new AppError('not-allowed', 'A command runs once; run it again for a new one.')
     // A tab whose shell ended rejoins its instance's connection (made anew if it was the last).
     if (!tab.lease) tab.lease = this.options.links.acquire(tab.session.instanceId, tab)
     tab.session.finished = false
@@ -111,10 +131,18 @@ export class Terminals {
     return tab
   }
 
-  private shellEnded(tab: TerminalTab, exitCode: number | null): void {
+  private shellEnded(tab: TerminalTab, exitCode: number | null, signal: string | undefined): void {
     tab.session.finished = true
-    const suffix = exitCode === null ? '' : ` (exit ${exitCode})`
-    this.status(tab.session, 'closed', `session ended${suffix} — press Reconnect for a new shell`)
+    const suffix =
+      exitCode !== null ? ` (exit ${exitCode})` : signal ? ` (killed by ${/^[A-Z0-9]+$/.test(signal) ? `SIG${signal}` : signal})` : ''
+    const extra: Partial<TerminalStatus> = { ...(exitCode !== null ? { exitCode } : {}), ...(signal ? { signal } : {}) }
+    if (tab.run) {
+      this.status(tab.session, 'closed', `${tab.run.command === undefined ? 'session' : 'command'} ended${suffix}`, extra)
+      // The next command line's session on this instance skips the handshake.
+      if (tab.lease?.connection) this.options.links.keepWarm(tab.session.instanceId)
+    } else {
+      this.status(tab.session, 'closed', `session ended${suffix} — press Reconnect for a new shell`, extra)
+    }
     // The tab stays open (its scrollback is the user's) but no longer holds the connection.
     tab.leave()
   }
@@ -124,7 +152,16 @@ export class Terminals {
     // If the connection is going down, the link tells every tab at once.
     setImmediate(() => {
       const { session } = tab
-      if (session.finished || session.hasChannel || !connection || tab.lease?.connection !== connection) return
+      if (session.finished || session.hasChannel) return
+      const connectionUp = connection !== undefined && tab.lease?.connection === connection
+      if (tab.run) {
+        // A command ends with its channel, whatever happens to the connection.
+        session.finished = true
+        this.status(session, 'closed', connectionUp ? 'the server closed the session without an exit status' : LOST_WHILE_RUNNING)
+        tab.leave()
+        return
+      }
+      if (!connectionUp) return
       session.finished = true
       this.status(session, 'closed', 'the server closed this shell — press Reconnect for a new one')
       tab.leave()
@@ -153,7 +190,9 @@ class TerminalTab implements LinkUser {
 
   constructor(
     readonly session: TerminalSession,
-    private readonly report: (state: TerminalState, message: string, extra?: Partial<TerminalStatus>) => void
+    private readonly report: (state: TerminalState, message: string, extra?: Partial<TerminalStatus>) => void,
+    /** A command line's session: runs once (see Terminals). */
+    readonly run?: SshRun
   ) {}
 
   get askClient(): ClientId {
@@ -173,6 +212,12 @@ class TerminalTab implements LinkUser {
   disconnected(): void {
     this.shellConnection = undefined
     this.session.detach()
+    if (this.run && this.session.everConnected && !this.session.finished) {
+      // A command cannot be picked up again on a new connection: it ended with the connection.
+      this.session.finished = true
+      this.report('closed', LOST_WHILE_RUNNING)
+      setImmediate(() => this.leave())
+    }
   }
 
   status(status: LinkStatus): void {
@@ -191,9 +236,13 @@ class TerminalTab implements LinkUser {
   }
 
   private async openShell(connection: SshConnection): Promise<void> {
-    const { session } = this
+    const { session, run } = this
     try {
-      const channel = await connection.shell({ cols: session.cols, rows: session.rows })
+      if (run && session.everConnected) return
+      const size = { cols: session.cols, rows: session.rows }
+      const channel = run
+        ? await connection.run(run.command, run.pty ? { ...size, ...(run.term ? { term: run.term } : {}) } : undefined)
+        : await connection.shell(size)
       if (session.finished || this.lease?.connection !== connection) {
         channel.close()
         return

@@ -117,6 +117,29 @@ export class SshConnection {
     })
   }
 
+  /**
+   * A command line's session (`SshRun`): the command, or the login shell, with a pseudo-terminal
+   * only when asked (and then the shell's quick-Ctrl-C receive window). Its exit status is watched
+   * from ssh2's callback on: `exit 7` answers in the same read as the channel's confirmation.
+   */
+  run(command: string | undefined, pty: PtyRequest | undefined): Promise<ClientChannel> {
+    const window: PseudoTtyOptions | false = pty ? { cols: pty.cols, rows: pty.rows, term: pty.term ?? 'xterm-256color' } : false
+    return new Promise((resolve, reject) => {
+      const opened = (error: Error | undefined, channel: ClientChannel): void => {
+        if (error) return reject(error)
+        watchShellExit(channel)
+        if (pty) {
+          limitReceiveWindow(channel, receiveWindowFor(this.roundTrip))
+          this.shells.add(channel)
+          channel.once('close', () => this.shells.delete(channel))
+        }
+        resolve(channel)
+      }
+      if (command === undefined) this.client.shell(window, opened)
+      else this.client.exec(command, window ? { pty: window } : {}, opened)
+    })
+  }
+
   exec(command: string): Promise<ClientChannel> {
     return new Promise((resolve, reject) => {
       this.client.exec(command, (error, channel) => {
