@@ -101,7 +101,7 @@ test('stop when idle 2 min: the countdown notice, then the stop and why', async 
   const instanceId = await runningInstance(page, shell, tick)
   await stopWhenIdle(page, 2)
   // The Sandbox account has a balance: how long it lasts at this rate, in the window and the tray.
-  await expect(page.getByRole('status', { name: 'Cost now' })).toContainText(/\$2\.49\/h for 1\s+instance\s*·\s*≈ \d+ h left at \$2\.49\/h/)
+  await expect(page.getByRole('status', { name: 'Cost now' })).toContainText(/\$2\.49\/h for 1\s+instance\s*·\s*≈ \d+ h left/)
   await expect(page.getByRole('navigation', { name: 'Tray menu' })).toContainText(/≈ \d+ h left at \$2\.49\/h/)
   // The row says which rule would stop it.
   await expect(page.getByRole('row', { name: /idle-trainer/ })).toContainText('auto-stops when idle 2 min')

@@ -31,16 +31,21 @@ export function formatClockTime(ms: number): string {
   return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`
 }
 
-/** "≈ 41 h left at $24.40/h"; "≈ 3 d 2 h left…" for long ones; "balance spent" at 0. */
-export function runwayWords(runway: { hours: number }, perHour: number): string {
-  if (runway.hours <= 0) return `balance spent at ${formatRate(perHour)}`
+/** "≈ 41 h left", "≈ 3 d 2 h left", "≈ 20 min left"; "balance spent" at 0. */
+export function runwayLeft(runway: { hours: number }): string {
+  if (runway.hours <= 0) return 'balance spent'
   const left =
     runway.hours < 1
       ? `${Math.max(1, Math.floor(runway.hours * 60))} min`
       : runway.hours < 100
         ? `${Math.floor(runway.hours)} h`
         : formatDuration(runway.hours * 3_600_000)
-  return `≈ ${left} left at ${formatRate(perHour)}`
+  return `≈ ${left} left`
+}
+
+/** "≈ 41 h left at $24.40/h"; "≈ 3 d 2 h left…" for long ones; "balance spent" at 0. */
+export function runwayWords(runway: { hours: number }, perHour: number): string {
+  return `${runwayLeft(runway)} at ${formatRate(perHour)}`
 }
 
 const PLAN_PERIODS: ReadonlyMap<string, string> = new Map([

@@ -43,6 +43,8 @@ export interface WebShellOptions {
   rendererDir?: string
   /** The tray's "Quit"; default: close the shell. */
   onQuit?: () => void
+  /** The desktop's handler for editor links (web-platform.ts); default: recorded and taken. */
+  editorHandler?: (url: string) => Promise<void>
   log?: (line: string) => void
 }
 
@@ -111,7 +113,12 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
   // The same main-process log as the desktop app, in the same place: <dataDir>/logs/main.log.
   const appLog = createLogger({ dir: logDirFor(dataDir) })
   const clock = options.clock ?? systemClock()
-  const web = createWebPlatform({ onQuit: () => (options.onQuit ? options.onQuit() : void close()), now: () => clock.now(), log })
+  const web = createWebPlatform({
+    onQuit: () => (options.onQuit ? options.onQuit() : void close()),
+    now: () => clock.now(),
+    log,
+    ...(options.editorHandler ? { editorHandler: options.editorHandler } : {})
+  })
   const core = createAppCore({
     dataDir,
     log: appLog,

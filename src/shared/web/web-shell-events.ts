@@ -26,6 +26,11 @@ export interface WebShellEvents {
    * choices ("Keep running", "Stop now"); the others' status changes already have their toasts.
    */
   notification: AppNotification
+  /**
+   * The tray's Quit ran: the web shell is closing. The page stops reconnecting and says Cloud
+   * Tray has quit, instead of an error and "Reconnecting…" for ever.
+   */
+  quit: Record<string, never>
 }
 
 export type WebShellEventName = keyof WebShellEvents
