@@ -117,13 +117,17 @@ describe('interpretAnswer: error bodies by shape, whatever the status', () => {
 
   it('an answer naming several fields carries each, with what it said of each (#24)', () => {
     const error = failure(400, {
-      message: 'field "name" must be at most 128 characters long; field "instanceConfiguration.dockerStorageSize" must be between 0 and 100000, not 1e+20'
+      message:
+        'field "name" must be at most 128 characters long; field "instanceConfiguration.dockerStorageSize" must be between 0 and 100000, not 1e+20'
     })
     expect(error.kind).toBe('invalid-request')
     expect(error.field).toBe('name')
     expect(error.toInfo().fields).toEqual([
       { field: 'name', said: 'field "name" must be at most 128 characters long' },
-      { field: 'instanceConfiguration.dockerStorageSize', said: 'field "instanceConfiguration.dockerStorageSize" must be between 0 and 100000, not 1e+20' }
+      {
+        field: 'instanceConfiguration.dockerStorageSize',
+        said: 'field "instanceConfiguration.dockerStorageSize" must be between 0 and 100000, not 1e+20'
+      }
     ])
     expect(error.message).toContain('Check the fields "name", "instanceConfiguration.dockerStorageSize"')
   })

@@ -6,7 +6,9 @@ import { fieldFromMessage, fieldProblemsFromMessage, lockedUntilFromMessage, quo
 describe('fieldProblemsFromMessage', () => {
   it('splits an answer naming several fields into one problem each, in its order', () => {
     expect(
-      fieldProblemsFromMessage('field "name" must be at most 128 characters long; field "billing.duration" must be between 1 and 1000, and field "nodePorts.2": port 22 is SSH.')
+      fieldProblemsFromMessage(
+        'field "name" must be at most 128 characters long; field "billing.duration" must be between 1 and 1000, and field "nodePorts.2": port 22 is SSH.'
+      )
     ).toEqual([
       { field: 'name', said: 'field "name" must be at most 128 characters long' },
       { field: 'billing.duration', said: 'field "billing.duration" must be between 1 and 1000' },

@@ -72,7 +72,8 @@ describe('create form', () => {
   })
 
   it('refuses at the field the sizes no disk can have: not finite, beyond exact numbers, fractional (#24)', () => {
-    const disk = (extraDataDiskSizeGB: number) => validateDraft({ ...filled(), extraDataDiskSizeGB })['instanceConfiguration.extraDataDiskSizeDB']
+    const disk = (extraDataDiskSizeGB: number) =>
+      validateDraft({ ...filled(), extraDataDiskSizeGB })['instanceConfiguration.extraDataDiskSizeDB']
     const docker = (dockerStorageSize: number) =>
       validateDraft({ ...filled(), enableDocker: true, dockerStorageSize })['instanceConfiguration.dockerStorageSize']
     for (const impossible of [1e20, Number.MAX_SAFE_INTEGER + 2, Infinity, Number.NaN]) {

@@ -98,7 +98,8 @@ export function withChargeMode(draft: CreateDraft, mode: ChargeMode): CreateDraf
  */
 function sizeProblem(value: number | null, zeroMeans: string): string | undefined {
   if (SizeGBSchema.safeParse(value ?? 0).success) return undefined
-  if (value === null || !Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER) return 'No disk is that big: enter a size in GB.'
+  if (value === null || !Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER)
+    return 'No disk is that big: enter a size in GB.'
   if (value < 0) return `Enter a size in GB, 0 (${zeroMeans}) or more.`
   return 'Enter whole gigabytes: a disk has no part of one.'
 }

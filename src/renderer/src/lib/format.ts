@@ -24,7 +24,9 @@ const CHARGE_MODE_UNITS: ReadonlyMap<string, string> = new Map([
  */
 export function regionWords(region: Pick<RegionInfo, 'value' | 'name' | 'location' | 'regionId'>): { name: string; full: string } {
   const name = region.value.trim() || region.name.trim() || region.regionId
-  const more = [region.name.trim(), region.location.trim()].filter((part, index, all) => part && part !== name && all.indexOf(part) === index)
+  const more = [region.name.trim(), region.location.trim()].filter(
+    (part, index, all) => part && part !== name && all.indexOf(part) === index
+  )
   return { name, full: more.length > 0 ? `${name} (${more.join(', ')})` : name }
 }
 
