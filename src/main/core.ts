@@ -22,7 +22,7 @@ import { EventHub } from './event-hub'
 import { Notifier } from './notify/notifier'
 import { osSafePlatform } from './os-text'
 import { SettingsStore } from './settings/settings-store'
-import { SshWing } from './ssh/ssh-wing'
+import { SshWing, type SshEnvironment } from './ssh/ssh-wing'
 import { TrayPresenter } from './tray/tray-presenter'
 import { Warnings } from './warnings'
 import { Watcher } from './watch/watcher'
@@ -37,6 +37,8 @@ export type AppCoreOptions = Pick<
   version: string
   /** [0, 1) for poll jitter; injectable for deterministic tests. */
   random?: () => number
+  /** Where the SSH wing finds ~/.ssh (its config, keys, known_hosts); default: the user's own. */
+  sshEnvironment?: SshEnvironment
 }
 
 export function createAppCore(options: AppCoreOptions): AppCore {
@@ -72,7 +74,17 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const catalog = new Catalog({ dataDir, clock, account, toErrorInfo, emit })
   // What runs only while signed in starts and stops at the session's moments.
   for (const part of [watcher, balance, catalog]) account.listen(part)
-  const wing = new SshWing({ dataDir, clock, emit, events, platform, settings, account, watcher })
+  const wing = new SshWing({
+    dataDir,
+    clock,
+    emit,
+    events,
+    platform,
+    settings,
+    account,
+    watcher,
+    ...(options.sshEnvironment ? { environment: options.sshEnvironment } : {})
+  })
   const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
   const guard = new CostGuard({
     clock,

@@ -17,6 +17,7 @@ import { createMemoryKeychain, createOsKeychain } from '../main/account/keychain
 import type { EmulatorStartOptions, StartEmulator } from '../main/account/sandbox'
 import { startSandboxEmulator, type EmulatorControl, type EmulatorOptions, type ReachFactory } from '../main/account/sandbox-emulator'
 import { createAppCore } from '../main/core'
+import { defaultSshEnvironment } from '../main/ssh/ssh-wing'
 import { createLogger, logDirFor } from '../main/log'
 import type { AppCore, Keychain } from '../main/core-types'
 import { attachWsTransport, type TransportCore } from './transport/ws-server'
@@ -45,6 +46,8 @@ export interface WebShellOptions {
   onQuit?: () => void
   /** The desktop's handler for editor links (web-platform.ts); default: recorded and taken. */
   editorHandler?: (url: string) => Promise<void>
+  /** A home folder standing in for the user's (its ~/.ssh/config is what "Add to ~/.ssh/config" writes); default: the user's own. */
+  sshHome?: string
   log?: (line: string) => void
 }
 
@@ -128,7 +131,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
     startEmulator,
     ...(options.baseUrl !== undefined ? { baseUrlOverride: options.baseUrl } : {}),
     ...(options.reach ? { reach: options.reach } : {}),
-    ...(options.clock ? { clock: options.clock } : {})
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.sshHome !== undefined ? { sshEnvironment: { ...defaultSshEnvironment(), homeDir: options.sshHome } } : {})
   })
 
   let port = 0
