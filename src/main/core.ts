@@ -10,6 +10,7 @@ import type { Clock } from '../shared/clock'
 import { systemClock } from '../shared/clock'
 import { Account, type AccountOptions } from './account/account'
 import { BalanceModel } from './billing/balance-model'
+import { LowBalanceMemory } from './billing/low-balance-memory'
 import { Catalog } from './catalog/catalog'
 import { createDispatcher } from './commands/dispatcher'
 import { commandGroups } from './commands/index'
@@ -63,13 +64,18 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onStuck: (stuck) => notifier.stuck(stuck),
     onNotLoggedIn: () => void account.expire(null)
   })
+  const lowBalanceWarned = new LowBalanceMemory(dataDir, (error) =>
+    log?.warn('could not keep the low-balance warnings', { error: String(error) })
+  )
   const balance = new BalanceModel({
     clock,
     emit,
     toErrorInfo,
     fetch: () => account.cloud().balance(),
     threshold: () => settings.get().lowBalanceThreshold,
-    low: (available, threshold) => notifier.lowBalance(available, threshold)
+    low: (available, threshold) => notifier.lowBalance(available, threshold, account.currentProfile().builtIn === 'sandbox'),
+    account: () => account.accountKey(),
+    warned: lowBalanceWarned
   })
   const catalog = new Catalog({ dataDir, clock, account, toErrorInfo, emit })
   // What runs only while signed in starts and stops at the session's moments.
@@ -116,7 +122,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     const loaded = await settings.load()
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
-    const [rules] = await Promise.all([guard.load(), catalog.load()])
+    const [rules] = await Promise.all([guard.load(), catalog.load(), lowBalanceWarned.load()])
     if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
   }
   let started = false
@@ -137,7 +143,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       balance.stop()
       account.stop()
       wing.dispose()
-      await Promise.all([catalog.close(), guard.flushed()])
+      await Promise.all([catalog.close(), guard.flushed(), lowBalanceWarned.flushed()])
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.

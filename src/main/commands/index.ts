@@ -22,6 +22,7 @@ import { costCommands } from './cost'
 import { instanceCommands } from './instances'
 import { notebookCommands, openNotebook, type NotebookServices } from './notebook'
 import { profileCommands } from './profiles'
+import { sandboxCommands } from './sandbox'
 import { sessionCommands } from './session'
 import { settingsCommands } from './settings'
 import { sshCommands } from './ssh'
@@ -64,6 +65,7 @@ export function commandGroups(parts: Parts) {
     volumeCommands(account),
     catalogCommands(catalog),
     billingCommands({ signedIn: () => catalog.signedIn(), balance }),
+    sandboxCommands({ runningSandbox: () => account.runningSandbox(), balance }),
     settingsCommands({ store: settings, emit, platform, balance }),
     notebookCommands(notebooks),
     trayCommands({
