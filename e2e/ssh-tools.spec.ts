@@ -47,7 +47,7 @@ test('forward Jupyter from the tray, see the instance’s page; upload a file, c
 
   // The instance's panel lists it, with its counters, open and busy.
   await row.getByRole('button', { name: /^Details of tools-e2e/ }).click()
-  const forwarded = page.getByRole('complementary', { name: 'Instance details' }).getByRole('list', { name: 'Forwarded ports' })
+  const forwarded = page.getByRole('complementary', { name: 'Instance details' }).getByRole('list', { name: 'Ports forwarded over SSH' })
   await expect(forwarded).toContainText('Jupyter (8888)')
   await expect(forwarded).toContainText(address)
   await expect(forwarded).toContainText('Open')

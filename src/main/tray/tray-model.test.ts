@@ -235,6 +235,16 @@ describe('tray tunnels', () => {
     expect(waiting.submenu!.map((i) => i.enabled)).toEqual([false, false, true])
   })
 
+  it('an ended tunnel (its instance stopped and will not run again) says so and offers only Remove (#24)', () => {
+    const ended = byId(withTunnels(stopped, [{ ...jupyter, state: 'ended' as never }]), 'instance:x1:tunnel:tun-1')!
+    expect(ended.label).toBe('ended → Jupyter (8888)')
+    expect(ended.submenu!.map((i) => [i.label, i.enabled])).toEqual([
+      ['Open http://127.0.0.1:8888', false],
+      ['Copy 127.0.0.1:8888', false],
+      ['Remove', true]
+    ])
+  })
+
   it('has no tunnel items when the core gives no tunnels (older callers)', () => {
     expect(byId(trayModel(signedIn, snap([running]), DEFAULT_SETTINGS).items, 'instance:r1:forward')).toBeUndefined()
   })

@@ -253,8 +253,8 @@ function tunnelItems(instanceId: string, reachable: boolean, tunnels: NonNullabl
   for (const tunnel of tunnels) {
     const prefix = `instance:${instanceId}:tunnel:${tunnel.tunnelId}`
     const name = tunnel.label ? `${tunnel.label} (${tunnel.remotePort})` : `port ${tunnel.remotePort}`
-    const where = tunnel.state === 'waiting' ? 'waiting for the instance' : tunnel.localAddress
-    const live = tunnel.state !== 'waiting'
+    const live = tunnel.state !== 'waiting' && tunnel.state !== 'ended'
+    const where = tunnel.state === 'waiting' ? 'waiting for the instance' : tunnel.state === 'ended' ? 'ended' : tunnel.localAddress
     items.push({
       id: prefix,
       label: `${where} → ${name}`,
@@ -263,7 +263,7 @@ function tunnelItems(instanceId: string, reachable: boolean, tunnels: NonNullabl
       submenu: [
         item(`${prefix}:open`, `Open http://${tunnel.localAddress}`, live),
         item(`${prefix}:copy`, `Copy ${tunnel.localAddress}`, live),
-        item(`${prefix}:stop`, 'Stop forwarding', true)
+        item(`${prefix}:stop`, tunnel.state === 'ended' ? 'Remove' : 'Stop forwarding', true)
       ]
     })
   }
