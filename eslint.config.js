@@ -17,10 +17,12 @@ const TESTS = ['**/*.test.ts', '**/testing/**', 'e2e/**', 'bench/**', 'scripts/*
 
 /** The renderer's feature folders: each may use the others, lib/ and ui/, never a route in views/. */
 const RENDERER = './src/renderer/src'
-const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'terminal', 'web-shell'].map((folder) => `${RENDERER}/${folder}`)
+const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'terminal', 'update', 'web-shell'].map(
+  (folder) => `${RENDERER}/${folder}`
+)
 
-/** Who may import whom: files in `target` (but not `except`) must not import `from` or `packages` (scripts/eslint-layers.js). */
-const LAYERS = [
+/** Who may import whom (quoted in ARCHITECTURE.md, checked by scripts/architecture.test.ts): files in `target` (but not `except`) must not import `from` or `packages` (scripts/eslint-layers.js). */
+export const LAYERS = [
   {
     target: './src/shared',
     from: ['./src/main', './src/emulator', './src/renderer', './src/web', './src/preload'],

@@ -1,46 +1,34 @@
 /**
- * The app's engine in plain Node, read top to bottom as its table of contents: each part of main
- * is built from its own module, in dependency order, and handed the parts it needs. Parts hear
- * each other on the hub (event-hub.ts), so nothing here rings anyone after a change: each event
- * reaches the transports first, then the SSH wing, the cost guard and the tray, in the order they
- * are built below. A shell uses the core through a transport (Electron's is ipc.ts) and its
- * Platform (core-types.ts); the core never imports electron.
+ * The app's engine in plain Node, read top to bottom as its table of contents: each part is built
+ * in dependency order and handed the parts it needs. Parts hear each other on the hub
+ * (event-hub.ts): each event reaches the transports first, then the parts in the order they are
+ * built below; nothing here rings anyone after a change. A shell brings a transport (Electron's is
+ * ipc.ts), its Platform (core-types.ts) and its options (core-options.ts); the core never imports electron.
  */
-import type { Clock } from '../shared/clock'
 import { systemClock } from '../shared/clock'
-import { Account, type AccountOptions } from './account/account'
+import { Account } from './account/account'
 import { BalanceModel } from './billing/balance-model'
 import { LowBalanceMemory } from './billing/low-balance-memory'
 import { Catalog } from './catalog/catalog'
 import { createDispatcher } from './commands/dispatcher'
 import { commandGroups } from './commands/index'
-import { MAIN_CLIENT, type AppCore, type Platform } from './core-types'
+import type { AppCoreOptions } from './core-options'
+import { MAIN_CLIENT, type AppCore } from './core-types'
 import { CostGuard } from './cost/cost-guard'
 import { execRunner } from './cost/exec-runner'
-import { GuardStore } from './cost/guard-store'
+import { guardStoreIn } from './cost/guard-store'
 import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
 import { Notifier } from './notify/notifier'
 import { osSafePlatform } from './os-text'
 import { SettingsStore } from './settings/settings-store'
-import { SshWing, type SshEnvironment } from './ssh/ssh-wing'
+import { SshWing } from './ssh/ssh-wing'
 import { TrayPresenter } from './tray/tray-presenter'
+import { UpdateService } from './update/update-service'
 import { Warnings } from './warnings'
 import { Watcher } from './watch/watcher'
 
-/** What a shell gives the core; the account's options say where the cloud or the Sandbox comes from. */
-export type AppCoreOptions = Pick<
-  AccountOptions,
-  'dataDir' | 'keychain' | 'log' | 'baseUrlOverride' | 'cloudClientFactory' | 'startEmulator' | 'reach'
-> & {
-  platform: Platform
-  clock?: Clock
-  version: string
-  /** [0, 1) for poll jitter; injectable for deterministic tests. */
-  random?: () => number
-  /** Where the SSH wing finds ~/.ssh (its config, keys, known_hosts); default: the user's own. */
-  sshEnvironment?: SshEnvironment
-}
+export type { AppCoreOptions } from './core-options'
 
 export function createAppCore(options: AppCoreOptions): AppCore {
   const { dataDir, log, version } = options
@@ -50,7 +38,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const warnings = new Warnings(emit, log)
   const platform = osSafePlatform(options.platform)
   const settings = new SettingsStore(dataDir, clock)
-  const account = new Account({ ...options, clock, emit, warn: warnings.warn, notebooks: platform })
+  const account = new Account({ ...options, clock, emit, warn: warnings.warn, unwarn: warnings.clear, notebooks: platform })
   const notifier = new Notifier({ platform, settings, clock, events })
   const watcher = new Watcher({
     clock,
@@ -99,11 +87,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     events,
     notify: notifier,
     instances: watcher,
-    store: new GuardStore(
-      dataDir,
-      () => clock.now(),
-      (error) => log?.warn('cost guard: could not save its rules', { error: String(error) })
-    ),
+    store: guardStoreIn(dataDir, clock, log),
     scope: () => account.accountKey(),
     // nvidia-smi on the instance's shared SSH link, or one exec-only connection kept between probes: never a prompt.
     runner: execRunner(wing.links),
@@ -112,10 +96,12 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     balance: () => balance.spendable(),
     ...(log ? { log } : {})
   })
-  const tray = new TrayPresenter({ events, platform, settings, account, watcher, balance, guard, tunnels: wing.tunnels })
-  door.serve(
-    commandGroups({ version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, tray })
-  )
+  // A restart to update waits while the wing has a terminal, a tunnel or a transfer open.
+  const updates = new UpdateService({ clock, emit, events, settings, log, engine: options.updater, current: version, activity: wing })
+  const tray = new TrayPresenter({ events, platform, settings, account, watcher, balance, guard, updates, tunnels: wing.tunnels })
+  // The door answers with one command group per area, each made of the parts it needs (commands/index.ts).
+  const ground = { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog }
+  door.serve(commandGroups({ ...ground, wing, guard, updates, tray }))
 
   /** Settings, profiles (the tray's first menu follows them), the cost guard's rules and the catalog from disk. */
   const readLocalState = async (): Promise<void> => {
@@ -136,8 +122,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       localStateRead = reading.catch(() => undefined)
       await reading
       await account.start()
+      updates.start()
     },
     async stop() {
+      updates.stop()
       watcher.stop()
       guard.dispose()
       balance.stop()

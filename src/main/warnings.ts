@@ -23,6 +23,15 @@ export class Warnings {
     this.emit('warning', warning)
   }
 
+  /** The condition is over: off the list, and the banners are told (`cleared`). */
+  readonly clear = (id: string): void => {
+    const at = this.list.findIndex((w) => w.id === id)
+    if (at < 0) return
+    this.list.splice(at, 1)
+    this.log?.info(`warning ${id} cleared`)
+    this.emit('warning', { id, message: '', cleared: true })
+  }
+
   all(): Warning[] {
     return [...this.list]
   }

@@ -89,6 +89,14 @@ export interface FilesCommands {
   'files.upload': { input: { sessionId: string; folder: string; items: TransferItem[]; replace: boolean }; result: { transferId: string } }
   /** Starts a download of these paths (files and whole folders). */
   'files.download': { input: { sessionId: string; paths: string[] }; result: { transferId: string; items: TransferItem[] } }
+  /**
+   * Electron: main asks for the folder in the OS's own dialog and writes the download there itself
+   * (no bytes cross to the window); `canceled` when the user closed the dialog.
+   */
+  'files.downloadToFolder': {
+    input: { sessionId: string; paths: string[] }
+    result: { canceled: true } | { canceled: false; transferId: string; items: TransferItem[]; folder: string }
+  }
   'files.cancel': { input: { transferId: string }; result: void }
 }
 

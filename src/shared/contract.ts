@@ -25,6 +25,7 @@ import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
 import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
 import type { CostCommands, CostEvents, CostGuardSettings } from './contract-cost'
+import type { UpdateChannel, UpdateCommands, UpdateEvents } from './contract-update'
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
 
@@ -291,6 +292,8 @@ export interface Settings {
   theme: Theme
   terminalFontSize: number
   costGuard: CostGuardSettings
+  /** Which releases the updater installs: stable ones, or betas too. */
+  updateChannel: UpdateChannel
 }
 
 export type SettingsPatch = {
@@ -306,6 +309,8 @@ export interface AppInfo {
 export interface Warning {
   id: string
   message: string
+  /** The condition is over: the banner goes (`message` is empty). */
+  cleared?: true
 }
 
 // ---------------------------------------------------------------- the maps
@@ -385,8 +390,8 @@ export interface CoreEvents {
   balance: BalanceSnapshot
 }
 
-export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands
-export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents
+export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands & UpdateCommands
+export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & UpdateEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices & FilesNotices
 
@@ -472,7 +477,11 @@ export const COMMAND_NAMES = [
   'files.delete',
   'files.upload',
   'files.download',
-  'files.cancel'
+  'files.downloadToFolder',
+  'files.cancel',
+  'update.get',
+  'update.check',
+  'update.restart'
 ] as const satisfies readonly CommandName[]
 
 export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize', 'files.chunk', 'files.saved'] as const satisfies readonly NoticeName[]
@@ -498,7 +507,8 @@ export const EVENT_NAMES = [
   'files.status',
   'files.transfer',
   'files.written',
-  'files.data'
+  'files.data',
+  'update'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel names: one per command (invoke), one per notice (send) and one per event. */

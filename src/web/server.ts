@@ -18,6 +18,7 @@ import type { EmulatorStartOptions, StartEmulator } from '../main/account/sandbo
 import { startSandboxEmulator, type EmulatorControl, type EmulatorOptions, type ReachFactory } from '../main/account/sandbox-emulator'
 import { createAppCore } from '../main/core'
 import { defaultSshEnvironment } from '../main/ssh/ssh-wing'
+import { createNetworkRoute } from '../main/network/network-route'
 import { createLogger, logDirFor } from '../main/log'
 import type { AppCore, Keychain } from '../main/core-types'
 import { attachWsTransport, type TransportCore } from './transport/ws-server'
@@ -129,6 +130,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
     keychain,
     version: await packageVersion(),
     startEmulator,
+    // HTTPS_PROXY / NO_PROXY as curl reads them, and the OS's roots besides Node's.
+    network: createNetworkRoute({ log: (line) => appLog.info(line) }),
     ...(options.baseUrl !== undefined ? { baseUrlOverride: options.baseUrl } : {}),
     ...(options.reach ? { reach: options.reach } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

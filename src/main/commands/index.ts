@@ -13,6 +13,7 @@ import type { Notifier } from '../notify/notifier'
 import type { SettingsStore } from '../settings/settings-store'
 import type { SshWing } from '../ssh/ssh-wing'
 import type { TrayPresenter } from '../tray/tray-presenter'
+import type { UpdateService } from '../update/update-service'
 import type { Warnings } from '../warnings'
 import type { Watcher } from '../watch/watcher'
 import { appCommands } from './app'
@@ -27,6 +28,7 @@ import { sessionCommands } from './session'
 import { settingsCommands } from './settings'
 import { sshCommands } from './ssh'
 import { trayCommands } from './tray'
+import { updateCommands } from './update'
 import { volumeCommands } from './volumes'
 
 /** Main's parts, as core.ts builds them. */
@@ -44,11 +46,13 @@ export interface Parts {
   catalog: Catalog
   wing: SshWing
   guard: CostGuard
+  updates: UpdateService
   tray: TrayPresenter
 }
 
 export function commandGroups(parts: Parts) {
-  const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, tray } = parts
+  const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, updates, tray } =
+    parts
   const notebooks: NotebookServices = {
     platform,
     accessToken: () => account.accessToken(),
@@ -76,9 +80,11 @@ export function commandGroups(parts: Parts) {
       account,
       openNotebook: (instanceId) => openNotebook(notebooks, instanceId),
       ssh: wing,
-      guard
+      guard,
+      restartToUpdate: () => updates.restart(false)
     }),
     sshCommands(wing),
-    costCommands({ guard })
+    costCommands({ guard }),
+    updateCommands(updates)
   ] as const
 }

@@ -108,6 +108,9 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'cost.keepRunning': instanceRef,
   'cost.quitOffer': none,
   'cost.stopAll': none,
+  'update.get': none,
+  'update.check': none,
+  'update.restart': z.object({ anyway: z.boolean() }).strict(),
   'tunnels.list': none,
   'tunnels.start': z.object({ instanceId: id, remotePort: port, localPort: port.optional() }).strict(),
   'tunnels.stop': tunnelRef,
@@ -141,6 +144,7 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
     })
     .strict(),
   'files.download': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
+  'files.downloadToFolder': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
   'files.cancel': z.object({ transferId: id }).strict()
 }
 

@@ -31,7 +31,7 @@ export function sshCommands(wing: SshWing): SshGroup {
           `Could not ${verb} ${configPath}: ${(error as Error).message}. Nothing was changed; check the file's permissions.`,
           { cause: error }
         )
-  const filesGroup = filesCommands(wing.files)
+  const filesGroup = filesCommands(wing.files, wing.pickFolder)
 
   return {
     handlers: {

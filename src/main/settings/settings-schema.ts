@@ -27,7 +27,8 @@ export const DEFAULT_SETTINGS: Settings = {
   openWindowAtStart: true,
   theme: 'system',
   terminalFontSize: 14,
-  costGuard: DEFAULT_COST_GUARD
+  costGuard: DEFAULT_COST_GUARD,
+  updateChannel: 'stable'
 }
 
 const d = DEFAULT_SETTINGS
@@ -70,7 +71,8 @@ export const SettingsSchema = z.object({
       trayTitle: z.boolean().default(d.costGuard.trayTitle),
       offerStopOnQuit: z.boolean().default(d.costGuard.offerStopOnQuit)
     })
-    .default(d.costGuard)
+    .default(d.costGuard),
+  updateChannel: z.enum(['stable', 'beta']).catch(d.updateChannel).default(d.updateChannel)
 }) satisfies z.ZodType<Settings, unknown>
 
 /** A patch from the renderer: every field optional, nested groups partial; unknown keys refused. */
@@ -97,7 +99,8 @@ export const SettingsPatchSchema = z
     costGuard: z
       .object({ defaults: GuardRulesSchema, countdownMinutes, trayTitle: z.boolean(), offerStopOnQuit: z.boolean() })
       .partial()
-      .strict()
+      .strict(),
+    updateChannel: z.enum(['stable', 'beta'])
   })
   .partial()
   .strict()

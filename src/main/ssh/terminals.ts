@@ -33,6 +33,11 @@ export class Terminals {
 
   constructor(private readonly options: TerminalsOptions) {}
 
+  /** Terminal tabs open now (a restart to update waits for them). */
+  openCount(): number {
+    return this.terminals.size
+  }
+
   /** Opens a tab: answers its id at once; connection progress follows as `ssh.status`. */
   open(instanceId: string, cols: number, rows: number, clientId: ClientId): { terminalId: string } {
     const terminalId = `t-${randomUUID()}`

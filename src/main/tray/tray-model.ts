@@ -3,6 +3,7 @@
  * adapter renders it; `tray.activate` runs an item by id. Every action is a menu item because
  * Linux AppIndicator ignores clicks on the icon.
  */
+import type { UpdateState } from '../../shared/contract-update'
 import type { Instance } from '../../shared/api'
 import { availableOf } from '../../shared/balance'
 import {
@@ -43,6 +44,8 @@ export interface TrayContext {
   cost?: CostSnapshot
   /** Port tunnels (src/main/ssh/tunnels/tunnel-manager.ts): each instance's are listed in its submenu. */
   tunnels?: readonly Pick<TunnelInfo, 'tunnelId' | 'instanceId' | 'remotePort' | 'label' | 'localAddress' | 'state'>[]
+  /** The updater (update/update-service.ts): a downloaded update offers a restart. */
+  update?: Pick<UpdateState, 'status' | 'version' | 'waitingFor'>
 }
 
 export type TrayAction =
@@ -54,6 +57,7 @@ export type TrayAction =
   | { kind: 'sign-in' }
   | { kind: 'sign-out' }
   | { kind: 'quit' }
+  | { kind: 'update-restart' }
   | { kind: 'notebook'; instanceId: string }
   | { kind: 'terminal'; instanceId: string }
   | { kind: 'copy-ssh'; instanceId: string }
@@ -65,7 +69,17 @@ export type TrayAction =
   | { kind: 'forward-other'; instanceId: string }
   | { kind: 'tunnel-open' | 'tunnel-copy' | 'tunnel-stop'; instanceId: string; tunnelId: string }
 
-const GLOBAL = ['open-window', 'more-instances', 'new-instance', 'new-volume', 'refresh', 'sign-in', 'sign-out', 'quit'] as const
+const GLOBAL = [
+  'open-window',
+  'more-instances',
+  'new-instance',
+  'new-volume',
+  'refresh',
+  'sign-in',
+  'sign-out',
+  'quit',
+  'update-restart'
+] as const
 
 /** Item id → action; undefined for ids the model never produces. */
 export function parseTrayItemId(itemId: string): TrayAction | undefined {
@@ -131,6 +145,15 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
   items.push(separator('sep-account'))
   if (session.status === 'signed-in') items.push(item('sign-out', 'Sign out', true))
   else items.push(item('sign-in', session.status === 'expired' ? 'Sign in again…' : 'Sign in…', true))
+  const update = context.update
+  if (update?.status === 'ready')
+    items.push(
+      item(
+        'update-restart',
+        update.waitingFor ? `Update ${update.version} waits for open sessions…` : `Restart to update (${update.version})`,
+        true
+      )
+    )
   items.push(item('quit', 'Quit', true))
 
   const costTip = burnTooltip(cost)

@@ -9,6 +9,7 @@
  * be told inside another (the guard's `cost` inside the `instances` that caused it), and reading
  * the parts then gives one consistent menu, not half of the old and half of the new.
  */
+import type { UpdateState } from '../../shared/contract-update'
 import type { BalanceSnapshot, EventName, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
 import type { CostSnapshot } from '../../shared/contract-cost'
 import type { EventFeed, Platform } from '../core-types'
@@ -23,7 +24,8 @@ export const TRAY_EVENTS = [
   'balance',
   'cost',
   'settings',
-  'tunnels'
+  'tunnels',
+  'update'
 ] as const satisfies readonly EventName[]
 
 export interface TrayPresenterOptions {
@@ -41,6 +43,8 @@ export interface TrayPresenterOptions {
   /** The port tunnels (ssh/tunnels/tunnel-manager.ts), listed in their instance's submenu. */
   tunnels?: { list(): NonNullable<TrayContext['tunnels']> }
   platform: Pick<Platform, 'setTray'>
+  /** The updater's state: a downloaded update adds "Restart to update". */
+  updates?: { snapshot(): UpdateState }
 }
 
 export class TrayPresenter {
@@ -67,7 +71,8 @@ export class TrayPresenter {
       profileName: options.account.profileName(),
       ...(options.balance ? { balance: options.balance.snapshot() } : {}),
       ...(options.guard ? { cost: options.guard.snapshot() } : {}),
-      ...(options.tunnels ? { tunnels: options.tunnels.list() } : {})
+      ...(options.tunnels ? { tunnels: options.tunnels.list() } : {}),
+      ...(options.updates ? { update: options.updates.snapshot() } : {})
     })
     const json = JSON.stringify(model)
     this.current = model

@@ -68,6 +68,9 @@ export interface PtyRequest {
   term?: string
 }
 
+/** How long a link has to answer the probe after a wake before it counts as lost. */
+export const PROBE_TIMEOUT_MS = 8_000
+
 export class SshConnection {
   /** Resolves once, with a line for the user, when the connection ends for any reason. */
   readonly closed: Promise<string>
@@ -120,6 +123,26 @@ export class SshConnection {
         watchShellExit(channel)
         resolve(channel)
       })
+    })
+  }
+
+  /**
+   * After a sleep: does the link still answer? A channel request answered (either way) within
+   * `timeoutMs` says it does; otherwise the connection is dropped, as lost, so its terminals and
+   * tunnels reconnect now instead of after the keepalives give up (15 s × 3).
+   */
+  probe(clock: Clock, timeoutMs = PROBE_TIMEOUT_MS): void {
+    if (this.ending) return
+    let answered = false
+    const timer = clock.setTimeout(() => {
+      if (!answered && !this.ending) this.client.destroy()
+    }, timeoutMs)
+    this.client.exec('true', (error, channel) => {
+      answered = true
+      clock.clearTimeout(timer)
+      if (error) return
+      channel.resume()
+      channel.stderr.resume()
     })
   }
 
