@@ -14,6 +14,7 @@ import { pumpWithBackpressure } from './backpressure'
 import { keepTailOnExit } from './pty-tail'
 import { sftpServerCommand, type SftpFault } from './sftp-server'
 import { sftpJail, type SftpJail } from './sftp-jail'
+import { inShownHome } from './shown-home'
 
 export interface SessionOptions {
   home: string
@@ -69,9 +70,10 @@ export function serveSession(session: Session, options: SessionOptions): { close
       clientEnv,
       ...(options.binDir ? { binDir: options.binDir } : {})
     })
-    const shell = loginShell()
-    const args = shellArguments(shell, command)
-    running = ptyInfo ? runInPty(channel, shell, args, env, ptyInfo, options) : runInPipes(channel, shell, args, env, options)
+    const login = loginShell()
+    // In the home as a real instance shows it (/root), where this machine can (shown-home.ts).
+    const { file, args } = inShownHome(login, shellArguments(login, command), options.home, options.username)
+    running = ptyInfo ? runInPty(channel, file, args, env, ptyInfo, options) : runInPipes(channel, file, args, env, options)
   }
   session.on('shell', (accept) => {
     if (running) return
