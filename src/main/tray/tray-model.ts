@@ -129,7 +129,8 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
           stuck.has(instance.instanceMetadata.instanceId),
           notebookPassword,
           context.tunnels,
-          guarded.get(instance.instanceMetadata.instanceId)
+          guarded.get(instance.instanceMetadata.instanceId),
+          cost?.at ?? 0
         )
       )
     if (shown.length < instances.length) {
@@ -191,7 +192,9 @@ function instanceSubmenu(
   stuck: boolean,
   notebookPassword: boolean,
   tunnels: TrayContext['tunnels'],
-  cost: GuardInstance | undefined
+  cost: GuardInstance | undefined,
+  /** The cost snapshot's time: what "today" is for the plan line. */
+  now: number
 ): TrayMenuItem {
   const id = instance.instanceMetadata.instanceId
   const status = instance.instanceRuntimeInfo.status
@@ -200,7 +203,7 @@ function instanceSubmenu(
   // Item ids carry the node port: a port the server lists twice gets one item (the first).
   const ports = uniqueBy(forwardedPorts(instance), (p) => p.nodePort).items
   const submenu: TrayMenuItem[] = [
-    ...instanceCostLines(cost),
+    ...instanceCostLines(cost, now),
     item(
       `instance:${id}:notebook`,
       notebookPassword ? 'Open notebook (asks for your password once)…' : 'Open notebook',
