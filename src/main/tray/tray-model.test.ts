@@ -167,6 +167,11 @@ describe('tray model', () => {
     expect(line(95.2, 10)).toBe('Balance: $95.20')
     expect(line(4.2, 10)).toBe('Balance low: $4.20')
     expect(line(4.2, null)).toBe('Balance: $4.20')
+    // #24: vouchers and credits are money too; the tray says them as the window does.
+    const withExtras = { balance: { ...balance(95.2).balance, availableVoucherAmount: 5, availableCreditAmount: 2.5 }, fetchedAt: 1 }
+    expect(byId(trayModel(signedIn, snap([]), DEFAULT_SETTINGS, { balance: withExtras }).items, 'balance')?.label).toBe(
+      'Balance: $95.20 + $7.50 vouchers and credits'
+    )
     expect(byId(trayModel(signedIn, snap([]), DEFAULT_SETTINGS).items, 'balance')).toBeUndefined()
     expect(byId(trayModel(signedOut, snap([]), DEFAULT_SETTINGS, { balance: balance(5) }).items, 'balance')).toBeUndefined()
   })

@@ -5,7 +5,7 @@
  */
 import type { UpdateState } from '../../shared/contract-update'
 import type { Instance } from '../../shared/api'
-import { availableOf } from '../../shared/balance'
+import { availableOf, extrasOf } from '../../shared/balance'
 import {
   canOpenNotebook,
   canOpenTerminal,
@@ -241,12 +241,16 @@ function instanceSubmenu(
   return { id: `instance:${id}`, label: `${instance.instanceSpecInfo.name} — ${shown}`, enabled: true, type: 'submenu', submenu }
 }
 
-/** "Balance: $95.20", "Balance low: $4.20" (below the user's threshold); none until read. */
+/**
+ * "Balance: $95.20", "Balance low: $4.20" (below the user's threshold), with the vouchers and
+ * credits spent before it when there are any, as the window's sidebar says; none until read.
+ */
 function balanceLine(session: SessionState, settings: Settings, snapshot: BalanceSnapshot | undefined): string | undefined {
   if (session.status !== 'signed-in' || !snapshot?.balance) return undefined
   const available = availableOf(snapshot.balance)
+  const extras = extrasOf(snapshot.balance)
   const low = settings.lowBalanceThreshold !== null && available < settings.lowBalanceThreshold
-  return `${low ? 'Balance low' : 'Balance'}: ${formatDollars(available)}`
+  return `${low ? 'Balance low' : 'Balance'}: ${formatDollars(available)}${extras > 0 ? ` + ${formatDollars(extras)} vouchers and credits` : ''}`
 }
 
 /**
