@@ -184,7 +184,9 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await core.stop()
       appLog.close()
-      if (ownDataDir) await rm(dataDir, { recursive: true, force: true })
+      // A Sandbox instance's shell may still be writing its history into its home as it ends
+      // (SIGHUP): a folder that fills again while it is removed is tried again, not left behind.
+      if (ownDataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
     })()
     return closing
   }
