@@ -13,7 +13,7 @@ import { skipBecause } from '../../shared/node/testing/platform-support'
 import { createReach, type EmulatorReach } from './index'
 import { sftpServerPath } from './sftp-server'
 import { shownHome } from './sftp-jail'
-import { connectToInstance, fakeCloud, freePort, userKey, type FakeCloud } from './testing/fake-cloud'
+import { connectToInstance, fakeCloud, runAliceInstance, userKey, type FakeCloud } from './testing/fake-cloud'
 
 const alice = userKey()
 let cloud: FakeCloud
@@ -40,16 +40,7 @@ describe.skipIf(skipBecause(sftpServerPath() ? undefined : 'OpenSSH’s sftp-ser
       cloud = fakeCloud(stateDir)
       cloud.keys.set('alice', [alice.publicKey])
       reach = await createReach()(cloud.context)
-      const sshPort = await freePort()
-      const view = {
-        instanceId: 'inst-1',
-        owner: 'alice',
-        instanceUsername: 'root',
-        subUrl: '/nb/inst-1/',
-        nodePorts: [{ port: 22, address: '127.0.0.1', nodePort: sshPort }]
-      }
-      cloud.instances.set('inst-1', view)
-      await reach.instanceRunning(view)
+      const sshPort = await runAliceInstance(cloud, reach)
       home = join(stateDir, 'emulator-reach', 'homes', 'inst-1')
       mkdirSync(join(home, 'work'))
       writeFileSync(join(home, 'work', 'notes.txt'), 'inside')

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import ssh2, { type ClientChannel, type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
-import { connectToInstance, fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
+import { connectToInstance, fakeCloud, runAliceInstance, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
 import { isLoopback } from './ssh-server'
 import { showsHome } from './shown-home'
 import { ROUND_TRIP_PROBES, probeRoundTrips } from '../../main/ssh/data-path/round-trip'
@@ -27,16 +27,7 @@ beforeAll(async () => {
   cloud = fakeCloud(stateDir)
   cloud.keys.set('alice', [alice.publicKey])
   reach = await createReach()(cloud.context)
-  sshPort = await freePort()
-  const view = {
-    instanceId: 'inst-1',
-    owner: 'alice',
-    instanceUsername: 'root',
-    subUrl: '/nb/inst-1/',
-    nodePorts: [{ port: 22, address: '127.0.0.1', nodePort: sshPort }]
-  }
-  cloud.instances.set('inst-1', view)
-  await reach.instanceRunning(view)
+  sshPort = await runAliceInstance(cloud, reach)
 })
 
 afterAll(async () => {

@@ -44,6 +44,21 @@ export function fakeCloud(stateDir?: string): FakeCloud {
   return { context, instances, keys, tokens, lines }
 }
 
+/** `inst-1` of `alice` (root login, SSH on a free port) running on `reach`; answers its SSH port. */
+export async function runAliceInstance(cloud: FakeCloud, reach: EmulatorReach): Promise<number> {
+  const sshPort = await freePort()
+  const view = {
+    instanceId: 'inst-1',
+    owner: 'alice',
+    instanceUsername: 'root',
+    subUrl: '/nb/inst-1/',
+    nodePorts: [{ port: 22, address: '127.0.0.1', nodePort: sshPort }]
+  }
+  cloud.instances.set('inst-1', view)
+  await reach.instanceRunning(view)
+  return sshPort
+}
+
 export function userKey(): { privateKey: string; publicKey: string } {
   const privateKey = generateEd25519PrivateKey('test-user')
   const parsed = ssh2.utils.parseKey(privateKey) as ParsedKey
