@@ -57,7 +57,7 @@ async function shoot(page: Page, name: string, options: { exclude?: string[]; re
       const where = `${name} at ${size.width}×${size.height} (${scheme})`
       // Every view is looked at before the walk fails: the list says everything that is wrong at once.
       const found = [...(await sidewaysOverflow(page)), ...(await axeViolations(page, { ...options, allImpacts: true }))]
-      problems.push(...found.map((problem) => `${where}: ${problem}`))
+      for (const problem of found) problems.push(`${where}: ${problem}`)
       await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${size.width}x${size.height}-${scheme}.png`) })
     }
   }

@@ -21,4 +21,6 @@ export type AppCoreOptions = Pick<
   random?: () => number
   /** Where the SSH wing finds ~/.ssh (its config, keys, known_hosts); default: the user's own. */
   sshEnvironment?: SshEnvironment
+  /** How often the availability watch reads the catalog (default 60 s). */
+  stockCheckIntervalMs?: number
 }

@@ -4,16 +4,20 @@
  * (event-hub.ts): each event reaches the transports first, then the parts in the order they are
  * built below; nothing here rings anyone after a change. A shell brings a transport (Electron's is
  * ipc.ts), its Platform (core-types.ts) and its options (core-options.ts); the core never imports electron.
+ * Each part's listeners, timers and the calls others make on it run under a guard of its own
+ * (supervisor.ts, parts.ts): one part's throw never takes main down (#21).
  */
 import { systemClock } from '../shared/clock'
 import { Account } from './account/account'
+import { Availability } from './availability/availability'
 import { BalanceModel } from './billing/balance-model'
 import { LowBalanceMemory } from './billing/low-balance-memory'
 import { Catalog } from './catalog/catalog'
 import { createDispatcher } from './commands/dispatcher'
 import { commandGroups } from './commands/index'
+import { notificationActivator } from './commands/notification-actions'
 import type { AppCoreOptions } from './core-options'
-import { MAIN_CLIENT, type AppCore } from './core-types'
+import { MAIN_CLIENT, type AppCore, type CreateCommand } from './core-types'
 import { CostGuard } from './cost/cost-guard'
 import { execRunner } from './cost/exec-runner'
 import { guardStoreIn } from './cost/guard-store'
@@ -21,8 +25,10 @@ import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
 import { Notifier } from './notify/notifier'
 import { osSafePlatform } from './os-text'
+import { guardCalls, superviseMain } from './parts'
 import { SettingsStore } from './settings/settings-store'
 import { SshWing } from './ssh/ssh-wing'
+import { Templates } from './templates/templates'
 import { TrayPresenter } from './tray/tray-presenter'
 import { UpdateService } from './update/update-service'
 import { Warnings } from './warnings'
@@ -36,13 +42,13 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const events = new EventHub(log)
   const emit = events.emit
   const warnings = new Warnings(emit, log)
+  const { supervisor, parts, under } = superviseMain({ log, clock, events, warnings })
   const platform = osSafePlatform(options.platform)
   const settings = new SettingsStore(dataDir, clock)
-  const account = new Account({ ...options, clock, emit, warn: warnings.warn, unwarn: warnings.clear, notebooks: platform })
-  const notifier = new Notifier({ platform, settings, clock, events })
+  const account = new Account({ ...options, ...under(parts.account), warn: warnings.warn, unwarn: warnings.clear, notebooks: platform })
+  const notifier = new Notifier({ platform, settings, ...under(parts.notify) })
   const watcher = new Watcher({
-    clock,
-    emit,
+    ...under(parts.watch),
     log,
     toErrorInfo,
     random: options.random ?? Math.random,
@@ -56,8 +62,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     log?.warn('could not keep the low-balance warnings', { error: String(error) })
   )
   const balance = new BalanceModel({
-    clock,
-    emit,
+    ...under(parts.balance),
     toErrorInfo,
     fetch: () => account.cloud().balance(),
     threshold: () => settings.get().lowBalanceThreshold,
@@ -65,14 +70,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     account: () => account.accountKey(),
     warned: lowBalanceWarned
   })
-  const catalog = new Catalog({ dataDir, clock, account, toErrorInfo, emit })
-  // What runs only while signed in starts and stops at the session's moments.
-  for (const part of [watcher, balance, catalog]) account.listen(part)
+  const catalog = new Catalog({ dataDir, clock: parts.catalog.clock(clock), account, toErrorInfo, emit })
   const wing = new SshWing({
     dataDir,
-    clock,
-    emit,
-    events,
+    ...under(parts.ssh),
     platform,
     settings,
     account,
@@ -80,11 +81,17 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     ...(options.sshEnvironment ? { environment: options.sshEnvironment } : {})
   })
   const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
+  // A launch main makes itself (a watch's, a template's without the window) is the Create button's own command.
+  const create: CreateCommand = (request, origin) => door.handle('instances.create', { request, origin }, { clientId: MAIN_CLIENT })
+  const templates = new Templates({ dataDir, ...under(parts.templates), account, catalog, find: (id) => watcher.find(id), log })
+  // Every watch shares one catalog read, through the cache the create form reads too.
+  const availability = new Availability({ ...options, ...under(parts.availability), account, catalog, templates, create, notifier })
+  // What runs only while signed in starts and stops at the session's moments.
+  for (const part of [watcher, balance, catalog, availability]) account.listen(part)
   const guard = new CostGuard({
-    clock,
+    ...under(parts.cost),
+    supervisor,
     settings,
-    emit,
-    events,
     notify: notifier,
     instances: watcher,
     store: guardStoreIn(dataDir, clock, log),
@@ -98,18 +105,22 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   })
   // A restart to update waits while the wing has a terminal, a tunnel or a transfer open.
   const updates = new UpdateService({ clock, emit, events, settings, log, engine: options.updater, current: version, activity: wing })
-  const tray = new TrayPresenter({ events, platform, settings, account, watcher, balance, guard, updates, tunnels: wing.tunnels })
+  const shown = { account, watcher, balance, guard, updates, tunnels: wing.tunnels, problems: () => supervisor.problems() }
+  const tray = new TrayPresenter({ ...under(parts.tray), platform, settings, ...shown, launch: { templates, availability } })
+  guardCalls(parts, { watcher, balance, catalog, notifier, wing, availability })
   // The door answers with one command group per area, each made of the parts it needs (commands/index.ts).
   const ground = { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog }
-  door.serve(commandGroups({ ...ground, wing, guard, updates, tray }))
+  door.serve(commandGroups({ ...ground, wing, guard, updates, templates, availability, tray, create }))
 
-  /** Settings, profiles (the tray's first menu follows them), the cost guard's rules and the catalog from disk. */
+  /** Settings, profiles (the tray's first menu follows them), the cost guard's rules, the catalog, templates and watches from disk. */
   const readLocalState = async (): Promise<void> => {
     const loaded = await settings.load()
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
-    const [rules] = await Promise.all([guard.load(), catalog.load(), lowBalanceWarned.load()])
+    const [rules, , ...files] = await Promise.all([guard.load(), catalog.load(), templates.load(), availability.load()])
+    await lowBalanceWarned.load()
     if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
+    for (const [index, warning] of files.flat().entries()) warnings.warn(`launch-files-invalid-${index}`, warning)
   }
   let started = false
   /** What the first commands wait for (set by start(); never rejects). */
@@ -127,11 +138,12 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     async stop() {
       updates.stop()
       watcher.stop()
+      availability.stop()
       guard.dispose()
       balance.stop()
       account.stop()
       wing.dispose()
-      await Promise.all([catalog.close(), guard.flushed(), lowBalanceWarned.flushed()])
+      await Promise.all([catalog.close(), guard.flushed(), templates.flushed(), availability.flushed(), lowBalanceWarned.flushed()])
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.
@@ -142,14 +154,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     notice: (notice, input, context) => door.notice(notice, input, context),
     subscribe: (sink) => events.subscribe(sink),
     clientGone: (clientId) => wing.clientGone(clientId),
-    openInstance(instanceId) {
-      platform.showWindow()
-      emit('navigate', instanceId !== undefined ? { view: 'instances', instanceId } : { view: 'instances' })
-    },
-    onSystemEvent(event) {
-      watcher.onSystemEvent(event)
-      wing.onSystemEvent(event)
-    },
+    notificationActivated: notificationActivator({ handle: door.handle, platform, emit, log }),
+    onSystemEvent: (event) => [watcher, wing, availability].forEach((part) => part.onSystemEvent(event)),
     quitOffer: () => guard.quitOffer()
   }
 }

@@ -15,6 +15,7 @@ import { bindIpc, type IpcMainLike } from './ipc'
 import { createNotificationAdapter } from './notify/notification-adapter'
 import { createNotebookWindows } from './notebook/notebook-window-adapter'
 import { createTrayAdapter } from './tray/tray-adapter'
+import { openFileWithDialog, saveFileWithDialog } from './windows/file-dialog-adapter'
 import { createMainWindowController, openEditorLink, openInBrowser } from './windows/main-window-adapter'
 import { handleQuit } from './windows/quit-adapter'
 import { askBeforeQuit } from './windows/quit-offer-adapter'
@@ -24,6 +25,7 @@ import { notebookAccessAfter, type NotebookOwner } from './notebook/notebook-acc
 import { launcherSwitches, setLinuxAutostart } from './windows/autostart'
 import { osSafeNotification } from './os-text'
 import { startupFailure } from './startup-failure'
+import { installProcessGuard } from './process-guard'
 import { systemClock } from '../shared/clock'
 import { boundedQuit } from './windows/quit-bound'
 import { TOAST_ACTIVATOR_CLSID, appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
@@ -78,6 +80,26 @@ async function start(): Promise<void> {
   const trayAtStart = trayShown()
   void trayAtStart.then((shown) => shown || useNoTrayMenu(app.isPackaged))
   const log = createLogger({ dir: logDirFor(dataDir) })
+  // The last net (process-guard.ts says what goes on and why that is safe): a failed promise nobody
+  // awaited, or a connection's error, is logged and the app goes on; anything else ends it, once
+  // logged, and starts it again (the session and the cost guard's countdowns resume from disk)
+  // unless it has only just started, when it says so instead of starting again and again.
+  installProcessGuard({
+    log,
+    fatal() {
+      log.close()
+      if (process.uptime() > 60) {
+        app.relaunch()
+        app.exit(70)
+        return
+      }
+      dialog.showErrorBox(
+        'Cloud Tray',
+        'Cloud Tray hit an unexpected error and has to close. Its log (in Settings → Show logs) says what happened.'
+      )
+      app.exit(70)
+    }
+  })
   const notebooks = createNotebookWindows((line) => log.info(line))
   // Quit closes the notebook windows first and asks if a page has unsaved work (leave-policy.ts).
   // With the setting on, Quit first offers to stop running instances (cost/quit-question.ts).
@@ -101,14 +123,10 @@ async function start(): Promise<void> {
     onGone: (id) => core?.clientGone(String(id))
   })
   useAppWindowForDialogs(() => window.forDialog())
+  // A click, and the buttons (macOS, Windows): answered as the window's buttons would be (commands/notification-actions.ts).
   const notifier = createNotificationAdapter(
-    (n) => core?.openInstance(n.instanceId),
-    // Buttons (macOS, Windows): the cost guard's choices, answered as the window's buttons would be.
-    (n, action) => {
-      if (!n.instanceId) return
-      const command = action === 'stop-now' ? 'instances.stop' : 'cost.keepRunning'
-      void core?.handle(command, { instanceId: n.instanceId }, { clientId: 'main' })
-    }
+    (n) => core?.notificationActivated(n),
+    (n, action) => core?.notificationActivated(n, action)
   )
   const trayIcoDir = app.isPackaged ? join(process.resourcesPath, 'tray') : join(app.getAppPath(), 'resources', 'tray')
   const tray = createTrayAdapter((itemId) => {
@@ -139,6 +157,8 @@ async function start(): Promise<void> {
     writeClipboard: (text) =>
       void Promise.resolve(clipboard.writeText(text)).catch((error: Error) => log.warn(`clipboard: ${error.message}`)),
     readClipboard: async () => await clipboard.readText(),
+    saveFile: (file) => saveFileWithDialog(file),
+    openFile: (request) => openFileWithDialog(request),
     // A download's folder, picked in main: the renderer's File System Access picker cancels
     // silently on a folder the browser blocks (electron/electron#42459); here any folder the user
     // can write works, and one they cannot says so (ssh/sftp/disk-sink.ts).

@@ -1,7 +1,8 @@
 /**
  * Problems the user should know about that belong to no single action (an unreadable settings
  * file, no keychain, a Sandbox that would not start): logged, announced as a `warning` event for
- * the banner, and listed by `warnings.get`. A warning with the same id replaces the earlier one.
+ * the banner, and listed by `warnings.get`. A warning with the same id replaces the earlier one;
+ * one that is over (`clear`) is announced `cleared`, and its banner goes.
  */
 import type { Warning } from '../shared/contract'
 import type { CoreLog, EventSink } from './core-types'

@@ -28,6 +28,7 @@ import type { CostCommands, CostEvents, CostGuardSettings } from './contract-cos
 import type { UpdateChannel, UpdateCommands, UpdateEvents } from './contract-update'
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
+import type { LaunchCommands, LaunchEvents, LaunchFill, LaunchOrigin } from './contract-launch'
 
 export type { ErrorInfo, Result } from './errors'
 
@@ -159,6 +160,8 @@ export interface Transition {
   to: string | null
   message?: string
   diagnosisMessage?: string
+  /** A spot instance (the provider may reclaim it): its stop is a reclaim unless this app asked. */
+  spot?: true
 }
 
 /** The watcher's health, for the banner: shown while polling fails, cleared when it recovers. */
@@ -218,6 +221,10 @@ export type NotificationKind =
   | 'countdown'
   | 'auto-stop'
   | 'plan-ending'
+  /** The availability watch (src/main/availability): stock came, a launch made or not made, a watch ended. */
+  | 'stock'
+  /** A spot instance the provider reclaimed. */
+  | 'reclaimed'
 
 /**
  * A button on a notification. Real buttons exist only on some desktops (Electron's `actions` are
@@ -225,7 +232,8 @@ export type NotificationKind =
  * are shown, and the web shell's toast carries them as buttons.
  */
 export interface NotificationAction {
-  id: 'keep-running' | 'stop-now'
+  /** The cost guard's `keep-running`, `stop-now`; the watch's `launch-now`, `dismiss`; a reclaim's `relaunch`. */
+  id: 'keep-running' | 'stop-now' | 'launch-now' | 'dismiss' | 'relaunch'
   label: string
 }
 
@@ -238,6 +246,8 @@ export interface AppNotification {
   instanceId?: string
   /** Choices offered with it (the cost guard's "Keep running", "Stop now"); they act on `instanceId`. */
   actions?: NotificationAction[]
+  /** The availability watch it is about: a click and its actions act on that watch. */
+  watchId?: string
 }
 
 export type TrayIcon = 'idle' | 'running' | 'busy' | 'attention'
@@ -267,7 +277,9 @@ export type NavigateTarget =
    * `show: 'forward-port'`: the tray's "Other port…": show that instance's "Forward a port" dialog.
    */
   | { view: 'instances'; instanceId?: string; confirm?: 'stop' | 'terminate' | 'notebook-password'; show?: 'forward-port' }
-  | { view: 'create-instance' }
+  /** `fill`: the form filled in (a template, "Launch now", "Launch again"), at the review step when it says so. */
+  | { view: 'create-instance'; fill?: LaunchFill }
+  | { view: 'templates' }
   | { view: 'volumes' }
   | { view: 'create-volume' }
   | { view: 'terminal'; instanceId: string }
@@ -291,6 +303,11 @@ export interface Settings {
   openWindowAtStart: boolean
   theme: Theme
   terminalFontSize: number
+  /**
+   * Programs on the instance may set the clipboard (OSC 52). Off by default: a program that fills
+   * the clipboard unseen could make the next paste run something.
+   */
+  terminalClipboardWrite: boolean
   costGuard: CostGuardSettings
   /** Which releases the updater installs: stable ones, or betas too. */
   updateChannel: UpdateChannel
@@ -334,9 +351,12 @@ export interface CoreCommands {
   'instances.page': { input: PagerRequest; result: ListInstancesResponse }
   /**
    * `notMine`: after a `maybe-created` error, the user chose "Create anyway": those instances are
-   * not taken as this attempt's.
+   * not taken as this attempt's. `origin`: a template's launch, or the launch a watch waited for.
    */
-  'instances.create': { input: { request: CreateInstanceRequest; notMine?: string[] }; result: { instanceId: string } }
+  'instances.create': {
+    input: { request: CreateInstanceRequest; notMine?: string[]; origin?: LaunchOrigin }
+    result: { instanceId: string }
+  }
   'instances.stop': { input: { instanceId: string }; result: { instanceId: string } }
   'instances.terminate': { input: { instanceId: string }; result: { instanceId: string } }
   'volumes.list': { input: PagerRequest; result: Volume[] }
@@ -390,8 +410,8 @@ export interface CoreEvents {
   balance: BalanceSnapshot
 }
 
-export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands & UpdateCommands
-export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & UpdateEvents
+export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands & UpdateCommands & LaunchCommands
+export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & UpdateEvents & LaunchEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices & FilesNotices
 
@@ -481,7 +501,23 @@ export const COMMAND_NAMES = [
   'files.cancel',
   'update.get',
   'update.check',
-  'update.restart'
+  'update.restart',
+  'templates.list',
+  'templates.save',
+  'templates.rename',
+  'templates.duplicate',
+  'templates.delete',
+  'templates.export',
+  'templates.import',
+  'templates.importFile',
+  'templates.review',
+  'templates.launch',
+  'launches.again',
+  'availability.get',
+  'availability.watch',
+  'availability.cancel',
+  'availability.launchNow',
+  'availability.setRelaunch'
 ] as const satisfies readonly CommandName[]
 
 export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize', 'files.chunk', 'files.saved'] as const satisfies readonly NoticeName[]
@@ -508,7 +544,11 @@ export const EVENT_NAMES = [
   'files.transfer',
   'files.written',
   'files.data',
-  'update'
+  'update',
+  'templates',
+  'availability',
+  'launched',
+  'reclaimed'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel names: one per command (invoke), one per notice (send) and one per event. */

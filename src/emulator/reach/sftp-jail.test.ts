@@ -10,10 +10,10 @@ import { join } from 'node:path'
 import ssh2, { type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { skipBecause } from '../../shared/node/testing/platform-support'
-import { createReach, type EmulatorReach } from './index'
+import type { EmulatorReach } from './index'
 import { sftpServerPath } from './sftp-server'
 import { shownHome } from './sftp-jail'
-import { connectToInstance, fakeCloud, runAliceInstance, userKey, type FakeCloud } from './testing/fake-cloud'
+import { connectToInstance, freePort, reachInTempState, runInstance, userKey, type FakeCloud } from './testing/fake-cloud'
 
 const alice = userKey()
 let cloud: FakeCloud
@@ -34,13 +34,11 @@ describe.skipIf(skipBecause(sftpServerPath() ? undefined : 'OpenSSH’s sftp-ser
   'the Sandbox instance’s SFTP stays in its home, shown as /root',
   () => {
     beforeAll(async () => {
-      stateDir = await mkdtemp(join(tmpdir(), 'reach-sftp-jail-'))
+      ;({ stateDir, cloud, reach } = await reachInTempState('reach-sftp-jail-', { alice: [alice.publicKey] }))
       outside = await mkdtemp(join(tmpdir(), 'reach-sftp-outside-'))
       writeFileSync(join(outside, 'secret.txt'), 'the user’s own file')
-      cloud = fakeCloud(stateDir)
-      cloud.keys.set('alice', [alice.publicKey])
-      reach = await createReach()(cloud.context)
-      const sshPort = await runAliceInstance(cloud, reach)
+      const sshPort = await freePort()
+      await runInstance(cloud, reach, 'inst-1', 'alice', { 22: sshPort })
       home = join(stateDir, 'emulator-reach', 'homes', 'inst-1')
       mkdirSync(join(home, 'work'))
       writeFileSync(join(home, 'work', 'notes.txt'), 'inside')

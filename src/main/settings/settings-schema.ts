@@ -27,6 +27,7 @@ export const DEFAULT_SETTINGS: Settings = {
   openWindowAtStart: true,
   theme: 'system',
   terminalFontSize: 14,
+  terminalClipboardWrite: false,
   costGuard: DEFAULT_COST_GUARD,
   updateChannel: 'stable'
 }
@@ -63,6 +64,7 @@ export const SettingsSchema = z.object({
   openWindowAtStart: z.boolean().default(d.openWindowAtStart),
   theme: z.enum(['system', 'light', 'dark']).default(d.theme),
   terminalFontSize: terminalFontSize.default(d.terminalFontSize),
+  terminalClipboardWrite: z.boolean().default(d.terminalClipboardWrite),
   costGuard: z
     .object({
       // A hand-edited rule that does not parse falls back to the factory defaults, not to no guard.
@@ -96,6 +98,7 @@ export const SettingsPatchSchema = z
     openWindowAtStart: z.boolean(),
     theme: z.enum(['system', 'light', 'dark']),
     terminalFontSize,
+    terminalClipboardWrite: z.boolean(),
     costGuard: z
       .object({ defaults: GuardRulesSchema, countdownMinutes, trayTitle: z.boolean(), offerStopOnQuit: z.boolean() })
       .partial()

@@ -15,6 +15,7 @@ import type { LinkLease, LinkStatus, LinkUser } from './links/link-user'
 import type { SshLinks } from './links/links'
 import { plainBytes } from './data-path/plain-bytes'
 import { TerminalSession, type TerminalStats } from './data-path/terminal-session'
+import { serverLine } from '../../shared/untrusted-text'
 
 export interface TerminalsOptions {
   /** The shared connections (the wing's): each tab is a user of its instance's link. */
@@ -205,9 +206,13 @@ class TerminalTab implements LinkUser {
       this.report('connected', reconnected ? 'reconnected' : `connected to ${target.username}@${target.host}`)
     } catch (error) {
       if (session.finished) return
-      this.report('failed', `The server refused to start a shell: ${(error as Error).message}. Press Reconnect to try again.`, {
-        needsUser: true
-      })
+      this.report(
+        'failed',
+        `The server refused to start a shell: ${serverLine((error as Error).message, 300)}. Press Reconnect to try again.`,
+        {
+          needsUser: true
+        }
+      )
     }
   }
 }

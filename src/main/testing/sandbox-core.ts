@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CommandName, CommandResult, EventName, Events } from '../../shared/contract'
 import { startEmulator, type Emulator } from '../../emulator/index'
-import { createReach } from '../../emulator/reach/index'
+import { createReach, type ReachOptions } from '../../emulator/reach/index'
+import type { Clock } from '../../shared/clock'
 import { createMemoryKeychain } from '../account/keychain'
 import { createAppCore } from '../core'
 import type { AppCore, ClientId } from '../core-types'
@@ -37,6 +38,10 @@ export async function startSandboxCore(options: {
   /** Seeds one Running instance of this name; none when absent. */
   instanceName?: string
   onEvent?: (event: EventName, payload: unknown, target: ClientId | undefined) => void
+  /** The reach's options (`sshBackend`: every instance's SSH port leads to that server). */
+  reach?: ReachOptions
+  /** The core's clock (the emulator keeps real time). */
+  clock?: Clock
 }): Promise<SandboxCore> {
   const dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-sandbox-core-'))
   const platform = recordingPlatform()
@@ -46,7 +51,8 @@ export async function startSandboxCore(options: {
     platform,
     keychain: createMemoryKeychain(),
     version: '0.0.0-test',
-    reach: createReach(),
+    reach: createReach(options.reach),
+    ...(options.clock ? { clock: options.clock } : {}),
     startEmulator: async (sandbox) => {
       emulator = await startEmulator({ bootMs: 300, stopMs: 100, ...sandbox })
       return emulator

@@ -41,10 +41,13 @@ const u32 = (buffer: number[], value: number): void => {
 const str = (buffer: number[], value: string): void => {
   const bytes = Buffer.from(value, 'utf8')
   u32(buffer, bytes.length)
-  buffer.push(...bytes, 0)
+  for (const byte of bytes) buffer.push(byte)
+  buffer.push(0)
 }
 const sig = (buffer: number[], value: string): void => {
-  buffer.push(value.length, ...Buffer.from(value, 'ascii'), 0)
+  buffer.push(value.length)
+  for (const byte of Buffer.from(value, 'ascii')) buffer.push(byte)
+  buffer.push(0)
 }
 
 /** A METHOD_CALL message, serial `serial`. */

@@ -31,6 +31,11 @@ export interface WebShellEvents {
    * Tray has quit, instead of an error and "Reconnecting…" for ever.
    */
   quit: Record<string, never>
+  /**
+   * A file main would have saved through a dialog (an exported launch template): the page that
+   * asked saves it as a download.
+   */
+  download: { fileName: string; text: string }
 }
 
 export type WebShellEventName = keyof WebShellEvents

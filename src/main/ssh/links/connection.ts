@@ -14,6 +14,7 @@ import { probeRoundTrips } from '../data-path/round-trip'
 import { watchShellExit } from '../data-path/shell-exit'
 import type { PromptAnswer } from '../../../shared/contract-ssh'
 import type { SshTarget } from '../target'
+import { serverLine } from '../../../shared/untrusted-text'
 
 // ssh2 is CommonJS: Node's ESM loader (tsx, the web shell) offers only its default export.
 const { Client: SshClient } = ssh2
@@ -321,10 +322,11 @@ function classify(
   }
   if (error.level === 'client-timeout')
     return new SshConnectError('timeout', `${where(target)} stopped answering. Reconnect when the instance is reachable.`, true)
-  const code = error.code ? ` (${error.code})` : ''
+  const code = error.code ? ` (${serverLine(String(error.code), 40)})` : ''
+  // What the server or the network said is one line of its words, shown as text (#21).
   return new SshConnectError(
     'network',
-    `Could not reach ${where(target)}${code}: ${error.message}. Check that the instance is running and your network is up.`,
+    `Could not reach ${where(target)}${code}: ${serverLine(error.message, 300)}. Check that the instance is running and your network is up.`,
     true
   )
 }
@@ -332,5 +334,5 @@ function classify(
 function closeReason(error: (Error & { level?: string }) | undefined): string {
   if (!error) return 'connection closed'
   if (error.level === 'client-timeout' || /keepalive/i.test(error.message)) return 'the server stopped answering keepalives'
-  return `connection lost: ${error.message}`
+  return `connection lost: ${serverLine(error.message, 300)}`
 }

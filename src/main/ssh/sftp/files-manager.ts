@@ -48,6 +48,7 @@ export class FilesManager {
       sessionId,
       instanceId,
       clientId,
+      clock: this.options.clock,
       report: (status) => this.options.emit('files.status', status, clientId),
       lost: (lost) => {
         for (const owned of this.transfers.values()) {
@@ -77,7 +78,7 @@ export class FilesManager {
     this.sessions.delete(sessionId)
   }
 
-  list(sessionId: string, clientId: ClientId, path: string): Promise<{ path: string; entries: RemoteEntry[] }> {
+  list(sessionId: string, clientId: ClientId, path: string): Promise<{ path: string; entries: RemoteEntry[]; note?: string }> {
     return this.session(sessionId, clientId).list(absolute(path, 'path'))
   }
 

@@ -11,6 +11,7 @@ import { join, relative } from 'node:path'
 import { expect, it } from 'vitest'
 import type { SftpFault } from '../../../emulator/reach-types'
 import type { FilesHarness } from './files-harness'
+import { localNameFor } from '../sftp/local-names'
 import { INJECTION_MARKER, makeOddTree, treeOf } from './odd-tree'
 
 const MiB = 1024 * 1024
@@ -28,6 +29,19 @@ export interface FilesRig {
   setFault(fault: SftpFault): Promise<void> | void
 }
 
+/** A tree as a download writes it: each name as local-names.ts allows it here. */
+function renamedTree(tree: Record<string, string>): Record<string, string> {
+  const local = (path: string): string =>
+    path
+      .split('/')
+      .map((name) => {
+        const decided = localNameFor(name)
+        return decided.ok ? decided.name : name
+      })
+      .join('/')
+  return Object.fromEntries(Object.entries(tree).map(([path, content]) => [local(path), content]))
+}
+
 export function filesSuite(setup: () => Promise<FilesRig>): void {
   let counter = 0
   /** A path the server names, on this machine's disk (the test reads what the server wrote). */
@@ -37,6 +51,21 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
     const folder = join(scratch, `local-${++counter}`)
     mkdirSync(folder, { recursive: true })
     return folder
+  }
+
+  /** Opens a files session with `fault` in force, and a local folder; the fault is lifted afterwards, pass or fail. */
+  async function underFault(
+    fault: SftpFault,
+    test: (opened: { harness: FilesHarness; sessionId: string; home: string; local: string }) => Promise<void>
+  ): Promise<void> {
+    const { harness, instanceId, scratch, setFault } = await setup()
+    await setFault(fault)
+    try {
+      const { sessionId, home } = await harness.open(instanceId)
+      await test({ harness, sessionId, home, local: localFolder(scratch) })
+    } finally {
+      await setFault('none')
+    }
   }
 
   it('uploads and downloads a tree with odd names byte-identical, names never reaching a shell', async () => {
@@ -56,7 +85,10 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
     const back = localFolder(scratch)
     const down = await harness.download(sessionId, [join(remote, root)], back)
     expect(down).toMatchObject({ state: 'done', bytesDone: down.bytesTotal })
-    expect(treeOf(join(back, root))).toEqual(treeOf(join(local, root)))
+    // Byte-identical, with the names a download may not write here renamed (local-names.ts: a
+    // newline, a tab, a backslash become `_`), and the summary saying so.
+    expect(treeOf(join(back, root))).toEqual(renamedTree(treeOf(join(local, root))))
+    expect(down.message).toMatch(/6 names were changed to be safe on your computer \(“/)
 
     // `$(touch …)` in a name stayed a name: no marker anywhere the shell would have made it.
     for (const folder of [home, remote, join(remote, root)]) expect(existsSync(join(onDisk(rig, folder), INJECTION_MARKER))).toBe(false)
@@ -88,11 +120,7 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
   })
 
   it('says the disk is full when it is, and leaves nothing behind', async () => {
-    const { harness, instanceId, scratch, setFault } = await setup()
-    await setFault('disk-full')
-    try {
-      const { sessionId, home } = await harness.open(instanceId)
-      const local = localFolder(scratch)
+    await underFault('disk-full', async ({ harness, sessionId, home, local }) => {
       makeOddTree(local, 'full', 1 * MiB)
       const outcome = await harness.upload(sessionId, home, join(local, 'full', 'sub dir', 'deeper'), ['big.bin'])
       expect(outcome.state).toBe('failed')
@@ -101,17 +129,11 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
       )
       const listing = (await harness.invoke('files.list', { sessionId, path: home })) as { entries: unknown[] }
       expect(listing.entries).toEqual([])
-    } finally {
-      await setFault('none')
-    }
+    })
   })
 
   it('says when the user may not write there (permission denied)', async () => {
-    const { harness, instanceId, scratch, setFault } = await setup()
-    await setFault('read-only')
-    try {
-      const { sessionId, home } = await harness.open(instanceId)
-      const local = localFolder(scratch)
+    await underFault('read-only', async ({ harness, sessionId, home, local }) => {
       const root = makeOddTree(local, 'denied', 1024)
       const outcome = await harness.upload(sessionId, home, join(local, root), ['plain.txt'])
       expect(outcome).toMatchObject({
@@ -121,9 +143,7 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
       await expect(harness.invoke('files.mkdir', { sessionId, path: join(home, 'new') })).rejects.toMatchObject({
         message: expect.stringMatching(/^You may not create “.*new” on the instance \(permission denied\)/)
       })
-    } finally {
-      await setFault('none')
-    }
+    })
   })
 
   it('makes, renames and deletes folders, refusing to overwrite', async () => {

@@ -58,7 +58,7 @@ export function launchReview(draft: CreateDraft, catalog: InstanceCatalog | null
     }
   ]
   if (spot) lines.push({ label: 'Spot', value: 'Yes: spot capacity, at the spot price' })
-  lines.push(...sentLines(draft))
+  for (const line of sentLines(draft)) lines.push(line)
 
   let cost: string
   let total: number | undefined

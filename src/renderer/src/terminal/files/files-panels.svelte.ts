@@ -42,6 +42,8 @@ export class FilesPanel {
   entries = $state<RemoteEntry[]>([])
   loading = $state(false)
   error = $state<string | null>(null)
+  /** What main left out of the folder shown (names no file can have). */
+  note = $state<string | null>(null)
   selected = $state<string[]>([])
   transfers = $state<TransferView[]>([])
 
@@ -84,6 +86,7 @@ export class FilesPanel {
       return
     }
     this.error = null
+    this.note = result.value.note ?? null
     if (result.value.path !== this.cwd) this.selected = []
     this.cwd = result.value.path
     this.entries = sortEntries(result.value.entries)
