@@ -15,6 +15,7 @@ import type { LinkLease, LinkStatus, LinkUser } from './links/link-user'
 import type { SshLinks } from './links/links'
 import { plainBytes } from './data-path/plain-bytes'
 import { TerminalSession, type TerminalStats } from './data-path/terminal-session'
+import type { ParseWindowBounds } from './data-path/flow-control'
 import { serverLine } from '../../shared/untrusted-text'
 
 export interface TerminalsOptions {
@@ -23,9 +24,8 @@ export interface TerminalsOptions {
   clock: Clock
   /** `ssh.data` and `ssh.status`, each to the window that opened the tab. */
   emit: EventSink
-  /** Flow control's marks (data-path/flow-control.ts); tests and benchmarks change them. */
-  highWatermark?: number
-  lowWatermark?: number
+  /** Flow control's window bounds (data-path/flow-control.ts); tests and benchmarks change them. */
+  parseWindow?: ParseWindowBounds
 }
 
 export class Terminals {
@@ -52,8 +52,7 @@ export class Terminals {
       send: (data) => this.options.emit('ssh.data', { terminalId, data: plainBytes(data) }, clientId),
       onShellExit: (_session, code) => this.shellEnded(tab, code),
       onChannelLost: () => this.channelLost(tab),
-      ...(this.options.highWatermark ? { highWatermark: this.options.highWatermark } : {}),
-      ...(this.options.lowWatermark ? { lowWatermark: this.options.lowWatermark } : {})
+      ...(this.options.parseWindow ? { parseWindow: this.options.parseWindow } : {})
     })
     const tab = new TerminalTab(session, (state, message, extra) => this.status(session, state, message, extra))
     // Throws (in the user's words) before anything is kept when the instance cannot be reached.

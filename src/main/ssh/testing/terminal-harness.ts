@@ -12,7 +12,7 @@ import { SshLinks, type SshLinksOptions } from '../links/links'
 import { Terminals, type TerminalsOptions } from '../terminals'
 import { Waiters } from './waiters'
 
-type TerminalKnobs = Pick<TerminalsOptions, 'highWatermark' | 'lowWatermark'>
+type TerminalKnobs = Pick<TerminalsOptions, 'parseWindow'>
 
 /** Terminals over links of their own, as the SSH wing builds them (ssh-wing.ts). */
 export interface TerminalRig {
