@@ -11,6 +11,7 @@ import { systemClock } from '../shared/clock'
 import { Account } from './account/account'
 import { Availability } from './availability/availability'
 import { BalanceModel } from './billing/balance-model'
+import { LowBalanceMemory } from './billing/low-balance-memory'
 import { Catalog } from './catalog/catalog'
 import { createDispatcher } from './commands/dispatcher'
 import { commandGroups } from './commands/index'
@@ -57,15 +58,28 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onStuck: (stuck) => notifier.stuck(stuck),
     onNotLoggedIn: () => void account.expire(null)
   })
+  const lowBalanceWarned = new LowBalanceMemory(dataDir, (error) =>
+    log?.warn('could not keep the low-balance warnings', { error: String(error) })
+  )
   const balance = new BalanceModel({
     ...under(parts.balance),
     toErrorInfo,
     fetch: () => account.cloud().balance(),
     threshold: () => settings.get().lowBalanceThreshold,
-    low: (available, threshold) => notifier.lowBalance(available, threshold)
+    low: (available, threshold) => notifier.lowBalance(available, threshold, account.currentProfile().builtIn === 'sandbox'),
+    account: () => account.accountKey(),
+    warned: lowBalanceWarned
   })
   const catalog = new Catalog({ dataDir, clock: parts.catalog.clock(clock), account, toErrorInfo, emit })
-  const wing = new SshWing({ dataDir, ...under(parts.ssh), platform, settings, account, watcher })
+  const wing = new SshWing({
+    dataDir,
+    ...under(parts.ssh),
+    platform,
+    settings,
+    account,
+    watcher,
+    ...(options.sshEnvironment ? { environment: options.sshEnvironment } : {})
+  })
   const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
   // A launch main makes itself (a watch's, a template's without the window) is the Create button's own command.
   const create: CreateCommand = (request, origin) => door.handle('instances.create', { request, origin }, { clientId: MAIN_CLIENT })
@@ -104,6 +118,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
     const [rules, , ...files] = await Promise.all([guard.load(), catalog.load(), templates.load(), availability.load()])
+    await lowBalanceWarned.load()
     if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
     for (const [index, warning] of files.flat().entries()) warnings.warn(`launch-files-invalid-${index}`, warning)
   }
@@ -128,7 +143,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       balance.stop()
       account.stop()
       wing.dispose()
-      await Promise.all([catalog.close(), guard.flushed(), templates.flushed(), availability.flushed()])
+      await Promise.all([catalog.close(), guard.flushed(), templates.flushed(), availability.flushed(), lowBalanceWarned.flushed()])
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.

@@ -181,7 +181,8 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         await Promise.all([...queues.values()])
         await Promise.all([...endpoints.keys()].map((id) => closeEndpoints(id)))
         await notebook.close()
-        if (temporaryRoot !== undefined) await rm(temporaryRoot, { recursive: true, force: true })
+        // Shells may still write into their homes as they end: tried again, not left behind.
+        if (temporaryRoot !== undefined) await rm(temporaryRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
       }
     }
   }

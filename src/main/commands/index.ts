@@ -26,6 +26,7 @@ import { costCommands } from './cost'
 import { instanceCommands } from './instances'
 import { notebookCommands, openNotebook, type NotebookServices } from './notebook'
 import { profileCommands } from './profiles'
+import { sandboxCommands } from './sandbox'
 import { sessionCommands } from './session'
 import { settingsCommands } from './settings'
 import { sshCommands } from './ssh'
@@ -77,6 +78,7 @@ export function commandGroups(parts: Parts) {
     volumeCommands(account),
     catalogCommands(catalog),
     billingCommands({ signedIn: () => catalog.signedIn(), balance }),
+    sandboxCommands({ runningSandbox: () => account.runningSandbox(), balance }),
     settingsCommands({ store: settings, emit, platform, balance }),
     notebookCommands(notebooks),
     trayCommands({
