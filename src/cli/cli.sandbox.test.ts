@@ -18,6 +18,7 @@ import { INJECTION_MARKER, makeOddTree, renamedTree, treeOf } from '../main/ssh/
 import { httpText, startHttpTarget, type HttpTarget } from '../main/ssh/testing/http-target'
 import { buildCli, cliEnv } from './testing/built-cli'
 import { startCliSandbox, type CliSandbox } from './testing/cli-sandbox'
+import { REACH_FOLDER, safeFolderName } from '../emulator/reach/create-reach'
 
 /** The fields `list --json` documents (README, "The command line"); others may be added. */
 const InstanceJsonSchema = z.object({
@@ -63,7 +64,9 @@ describe('cloud-tray against the Sandbox', () => {
     await sandbox.seed('train-a')
     await sandbox.seed('train-b')
     await sandbox.trustHostKey(boxId)
-    home = (await sandbox.cli(['ssh', 'box', '--', 'pwd'])).stdout.trim()
+    // The instance shows its home as /root (#24: the Sandbox's own folder, the files panel kept in it); the test reads it on disk.
+    expect((await sandbox.cli(['ssh', 'box', '--', 'pwd'])).stdout.trim()).toMatch(/^\/(root|home\/[^/]+)$/)
+    home = join(sandbox.shell.dataDir, 'sandbox', REACH_FOLDER, 'homes', safeFolderName(boxId))
   }, 60_000)
 
   afterAll(async () => {
