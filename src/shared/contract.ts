@@ -27,6 +27,7 @@ import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
 import type { CostCommands, CostEvents, CostGuardSettings } from './contract-cost'
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
+import type { TerminalsCommands } from './contract-terminals'
 
 export type { ErrorInfo, Result } from './errors'
 
@@ -290,7 +291,21 @@ export interface Settings {
   openWindowAtStart: boolean
   theme: Theme
   terminalFontSize: number
+  terminals: TerminalSettings
   costGuard: CostGuardSettings
+}
+
+/** What Cloud Tray does with terminal sessions on instances (Settings → Terminal). */
+export interface TerminalSettings {
+  /**
+   * Profiles (by id) whose terminals run plain shells: by default a tab's shell lives in a tmux
+   * session on the instance, which survives a dropped connection and a restart of the app.
+   */
+  plainShellProfiles: string[]
+  /** "Don't show again" on the notice that an instance has no tmux. */
+  hideNoTmuxNotice: boolean
+  /** Closing a tab whose session keeps running: ask, or what the user chose to remember. */
+  onCloseTab: 'ask' | 'leave-running' | 'end'
 }
 
 export type SettingsPatch = {
@@ -381,7 +396,7 @@ export interface CoreEvents {
   balance: BalanceSnapshot
 }
 
-export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands
+export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands & TerminalsCommands
 export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices & FilesNotices
@@ -440,6 +455,8 @@ export const COMMAND_NAMES = [
   'warnings.get',
   'ssh.open',
   'ssh.close',
+  'ssh.sessions',
+  'ssh.endSession',
   'ssh.reconnect',
   'ssh.answer',
   'ssh.command',
@@ -466,7 +483,10 @@ export const COMMAND_NAMES = [
   'files.delete',
   'files.upload',
   'files.download',
-  'files.cancel'
+  'files.cancel',
+  'terminals.restore',
+  'terminals.save',
+  'terminals.saveScrollback'
 ] as const satisfies readonly CommandName[]
 
 export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize', 'files.chunk', 'files.saved'] as const satisfies readonly NoticeName[]

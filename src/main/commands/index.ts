@@ -25,6 +25,7 @@ import { profileCommands } from './profiles'
 import { sessionCommands } from './session'
 import { settingsCommands } from './settings'
 import { sshCommands } from './ssh'
+import { terminalsCommands } from './terminals'
 import { trayCommands } from './tray'
 import { volumeCommands } from './volumes'
 
@@ -77,6 +78,7 @@ export function commandGroups(parts: Parts) {
       guard
     }),
     sshCommands(wing),
+    terminalsCommands(wing),
     costCommands({ guard })
   ] as const
 }

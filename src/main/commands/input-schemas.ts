@@ -13,6 +13,8 @@ import { SettingsPatchSchema } from '../settings/settings-schema'
 import { FILES_CHUNK } from '../../shared/contract-files'
 import { MAX_DOWNLOAD_ITEMS } from '../ssh/sftp/download'
 import { MAX_PATH } from '../ssh/sftp/remote-path'
+import { MAX_SESSION_NAME } from '../ssh/sessions/session-names'
+import { MAX_SAVED_SCROLLBACK, MAX_SAVED_TABS, SAVED_ID } from '../../shared/contract-terminals'
 
 const id = z.string().min(1).max(200)
 const name = z.string().max(200)
@@ -38,6 +40,17 @@ const sessionRef = z.object({ sessionId: id }).strict()
 /** A path on the instance: checked in full by src/main/ssh/sftp/remote-path.ts. */
 const remotePath = z.string().min(1).max(MAX_PATH)
 const terminalRef = z.object({ terminalId: id }).strict()
+/** A tmux session: ours by their pattern (checked again in ssh/sessions/), the user's any name tmux allows (text, bounded). */
+const tmuxSession = z
+  .object({
+    socket: z.enum(['ours', 'user']),
+    name: z
+      .string()
+      .min(1)
+      .max(MAX_SESSION_NAME)
+      .regex(/^[^\x00-\x1f\x7f]+$/)
+  })
+  .strict()
 
 export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unknown> } = {
   'app.info': none,
@@ -93,8 +106,10 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'external.open': z.object({ url: z.string().min(1).max(4000) }).strict(),
   'clipboard.read': none,
   'warnings.get': none,
-  'ssh.open': z.object({ instanceId: id, ...dimensions }).strict(),
-  'ssh.close': terminalRef,
+  'ssh.open': z.object({ instanceId: id, ...dimensions, session: tmuxSession.optional() }).strict(),
+  'ssh.close': z.object({ terminalId: id, end: z.boolean().optional() }).strict(),
+  'ssh.sessions': instanceRef,
+  'ssh.endSession': z.object({ instanceId: id, session: tmuxSession }).strict(),
   'ssh.reconnect': terminalRef,
   'ssh.answer': z.object({ promptId: id, answer: promptAnswer }).strict(),
   'ssh.command': instanceRef,
@@ -139,7 +154,13 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
     })
     .strict(),
   'files.download': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
-  'files.cancel': z.object({ transferId: id }).strict()
+  'files.cancel': z.object({ transferId: id }).strict(),
+  'terminals.restore': none,
+  // Checked tab by tab by the store (ssh/saved-tabs/saved-tabs.ts); here only its size.
+  'terminals.save': z
+    .object({ tabs: z.array(z.unknown()).max(MAX_SAVED_TABS), activeTab: z.record(id, id), lastInstanceId: id.optional() })
+    .strict() as unknown as z.ZodType<CommandInput<'terminals.save'>, unknown>,
+  'terminals.saveScrollback': z.object({ paneId: z.string().regex(SAVED_ID), data: z.string().max(MAX_SAVED_SCROLLBACK * 2) }).strict()
 }
 
 export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unknown> } = {

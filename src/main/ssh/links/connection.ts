@@ -113,6 +113,24 @@ export class SshConnection {
     })
   }
 
+  /**
+   * A command on a PTY, as a shell would be (`ssh -t host command`): a persistent tab's tmux
+   * client. The same receive window and exit watching as `shell`.
+   */
+  execPty(command: string, pty: PtyRequest): Promise<ClientChannel> {
+    const window: PseudoTtyOptions = { cols: pty.cols, rows: pty.rows, term: pty.term ?? 'xterm-256color' }
+    return new Promise((resolve, reject) => {
+      this.client.exec(command, { pty: window }, (error, channel) => {
+        if (error) return reject(error)
+        watchShellExit(channel)
+        limitReceiveWindow(channel, receiveWindowFor(this.roundTrip))
+        this.shells.add(channel)
+        channel.once('close', () => this.shells.delete(channel))
+        resolve(channel)
+      })
+    })
+  }
+
   exec(command: string): Promise<ClientChannel> {
     return new Promise((resolve, reject) => {
       this.client.exec(command, (error, channel) => {
