@@ -19,6 +19,8 @@ import { execRunner } from './cost/exec-runner'
 import { GuardStore } from './cost/guard-store'
 import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
+import { JobStore } from './jobs/job-store'
+import { Jobs } from './jobs/jobs'
 import { Notifier } from './notify/notifier'
 import { osSafePlatform } from './os-text'
 import { SettingsStore } from './settings/settings-store'
@@ -94,9 +96,44 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     balance: () => balance.spendable(),
     ...(log ? { log } : {})
   })
+  // Run a job…: a job in a tmux session of its own, its end told (and the instance stopped, if asked) even after a restart.
+  const jobs = new Jobs({
+    clock,
+    store: new JobStore(dataDir),
+    emit,
+    events,
+    exec: (instanceId, command, execOptions) => wing.links.exec(instanceId, command, execOptions),
+    probe: (instanceId) => wing.sessions.probe(instanceId),
+    endSession: (instanceId, name) => wing.sessions.end(instanceId, { socket: 'ours', name }),
+    account,
+    watcher,
+    notify: notifier,
+    stopAfterJob: (instanceId, reason) => guard.stopAfterJob(instanceId, reason),
+    navigate: (target) => {
+      platform.showWindow()
+      emit('navigate', target)
+    },
+    ...(log ? { log } : {})
+  })
   const tray = new TrayPresenter({ events, platform, settings, account, watcher, balance, guard, tunnels: wing.tunnels })
   door.serve(
-    commandGroups({ version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, tray })
+    commandGroups({
+      version,
+      clock,
+      emit,
+      platform,
+      warnings,
+      settings,
+      account,
+      notifier,
+      watcher,
+      balance,
+      catalog,
+      wing,
+      guard,
+      jobs,
+      tray
+    })
   )
 
   /** Settings, profiles (the tray's first menu follows them), the cost guard's rules and the catalog from disk. */
@@ -104,7 +141,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     const loaded = await settings.load()
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
-    const [rules] = await Promise.all([guard.load(), catalog.load()])
+    const [rules] = await Promise.all([guard.load(), catalog.load(), wing.savedTabs.load(), jobs.load()])
     if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
   }
   let started = false
@@ -122,10 +159,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     async stop() {
       watcher.stop()
       guard.dispose()
+      jobs.dispose()
       balance.stop()
       account.stop()
       wing.dispose()
-      await Promise.all([catalog.close(), guard.flushed()])
+      await Promise.all([catalog.close(), guard.flushed(), jobs.flushed(), wing.savedTabs.flushed()])
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.

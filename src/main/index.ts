@@ -78,8 +78,12 @@ async function start(): Promise<void> {
   })
   const notifier = createNotificationAdapter(
     (n) => core?.openInstance(n.instanceId),
-    // macOS buttons: the cost guard's choices, answered as the window's buttons would be.
+    // macOS buttons: the cost guard's choices and a job's Open, answered as the window's buttons would be.
     (n, action) => {
+      if (action === 'open-job') {
+        if (n.jobId) void core?.handle('jobs.open', { jobId: n.jobId }, { clientId: 'main' })
+        return
+      }
       if (!n.instanceId) return
       const command = action === 'stop-now' ? 'instances.stop' : 'cost.keepRunning'
       void core?.handle(command, { instanceId: n.instanceId }, { clientId: 'main' })

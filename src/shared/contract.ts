@@ -23,7 +23,8 @@ import type { InstanceCatalog } from './catalog'
 import type { StuckReason } from './instance-rules'
 import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
-import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
+import type { SessionRef, SshCommands, SshEvents, SshNotices } from './contract-ssh'
+import type { JobsCommands, JobsEvents } from './contract-jobs'
 import type { CostCommands, CostEvents, CostGuardSettings } from './contract-cost'
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
@@ -218,6 +219,8 @@ export type NotificationKind =
   | 'countdown'
   | 'auto-stop'
   | 'plan-ending'
+  /** A job (Run a job…) ended: how, with "Open". */
+  | 'job'
 
 /**
  * A button on a notification. Real buttons exist only on some desktops (Electron's `actions` are
@@ -225,7 +228,8 @@ export type NotificationKind =
  * are shown, and the web shell's toast carries them as buttons.
  */
 export interface NotificationAction {
-  id: 'keep-running' | 'stop-now'
+  /** `keep-running` / `stop-now` act on `instanceId`; `open-job` opens the terminal of `jobId`. */
+  id: 'keep-running' | 'stop-now' | 'open-job'
   label: string
 }
 
@@ -238,6 +242,8 @@ export interface AppNotification {
   instanceId?: string
   /** Choices offered with it (the cost guard's "Keep running", "Stop now"); they act on `instanceId`. */
   actions?: NotificationAction[]
+  /** A job's notification: the job "Open" opens. */
+  jobId?: string
 }
 
 export type TrayIcon = 'idle' | 'running' | 'busy' | 'attention'
@@ -266,11 +272,12 @@ export type NavigateTarget =
    * action, `notebook-password` for the password notebook pages need on an API-key session.
    * `show: 'forward-port'`: the tray's "Other port…": show that instance's "Forward a port" dialog.
    */
-  | { view: 'instances'; instanceId?: string; confirm?: 'stop' | 'terminate' | 'notebook-password'; show?: 'forward-port' }
+  | { view: 'instances'; instanceId?: string; confirm?: 'stop' | 'terminate' | 'notebook-password'; show?: 'forward-port' | 'run-job' }
   | { view: 'create-instance' }
   | { view: 'volumes' }
   | { view: 'create-volume' }
-  | { view: 'terminal'; instanceId: string }
+  /** `attach`: open a tab on that tmux session (a job's, or one the instance's panel lists), or show the tab that has it. */
+  | { view: 'terminal'; instanceId: string; attach?: SessionRef }
   | { view: 'settings' }
 
 // ---------------------------------------------------------------- settings
@@ -396,8 +403,8 @@ export interface CoreEvents {
   balance: BalanceSnapshot
 }
 
-export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands & TerminalsCommands
-export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents
+export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands & TerminalsCommands & JobsCommands
+export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & JobsEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices & FilesNotices
 
@@ -486,7 +493,11 @@ export const COMMAND_NAMES = [
   'files.cancel',
   'terminals.restore',
   'terminals.save',
-  'terminals.saveScrollback'
+  'terminals.saveScrollback',
+  'jobs.run',
+  'jobs.list',
+  'jobs.open',
+  'jobs.remove'
 ] as const satisfies readonly CommandName[]
 
 export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize', 'files.chunk', 'files.saved'] as const satisfies readonly NoticeName[]
@@ -512,7 +523,8 @@ export const EVENT_NAMES = [
   'files.status',
   'files.transfer',
   'files.written',
-  'files.data'
+  'files.data',
+  'jobs'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel names: one per command (invoke), one per notice (send) and one per event. */

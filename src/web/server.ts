@@ -168,6 +168,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
       await transport.close()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      // A data folder of its own goes away: so do the Sandbox instances' tmux sessions, which outlive the Sandbox.
+      if (ownDataDir) await control?.endSessions().catch(() => undefined)
       await core.stop()
       appLog.close()
       if (ownDataDir) await rm(dataDir, { recursive: true, force: true })

@@ -9,6 +9,7 @@ import type { BalanceModel } from '../billing/balance-model'
 import type { Catalog } from '../catalog/catalog'
 import type { EventSink, Platform } from '../core-types'
 import type { CostGuard } from '../cost/cost-guard'
+import type { Jobs } from '../jobs/jobs'
 import type { Notifier } from '../notify/notifier'
 import type { SettingsStore } from '../settings/settings-store'
 import type { SshWing } from '../ssh/ssh-wing'
@@ -20,6 +21,7 @@ import { billingCommands } from './billing'
 import { catalogCommands } from './catalog'
 import { costCommands } from './cost'
 import { instanceCommands } from './instances'
+import { jobsCommands } from './jobs'
 import { notebookCommands, openNotebook, type NotebookServices } from './notebook'
 import { profileCommands } from './profiles'
 import { sessionCommands } from './session'
@@ -44,11 +46,13 @@ export interface Parts {
   catalog: Catalog
   wing: SshWing
   guard: CostGuard
+  jobs: Jobs
   tray: TrayPresenter
 }
 
 export function commandGroups(parts: Parts) {
-  const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, tray } = parts
+  const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, jobs, tray } =
+    parts
   const notebooks: NotebookServices = {
     platform,
     accessToken: () => account.accessToken(),
@@ -79,6 +83,7 @@ export function commandGroups(parts: Parts) {
     }),
     sshCommands(wing),
     terminalsCommands(wing),
+    jobsCommands(jobs),
     costCommands({ guard })
   ] as const
 }

@@ -13,7 +13,8 @@ import { SettingsPatchSchema } from '../settings/settings-schema'
 import { FILES_CHUNK } from '../../shared/contract-files'
 import { MAX_DOWNLOAD_ITEMS } from '../ssh/sftp/download'
 import { MAX_PATH } from '../ssh/sftp/remote-path'
-import { MAX_SESSION_NAME } from '../ssh/sessions/session-names'
+import { JOB_ID, MAX_SESSION_NAME } from '../ssh/sessions/session-names'
+import { MAX_JOB_COMMAND, MAX_JOB_FOLDER } from '../../shared/contract-jobs'
 import { MAX_SAVED_SCROLLBACK, MAX_SAVED_TABS, SAVED_ID } from '../../shared/contract-terminals'
 
 const id = z.string().min(1).max(200)
@@ -160,7 +161,18 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'terminals.save': z
     .object({ tabs: z.array(z.unknown()).max(MAX_SAVED_TABS), activeTab: z.record(id, id), lastInstanceId: id.optional() })
     .strict() as unknown as z.ZodType<CommandInput<'terminals.save'>, unknown>,
-  'terminals.saveScrollback': z.object({ paneId: z.string().regex(SAVED_ID), data: z.string().max(MAX_SAVED_SCROLLBACK * 2) }).strict()
+  'terminals.saveScrollback': z.object({ paneId: z.string().regex(SAVED_ID), data: z.string().max(MAX_SAVED_SCROLLBACK * 2) }).strict(),
+  'jobs.run': z
+    .object({
+      instanceId: id,
+      command: z.string().trim().min(1, 'Type the command line to run.').max(MAX_JOB_COMMAND, `At most ${MAX_JOB_COMMAND} characters.`),
+      folder: z.string().max(MAX_JOB_FOLDER, `At most ${MAX_JOB_FOLDER} characters.`),
+      stopWhenDone: z.boolean()
+    })
+    .strict(),
+  'jobs.list': instanceRef,
+  'jobs.open': z.object({ jobId: z.string().regex(JOB_ID) }).strict(),
+  'jobs.remove': z.object({ jobId: z.string().regex(JOB_ID) }).strict()
 }
 
 export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unknown> } = {

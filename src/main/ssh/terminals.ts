@@ -234,7 +234,10 @@ class TerminalTab implements LinkUser {
 
   status(status: LinkStatus): void {
     if (this.session.finished) return
-    const keeps = this.tmuxSession && status.state === 'reconnecting' ? ' — the session keeps running on the instance' : ''
+    const keeps =
+      this.tmuxSession && this.session.everConnected && status.state === 'reconnecting'
+        ? ' — the session keeps running on the instance'
+        : ''
     this.report(status.state === 'failed' ? 'failed' : status.state, `${status.message}${keeps}`, {
       ...(status.retryAt !== undefined ? { retryAt: status.retryAt } : {}),
       ...(status.needsUser ? { needsUser: true } : {})

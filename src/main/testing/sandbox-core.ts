@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Clock } from '../../shared/clock'
 import type { CommandName, CommandResult, EventName, Events } from '../../shared/contract'
 import { startEmulator, type Emulator } from '../../emulator/index'
 import { createReach } from '../../emulator/reach/index'
@@ -37,8 +38,15 @@ export async function startSandboxCore(options: {
   /** Seeds one Running instance of this name; none when absent. */
   instanceName?: string
   onEvent?: (event: EventName, payload: unknown, target: ClientId | undefined) => void
+  /**
+   * The data folder of a core that ran before (a restart: the same Sandbox state, known hosts,
+   * saved tabs and jobs); it is kept on close. Absent: a fresh one, removed on close.
+   */
+  dataDir?: string
+  /** The core's clock (the cost guard's countdowns, the jobs' retries); default the system's. */
+  clock?: Clock
 }): Promise<SandboxCore> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-sandbox-core-'))
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'cloudtray-sandbox-core-')))
   const platform = recordingPlatform()
   let emulator: Emulator | undefined
   const core = createAppCore({
@@ -46,6 +54,7 @@ export async function startSandboxCore(options: {
     platform,
     keychain: createMemoryKeychain(),
     version: '0.0.0-test',
+    ...(options.clock ? { clock: options.clock } : {}),
     reach: createReach(),
     startEmulator: async (sandbox) => {
       emulator = await startEmulator({ bootMs: 300, stopMs: 100, ...sandbox })
@@ -86,8 +95,10 @@ export async function startSandboxCore(options: {
     call,
     signIn,
     async close() {
+      // A data folder of its own goes: the instances' tmux sessions (which outlive the Sandbox) too.
+      if (options.dataDir === undefined) await emulator?.control.endSessions().catch(() => undefined)
       await core.stop()
-      await rm(dataDir, { recursive: true, force: true })
+      if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true })
     }
   }
 }

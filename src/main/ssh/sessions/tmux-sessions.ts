@@ -77,22 +77,33 @@ export class TmuxSessions {
     return sessions.find((each) => each.socket === session.socket && each.name === session.name)?.id
   }
 
-  /** Ends a session: ours by its name (checked), the user's by the id its name has now. */
+  /**
+   * Ends a session: ours by its name (checked), the user's by the id its name has now. One that
+   * is already gone is fine; ours is tried twice, since a tab closed at once may still be making it.
+   */
   async end(instanceId: string, session: SessionRef): Promise<void> {
-    let command: string
-    if (session.socket === 'ours') {
-      requireOurs(session.name)
-      command = killOurSessionCommand(session.name)
-    } else {
+    if (session.socket === 'user') {
       const id = await this.idOf(instanceId, session)
       if (id === undefined) return
-      command = killUserSessionCommand(id)
+      const result = await this.run(instanceId, killUserSessionCommand(id))
+      if (result.exitCode !== 0 && (await this.idOf(instanceId, session)) === id) throw endFailure(result)
+      return
     }
-    const result = await this.links.exec(instanceId, command, { timeoutMs: 10_000, maxOutputBytes: 4096 })
-    if (result.exitCode !== 0 && (session.socket === 'user' || (await this.exists(instanceId, session.name)))) {
-      throw new AppError('not-allowed', `The session could not be ended: ${oneLine(result.stderr) || `tmux said exit ${result.exitCode}`}.`)
+    requireOurs(session.name)
+    for (let attempt = 1; ; attempt++) {
+      const result = await this.run(instanceId, killOurSessionCommand(session.name))
+      if (result.exitCode === 0 || !(await this.exists(instanceId, session.name))) return
+      if (attempt === 2) throw endFailure(result)
     }
   }
+
+  private run(instanceId: string, command: string): Promise<ExecResult> {
+    return this.links.exec(instanceId, command, { timeoutMs: 10_000, maxOutputBytes: 4096 })
+  }
+}
+
+function endFailure(result: ExecResult): AppError {
+  return new AppError('not-allowed', `The session could not be ended: ${oneLine(result.stderr) || `tmux said exit ${result.exitCode}`}.`)
 }
 
 export function requireOurs(name: string): void {
