@@ -59,6 +59,7 @@ describe.skipIf(!opensshAvailable() || tmuxMissing())('persistent terminals agai
   function serverTmux(args: string[]): string {
     return execFileSync('tmux', args, {
       encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TMUX_TMPDIR: sshd.server.tmuxDir, HOME: sshd.server.homePath }
     })
   }

@@ -177,19 +177,21 @@ export function killUserSessionCommand(sessionId: string): string {
   return remoteCommand('exec tmux kill-session -t "$1"', [sessionId])
 }
 
-/** The field separator of the session list (ASCII unit separator: not in anything tmux prints for these fields but names). */
+/** The separator of the fields our scripts print themselves (printf; tmux would print it as `_`). */
 export const FIELD = '\x1f'
 
 /**
  * Every session on both servers (ours, the user's default one): one `S` line per session
- * (socket, id, attached clients, created, last activity, name) and one `L` line with its last
- * non-empty line of output. The loop goes over ids, which tmux makes (`$N`), never over names.
+ * (socket, then tmux's own line: id, attached clients, created, last activity, name — the name
+ * last, so whatever it holds is the rest of the line) and one `L` line with its last non-empty
+ * line of output. The loop goes over ids, which tmux makes (`$N`), never over names. `-u`: names
+ * and lines in UTF-8 even where the login has no UTF-8 locale.
  */
 export function listSessionsCommand(): string {
-  const format = ['#{session_id}', '#{session_attached}', '#{session_created}', '#{session_activity}', '#{session_name}'].join(FIELD)
+  const format = '#{session_id} #{session_attached} #{session_created} #{session_activity} #{session_name}'
   const script = [
     'for socket in ours user; do',
-    `  if [ "$socket" = ours ]; then t="${OURS}"; else t=tmux; fi`,
+    `  if [ "$socket" = ours ]; then t="${OURS} -u"; else t="tmux -u"; fi`,
     '  ids=$($t list-sessions -F "#{session_id}" 2>/dev/null) || continue',
     '  $t list-sessions -F "$1" 2>/dev/null | while IFS= read -r line; do printf "S$2%s$2%s\\n" "$socket" "$line"; done',
     '  for id in $ids; do',

@@ -7,7 +7,7 @@
  * What an instance prints is untrusted: the session list is parsed line by line, each field
  * bounded and checked, and a line that does not fit is dropped without sinking the others.
  */
-import type { InstanceSession, SessionRef, SessionSocket } from '../../../shared/contract-ssh'
+import type { InstanceSession, SessionRef } from '../../../shared/contract-ssh'
 import { AppError } from '../../app-error'
 import type { ExecOptions, ExecResult } from '../links/exec'
 import { jobIdOfSession, isOurSession, MAX_SESSION_NAME } from './session-names'
@@ -118,11 +118,12 @@ export function parseSessionList(stdout: string): InstanceSession[] {
     const fields = line.split(FIELD)
     const socket = fields[1]
     if (socket !== 'ours' && socket !== 'user') continue
-    if (fields[0] === 'S' && fields.length === 7) {
-      const [, , id, attached, created, activity, name] = fields as [string, SessionSocket, string, string, string, string, string]
-      if (!/^\$\d{1,9}$/.test(id) || name === '' || name.length > MAX_SESSION_NAME || /[\x00-\x1f\x7f]/.test(name)) continue
-      const counts = [attached, created, activity].map((value) => (/^\d{1,12}$/.test(value) ? Number(value) : NaN))
-      if (counts.some(Number.isNaN)) continue
+    if (fields[0] === 'S' && fields.length >= 3) {
+      const match = /^(\$\d{1,9}) (\d{1,6}) (\d{1,12}) (\d{1,12}) (.+)$/.exec(fields.slice(2).join(FIELD))
+      if (!match) continue
+      const [, id, attached, created, activity, name] = match as unknown as [string, string, string, string, string, string]
+      if (name.length > MAX_SESSION_NAME || /[\x00-\x1f\x7f]/.test(name)) continue
+      const counts = [attached, created, activity].map(Number)
       const jobId = socket === 'ours' ? jobIdOfSession(name) : undefined
       // Our server only ever holds our names; anything else there is shown as the user's would be.
       sessions.set(`${socket}\n${id}`, {
