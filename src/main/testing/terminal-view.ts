@@ -55,7 +55,7 @@ export class TerminalView {
   screen(terminalId: string): Xterm {
     let term = this.xterms.get(terminalId)
     if (!term) {
-      term = new Xterm({ ...this.size, scrollback: 10_000, allowProposedApi: true })
+      term = new Xterm({ ...this.size, scrollback: 10_000, scrollOnEraseInDisplay: true, allowProposedApi: true })
       this.xterms.set(terminalId, term)
     }
     return term
