@@ -1,0 +1,63 @@
+/**
+ * A terminal on an instance without tmux, through `npm run web`: the tab says once, in a
+ * person's words, that it ends if the connection drops and how to fix that, with "Don't show
+ * again". The connection drops: the tab comes back with a new shell and its scrollback kept. The
+ * shell ends: Ctrl+Shift+R reconnects in the same tab, the scrollback still there. After "Don't
+ * show again", a new tab does not say it again.
+ */
+import type { Locator, Page } from '@playwright/test'
+import { posixShellMissing, skipBecause } from '../src/shared/node/testing/platform-support'
+import { expectInScrollback, REACHABLE_SANDBOX, typeCommand } from './terminal-helpers'
+import { expect, signIn, test } from './web-fixture'
+
+test.describe.configure({ timeout: 150_000 })
+test.skip(skipBecause(posixShellMissing(), 'the no-tmux terminal spec'), posixShellMissing() ?? '')
+test.use({ shellOptions: REACHABLE_SANDBOX })
+
+const state = (page: Page): Locator =>
+  page.getByRole('status').filter({ hasText: /^(Connecting|Connected|Reconnecting|Session ended|Not connected)$/ })
+const notice = (page: Page): Locator => page.getByRole('note', { name: 'This pane does not survive a dropped connection' })
+
+test('no tmux: the tab says so once; a dropped link and Reconnect (Ctrl+Shift+R) keep the scrollback', async ({ page, shell }) => {
+  const [instanceId] = await shell.emulator().seedInstances('demo', 1, { name: 'plain-e2e' })
+  await shell.emulator().faults.tmux(instanceId!, 'missing')
+  await signIn(page, shell)
+  const row = page.getByRole('row', { name: /plain-e2e/ })
+  await expect(row).toContainText('Running', { timeout: 20_000 })
+  await row.getByRole('button', { name: /terminal/i }).click()
+  const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
+  await expect(hostKey).toBeVisible({ timeout: 20_000 })
+  await hostKey.getByRole('button', { name: 'Accept and remember' }).click()
+  await expect(state(page)).toHaveText('Connected', { timeout: 20_000 })
+
+  await expect(notice(page)).toContainText(
+    'This tab ends if the connection drops. Install tmux on the instance to keep jobs running: `apt-get install tmux`.'
+  )
+  await typeCommand(page, 'echo plain-$((40+2))')
+  await expectInScrollback(page, 'plain-42')
+
+  // The network goes away: the tab reconnects by itself, a new shell under the old scrollback.
+  shell.emulator().faults.dropSsh(instanceId!)
+  await expect(state(page)).toHaveText(/Reconnecting|Connecting/, { timeout: 20_000 })
+  await expect(state(page)).toHaveText('Connected', { timeout: 30_000 })
+  await expectInScrollback(page, 'plain-42')
+
+  // The shell ends; the keyboard's Reconnect gives a new one in the same tab.
+  await typeCommand(page, 'exit')
+  await expect(state(page)).toHaveText('Session ended', { timeout: 15_000 })
+  await page.locator('.xterm-helper-textarea').first().focus()
+  await page.keyboard.press('Control+Shift+R')
+  await expect(state(page)).toHaveText('Connected', { timeout: 20_000 })
+  await typeCommand(page, 'echo again-$((40+2))')
+  await expectInScrollback(page, 'again-42')
+  await expectInScrollback(page, 'plain-42')
+  await expect(page.getByRole('tab')).toHaveCount(1)
+
+  // "Don't show again": gone here, and a new tab does not say it.
+  await notice(page).getByRole('button', { name: "Don't show again" }).click()
+  await expect(notice(page)).toHaveCount(0)
+  await page.getByRole('button', { name: 'New tab' }).click()
+  await expect(page.getByRole('tab')).toHaveCount(2)
+  await expect(state(page)).toHaveText('Connected', { timeout: 20_000 })
+  await expect(notice(page)).toHaveCount(0)
+})
