@@ -19,7 +19,8 @@ const BENCHES: { file: string; target: string }[] = [
   { file: 'sftp-throughput.ts', target: '256 MiB up and down through the app’s SFTP vs OpenSSH sftp ≥ 0.9 each' },
   { file: 'tunnel-throughput.ts', target: '256 MiB through an app tunnel vs ssh -L ≥ 0.8' },
   { file: 'emulator-load.ts', target: 'emulator under autocannon answers correctly' },
-  { file: 'gpu-probe.ts', target: 'SSH connections for GPU probes vs a fresh connection per probe ≤ 0.05' }
+  { file: 'gpu-probe.ts', target: 'SSH connections for GPU probes vs a fresh connection per probe ≤ 0.05' },
+  { file: 'reattach.ts', target: 'the link back → live output in a tmux tab vs ssh -t host tmux attach ≤ 1.2' }
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -6,7 +6,8 @@
  * and are acknowledged once it parsed them, as a tab does: its buffer is what the tab shows.
  */
 import { TextDecoder } from 'node:util'
-import { Terminal as Xterm } from '@xterm/headless'
+import { createRequire } from 'node:module'
+import type { Terminal as Xterm } from '@xterm/headless'
 import type { Events, EventName } from '../../../shared/contract'
 import type { PromptAnswer, SshPrompt, TerminalStatus } from '../../../shared/contract-ssh'
 import type { Clock } from '../../../shared/clock'
@@ -14,6 +15,10 @@ import type { ClientId, EventSink } from '../../core-types'
 import { SshLinks, type SshLinksOptions } from '../links/links'
 import { Terminals, type TerminalsOptions } from '../terminals'
 import { Waiters } from './waiters'
+
+// @xterm/headless is CommonJS without named exports Node can see: required, so the benchmarks
+// (plain Node through tsx) can use this harness as the tests (vitest) do.
+const { Terminal: HeadlessTerminal } = createRequire(import.meta.url)('@xterm/headless') as typeof import('@xterm/headless')
 
 type TerminalKnobs = Pick<TerminalsOptions, 'highWatermark' | 'lowWatermark'>
 
@@ -109,7 +114,13 @@ export class TerminalHarness {
     let term = this.xterms.get(terminalId)
     if (!term) {
       const size = this.useXterm ?? { cols: 80, rows: 24 }
-      term = new Xterm({ cols: size.cols, rows: size.rows, scrollback: size.scrollback ?? 10_000, allowProposedApi: true })
+      term = new HeadlessTerminal({
+        cols: size.cols,
+        rows: size.rows,
+        scrollback: size.scrollback ?? 10_000,
+        scrollOnEraseInDisplay: true,
+        allowProposedApi: true
+      })
       this.xterms.set(terminalId, term)
     }
     return term
