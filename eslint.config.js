@@ -15,12 +15,35 @@ import svelteConfig from './svelte.config.js'
  */
 const TESTS = ['**/*.test.ts', '**/testing/**', 'e2e/**', 'bench/**', 'scripts/**']
 
+/**
+ * A spread hands every element to the call as an argument: past about 125,000 (fewer on a small
+ * stack) it throws RangeError, and the lists here are as long as an instance or a service makes
+ * them (#21: 200,000 GPU lines in `Math.min(...loads)` took main down). Loops instead
+ * (src/shared/extremes.ts for the lowest and highest).
+ */
+const UNBOUNDED_SPREADS = [
+  {
+    selector: "CallExpression[callee.object.name='Math'][callee.property.name=/^(min|max)$/] > SpreadElement",
+    message: 'Math.min/max(...list) throws past ~125k values: use lowest()/highest() from src/shared/extremes.ts.'
+  },
+  {
+    selector: 'CallExpression[callee.property.name=/^(push|unshift)$/] > SpreadElement',
+    message: 'push(...list) throws past ~125k values: add them in a loop (for … of) or use concat.'
+  },
+  {
+    selector: "CallExpression[callee.object.name='String'][callee.property.name=/^fromC(har|odePoint)/] > SpreadElement",
+    message: 'String.fromCharCode(...bytes) throws past ~125k values: decode in chunks or with TextDecoder.'
+  }
+]
+
 /** The renderer's feature folders: each may use the others, lib/ and ui/, never a route in views/. */
 const RENDERER = './src/renderer/src'
-const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'terminal', 'web-shell'].map((folder) => `${RENDERER}/${folder}`)
+const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'terminal', 'update', 'web-shell'].map(
+  (folder) => `${RENDERER}/${folder}`
+)
 
-/** Who may import whom: files in `target` (but not `except`) must not import `from` or `packages` (scripts/eslint-layers.js). */
-const LAYERS = [
+/** Who may import whom (quoted in ARCHITECTURE.md, checked by scripts/architecture.test.ts): files in `target` (but not `except`) must not import `from` or `packages` (scripts/eslint-layers.js). */
+export const LAYERS = [
   {
     target: './src/shared',
     from: ['./src/main', './src/emulator', './src/renderer', './src/web', './src/preload'],
@@ -128,6 +151,7 @@ export default tseslint.config(
     rules: {
       // Matching control characters is how the app finds them in untrusted text (os-text, ssh values).
       'no-control-regex': 'off',
+      'no-restricted-syntax': ['error', ...UNBOUNDED_SPREADS],
       // Names starting with _ are deliberately unused (a parameter a signature needs).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }]
     }

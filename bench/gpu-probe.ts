@@ -86,13 +86,14 @@ async function appHour(): Promise<{ stats: Stats; ids: string[]; cpuMs: number; 
     await pass(HOUR_MS)
     const used = process.cpuUsage(cpu)
     const snapshot = await cost()
-    const samples = (snapshot?.instances ?? []).flatMap((entry) => (entry.gpu.state === 'off' ? [] : entry.gpu.samples))
+    // The cost snapshot carries one point per probe for the last hour (GPU_HISTORY_POINTS at most).
+    const points = (snapshot?.instances ?? []).flatMap((entry) => (entry.gpu.state === 'off' ? [] : entry.gpu.history))
     return {
       stats: emulator!.control.sshStats(),
       ids,
       cpuMs: (used.user + used.system) / 1000,
-      samples: samples.filter((sample) => sample.missed === undefined).length,
-      missed: samples.filter((sample) => sample.missed !== undefined).length
+      samples: points.filter((point) => !point.missed).length,
+      missed: points.filter((point) => point.missed).length
     }
   } finally {
     await core.stop()
@@ -113,7 +114,7 @@ function freshProbe(host: string, port: number, username: string, privateKey: st
         channel.stderr.resume()
         channel.on('close', () => {
           ssh.end()
-          if (parseGpuQuery(stdout)) resolve()
+          if (parseGpuQuery(stdout).ok) resolve()
           else reject(new Error(`not the query's answer: ${stdout.slice(0, 200)}`))
         })
       })

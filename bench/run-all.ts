@@ -20,7 +20,12 @@ const BENCHES: { file: string; target: string }[] = [
   { file: 'tunnel-throughput.ts', target: '256 MiB through an app tunnel vs ssh -L ≥ 0.8' },
   { file: 'emulator-load.ts', target: 'emulator under autocannon answers correctly' },
   { file: 'gpu-probe.ts', target: 'SSH connections for GPU probes vs a fresh connection per probe ≤ 0.05' },
-  { file: 'reattach.ts', target: 'the link back → live output in a tmux tab vs ssh -t host tmux attach ≤ 1.2' }
+  { file: 'reattach.ts', target: 'the link back → live output in a tmux tab vs ssh -t host tmux attach ≤ 1.2' },
+  {
+    file: 'soak.ts',
+    target:
+      'an emulated day, 20 instances, faults and restarts ≤ 5 min: 0 crashes, 0 duplicates, 0 lost events, memory ≤ +10 %, every rule on time'
+  }
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

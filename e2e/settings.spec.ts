@@ -22,6 +22,11 @@ test('settings: theme, notifications, profiles add/edit/remove; shortcuts and th
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(access.password)
   await expect(sandbox.getByLabel('Sandbox sign-in command', { exact: true })).toContainText(`"password":"${access.password}"`)
 
+  // Updates belong to the installed app: the web shell says so, quietly, and offers no channel.
+  const updates = page.getByRole('region', { name: 'Updates', exact: true })
+  await expect(updates.getByRole('status')).toHaveText('Updates come with the installed app.')
+  await expect(updates.getByRole('radio')).toHaveCount(0)
+
   // Theme: an explicit choice wins over the system's scheme.
   await page.getByRole('radio', { name: 'Dark' }).check()
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')

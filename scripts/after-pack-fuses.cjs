@@ -34,13 +34,11 @@ const fuseConfig = {
   [FuseV1Options.OnlyLoadAppFromAsar]: true,
   // We do not ship a custom V8 snapshot.
   [FuseV1Options.LoadBrowserProcessSpecificV8Snapshot]: false,
-  // Kept on because the app window loads its built page with loadFile (file://…/out/renderer/
-  // index.html inside the asar) and Chromium refuses module scripts from a plain file:// origin.
-  // What limits file:// instead: the window may only show that exact file
-  // (src/main/windows/navigation-policy.ts), only that page may speak IPC (src/main/ipc-sender.ts),
-  // and no window ever navigates to another file: URL. Serving the page from a custom app://
-  // protocol would let this fuse go off; after-pack-fuses.test.ts ties the two together.
-  [FuseV1Options.GrantFileProtocolExtraPrivileges]: true
+  // Off: the app window's page is served from the app:// scheme (src/main/windows/app-protocol.ts),
+  // so no page of ours is a file:// page. With it on, a file:// page could fetch() any file on
+  // the disk (~/.ssh keys included) and frame other file:// pages with universal access.
+  // after-pack-fuses.test.ts ties the two together: a loadFile or file: page would need it on.
+  [FuseV1Options.GrantFileProtocolExtraPrivileges]: false
 }
 
 /** The file whose fuse wire is flipped, for each platform electron-builder packs. */

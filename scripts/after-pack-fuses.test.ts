@@ -49,7 +49,8 @@ describe('fuse config', () => {
     ['EnableCookieEncryption', true],
     ['OnlyLoadAppFromAsar', true],
     ['EnableEmbeddedAsarIntegrityValidation', true],
-    ['LoadBrowserProcessSpecificV8Snapshot', false]
+    ['LoadBrowserProcessSpecificV8Snapshot', false],
+    ['GrantFileProtocolExtraPrivileges', false]
   ] as const)('%s is %s', (fuse, on) => {
     expect(hook.fuseConfig[FuseV1Options[fuse]]).toBe(on)
   })
@@ -61,6 +62,8 @@ describe('fuse config', () => {
       .map((f) => readFileSync(join(import.meta.dirname, '..', 'src', 'main', f), 'utf8'))
     const loadsFromFile = sources.some((text) => /\.loadFile\(|loadURL\(\s*['"`]file:/.test(text))
     expect(hook.fuseConfig[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(loadsFromFile)
+    // The page comes from the custom scheme instead (checklist item 18).
+    expect(sources.some((text) => /protocol\.handle\(APP_SCHEME/.test(text))).toBe(true)
   })
 
   it('decides every fuse this @electron/fuses knows', () => {

@@ -11,10 +11,18 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { box, cloud, rasterize, roundedBox, segment, type Sample } from './icon-shapes'
 import { encodePng } from './png'
+import { encodeIco } from './ico'
 
 export const APP_ICON_SIZE = 1024
 export const APP_ICON_PATH = join(import.meta.dirname, '..', 'resources', 'icon.png')
 export const WINDOW_ICON_SIZE = 256
+/** The Windows installer's and executable's icon, one PNG per size Explorer and the taskbar use. */
+export const APP_ICO_PATH = join(import.meta.dirname, '..', 'resources', 'icon.ico')
+export const APP_ICO_SIZES = [16, 24, 32, 48, 64, 128, 256] as const
+
+export function appIconIco(): Buffer {
+  return encodeIco(APP_ICO_SIZES.map((size) => ({ size, png: encodePng(size, size, drawAppIcon(size)) })))
+}
 export const WINDOW_ICON_MODULE_PATH = join(import.meta.dirname, '..', 'src', 'main', 'windows', 'window-icon.generated.ts')
 
 type Rgb = [number, number, number]
@@ -64,6 +72,7 @@ export function windowIconModule(): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   writeFileSync(APP_ICON_PATH, appIconPng())
+  writeFileSync(APP_ICO_PATH, appIconIco())
   writeFileSync(WINDOW_ICON_MODULE_PATH, windowIconModule())
   console.log(`wrote ${APP_ICON_PATH} and ${WINDOW_ICON_MODULE_PATH}`)
 }

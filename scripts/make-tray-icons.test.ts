@@ -3,8 +3,16 @@ import { join } from 'node:path'
 import { inflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { APP_ICON_PATH, APP_ICON_SIZE, WINDOW_ICON_MODULE_PATH, appIconPng, windowIconModule } from './make-app-icon'
-import { drawIcon, iconFileName, TRAY_ICON_STATES, TRAY_ICONS_MODULE_PATH, trayIconsModule } from './make-tray-icons'
+import {
+  APP_ICO_PATH,
+  APP_ICON_PATH,
+  APP_ICON_SIZE,
+  WINDOW_ICON_MODULE_PATH,
+  appIconIco,
+  appIconPng,
+  windowIconModule
+} from './make-app-icon'
+import { drawIcon, iconFileName, TRAY_ICON_STATES, TRAY_ICONS_MODULE_PATH, trayIco, trayIconsModule } from './make-tray-icons'
 import { crc32, encodePng } from './png'
 
 describe('PNG encoder', () => {
@@ -62,8 +70,15 @@ describe('app icon', () => {
     expect(readFileSync(WINDOW_ICON_MODULE_PATH, 'utf8')).toBe(windowIconModule())
   })
 
-  it('every installer is built with it', () => {
+  it('every installer is built with it (Windows with its .ico, which is exactly what the script draws)', () => {
     const config = parse(readFileSync(join(import.meta.dirname, '..', 'electron-builder.yml'), 'utf8')) as Record<string, { icon?: string }>
-    for (const platform of ['linux', 'mac', 'win']) expect(config[platform]?.icon).toBe('resources/icon.png')
+    for (const platform of ['linux', 'mac']) expect(config[platform]?.icon).toBe('resources/icon.png')
+    expect(config['win']?.icon).toBe('resources/icon.ico')
+    expect(readFileSync(APP_ICO_PATH).equals(appIconIco())).toBe(true)
+  })
+
+  it("the Windows tray's .ico files are exactly what the script draws", () => {
+    for (const state of TRAY_ICON_STATES)
+      expect(readFileSync(join(import.meta.dirname, '..', 'resources', 'tray', `tray-${state}.ico`)).equals(trayIco(state))).toBe(true)
   })
 })

@@ -9,6 +9,10 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { box, circle, cloud, rasterize, type Sample } from './icon-shapes'
 import { encodePng } from './png'
+import { encodeIco } from './ico'
+
+/** Windows tray sizes: 16 px at 100 % to 48 px at 300 % (Electron's Tray docs recommend .ico there). */
+export const TRAY_ICO_SIZES = [16, 20, 24, 32, 40, 48] as const
 
 export const TRAY_ICON_STATES = ['idle', 'running', 'busy', 'attention'] as const
 type State = (typeof TRAY_ICON_STATES)[number]
@@ -66,8 +70,17 @@ export function writeTrayIcons(dir: string): string[] {
         written.push(file)
       }
     }
+    const ico = join(dir, 'tray', `tray-${state}.ico`)
+    mkdirSync(join(dir, 'tray'), { recursive: true })
+    writeFileSync(ico, trayIco(state))
+    written.push(ico)
   }
   return written
+}
+
+/** The colour icon of a state as a Windows .ico, one PNG per display scale. */
+export function trayIco(state: State): Buffer {
+  return encodeIco(TRAY_ICO_SIZES.map((size) => ({ size, png: encodePng(size, size, drawIcon(state, size, false)) })))
 }
 
 /**

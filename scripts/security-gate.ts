@@ -130,7 +130,7 @@ function listSources(dir: string): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue
     const path = join(dir, entry.name)
-    if (entry.isDirectory()) out.push(...listSources(path))
+    if (entry.isDirectory()) for (const source of listSources(path)) out.push(source)
     else if (SCANNED_EXTENSIONS.test(entry.name)) out.push(path)
   }
   return out

@@ -15,7 +15,7 @@ import type { AppCore } from '../src/main/core-types'
 import { bindIpc, type WebContentsLike } from '../src/main/ipc'
 import { fakeIpcMain } from '../src/main/testing/ipc-main'
 
-const PAGE = 'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/index.html'
+const PAGE = 'app://cloud-tray/index.html'
 const MAIN_WINDOW_ID = 1
 
 function rig() {
@@ -33,7 +33,7 @@ function rig() {
     core,
     ipcMain,
     () => [],
-    () => ({ webContentsIds: new Set([MAIN_WINDOW_ID]), fileUrl: PAGE })
+    () => ({ webContentsIds: new Set([MAIN_WINDOW_ID]), pageUrl: PAGE })
   )
   return { handlers, listeners, reached }
 }
@@ -65,7 +65,9 @@ const untrustedSender = fc.oneof(
       fc.tuple(fc.constantFrom('http', 'https'), fc.stringMatching(/^[a-z0-9.-]{1,24}$/)).map(([scheme, host]) => `${scheme}://${host}/`),
       fc.constantFrom(
         'file:///etc/passwd',
-        'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/evil.html',
+        'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/index.html',
+        'app://cloud-tray/evil.html',
+        'app://cloud-tray.evil/index.html',
         'data:text/html,x',
         'about:blank',
         'devtools://devtools/bundled/inspector.html'

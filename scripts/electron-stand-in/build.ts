@@ -30,7 +30,7 @@ export interface StandInBuild {
 }
 
 export async function ensureStandInBuild(root = REPO_ROOT, log: (line: string) => void = () => {}): Promise<StandInBuild> {
-  const renderer = await ensureRendererBuild(root, log)
+  const renderer = await ensureRendererBuild(root, log, 'electron')
   const dir = join(root, 'out', 'electron-stand-in', await contentHash(root, INPUTS, basename(renderer.dir)))
   if (existsSync(join(dir, 'complete'))) return { dir, built: false }
   log('[electron-stand-in] building the app main process and the stand-in (once per source change)…')

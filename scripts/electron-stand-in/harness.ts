@@ -8,8 +8,9 @@
  *   await app.invoke(app.mainWindow().webContentsId, 'session.login', { … })
  *   app.calls  // every recorded call, in order
  */
-import { fork, type ChildProcess } from 'node:child_process'
+import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -27,8 +28,57 @@ export interface LaunchOptions extends Partial<Pick<StandInOptions, 'isPackaged'
   dataFiles?: Record<string, string>
   /** Files written under XDG_CONFIG_HOME before start (e.g. an autostart entry). */
   configFiles?: Record<string, string>
+  /**
+   * Files in the installed app's resources folder (`process.resourcesPath`), as electron-builder
+   * writes them: `app-update.yml` (the update feed), `package-type` (deb, rpm).
+   */
+  resources?: Record<string, string>
   /** A file where the data folder should be, so the app cannot create it (a start-up failure). */
   userDataIsFile?: boolean
+  /** Environment variables for the app's process, set after the harness's own (e.g. ELECTRON_RENDERER_URL). */
+  env?: Record<string, string>
+  /**
+   * Linux: the app gets a session bus of its own where a StatusNotifier host runs (true, the
+   * default: KDE, Ubuntu's GNOME) or none does (false: vanilla GNOME). Elsewhere: ignored.
+   */
+  statusNotifierHost?: boolean
+}
+
+/** A private D-Bus session bus (Linux, where dbus-daemon exists), with a StatusNotifier host on it or not. */
+async function privateBus(root: string, host: boolean): Promise<{ address: string; stop(): void } | undefined> {
+  if (process.platform !== 'linux') return undefined
+  const daemon = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1', `--address=unix:path=${join(root, 'bus')}`], {
+    stdio: ['ignore', 'pipe', 'ignore']
+  })
+  const address = await new Promise<string | undefined>((resolve) => {
+    daemon.once('error', () => resolve(undefined))
+    daemon.stdout?.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\n')[0]?.trim()))
+  })
+  if (!address) return undefined
+  const { ownName } = await import('../../src/main/windows/dbus-call')
+  const owner = host ? await ownName(address, 'org.kde.StatusNotifierWatcher') : undefined
+  return {
+    address,
+    stop() {
+      owner?.close()
+      daemon.kill()
+    }
+  }
+}
+
+/**
+ * The fuses a packaged build carries: exactly what the afterPack hook flips
+ * (scripts/after-pack-fuses.cjs), by FuseV1Options name.
+ */
+export function packagedFuses(): Record<string, boolean> {
+  const require = createRequire(import.meta.url)
+  const { fuseConfig } = require('../after-pack-fuses.cjs') as { fuseConfig: Record<string, unknown> }
+  const { FuseV1Options } = require('@electron/fuses') as { FuseV1Options: Record<string, string | number> }
+  return Object.fromEntries(
+    Object.entries(fuseConfig)
+      .filter(([index, on]) => /^\d+$/.test(index) && typeof on === 'boolean')
+      .map(([index, on]) => [String(FuseV1Options[index]), on as boolean])
+  )
 }
 
 type Waiter = { test: (call: RecordedCall) => boolean; resolve: (call: RecordedCall) => void }
@@ -45,7 +95,8 @@ export class StandInApp {
   constructor(
     private readonly child: ChildProcess,
     /** The app's data folder, its XDG config folder and HOME live under this. */
-    readonly root: string
+    readonly root: string,
+    private readonly bus?: { stop(): void }
   ) {
     child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()))
     child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()))
@@ -170,6 +221,10 @@ export class StandInApp {
     if (!window) throw new Error(`${LABEL} the app window #${id} is gone\n${this.tail()}`)
     return window
   }
+  /** Someone launches the app again: Electron tells this instance (`second-instance`). */
+  secondInstance(argv: string[] = []): Promise<void> {
+    return this.request('secondInstance', argv)
+  }
   closeWindow(id: number): Promise<void> {
     return this.request('closeWindow', id)
   }
@@ -203,6 +258,7 @@ export class StandInApp {
       this.child.kill('SIGKILL')
       await this.exited
     }
+    this.bus?.stop()
     rmSync(this.root, { recursive: true, force: true })
   }
 }
@@ -223,6 +279,9 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
   }
   place(userData, options.dataFiles)
   place(configHome, options.configFiles)
+  const resourcesPath = join(root, 'resources')
+  mkdirSync(resourcesPath)
+  place(resourcesPath, options.resources)
   const version = (JSON.parse(readFileSync(join(options.buildDir, '..', '..', '..', 'package.json'), 'utf8')) as { version: string })
     .version
   const standIn: StandInOptions = {
@@ -230,7 +289,9 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
     version,
     isPackaged: options.isPackaged ?? false,
     keychain: options.keychain ?? 'memory',
-    ...(options.ptySpawnFails ? { ptySpawnFails: true } : {})
+    resourcesPath,
+    ...(options.ptySpawnFails ? { ptySpawnFails: true } : {}),
+    ...(options.isPackaged ? { fuses: packagedFuses() } : {})
   }
   // A home of its own (HOME; USERPROFILE on Windows): the app reads ~/.ssh and must not see the real one.
   const env: NodeJS.ProcessEnv = {
@@ -238,11 +299,15 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
     [OPTIONS_VARIABLE]: JSON.stringify(standIn),
     HOME: home,
     USERPROFILE: home,
-    XDG_CONFIG_HOME: configHome
+    XDG_CONFIG_HOME: configHome,
+    XDG_CACHE_HOME: join(root, 'cache')
   }
   delete env['ELECTRON_RENDERER_URL']
   delete env['SSH_AUTH_SOCK']
   delete env['NODE_OPTIONS']
+  const bus = await privateBus(root, options.statusNotifierHost ?? true)
+  if (bus) env['DBUS_SESSION_BUS_ADDRESS'] = bus.address
+  Object.assign(env, options.env)
   const child = fork(join(options.buildDir, 'main', 'index.js'), [], {
     execArgv: ['--import', pathToFileURL(join(options.buildDir, 'stand-in', 'register.mjs')).href],
     env,
@@ -250,5 +315,5 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
     serialization: 'advanced',
     stdio: ['ignore', 'pipe', 'pipe', 'ipc']
   })
-  return new StandInApp(child, root)
+  return new StandInApp(child, root, bus)
 }

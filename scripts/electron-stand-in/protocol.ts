@@ -16,14 +16,22 @@ export interface StandInOptions {
   isPackaged: boolean
   /**
    * The OS keychain (@napi-rs/keyring) stand-in: `memory` keeps entries in the process;
-   * `never-answers` never settles a call, like a locked keyring whose unlock prompt nobody answers.
+   * `never-answers` never settles a call, like a locked keyring whose unlock prompt nobody answers;
+   * `no-secret-service` a Linux desktop without one; `module-missing` no native binary for this system.
    */
-  keychain: 'memory' | 'never-answers'
+  keychain: 'memory' | 'never-answers' | 'no-secret-service' | 'module-missing'
   /**
    * node-pty's `spawn` throws as node-pty 1.1 does on macOS when its prebuilt `spawn-helper` lost
    * its execute bit (microsoft/node-pty#850). Absent: the real node-pty.
    */
   ptySpawnFails?: boolean
+  /**
+   * The Electron fuses of the binary, by FuseV1Options name: a packaged run carries what
+   * scripts/after-pack-fuses.cjs flips; absent, Electron's defaults.
+   */
+  fuses?: Record<string, boolean>
+  /** `process.resourcesPath`: the installed app's resources folder (app-update.yml, package-type). */
+  resourcesPath: string
 }
 
 export const OPTIONS_VARIABLE = 'ELECTRON_STAND_IN'
@@ -59,6 +67,7 @@ export interface WindowView {
   title: string
   url: string
   visible: boolean
+  minimized: boolean
   /** The session partition of its webContents ('' for the default session). */
   partition: string
   /** Set for a window a page opened (window.open): the opener's webContents id. */

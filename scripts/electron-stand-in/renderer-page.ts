@@ -1,6 +1,7 @@
 /**
  * A window's page for scenarios that need a real one (the terminal's Paste): the app's built
- * renderer in headless Chromium, with the app's built preload run in the page against an
+ * renderer in headless Chromium, every file of it answered by the app's own app:// handler
+ * (its headers, the Content-Security-Policy included), with the app's built preload run in the page against an
  * `ipcRenderer` that forwards to the stand-in's ipcMain as that window's webContents. Main's
  * `webContents.send` to the window comes back into the page in order. Chromium's permissions for
  * the page (clipboard) are what the app's own permission check answers for its page, so the page
@@ -8,13 +9,14 @@
  * contextIsolation boundary, no sandboxed renderer process.
  */
 import { readFileSync } from 'node:fs'
-import { join, normalize } from 'node:path'
+import { join } from 'node:path'
 import { chromium, type Browser, type Page } from '@playwright/test'
 import { chromiumArgs, chromiumExecutable } from '../../e2e/chromium'
 import type { StandInApp } from './harness'
 import type { WindowView } from './protocol'
 
-// A secure origin, as the app's file:// page is to Chromium: clipboard permissions exist only there.
+// A secure origin, as the app's privileged app:// scheme is to Chromium (Playwright cannot route a
+// custom scheme): each request is answered by the app's handler for the same path on app://.
 const ORIGIN = 'https://cloud-tray.stand-in'
 
 export interface RendererPage {
@@ -63,10 +65,19 @@ export async function openRendererPage(app: StandInApp, buildDir: string, window
     args: chromiumArgs
   })
   const context = await browser.newContext({ viewport: { width: 1100, height: 720 } })
-  const rendererDir = join(buildDir, 'renderer')
-  await context.route(`${ORIGIN}/**`, (route) => {
-    const path = normalize(decodeURIComponent(new URL(route.request().url()).pathname)).replace(/^[/\\]+/, '')
-    return route.fulfill({ path: join(rendererDir, path || 'index.html') })
+  // The app's own page address (app://cloud-tray/index.html), once main has loaded it.
+  const pageUrl = await app.until(
+    'the app window page loaded',
+    async () => (await app.windows()).find((w) => w.id === window.id && w.url)?.url
+  )
+  const page0 = new URL(pageUrl)
+  await context.route(`${ORIGIN}/**`, async (route) => {
+    const asked = new URL(route.request().url())
+    const answer = await app.request<{ status: number; headers: Record<string, string>; body: string }>(
+      'protocolRequest',
+      `${page0.protocol}//${page0.host}${asked.pathname}`
+    )
+    return route.fulfill({ status: answer.status, headers: answer.headers, body: Buffer.from(answer.body, 'base64') })
   })
   // The app's own permission check decides what its page may do, as in Electron.
   const granted: string[] = []
@@ -74,7 +85,7 @@ export async function openRendererPage(app: StandInApp, buildDir: string, window
     ['clipboard-read', 'clipboard-read'],
     ['clipboard-sanitized-write', 'clipboard-write']
   ] as const) {
-    if (await app.request<boolean>('permission', window.webContentsId, electronName, window.url)) granted.push(chromiumName)
+    if (await app.request<boolean>('permission', window.webContentsId, electronName, pageUrl)) granted.push(chromiumName)
   }
   if (granted.length > 0) await context.grantPermissions(granted, { origin: ORIGIN })
   await context.exposeBinding('__standInInvoke', (_source, channel: string, input: unknown) =>

@@ -33,6 +33,11 @@ export interface Keychain {
    * entry" to reads when no Secret Service runs; only a write tells. Absent: assume it works.
    */
   probe?(): Promise<boolean>
+  /**
+   * Told true when a call has been out so long that it may be waiting for the user (an unlock
+   * prompt), false when no such call is left; returns a function that stops listening.
+   */
+  watch?(listener: (waiting: boolean) => void): () => void
 }
 
 export interface NotebookWindowRequest {
@@ -70,6 +75,11 @@ export interface Platform {
   writeClipboard?(text: string): void
   /** The clipboard's text (the terminal's Paste). Absent where the page reads its own (web shell). */
   readClipboard?(): Promise<string>
+  /**
+   * The OS's folder dialog, in main (a download's destination); undefined when the user cancels.
+   * Absent where the window picks its own folder (the web shell's File System Access).
+   */
+  pickFolder?(): Promise<string | undefined>
 }
 
 export type EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void

@@ -1,45 +1,37 @@
 /**
- * The app's engine in plain Node, read top to bottom as its table of contents: each part of main
- * is built from its own module, in dependency order, and handed the parts it needs. Parts hear
- * each other on the hub (event-hub.ts), so nothing here rings anyone after a change: each event
- * reaches the transports first, then the SSH wing, the cost guard and the tray, in the order they
- * are built below. A shell uses the core through a transport (Electron's is ipc.ts) and its
- * Platform (core-types.ts); the core never imports electron.
+ * The app's engine in plain Node, read top to bottom as its table of contents: each part is built
+ * in dependency order and handed the parts it needs. Parts hear each other on the hub
+ * (event-hub.ts): each event reaches the transports first, then the parts in the order they are
+ * built below; nothing here rings anyone after a change. A shell brings a transport (Electron's is
+ * ipc.ts), its Platform (core-types.ts) and its options (core-options.ts); the core never imports electron.
+ * Each part's listeners, timers and the calls others make on it run under a guard of its own
+ * (supervisor.ts, parts.ts): one part's throw never takes main down (#21).
  */
-import type { Clock } from '../shared/clock'
 import { systemClock } from '../shared/clock'
-import { Account, type AccountOptions } from './account/account'
+import { Account } from './account/account'
 import { BalanceModel } from './billing/balance-model'
 import { Catalog } from './catalog/catalog'
 import { createDispatcher } from './commands/dispatcher'
 import { commandGroups } from './commands/index'
-import { MAIN_CLIENT, type AppCore, type Platform } from './core-types'
+import type { AppCoreOptions } from './core-options'
+import { MAIN_CLIENT, type AppCore } from './core-types'
 import { CostGuard } from './cost/cost-guard'
 import { execRunner } from './cost/exec-runner'
-import { GuardStore } from './cost/guard-store'
+import { guardStoreIn } from './cost/guard-store'
 import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
-import { JobStore } from './jobs/job-store'
-import { Jobs } from './jobs/jobs'
+import { jobsOn } from './jobs/jobs-on'
 import { Notifier } from './notify/notifier'
 import { osSafePlatform } from './os-text'
+import { guardCalls, superviseMain } from './parts'
 import { SettingsStore } from './settings/settings-store'
 import { SshWing } from './ssh/ssh-wing'
 import { TrayPresenter } from './tray/tray-presenter'
+import { UpdateService } from './update/update-service'
 import { Warnings } from './warnings'
 import { Watcher } from './watch/watcher'
 
-/** What a shell gives the core; the account's options say where the cloud or the Sandbox comes from. */
-export type AppCoreOptions = Pick<
-  AccountOptions,
-  'dataDir' | 'keychain' | 'log' | 'baseUrlOverride' | 'cloudClientFactory' | 'startEmulator' | 'reach'
-> & {
-  platform: Platform
-  clock?: Clock
-  version: string
-  /** [0, 1) for poll jitter; injectable for deterministic tests. */
-  random?: () => number
-}
+export type { AppCoreOptions } from './core-options'
 
 export function createAppCore(options: AppCoreOptions): AppCore {
   const { dataDir, log, version } = options
@@ -47,12 +39,13 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const events = new EventHub(log)
   const emit = events.emit
   const warnings = new Warnings(emit, log)
+  const { supervisor, parts, under } = superviseMain({ log, clock, events, warnings })
   const platform = osSafePlatform(options.platform)
   const settings = new SettingsStore(dataDir, clock)
-  const account = new Account({ ...options, clock, emit, warn: warnings.warn, notebooks: platform })
-  const notifier = new Notifier({ platform, settings, clock, events })
+  const account = new Account({ ...options, ...under(parts.account), warn: warnings.warn, unwarn: warnings.clear, notebooks: platform })
+  const notifier = new Notifier({ platform, settings, ...under(parts.notify) })
   const watcher = new Watcher({
-    clock,
+    clock: parts.watch.clock(clock),
     emit,
     log,
     toErrorInfo,
@@ -64,30 +57,25 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onNotLoggedIn: () => void account.expire(null)
   })
   const balance = new BalanceModel({
-    clock,
+    clock: parts.balance.clock(clock),
     emit,
     toErrorInfo,
     fetch: () => account.cloud().balance(),
     threshold: () => settings.get().lowBalanceThreshold,
     low: (available, threshold) => notifier.lowBalance(available, threshold)
   })
-  const catalog = new Catalog({ dataDir, clock, account, toErrorInfo, emit })
+  const catalog = new Catalog({ dataDir, clock: parts.catalog.clock(clock), account, toErrorInfo, emit })
   // What runs only while signed in starts and stops at the session's moments.
   for (const part of [watcher, balance, catalog]) account.listen(part)
-  const wing = new SshWing({ dataDir, clock, emit, events, platform, settings, account, watcher })
+  const wing = new SshWing({ dataDir, ...under(parts.ssh), platform, settings, account, watcher })
   const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
   const guard = new CostGuard({
-    clock,
+    ...under(parts.cost),
+    supervisor,
     settings,
-    emit,
-    events,
     notify: notifier,
     instances: watcher,
-    store: new GuardStore(
-      dataDir,
-      () => clock.now(),
-      (error) => log?.warn('cost guard: could not save its rules', { error: String(error) })
-    ),
+    store: guardStoreIn(dataDir, clock, log),
     scope: () => account.accountKey(),
     // nvidia-smi on the instance's shared SSH link, or one exec-only connection kept between probes: never a prompt.
     runner: execRunner(wing.links),
@@ -96,45 +84,16 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     balance: () => balance.spendable(),
     ...(log ? { log } : {})
   })
-  // Run a job…: a job in a tmux session of its own, its end told (and the instance stopped, if asked) even after a restart.
-  const jobs = new Jobs({
-    clock,
-    store: new JobStore(dataDir),
-    emit,
-    events,
-    exec: (instanceId, command, execOptions) => wing.links.exec(instanceId, command, execOptions),
-    probe: (instanceId) => wing.sessions.probe(instanceId),
-    endSession: (instanceId, name) => wing.sessions.end(instanceId, { socket: 'ours', name }),
-    account,
-    watcher,
-    notify: notifier,
-    stopAfterJob: (instanceId, reason) => guard.stopAfterJob(instanceId, reason),
-    navigate: (target) => {
-      platform.showWindow()
-      emit('navigate', target)
-    },
-    ...(log ? { log } : {})
-  })
-  const tray = new TrayPresenter({ events, platform, settings, account, watcher, balance, guard, tunnels: wing.tunnels })
-  door.serve(
-    commandGroups({
-      version,
-      clock,
-      emit,
-      platform,
-      warnings,
-      settings,
-      account,
-      notifier,
-      watcher,
-      balance,
-      catalog,
-      wing,
-      guard,
-      jobs,
-      tray
-    })
-  )
+  // A restart to update waits while the wing has a terminal, a tunnel or a transfer open.
+  const updates = new UpdateService({ clock, emit, events, settings, log, engine: options.updater, current: version, activity: wing })
+  const shown = { account, watcher, balance, guard, updates, tunnels: wing.tunnels, problems: () => supervisor.problems() }
+  const tray = new TrayPresenter({ ...under(parts.tray), platform, settings, ...shown })
+  // Run a job…: its end told (and the instance stopped, if asked) even after a restart.
+  const jobs = jobsOn({ dataDir, ...under(parts.jobs), wing, account, watcher, notifier, guard, platform, log })
+  guardCalls(parts, { watcher, balance, catalog, notifier, wing })
+  // The door answers with one command group per area, each made of the parts it needs (commands/index.ts).
+  const ground = { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog }
+  door.serve(commandGroups({ ...ground, wing, guard, updates, jobs, tray }))
 
   /** Settings, profiles (the tray's first menu follows them), the cost guard's rules and the catalog from disk. */
   const readLocalState = async (): Promise<void> => {
@@ -155,8 +114,10 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       localStateRead = reading.catch(() => undefined)
       await reading
       await account.start()
+      updates.start()
     },
     async stop() {
+      updates.stop()
       watcher.stop()
       guard.dispose()
       jobs.dispose()

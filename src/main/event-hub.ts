@@ -14,38 +14,70 @@
  * ends the links of stopped instances before the guard probes, and the tray redraws last, from
  * what the others have already updated.
  *
- * A subscriber that throws is logged and does not stop the others from hearing the event.
+ * A subscriber that throws is logged and does not stop the others from hearing the event. A
+ * transport that throws is never silent either: `failed` hears of it (core.ts makes it the
+ * "windows" part's failure: logged, counted, shown), because a window that stops hearing about
+ * costs without a word is how #21's hostile readings hid. A part's own listeners run under that
+ * part's guard (supervisor.ts `Part.feed`), so its failure is its own, shown the same way.
  */
 import type { ClientId, CoreLog, EventFeed, EventSink } from './core-types'
 import type { EventName, Events } from '../shared/contract'
 
 type Listener = (payload: never) => void
 
+export interface DeliveryReports {
+  /** A transport threw delivering `event`; the other transports got it. */
+  failed?(event: EventName, error: unknown): void
+  /** Every transport took `event` again, after a failure to deliver one of its kind. */
+  recovered?(event: EventName): void
+}
+
 export class EventHub implements EventFeed {
   private readonly sinks = new Set<EventSink>()
   private readonly listeners = new Map<EventName, Set<Listener>>()
+  private lostCount = 0
+  /** Kinds of event whose last delivery to a transport failed. */
+  private readonly failing = new Set<EventName>()
+
+  private reports: DeliveryReports = {}
 
   constructor(private readonly log?: Pick<CoreLog, 'error'>) {}
 
+  /** Who hears of deliveries to a transport that failed, and of their recovery (core.ts: the supervisor). */
+  report(reports: DeliveryReports): void {
+    this.reports = reports
+  }
+
   /** Sends an event to every transport, then to the parts that follow it. */
   readonly emit: EventSink = (event, payload, target?: ClientId) => {
+    let lost = false
     for (const sink of this.sinks) {
       try {
         sink(event, payload, target)
       } catch (error) {
         // One broken transport must not stop the others from hearing about it.
-        this.failed('a transport', event, error)
+        lost = true
+        this.lostCount++
+        this.failing.add(event)
+        this.logged('a transport', event, error)
+        this.tell(() => this.reports.failed?.(event, error))
       }
     }
+    if (!lost && this.failing.delete(event)) this.tell(() => this.reports.recovered?.(event))
     const listeners = this.listeners.get(event)
     if (!listeners) return
     for (const listener of listeners) {
       try {
         ;(listener as (payload: Events[typeof event]) => void)(payload)
       } catch (error) {
-        this.failed('a part of main', event, error)
+        this.logged('a part of main', event, error)
       }
     }
+  }
+
+  /** Deliveries to a transport that failed since start. */
+  get lost(): number {
+    return this.lostCount
   }
 
   /** A transport: hears every event. Returns a function that removes it. */
@@ -63,11 +95,15 @@ export class EventHub implements EventFeed {
     return () => listeners.delete(added)
   }
 
-  private failed(who: string, event: EventName, error: unknown): void {
+  private logged(who: string, event: EventName, error: unknown): void {
+    this.tell(() => this.log?.error(`${who} failed on the ${event} event`, { error: error instanceof Error ? error.stack : String(error) }))
+  }
+
+  private tell(action: () => void): void {
     try {
-      this.log?.error(`${who} failed on the ${event} event`, { error: error instanceof Error ? error.stack : String(error) })
+      action()
     } catch {
-      // A log that cannot write must not break the hub either.
+      // Whoever listens for failures (or a log that cannot write) must not become one.
     }
   }
 }

@@ -19,18 +19,35 @@ import { createMainWindowController, openEditorLink, openInBrowser } from './win
 import { handleQuit } from './windows/quit-adapter'
 import { askBeforeQuit } from './windows/quit-offer-adapter'
 import { askToLeave } from './windows/leave-dialog-adapter'
+import { useAppWindowForDialogs } from './windows/dialog-parent-adapter'
 import { notebookAccessAfter, type NotebookOwner } from './notebook/notebook-access'
-import { setLinuxAutostart } from './windows/autostart'
+import { launcherSwitches, setLinuxAutostart } from './windows/autostart'
 import { osSafeNotification } from './os-text'
 import { startupFailure } from './startup-failure'
-import { appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
+import { installProcessGuard } from './process-guard'
+import { systemClock } from '../shared/clock'
+import { boundedQuit } from './windows/quit-bound'
+import { TOAST_ACTIVATOR_CLSID, appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
+import { registerAppScheme } from './windows/app-protocol-adapter'
+import { chromiumNetworkRoute } from './network/proxy-adapter'
+import { trayIconsShown } from './windows/tray-host'
+import { explainNoTrayOnce, useNoTrayMenu } from './windows/no-tray-adapter'
+import { createElectronUpdateEngine } from './update/updater-adapter'
+import { devRendererUrl } from './windows/dev-renderer'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
 const ONLINE_CHECK_MS = 5_000
 
-// Windows shows toasts only for an AppUserModelID it knows (the installer's shortcut carries it).
+// Windows shows toasts only for an AppUserModelID it knows (the installer's shortcut carries it);
+// a fixed toast activator CLSID, set before it, lets an Action Center click reach a later run.
 const modelId = appUserModelId(process.platform, app.isPackaged, process.execPath)
-if (modelId) app.setAppUserModelId(modelId)
+if (modelId) {
+  app.setToastActivatorCLSID(TOAST_ACTIVATOR_CLSID)
+  app.setAppUserModelId(modelId)
+}
+
+// The page's app:// scheme is privileged (standard, secure) only if registered before ready.
+registerAppScheme()
 
 if (!app.requestSingleInstanceLock()) {
   // A second launch: the first instance is told (second-instance) and shows its window.
@@ -47,6 +64,8 @@ function startupFailed(error: unknown): void {
 }
 
 async function start(): Promise<void> {
+  // macOS answers this from the launch's Apple event, which is there only now: read it first.
+  const openedAtLogin = app.getLoginItemSettings().wasOpenedAtLogin === true
   // Our own menu, not Electron's default (Reload, Developer Tools) in the installed app.
   const menu = applicationMenuTemplate(process.platform, app.isPackaged)
   Menu.setApplicationMenu(menu ? Menu.buildFromTemplate(menu as MenuItemConstructorOptions[]) : null)
@@ -55,7 +74,31 @@ async function start(): Promise<void> {
   let core: AppCore | undefined
   const outDir = join(import.meta.dirname, '..')
   const dataDir = app.getPath('userData')
+  // Vanilla GNOME shows no tray icons: then the window keeps a Quit and closing minimizes it.
+  const trayShown = (): Promise<boolean> => trayIconsShown(process.platform, process.env)
+  const trayAtStart = trayShown()
+  void trayAtStart.then((shown) => shown || useNoTrayMenu(app.isPackaged))
   const log = createLogger({ dir: logDirFor(dataDir) })
+  // The last net (process-guard.ts says what goes on and why that is safe): a failed promise nobody
+  // awaited, or a connection's error, is logged and the app goes on; anything else ends it, once
+  // logged, and starts it again (the session and the cost guard's countdowns resume from disk)
+  // unless it has only just started, when it says so instead of starting again and again.
+  installProcessGuard({
+    log,
+    fatal() {
+      log.close()
+      if (process.uptime() > 60) {
+        app.relaunch()
+        app.exit(70)
+        return
+      }
+      dialog.showErrorBox(
+        'Cloud Tray',
+        'Cloud Tray hit an unexpected error and has to close. Its log (in Settings → Show logs) says what happened.'
+      )
+      app.exit(70)
+    }
+  })
   const notebooks = createNotebookWindows((line) => log.info(line))
   // Quit closes the notebook windows first and asks if a page has unsaved work (leave-policy.ts).
   // With the setting on, Quit first offers to stop running instances (cost/quit-question.ts).
@@ -70,15 +113,18 @@ async function start(): Promise<void> {
 
   const window = createMainWindowController({
     outDir,
-    ...(process.env['ELECTRON_RENDERER_URL'] ? { devUrl: process.env['ELECTRON_RENDERER_URL'] } : {}),
+    ...devRendererUrl(app.isPackaged, process.env),
     isQuitting: () => quit.isQuitting(),
+    trayShown,
+    minimizedForNoTray: explainNoTrayOnce(dataDir),
     openExternal: (url) => void core?.handle('external.open', { url }, { clientId: 'main' }),
     onFocus: () => core?.onSystemEvent('focus'),
     onGone: (id) => core?.clientGone(String(id))
   })
+  useAppWindowForDialogs(() => window.forDialog())
   const notifier = createNotificationAdapter(
     (n) => core?.openInstance(n.instanceId),
-    // macOS buttons: the cost guard's choices and a job's Open, answered as the window's buttons would be.
+    // Buttons (macOS, Windows): the cost guard's choices and a job's Open, answered as the window's buttons would be.
     (n, action) => {
       if (action === 'open-job') {
         if (n.jobId) void core?.handle('jobs.open', { jobId: n.jobId }, { clientId: 'main' })
@@ -89,6 +135,7 @@ async function start(): Promise<void> {
       void core?.handle(command, { instanceId: n.instanceId }, { clientId: 'main' })
     }
   )
+  const trayIcoDir = app.isPackaged ? join(process.resourcesPath, 'tray') : join(app.getAppPath(), 'resources', 'tray')
   const tray = createTrayAdapter((itemId) => {
     void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
       // The tray has no place for errors: say it as a notification.
@@ -96,7 +143,7 @@ async function start(): Promise<void> {
       if (!result.ok)
         notifier.show(osSafeNotification({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message }))
     })
-  })
+  }, trayIcoDir)
   const platform: Platform = {
     showNotification: (n) => notifier.show(n),
     setTray: (model) => tray.set(model),
@@ -116,7 +163,20 @@ async function start(): Promise<void> {
     // Promise.resolve: Electron 45's types make these async; older builds answer at once.
     writeClipboard: (text) =>
       void Promise.resolve(clipboard.writeText(text)).catch((error: Error) => log.warn(`clipboard: ${error.message}`)),
-    readClipboard: async () => await clipboard.readText()
+    readClipboard: async () => await clipboard.readText(),
+    // A download's folder, picked in main: the renderer's File System Access picker cancels
+    // silently on a folder the browser blocks (electron/electron#42459); here any folder the user
+    // can write works, and one they cannot says so (ssh/sftp/disk-sink.ts).
+    async pickFolder() {
+      const parent = window.forDialog()
+      const options = {
+        title: 'Download into…',
+        buttonLabel: 'Download here',
+        properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[]
+      }
+      const picked = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options)
+      return picked.canceled ? undefined : picked.filePaths[0]
+    }
   }
 
   const setStartAtLogin = (enabled: boolean): void => {
@@ -127,7 +187,10 @@ async function start(): Promise<void> {
     }
     if (process.platform === 'linux') {
       const configHome = process.env['XDG_CONFIG_HOME'] || join(homedir(), '.config')
-      void setLinuxAutostart(enabled, configHome, process.env['APPIMAGE'] || process.execPath).catch(() => undefined)
+      // Launched at login exactly as the installed launcher launches it (its switches too).
+      void setLinuxAutostart(enabled, configHome, process.env['APPIMAGE'] || process.execPath, launcherSwitches(process.argv)).catch(
+        () => undefined
+      )
     } else {
       app.setLoginItemSettings({ openAtLogin: enabled, args: ['--hidden'] })
     }
@@ -139,6 +202,10 @@ async function start(): Promise<void> {
     platform,
     keychain: createOsKeychain(),
     version: app.getVersion(),
+    // The API client goes through the proxy Chromium would use, trusting the OS's roots too.
+    network: chromiumNetworkRoute((line) => log.info(line)),
+    // Only the installed app updates itself (npm start and the e2e specs run Electron's own binary).
+    ...(app.isPackaged ? { updater: createElectronUpdateEngine((line) => log.info(line)) } : {}),
     // The Sandbox's instances are reachable for real: SSH, the notebook page, forwarded ports.
     reach: sandboxReach()
   })
@@ -166,16 +233,36 @@ async function start(): Promise<void> {
   app.on('activate', () => window.show())
   // Closing the window hides it; the app lives in the tray until Quit.
   app.on('window-all-closed', () => undefined)
+  // Clean-up before leaving: notebooks closed, connections ended, files flushed; bounded, so a
+  // hang never leaves a windowless process with a live tray (windows/quit-bound.ts).
   let stopped = false
+  const cleanUp = (then: () => void): void => {
+    if (stopped || !core) return then()
+    stopped = true
+    notebooks.destroyAll()
+    const running = core
+    boundedQuit(
+      () => running.stop(),
+      (timedOut) => {
+        if (timedOut) log.warn('quit: clean-up did not finish in time; leaving anyway')
+        log.close()
+        then()
+      },
+      systemClock()
+    )
+  }
   app.on('will-quit', (event) => {
     if (stopped || !core) return
     event.preventDefault()
-    stopped = true
-    notebooks.destroyAll()
-    void core.stop().finally(() => {
-      log.close()
-      app.quit()
-    })
+    cleanUp(() => app.quit())
+  })
+  // Windows shutdown or log-off: no before-quit or will-quit comes, only the window's session-end.
+  window.onSessionEnd(() => cleanUp(() => app.exit(0)))
+  // Linux and macOS shutdown: delay it for the clean-up (Electron tries), then leave.
+  // (Electron passes an event whose preventDefault delays it; its types leave the argument out.)
+  powerMonitor.on('shutdown', (...args: unknown[]) => {
+    ;(args[0] as Electron.Event | undefined)?.preventDefault()
+    cleanUp(() => app.quit())
   })
 
   powerMonitor.on('suspend', () => core?.onSystemEvent('suspend'))
@@ -197,8 +284,9 @@ async function start(): Promise<void> {
       platform.setStartAtLogin(settings.value.startAtLogin)
       // Started at login (`--hidden`, or macOS's flag): the window opens only if the user asked
       // for it; a launch by hand always shows it, so the app never seems not to start.
-      const atLogin = process.argv.includes('--hidden') || app.getLoginItemSettings().wasOpenedAtLogin === true
-      if (!atLogin || settings.value.openWindowAtStart) window.show()
+      const atLogin = process.argv.includes('--hidden') || openedAtLogin
+      // Without a tray a hidden start would leave nothing on screen to bring the app back.
+      if (!atLogin || settings.value.openWindowAtStart || !(await trayAtStart)) window.show()
     } else {
       window.show()
     }

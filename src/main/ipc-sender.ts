@@ -1,6 +1,6 @@
 /**
  * Who may speak the contract over Electron IPC: only the main frame of one of our app windows
- * showing our own page (the built file, or the dev server's origin in development). A notebook
+ * showing our own page (app://cloud-tray/index.html, or the dev server's origin in development). A notebook
  * window, an iframe, or a page our window was somehow navigated to is refused. Pure, so the
  * rule is a table test; ipc.ts feeds it what Electron reports about each message.
  */
@@ -17,8 +17,8 @@ export interface SenderInfo {
 export interface TrustedRenderer {
   /** webContents ids of our app windows (not notebook windows). */
   webContentsIds: ReadonlySet<number>
-  /** file:// URL of the built renderer page (out/renderer/index.html). */
-  fileUrl?: string
+  /** The built page on the app:// scheme (windows/app-protocol.ts: APP_PAGE_URL). */
+  pageUrl?: string
   /** The dev server's origin (ELECTRON_RENDERER_URL) while developing. */
   devOrigin?: string
 }
@@ -31,10 +31,11 @@ export function isTrustedSender(sender: SenderInfo, trusted: TrustedRenderer): b
   } catch {
     return false
   }
-  if (trusted.fileUrl !== undefined && url.protocol === 'file:') {
-    // Compare the document, not the route: the page may use #/hash routes.
-    const expected = new URL(trusted.fileUrl)
-    return url.pathname === expected.pathname && url.host === expected.host
+  if (trusted.pageUrl !== undefined && url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // Compare the document, not the route: the page may use #/hash routes. (A custom scheme's
+    // origin is opaque to Node's URL, so scheme and host are compared one by one.)
+    const expected = new URL(trusted.pageUrl)
+    return url.protocol === expected.protocol && url.host === expected.host && url.pathname === expected.pathname && !url.username
   }
   if (trusted.devOrigin !== undefined && (url.protocol === 'http:' || url.protocol === 'https:')) {
     return url.origin === new URL(trusted.devOrigin).origin

@@ -21,7 +21,7 @@ function fakes() {
   } as unknown as AppCore
   const window = (id: number): WebContentsLike & { sent: unknown[][]; mainFrame: { url: string; parent: null } } => {
     const sent: unknown[][] = []
-    const mainFrame = { url: 'file:///app/out/renderer/index.html', parent: null }
+    const mainFrame = { url: 'app://cloud-tray/index.html', parent: null }
     return { id, sent, mainFrame, isDestroyed: () => false, send: (c, p) => void sent.push([c, p]) }
   }
   return { handlers, listeners, ipcMain, sinks, calls, core, window }
@@ -36,12 +36,12 @@ describe('bindIpc', () => {
       f.core,
       f.ipcMain,
       () => [main],
-      () => ({ webContentsIds: new Set([1]), fileUrl: 'file:///app/out/renderer/index.html' })
+      () => ({ webContentsIds: new Set([1]), pageUrl: 'app://cloud-tray/index.html' })
     )
     const handler = f.handlers.get(commandChannel('session.get'))!
     expect(await handler({ sender: main, senderFrame: main.mainFrame }, undefined)).toEqual({ ok: true, value: 'answered' })
     expect(f.calls).toEqual([['session.get', undefined, { clientId: '1' }]])
-    const iframe = { url: 'file:///app/out/renderer/index.html', parent: main.mainFrame }
+    const iframe = { url: 'app://cloud-tray/index.html', parent: main.mainFrame }
     for (const event of [
       { sender: main, senderFrame: iframe },
       { sender: main, senderFrame: null },
@@ -60,15 +60,12 @@ describe('bindIpc', () => {
       f.core,
       f.ipcMain,
       () => [main],
-      () => ({ webContentsIds: new Set([1]), fileUrl: 'file:///app/out/renderer/index.html' })
+      () => ({ webContentsIds: new Set([1]), pageUrl: 'app://cloud-tray/index.html' })
     )
     const listener = f.listeners.get(noticeChannel('ssh.input'))!
     expect(listener({ sender: main, senderFrame: main.mainFrame }, { terminalId: 't', data: 'ls' })).toBeUndefined()
     listener({ sender: other, senderFrame: other.mainFrame }, { terminalId: 't', data: 'rm -rf ~' })
-    listener(
-      { sender: main, senderFrame: { url: 'file:///app/out/renderer/index.html', parent: main.mainFrame } },
-      { terminalId: 't', data: 'x' }
-    )
+    listener({ sender: main, senderFrame: { url: 'app://cloud-tray/index.html', parent: main.mainFrame } }, { terminalId: 't', data: 'x' })
     expect(f.calls).toEqual([['ssh.input', { terminalId: 't', data: 'ls' }, { clientId: '1' }]])
   })
 

@@ -11,23 +11,17 @@
  * are kept: scripts and emoji need them, and they cannot reorder text.
  */
 import type { AppNotification, TrayMenuItem, TrayModel } from '../shared/contract'
+import { SHOWN_FOR_INVISIBLE, visibleLines, visibleText } from '../shared/untrusted-text'
 import type { NotebookWindowRequest, Platform } from './core-types'
 
-const INVISIBLE_FORMAT = /(?![\u200C\u200D])\p{Cf}/gu
-const CONTROL = /[\p{Cc}\u2028\u2029]/gu
-const CONTROL_BUT_NEWLINE = /(?!\n)[\p{Cc}\u2028\u2029]/gu
-
-export const SHOWN_FOR_INVISIBLE = '\uFFFD'
+// The rule itself is shared with every other place that shows server text (untrusted-text.ts).
+export { SHOWN_FOR_INVISIBLE }
 
 /** One line of text for the OS: no invisible format characters, no control characters. */
-export function osText(text: string): string {
-  return text.replace(INVISIBLE_FORMAT, SHOWN_FOR_INVISIBLE).replace(CONTROL, ' ')
-}
+export const osText = visibleText
 
 /** Like osText, but keeps `\n` (a notification body may have several lines). */
-export function osTextLines(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(INVISIBLE_FORMAT, SHOWN_FOR_INVISIBLE).replace(CONTROL_BUT_NEWLINE, ' ')
-}
+export const osTextLines = visibleLines
 
 export function osSafeNotification(notification: AppNotification): AppNotification {
   return { ...notification, title: osText(notification.title), body: osTextLines(notification.body) }

@@ -18,3 +18,20 @@ describe('Warnings', () => {
     expect(announced).toHaveLength(3)
   })
 })
+
+describe('Warnings.clear', () => {
+  it('takes a warning off the list and tells the windows it is cleared; an unknown id says nothing', () => {
+    const hub = new EventHub()
+    const announced: unknown[] = []
+    hub.subscribe((event, payload) => void announced.push([event, payload]))
+    const warnings = new Warnings(hub.emit)
+    warnings.warn('part:tray', 'The tray menu could not be brought up to date.')
+    warnings.clear('part:tray')
+    warnings.clear('part:tray')
+    expect(warnings.all()).toEqual([])
+    expect(announced).toEqual([
+      ['warning', { id: 'part:tray', message: 'The tray menu could not be brought up to date.' }],
+      ['warning', { id: 'part:tray', message: '', cleared: true }]
+    ])
+  })
+})

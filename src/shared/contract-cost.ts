@@ -52,14 +52,23 @@ export interface Countdown {
   retry?: boolean
 }
 
-/** One GPU as `nvidia-smi` reported it; null where it said `[N/A]` or nothing readable. */
+/**
+ * The most GPUs one instance's answer may list: a machine with more is not one we rent. An answer
+ * listing more is not a reading at all (a hostile or broken `nvidia-smi`, #21).
+ */
+export const MAX_GPUS = 64
+/** Probes kept per instance, one a minute: the last hour and a little more. A fixed-size ring. */
+export const GPU_HISTORY_POINTS = 64
+
+/** One GPU as `nvidia-smi` reported it; null where it said `[N/A]`, nothing readable, or a value out of range. */
 export interface GpuReading {
+  /** 0–100 %. */
   utilization: number | null
   memoryUsedMiB: number | null
   memoryTotalMiB: number | null
 }
 
-/** One probe: every GPU, or why the probe got nothing (a missed probe never counts as idle). */
+/** One probe: every GPU (at most MAX_GPUS), or why the probe got nothing (a missed probe never counts as idle). */
 export interface GpuSample {
   at: number
   gpus: GpuReading[]
@@ -67,11 +76,23 @@ export interface GpuSample {
   missed?: string
 }
 
+/** One probe as the window's chart draws it: the busiest GPU's load (null: none read), or a miss. */
+export interface GpuPoint {
+  at: number
+  busiest: number | null
+  missed?: true
+}
+
+/**
+ * What the window and the tray are told about an instance's GPUs: a summary, never every sample.
+ * `latest` is the newest probe (its GPUs in full, at most MAX_GPUS); `history` one point per probe
+ * over the last hour, oldest first, at most GPU_HISTORY_POINTS.
+ */
 export type GpuActivity =
-  /** Probing over SSH once a minute; `samples`: the last hour, oldest first. */
-  | { state: 'probing'; samples: GpuSample[] }
-  /** Cannot probe; `reason` says why and what to do ("open a terminal once to trust its host key"). */
-  | { state: 'unavailable'; reason: string; samples: GpuSample[] }
+  /** Probing over SSH once a minute. */
+  | { state: 'probing'; latest?: GpuSample; history: GpuPoint[] }
+  /** Cannot probe, or the last probe failed; `reason` says why and what to do ("open a terminal once to trust its host key"). */
+  | { state: 'unavailable'; reason: string; latest?: GpuSample; history: GpuPoint[] }
   /** Not running: nothing to probe. */
   | { state: 'off' }
 

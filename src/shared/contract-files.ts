@@ -78,8 +78,11 @@ export interface FilesCommands {
   /** Opens a files session on the instance; its progress follows as `files.status` (prompts go to this window). */
   'files.open': { input: { instanceId: string }; result: { sessionId: string } }
   'files.close': { input: { sessionId: string }; result: void }
-  /** The entries of a folder (unsorted), and its path as the server spells it. */
-  'files.list': { input: { sessionId: string; path: string }; result: { path: string; entries: RemoteEntry[] } }
+  /**
+   * The entries of a folder (unsorted), and its path as the server spells it; `note` says what was
+   * left out (names no file can have).
+   */
+  'files.list': { input: { sessionId: string; path: string }; result: { path: string; entries: RemoteEntry[]; note?: string } }
   'files.mkdir': { input: { sessionId: string; path: string }; result: void }
   /** Renames within the instance; refused when `to` exists. */
   'files.rename': { input: { sessionId: string; from: string; to: string }; result: void }
@@ -89,6 +92,14 @@ export interface FilesCommands {
   'files.upload': { input: { sessionId: string; folder: string; items: TransferItem[]; replace: boolean }; result: { transferId: string } }
   /** Starts a download of these paths (files and whole folders). */
   'files.download': { input: { sessionId: string; paths: string[] }; result: { transferId: string; items: TransferItem[] } }
+  /**
+   * Electron: main asks for the folder in the OS's own dialog and writes the download there itself
+   * (no bytes cross to the window); `canceled` when the user closed the dialog.
+   */
+  'files.downloadToFolder': {
+    input: { sessionId: string; paths: string[] }
+    result: { canceled: true } | { canceled: false; transferId: string; items: TransferItem[]; folder: string }
+  }
   'files.cancel': { input: { transferId: string }; result: void }
 }
 

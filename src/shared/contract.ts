@@ -26,6 +26,7 @@ import type { ErrorInfo, Result } from './errors'
 import type { SessionRef, SshCommands, SshEvents, SshNotices } from './contract-ssh'
 import type { JobsCommands, JobsEvents } from './contract-jobs'
 import type { CostCommands, CostEvents, CostGuardSettings } from './contract-cost'
+import type { UpdateChannel, UpdateCommands, UpdateEvents } from './contract-update'
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
 import type { TerminalsCommands } from './contract-terminals'
@@ -299,7 +300,14 @@ export interface Settings {
   theme: Theme
   terminalFontSize: number
   terminals: TerminalSettings
+  /**
+   * Programs on the instance may set the clipboard (OSC 52). Off by default: a program that fills
+   * the clipboard unseen could make the next paste run something.
+   */
+  terminalClipboardWrite: boolean
   costGuard: CostGuardSettings
+  /** Which releases the updater installs: stable ones, or betas too. */
+  updateChannel: UpdateChannel
 }
 
 /** What Cloud Tray does with terminal sessions on instances (Settings → Terminal). */
@@ -328,6 +336,8 @@ export interface AppInfo {
 export interface Warning {
   id: string
   message: string
+  /** The condition is over: the banner goes (`message` is empty). */
+  cleared?: true
 }
 
 // ---------------------------------------------------------------- the maps
@@ -403,8 +413,15 @@ export interface CoreEvents {
   balance: BalanceSnapshot
 }
 
-export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands & TerminalsCommands & JobsCommands
-export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & JobsEvents
+export type Commands = CoreCommands &
+  SshCommands &
+  TunnelCommands &
+  FilesCommands &
+  CostCommands &
+  UpdateCommands &
+  TerminalsCommands &
+  JobsCommands
+export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & UpdateEvents & JobsEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices & FilesNotices
 
@@ -490,7 +507,11 @@ export const COMMAND_NAMES = [
   'files.delete',
   'files.upload',
   'files.download',
+  'files.downloadToFolder',
   'files.cancel',
+  'update.get',
+  'update.check',
+  'update.restart',
   'terminals.restore',
   'terminals.save',
   'terminals.saveScrollback',
@@ -524,6 +545,7 @@ export const EVENT_NAMES = [
   'files.transfer',
   'files.written',
   'files.data',
+  'update',
   'jobs'
 ] as const satisfies readonly EventName[]
 

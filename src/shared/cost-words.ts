@@ -3,6 +3,7 @@
  * window: "$24.40/h", "≈ 41 h left at $24.40/h", "3 h 12 min", "GPU 87 % · 40 of 80 GiB".
  */
 import type { GpuReading } from './contract-cost'
+import { highest, lowest } from './extremes'
 import { formatDollars } from './money'
 
 /** "$24.40/h". */
@@ -55,8 +56,9 @@ export function planWords(chargeMode: string, periods: number): string {
   return period ? `${periods}-${period} plan` : `${chargeMode} plan`
 }
 
-/** MiB → "40 GiB" (whole), "512 MiB" below 1 GiB. */
+/** MiB → "40 GiB" (whole), "512 MiB" below 1 GiB; "?" for what is no amount. */
 export function formatMiB(mib: number): string {
+  if (!Number.isFinite(mib) || mib < 0) return '?'
   return mib >= 1024 ? `${Math.round(mib / 1024)} GiB` : `${Math.round(mib)} MiB`
 }
 
@@ -69,12 +71,10 @@ export function gpuSummary(gpus: readonly GpuReading[]): string {
   const loads = gpus.map((gpu) => gpu.utilization).filter((value): value is number => value !== null)
   const parts: string[] = []
   const label = gpus.length === 1 ? 'GPU' : `${gpus.length} GPUs`
-  if (loads.length === 0) parts.push(`${label} load unknown`)
-  else {
-    const low = Math.min(...loads)
-    const high = Math.max(...loads)
-    parts.push(low === high ? `${label} ${Math.round(high)} %` : `${label} ${Math.round(low)}–${Math.round(high)} %`)
-  }
+  const low = lowest(loads)
+  const high = highest(loads)
+  if (low === undefined || high === undefined) parts.push(`${label} load unknown`)
+  else parts.push(low === high ? `${label} ${Math.round(high)} %` : `${label} ${Math.round(low)}–${Math.round(high)} %`)
   const used = gpus.map((gpu) => gpu.memoryUsedMiB)
   const total = gpus.map((gpu) => gpu.memoryTotalMiB)
   if (used.every((value) => value !== null) && total.every((value) => value !== null)) {
@@ -82,8 +82,18 @@ export function gpuSummary(gpus: readonly GpuReading[]): string {
     const [usedMiB, totalMiB] = [sum(used), sum(total)]
     // "40 of 80 GiB" reads better than repeating the unit, when both are in GiB.
     parts.push(
-      usedMiB >= 1024 ? `${Math.round(usedMiB / 1024)} of ${formatMiB(totalMiB)}` : `${formatMiB(usedMiB)} of ${formatMiB(totalMiB)}`
+      Number.isFinite(usedMiB) && usedMiB >= 1024
+        ? `${Math.round(usedMiB / 1024)} of ${formatMiB(totalMiB)}`
+        : `${formatMiB(usedMiB)} of ${formatMiB(totalMiB)}`
     )
   }
   return parts.join(' · ')
+}
+
+/**
+ * The busiest GPU's load, what the idle rule and the charts care about (every GPU must be quiet,
+ * so the busiest one is what matters); null when no GPU gave one.
+ */
+export function busiestLoad(gpus: readonly GpuReading[]): number | null {
+  return highest(gpus.flatMap((gpu) => (gpu.utilization === null ? [] : [gpu.utilization]))) ?? null
 }

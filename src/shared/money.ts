@@ -1,11 +1,15 @@
 /** Amounts of money as people read them: US dollars (the real service bills in USD, hpcai-api-facts.md 2.8). */
 
+// Made once: a number's toLocaleString with options builds a formatter at every call, and the
+// tray and the cost snapshot format amounts at every look (bench/soak.ts found it on top).
+const CENTS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+const MILLS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 3 })
+
 /** "$12.50", "−$3.20"; small rates keep their significant digits ("$0.004"). */
 export function formatDollars(value: number): string {
   const sign = value < 0 ? '−' : ''
   const size = Math.abs(value)
-  const digits = size !== 0 && size < 0.01 ? 3 : 2
-  return `${sign}$${size.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: digits })}`
+  return `${sign}$${(size !== 0 && size < 0.01 ? MILLS : CENTS).format(size)}`
 }
 
 const HOURS_PER_PERIOD: Readonly<Record<string, number>> = {

@@ -3,10 +3,24 @@
  * Prints one line with the address to open, and runs until Ctrl+C or the tray's Quit.
  */
 import { sandboxReach } from '../main/account/sandbox-emulator'
+import { redactValue, SecretSet } from '../main/log'
+import { installProcessGuard } from '../main/process-guard'
 import { USAGE, parseWebArgs } from './cli-args'
 import { startWebShell } from './server'
 
 async function main(): Promise<void> {
+  // The last net, as in the desktop app (src/main/process-guard.ts says what goes on and why that
+  // is safe): a failed promise nobody awaited, or a connection's error, is logged to the terminal
+  // and the shell goes on; anything else is logged and ends it (exit status 70).
+  // Redacted as the app log is (tokens, keys and passwords by their shape).
+  const shown = (data: unknown): string => JSON.stringify(redactValue(data, new SecretSet()))
+  installProcessGuard({
+    log: {
+      warn: (message, data) => console.error(`warning: ${message} ${shown(data)}`),
+      error: (message, data) => console.error(`error: ${message} ${shown(data)}`)
+    },
+    fatal: () => process.exit(70)
+  })
   let options: ReturnType<typeof parseWebArgs>
   try {
     options = parseWebArgs(process.argv.slice(2))

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { PageShell } from '../shared/content-security-policy'
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -68,15 +69,22 @@ export interface RendererBuild {
   built: boolean
 }
 
-/** The folder holding index.html and assets for the current sources; builds it when missing. */
-export async function ensureRendererBuild(root = REPO_ROOT, log: (line: string) => void = () => {}): Promise<RendererBuild> {
+/**
+ * The folder holding index.html and assets for the current sources; builds it when missing.
+ * `shell`: whose page (its Content-Security-Policy differs: the web shell's talks over a socket);
+ * the Electron stand-in runs Electron's.
+ */
+export async function ensureRendererBuild(
+  root = REPO_ROOT,
+  log: (line: string) => void = () => {},
+  shell: PageShell = 'web'
+): Promise<RendererBuild> {
   const hash = await rendererSourceHash(root)
-  const dir = join(root, 'out', 'web-renderer', hash)
+  const dir = join(root, 'out', shell === 'web' ? 'web-renderer' : 'electron-renderer', hash)
   if (existsSync(join(dir, 'index.html'))) return { dir, built: false }
-  log('Building the renderer (once per source change)…')
+  log(`Building the ${shell} renderer (once per source change)…`)
   const [{ build }, configModule] = await Promise.all([import('vite'), import('../../electron.vite.config')])
-  const config = configModule.default as { renderer?: Record<string, unknown> & { build?: Record<string, unknown> } }
-  const renderer = config.renderer ?? {}
+  const renderer = configModule.rendererConfig(shell) as Record<string, unknown> & { build?: Record<string, unknown> }
   await buildIntoPlace(dir, async (temp) => {
     await build({
       ...renderer,

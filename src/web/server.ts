@@ -17,6 +17,7 @@ import { createMemoryKeychain, createOsKeychain } from '../main/account/keychain
 import type { EmulatorStartOptions, StartEmulator } from '../main/account/sandbox'
 import { startSandboxEmulator, type EmulatorControl, type EmulatorOptions, type ReachFactory } from '../main/account/sandbox-emulator'
 import { createAppCore } from '../main/core'
+import { createNetworkRoute } from '../main/network/network-route'
 import { createLogger, logDirFor } from '../main/log'
 import type { AppCore, Keychain } from '../main/core-types'
 import { attachWsTransport, type TransportCore } from './transport/ws-server'
@@ -119,6 +120,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
     keychain,
     version: await packageVersion(),
     startEmulator,
+    // HTTPS_PROXY / NO_PROXY as curl reads them, and the OS's roots besides Node's.
+    network: createNetworkRoute({ log: (line) => appLog.info(line) }),
     ...(options.baseUrl !== undefined ? { baseUrlOverride: options.baseUrl } : {}),
     ...(options.reach ? { reach: options.reach } : {}),
     ...(options.clock ? { clock: options.clock } : {})

@@ -5,21 +5,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
-  '.map': 'application/json'
-}
+import { CONTENT_TYPES } from '../shared/node/content-types'
 
 const HEADERS = {
   'Cache-Control': 'no-store',
@@ -59,7 +45,7 @@ export async function serveStatic(root: string, request: IncomingMessage, respon
   const body = await readFile(path)
   response.writeHead(200, {
     ...HEADERS,
-    'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+    'Content-Type': CONTENT_TYPES[extname(path)] ?? 'application/octet-stream',
     'Content-Length': body.length
   })
   response.end(request.method === 'HEAD' ? undefined : body)

@@ -8,6 +8,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { homedir, tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { exitProcess, options, record } from './channel'
 import { StandInMenu } from './menu'
 import { StandInBrowserWindow, StandInEvent, emitEvent, windowEvents } from './windows'
@@ -70,6 +71,10 @@ class StandInApp extends EventEmitter {
   whenReady(): Promise<void> {
     return this.readyPromise
   }
+  /** The app's folder (package.json's): here the built bundle's, out/electron-stand-in/<hash>/. */
+  getAppPath(): string {
+    return join(dirname(process.argv[1] ?? process.cwd()), '..')
+  }
   getPath(name: string): string {
     if (name === 'userData' || name === 'sessionData') return options.userData
     if (name === 'home') return homedir()
@@ -80,6 +85,10 @@ class StandInApp extends EventEmitter {
   requestSingleInstanceLock(): boolean {
     record('app.requestSingleInstanceLock', 'app', [])
     return true
+  }
+  setToastActivatorCLSID(id: string): void {
+    record('app.setToastActivatorCLSID', 'app', [id])
+    if (!/^\{?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}?$/i.test(id)) throw new Error('Invalid CLSID')
   }
   setAppUserModelId(id: string): void {
     record('app.setAppUserModelId', 'app', [id])

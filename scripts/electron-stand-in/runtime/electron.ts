@@ -7,11 +7,16 @@
  * throws when touched, so a new use shows up as a failure instead of passing unseen.
  */
 import { EventEmitter } from 'node:events'
+import { readFile } from 'node:fs/promises'
+import { request as httpRequest } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { fileURLToPath } from 'node:url'
 import type { CookieView, DialogView } from '../protocol'
-import { operation, record, type Recordable } from './channel'
+import { operation, options, record, type Recordable } from './channel'
 import { app } from './app'
 import { StandInMenu, StandInMenuItem } from './menu'
-import { StandInSession } from './session'
+import { fetchVerdict } from './page-policy'
+import { StandInSession, type ProtocolHandler } from './session'
 import { StandInBrowserWindow, StandInEvent, StandInWebContents, emitEvent } from './windows'
 
 // ------------------------------------------------------------------ small modules
@@ -88,12 +93,92 @@ const shell = {
   }
 }
 
+/**
+ * `net.request` (Electron 45's ClientRequest), modelled on Node's http(s): `response` with an
+ * IncomingMessage (statusCode, headers, data/end), `error`, and with `redirect: 'manual'` a
+ * `redirect` event instead of following. Chromium's session proxy is not modelled (requests go
+ * direct), nor are `login` prompts. electron-updater downloads its feed and files this way.
+ */
+class StandInClientRequest extends EventEmitter {
+  private readonly inner: ReturnType<typeof httpRequest>
+  constructor(options: {
+    url?: string
+    protocol?: string
+    hostname?: string
+    host?: string
+    port?: number | string
+    path?: string
+    method?: string
+    headers?: Record<string, string>
+    redirect?: string
+  }) {
+    super()
+    const url = options.url
+      ? new URL(options.url)
+      : new URL(
+          `${options.protocol ?? 'http:'}//${options.hostname ?? options.host}${options.port ? `:${options.port}` : ''}${options.path ?? '/'}`
+        )
+    record('net.request', undefined, [{ url: url.href, method: options.method ?? 'GET' }])
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+    this.inner = send(url, { method: options.method ?? 'GET', headers: options.headers ?? {} })
+    this.inner.on('response', (response) => {
+      const status = response.statusCode ?? 0
+      const location = response.headers.location
+      if (options.redirect === 'manual' && status >= 300 && status < 400 && location) {
+        response.resume()
+        this.emit('redirect', status, options.method ?? 'GET', new URL(location, url).href, response.headers)
+        return
+      }
+      this.emit('response', response)
+    })
+    this.inner.on('error', (error) => this.emit('error', error))
+  }
+  setHeader(name: string, value: string): void {
+    this.inner.setHeader(name, value)
+  }
+  write(chunk: string | Uint8Array): void {
+    this.inner.write(chunk)
+  }
+  end(chunk?: string | Uint8Array): this {
+    this.inner.end(chunk)
+    return this
+  }
+  abort(): void {
+    this.inner.destroy()
+    this.emit('abort')
+  }
+  followRedirect(): void {
+    throw new Error('The electron stand-in does not model ClientRequest.followRedirect: add it before using it.')
+  }
+}
+
 const net = {
   isOnline: (): boolean => true,
   get online(): boolean {
     return true
-  }
+  },
+  request: (options: ConstructorParameters<typeof StandInClientRequest>[0] | string): StandInClientRequest =>
+    new StandInClientRequest(typeof options === 'string' ? { url: options } : options)
 }
+
+/**
+ * `autoUpdater` as Linux has it: an EventEmitter without an update mechanism (Squirrel is macOS
+ * and Windows only). electron-updater emits `before-quit-for-update` on it before it quits to
+ * install; anything else throws, as the stand-in does not model Squirrel.
+ */
+const autoUpdaterEvents = new EventEmitter()
+const autoUpdater = new Proxy(autoUpdaterEvents, {
+  get(target, property, receiver) {
+    if (['emit', 'on', 'once', 'removeListener', 'listenerCount'].includes(String(property))) {
+      const value = Reflect.get(target, property, receiver) as (...args: unknown[]) => unknown
+      return (...args: unknown[]) => {
+        if (property === 'emit') record('autoUpdater.emit', undefined, args)
+        return value.apply(target, args)
+      }
+    }
+    throw new Error(`The electron stand-in does not model autoUpdater.${String(property)} (Squirrel): add it before using it.`)
+  }
+})
 
 const powerMonitor = new EventEmitter()
 
@@ -150,6 +235,12 @@ class StandInNotification extends EventEmitter implements Recordable {
   static readonly all = new Map<number, StandInNotification>()
   static isSupported(): boolean {
     return true
+  }
+  static activation: ((details: unknown) => void) | undefined
+  /** Windows (Electron 45): one callback for every toast activation, whatever became of its object. */
+  static handleActivation(callback: (details: unknown) => void): void {
+    record('Notification.handleActivation', undefined, [callback])
+    StandInNotification.activation = callback
   }
   readonly id = StandInNotification.nextId++
   readonly label = `notification#${this.id}`
@@ -219,6 +310,34 @@ const dialog = {
   }
 }
 
+// ------------------------------------------------------------------ protocol
+
+type Privileges = { standard?: boolean; secure?: boolean; supportFetchAPI?: boolean; bypassCSP?: boolean; [key: string]: unknown }
+/** Schemes registered with registerSchemesAsPrivileged, and their privileges. */
+const privilegedSchemes = new Map<string, Privileges>()
+
+/**
+ * `protocol` (Electron 45): privileges only before `ready` (Electron throws after it); handlers
+ * on the default session, only once it exists (after `ready`).
+ */
+const protocol = {
+  registerSchemesAsPrivileged(schemes: { scheme: string; privileges?: Privileges }[]): void {
+    record('protocol.registerSchemesAsPrivileged', undefined, [schemes])
+    if (app.isReady()) throw new Error('protocol.registerSchemesAsPrivileged should be called before app is ready')
+    for (const { scheme, privileges } of schemes) privilegedSchemes.set(scheme, privileges ?? {})
+  },
+  handle(scheme: string, handler: ProtocolHandler): void {
+    if (!app.isReady()) throw new Error('Session can only be received when app is ready')
+    StandInSession.of('').protocol.handle(scheme, handler)
+  },
+  unhandle(scheme: string): void {
+    StandInSession.of('').protocol.unhandle(scheme)
+  },
+  isProtocolHandled(scheme: string): boolean {
+    return StandInSession.of('').protocol.isProtocolHandled(scheme)
+  }
+}
+
 // ------------------------------------------------------------------ the parts not modelled
 
 const notModelled = (name: string): unknown =>
@@ -251,6 +370,7 @@ const webContents = {
 
 export {
   app,
+  autoUpdater,
   StandInBrowserWindow as BrowserWindow,
   clipboard,
   dialog,
@@ -262,12 +382,12 @@ export {
   net,
   StandInNotification as Notification,
   powerMonitor,
+  protocol,
   session,
   shell,
   StandInTray as Tray,
   webContents
 }
-export const autoUpdater = notModelled('autoUpdater')
 export const BaseWindow = notModelled('BaseWindow')
 export const BrowserView = notModelled('BrowserView')
 export const contentTracing = notModelled('contentTracing')
@@ -278,7 +398,6 @@ export const inAppPurchase = notModelled('inAppPurchase')
 export const MessageChannelMain = notModelled('MessageChannelMain')
 export const netLog = notModelled('netLog')
 export const powerSaveBlocker = notModelled('powerSaveBlocker')
-export const protocol = notModelled('protocol')
 export const pushNotifications = notModelled('pushNotifications')
 export const safeStorage = notModelled('safeStorage')
 export const screen = notModelled('screen')
@@ -294,6 +413,7 @@ export const ipcRenderer = notModelled('ipcRenderer (renderer only)')
 
 export default {
   app,
+  autoUpdater,
   BrowserWindow: StandInBrowserWindow,
   clipboard,
   dialog,
@@ -305,6 +425,7 @@ export default {
   net,
   Notification: StandInNotification,
   powerMonitor,
+  protocol,
   session,
   shell,
   Tray: StandInTray,
@@ -388,13 +509,53 @@ operation(
   'permission',
   (webContentsId: number, permission: string, url: string) => {
     const ses = contentsOf(webContentsId).session
+    const parsed = new URL(url)
+    // A standard custom scheme has a real origin in Chromium (Node's URL calls it opaque).
+    const origin = privilegedSchemes.get(parsed.protocol.slice(0, -1))?.standard ? `${parsed.protocol}//${parsed.host}` : parsed.origin
     return ses.permissionCheckHandler
-      ? ses.permissionCheckHandler(contentsOf(webContentsId), permission, new URL(url).origin, { requestingUrl: url })
+      ? ses.permissionCheckHandler(contentsOf(webContentsId), permission, origin, { requestingUrl: url })
       : true
   },
   'looks'
 )
 operation('quit', () => app.quit())
+operation('secondInstance', (argv: string[]) => {
+  emitEvent(app, 'app', 'second-instance', new StandInEvent(), ['cloud-tray', ...argv], process.cwd(), {})
+})
+/**
+ * The page calls `fetch(url)`: allowed or refused as Chromium in Electron 45 decides it
+ * (page-policy.ts), from the page's own policies, its scheme and the build's fuses; an allowed
+ * file: or app: fetch really reads, so the harness sees what the page would get.
+ */
+operation('pageFetches', async (webContentsId: number, url: string) => {
+  const contents = contentsOf(webContentsId)
+  const page = new URL(contents.url)
+  const target = new URL(url)
+  const fetchable = new Set([...privilegedSchemes].filter(([, p]) => p.supportFetchAPI === true).map(([scheme]) => scheme))
+  const verdict = fetchVerdict({
+    page,
+    target,
+    policies: contents.policies,
+    // Electron's default is on; a packaged build carries what scripts/after-pack-fuses.cjs flipped.
+    fileExtraPrivileges: options.fuses?.['GrantFileProtocolExtraPrivileges'] ?? true,
+    fetchableSchemes: fetchable
+  })
+  record('page.fetch', contents.label, [url, verdict])
+  if (!verdict.ok) return verdict
+  if (target.protocol === 'file:') return { ok: true, bytes: (await readFile(fileURLToPath(target))).byteLength }
+  const answer = await contents.session.request(url)
+  return { ok: answer.status < 400, status: answer.status, bytes: answer.body.byteLength }
+})
+/** Chromium asks the app's scheme handler for a URL (the renderer page in headless Chromium is fed this way). */
+operation(
+  'protocolRequest',
+  async (url: string) => {
+    const answer = await StandInSession.of('').request(url)
+    return { status: answer.status, headers: answer.headers, body: Buffer.from(answer.body).toString('base64') }
+  },
+  'looks'
+)
+operation('schemePrivileges', () => Object.fromEntries(privilegedSchemes), 'looks')
 
 // Electron's main process does not die of an uncaught exception (or an unhandled rejection, which
 // Node raises as one): it shows its own error box with the stack and keeps running

@@ -5,6 +5,7 @@
  * are expanded the way Electron expands them (lib/browser/api/menu-item-roles.ts), so a recording
  * shows what the user would see.
  */
+import { EventEmitter } from 'node:events'
 import type { MenuItemView } from '../protocol'
 import { record, type Recordable } from './channel'
 
@@ -33,7 +34,7 @@ export class StandInMenuItem {
   readonly click: ((...args: unknown[]) => void) | undefined
 
   constructor(template: Template) {
-    this.label = template['label'] as string | undefined
+    this.label = shownLabel(template['label'] as string | undefined)
     this.role = template.role
     this.accelerator = template['accelerator'] as string | undefined
     this.enabled = template['enabled'] !== false
@@ -62,7 +63,19 @@ export class StandInMenuItem {
   }
 }
 
-export class StandInMenu implements Recordable {
+/**
+ * A label as the menu shows it: on Windows and Linux a single `&` marks a mnemonic and is not
+ * shown, `&&` shows one `&` (Electron's MenuItem docs); macOS shows the text as it is.
+ */
+function shownLabel(label: string | undefined): string | undefined {
+  if (label === undefined || isMac) return label
+  return label
+    .replace(/&&/g, '\u0000')
+    .replace(/&/g, '')
+    .replace(/\u0000/g, '&')
+}
+
+export class StandInMenu extends EventEmitter implements Recordable {
   items: StandInMenuItem[] = []
 
   static buildFromTemplate(template: Template[]): StandInMenu {

@@ -7,7 +7,7 @@
  * the notebook (200) or the emulator's sign-in page (401).
  */
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { isIP } from 'node:net'
@@ -15,6 +15,17 @@ import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node
 import { fileURLToPath } from 'node:url'
 import type { CookieView } from '../protocol'
 import { record, type Recordable } from './channel'
+import { metaPolicies } from './page-policy'
+
+/** A `protocol.handle` handler: a fetch Request in, a Response out (Electron 45). */
+export type ProtocolHandler = (request: Request) => Response | Promise<Response>
+
+/** What a page load gives the window: the HTTP status (http/https/custom schemes) and the CSPs the document carries. */
+export interface LoadedPage {
+  status?: number
+  /** Every Content-Security-Policy the document is held to: response headers, then meta tags. */
+  policies: string[]
+}
 
 type Cookie = Omit<CookieView, 'partition'>
 
@@ -119,6 +130,20 @@ export class StandInSession implements Recordable {
   permissionRequestHandler: ((...args: unknown[]) => void) | null = null
   permissionCheckHandler: ((...args: unknown[]) => boolean) | null = null
   private verifyProc: VerifyProc | null = null
+  readonly protocolHandlers = new Map<string, ProtocolHandler>()
+  /** `session.protocol` (Electron 45): the same handle/unhandle as the `protocol` module, for this session. */
+  readonly protocol = {
+    handle: (scheme: string, handler: ProtocolHandler): void => {
+      record('session.protocol.handle', this.label, [scheme, handler])
+      if (this.protocolHandlers.has(scheme)) throw new Error(`Failed to register protocol: ${scheme}`)
+      this.protocolHandlers.set(scheme, handler)
+    },
+    unhandle: (scheme: string): void => {
+      record('session.protocol.unhandle', this.label, [scheme])
+      this.protocolHandlers.delete(scheme)
+    },
+    isProtocolHandled: (scheme: string): boolean => this.protocolHandlers.has(scheme)
+  }
   readonly webRequest = {
     onHeadersReceived: (...args: unknown[]) => record('session.webRequest.onHeadersReceived', this.label, args)
   }
@@ -151,6 +176,27 @@ export class StandInSession implements Recordable {
     this.verifyProc = proc
   }
 
+  /**
+   * Chromium's proxy for a URL, as a PAC-style answer. Modelled as Chromium on a Linux desktop
+   * without GNOME/KDE proxy settings decides it (ProxyConfigServiceLinux: the environment's
+   * `https_proxy`/`http_proxy`/`all_proxy` and `no_proxy`, loopback always direct).
+   */
+  async resolveProxy(url: string): Promise<string> {
+    record('session.resolveProxy', this.label, [url])
+    const target = new URL(url)
+    const env = process.env
+    const host = target.hostname.replace(/^\[|\]$/g, '')
+    if (host === 'localhost' || host === '::1' || host.startsWith('127.')) return 'DIRECT'
+    const noProxy = (env['no_proxy'] ?? env['NO_PROXY'] ?? '').split(/[\s,]+/).filter(Boolean)
+    if (noProxy.some((entry) => entry === '*' || host === entry.replace(/^\./, '') || host.endsWith(`.${entry.replace(/^\./, '')}`)))
+      return 'DIRECT'
+    const scheme = target.protocol === 'https:' ? 'https_proxy' : 'http_proxy'
+    const configured = env[scheme] ?? env[scheme.toUpperCase()] ?? env['all_proxy'] ?? env['ALL_PROXY']
+    if (!configured) return 'DIRECT'
+    const proxy = new URL(configured.includes('://') ? configured : `http://${configured}`)
+    return `${proxy.protocol.startsWith('socks') ? 'SOCKS5' : proxy.protocol === 'https:' ? 'HTTPS' : 'PROXY'} ${proxy.host}`
+  }
+
   async clearStorageData(options?: { origin?: string; storages?: string[] }): Promise<void> {
     record('session.clearStorageData', this.label, [options])
     if (!options?.storages || options.storages.includes('cookies')) this.cookies.clear()
@@ -162,14 +208,18 @@ export class StandInSession implements Recordable {
     record('session.clearAuthCache', this.label, [])
   }
 
-  /** Loads a page as a window would; resolves with the HTTP status (undefined for file/data pages). */
-  async load(address: string): Promise<number | undefined> {
+  /** Loads a page as a window would: its HTTP status (none for file/data pages) and the policies it carries. */
+  async load(address: string): Promise<LoadedPage> {
     const url = new URL(address)
-    if (url.protocol === 'data:' || url.protocol === 'about:') return undefined
+    if (url.protocol === 'data:' || url.protocol === 'about:') return { policies: [] }
     if (url.protocol === 'file:') {
-      if (!existsSync(fileURLToPath(url))) throw loadError('ERR_FILE_NOT_FOUND', -6, address)
-      return undefined
+      const path = fileURLToPath(url)
+      if (!existsSync(path)) throw loadError('ERR_FILE_NOT_FOUND', -6, address)
+      // A file: page has no response headers: only its meta tags hold it to a policy.
+      return { policies: path.endsWith('.html') ? metaPolicies(readFileSync(path, 'utf8')) : [] }
     }
+    const handler = this.protocolHandlers.get(url.protocol.slice(0, -1))
+    if (handler) return this.loadFromHandler(handler, address)
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw loadError('ERR_UNKNOWN_URL_SCHEME', -302, address)
     const headers: Record<string, string> = {}
     const cookie = this.cookies.headerFor(url)
@@ -180,7 +230,25 @@ export class StandInSession implements Recordable {
         ? await this.verified(url).then((socket) => send(httpsRequest(url, { headers, createConnection: () => socket })))
         : await send(httpRequest(url, { headers, agent: false }))
     response.resume()
-    return response.statusCode
+    const csp = response.headers['content-security-policy']
+    return { ...(response.statusCode !== undefined ? { status: response.statusCode } : {}), policies: csp ? [String(csp)] : [] }
+  }
+
+  /** A request answered by the app's `protocol.handle` handler, as Chromium would ask it. */
+  async request(address: string, method = 'GET'): Promise<{ status: number; headers: Record<string, string>; body: Uint8Array }> {
+    const handler = this.protocolHandlers.get(new URL(address).protocol.slice(0, -1))
+    if (!handler) throw loadError('ERR_UNKNOWN_URL_SCHEME', -302, address)
+    const response = await handler(new Request(address, { method }))
+    return { status: response.status, headers: Object.fromEntries(response.headers), body: new Uint8Array(await response.arrayBuffer()) }
+  }
+
+  private async loadFromHandler(handler: ProtocolHandler, address: string): Promise<LoadedPage> {
+    const response = await handler(new Request(address))
+    if (response.status >= 400) throw loadError('ERR_FILE_NOT_FOUND', -6, address)
+    const body = await response.text()
+    const csp = response.headers.get('content-security-policy')
+    const isHtml = (response.headers.get('content-type') ?? '').startsWith('text/html')
+    return { status: response.status, policies: [...(csp ? [csp] : []), ...(isHtml ? metaPolicies(body) : [])] }
   }
 
   /** A TLS connection whose certificate passed the verify proc (or Chromium's own check). */

@@ -59,6 +59,8 @@ export class StandInWebContents extends EventEmitter implements Recordable {
   readonly label = `webContents#${this.id}`
   url = ''
   status: number | undefined
+  /** The current document's Content-Security-Policies (header and meta), as loaded. */
+  policies: string[] = []
   destroyed = false
   loading = false
   /** Set by the harness: the page has a beforeunload handler that refuses to unload. */
@@ -167,9 +169,9 @@ export class StandInWebContents extends EventEmitter implements Recordable {
       false,
       true
     )
-    let status: number | undefined
+    let loaded: Awaited<ReturnType<StandInSession['load']>>
     try {
-      status = await this.session.load(url)
+      loaded = await this.session.load(url)
     } catch (error) {
       this.loading = false
       const { code = 'ERR_FAILED', errno = -2 } = error as { code?: string; errno?: number }
@@ -177,8 +179,10 @@ export class StandInWebContents extends EventEmitter implements Recordable {
       throw error
     }
     if (this.destroyed) throw loadError('ERR_ABORTED', -3, url)
+    const { status, policies } = loaded
     this.url = url
     this.status = status
+    this.policies = policies
     this.refusesUnload = false // a new document: its own beforeunload, if any, is set by the harness again
     this.loading = false
     emitEvent(this, this.label, 'did-navigate', new StandInEvent(), url, status ?? 200, 'OK')
@@ -282,6 +286,7 @@ export class StandInBrowserWindow extends EventEmitter implements Recordable {
       title: this.title,
       url: this.webContents.url,
       visible: this.visible,
+      minimized: this.minimized,
       partition: this.webContents.session.partition,
       refusesUnload: this.webContents.refusesUnload,
       ...(this.webContents.openerId !== undefined ? { openerWebContentsId: this.webContents.openerId } : {}),

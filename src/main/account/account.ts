@@ -15,6 +15,7 @@ import type { CommandName, KeyLoginInput, LoginInput, Profile, ProfileInput, Pro
 import { AppError } from '../app-error'
 import type { CloudClient } from '../cloud/types'
 import { CloudClients, type CloudClientFactory } from '../cloud/cloud-clients'
+import type { NetworkRoute } from '../network/network-route'
 import { CloudError, isCloudError } from '../cloud/errors'
 import type { CoreLog, EventSink, Keychain, Platform } from '../core-types'
 import { toErrorInfo } from '../error-info'
@@ -41,6 +42,8 @@ export interface AccountOptions {
   keychain: Keychain
   emit: EventSink
   warn(id: string, message: string): void
+  /** Takes a warning back. */
+  unwarn?(id: string): void
   log?: CoreLog | undefined
   /**
    * The shell's notebook windows (its Platform): after the same user signs in again they get the
@@ -51,6 +54,8 @@ export interface AccountOptions {
   /** A shell's `--base-url`, or a test's emulator: this API instead of the embedded Sandbox. */
   baseUrlOverride?: string | undefined
   cloudClientFactory?: CloudClientFactory | undefined
+  /** Proxies and TLS trust for the cloud's API (network/network-route.ts). */
+  network?: NetworkRoute | undefined
   startEmulator?: StartEmulator | undefined
   reach?: ReachFactory | undefined
 }
@@ -79,7 +84,8 @@ export class Account {
           emit('session', state)
         },
         expiring: (expiresAt) => emit('session.expiring', { expiresAt }),
-        warning: options.warn
+        warning: options.warn,
+        ...(options.unwarn ? { unwarn: options.unwarn } : {})
       },
       originOf: (profileId) => this.originOf(profileId)
     })
@@ -87,7 +93,8 @@ export class Account {
       token: () => this.session.accessToken(),
       apiKey: () => this.session.apiKey(),
       now: () => clock.now(),
-      factory: options.cloudClientFactory
+      factory: options.cloudClientFactory,
+      network: options.network
     })
     this.gate = new ReloginGate({
       session: this.session,

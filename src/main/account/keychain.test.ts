@@ -6,21 +6,15 @@
  */
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import {
-  apiKeyAccount,
-  createMemoryKeychain,
-  createOsKeychain,
-  keychainAccount,
-  KeychainUnavailableError,
-  withKeychainTimeout
-} from './keychain'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { apiKeyAccount, createMemoryKeychain, createOsKeychain, keychainAccount, KeychainUnavailableError } from './keychain'
+import { CHUNK_CHARS, chunkedStore, splitSecret, type RawStore } from './keychain-chunks'
 import { createCoreRig, type CoreRig } from '../testing/core-harness'
 import type { Keychain } from '../core-types'
 import { unavailableKeychain } from './testing/unavailable-keychain'
 
 const service = `cloud-tray-test-${process.pid}`
-const keychain = createOsKeychain(service)
+const keychain = createOsKeychain({ service })
 const available = await keychain.probe!()
 const reason = 'No Secret Service keychain here; run with scripts/with-secret-service.sh to test it.'
 if (!available && process.env['CI']) throw new Error(`CI must test the real keychain: ${reason}`)
@@ -139,17 +133,140 @@ describe('when the keychain is asked', () => {
   })
 })
 
-describe('a keychain that does not answer', () => {
-  it('gives up after the timeout, as unavailable, and says why', async () => {
-    const never = new Promise<string>(() => {})
-    const error = await withKeychainTimeout(() => never, 20).catch((e: unknown) => e)
+/** A stand-in for @napi-rs/keyring's module: `AsyncEntry` over a map, or a failure the test picks. */
+function fakeKeyring(behaviour: { fail?: (options: unknown) => Error | undefined; hang?: boolean; limit?: number } = {}) {
+  const entries = new Map<string, string>()
+  const seen: unknown[] = []
+  const never = new Promise<never>(() => {})
+  class AsyncEntry {
+    constructor(
+      readonly service: string,
+      readonly account: string,
+      readonly options?: unknown
+    ) {
+      seen.push(options)
+      const error = behaviour.fail?.(options)
+      if (error) throw error
+    }
+    async getPassword(): Promise<string | null> {
+      if (behaviour.hang) return never
+      return entries.get(this.account) ?? null
+    }
+    async setPassword(secret: string): Promise<void> {
+      if (behaviour.hang) return never
+      // keyring-rs on Windows: UTF-16 over CRED_MAX_CREDENTIAL_BLOB_SIZE (2560 bytes).
+      if (behaviour.limit !== undefined && secret.length > behaviour.limit)
+        throw new Error(`Attribute 'password encoded as UTF-16' is longer than platform limit of 2560 chars`)
+      entries.set(this.account, secret)
+    }
+    async deletePassword(): Promise<boolean> {
+      return entries.delete(this.account)
+    }
+  }
+  return { module: { AsyncEntry } as never, entries, seen }
+}
+
+describe('the OS keychain, whatever it answers', () => {
+  it('Linux: pinned to the Secret Service; without one it says so, and never falls back to the kernel keyring', async () => {
+    const keyring = fakeKeyring({
+      fail: (options) =>
+        (options as { linux?: { store?: string } } | undefined)?.linux?.store === 'secret-service'
+          ? new Error(
+              'Platform secure storage failure: DBus error: The name org.freedesktop.secrets was not provided by any .service files'
+            )
+          : undefined
+    })
+    const os = createOsKeychain({ platform: 'linux', load: async () => keyring.module })
+    const error = await os.set('sandbox/demo', 'token').catch((e: unknown) => e)
     expect(error).toBeInstanceOf(KeychainUnavailableError)
-    expect((error as KeychainUnavailableError).reason).toBe('timeout')
-    const failing = await withKeychainTimeout(async () => Promise.reject(new Error('dbus')), 1_000).catch((e: unknown) => e)
-    expect((failing as KeychainUnavailableError).reason).toBe('unreachable')
-    await expect(withKeychainTimeout(async () => 'fine', 1_000)).resolves.toBe('fine')
+    expect((error as KeychainUnavailableError).reason).toBe('no-secret-service')
+    expect((error as Error).message).toMatch(/No Secret Service/)
+    expect(keyring.seen).toEqual([{ linux: { store: 'secret-service' } }])
+    expect(keyring.entries.size).toBe(0)
   })
 
+  it('a build without the keychain module for this system: unavailable with the true reason, not a crash', async () => {
+    const os = createOsKeychain({
+      load: async () => {
+        throw new Error('Cannot find native binding. npm has a bug related to optional dependencies')
+      }
+    })
+    const error = await os.get('sandbox/demo').catch((e: unknown) => e)
+    expect((error as KeychainUnavailableError).reason).toBe('module-missing')
+    expect(await os.probe!()).toBe(false)
+  })
+
+  it('Windows: a secret over Credential Manager’s 1280 characters is split, read back whole, and deleted whole', async () => {
+    const keyring = fakeKeyring({ limit: 1280 })
+    const os = createOsKeychain({ platform: 'win32', load: async () => keyring.module })
+    const jwt = `ey${'x'.repeat(3000)}`
+    await os.set('hpc-ai/me', jwt)
+    expect(await os.get('hpc-ai/me')).toBe(jwt)
+    expect([...keyring.entries.keys()].sort()).toEqual(['hpc-ai/me', 'hpc-ai/me#2', 'hpc-ai/me#3'])
+    await os.set('hpc-ai/me', 'short')
+    expect([...keyring.entries.keys()]).toEqual(['hpc-ai/me'])
+    await os.set('hpc-ai/me', jwt)
+    await os.delete('hpc-ai/me')
+    expect(keyring.entries.size).toBe(0)
+  })
+
+  it('the store’s own limit, if met anyway, is reported as what it is', async () => {
+    const keyring = fakeKeyring({ limit: 10 })
+    const os = createOsKeychain({ platform: 'darwin', load: async () => keyring.module })
+    const error = await os.set('a', 'x'.repeat(11)).catch((e: unknown) => e)
+    expect((error as KeychainUnavailableError).reason).toBe('too-long')
+  })
+
+  it('a call that waits (an unlock prompt) is never given up; the app says it waits, and takes that back when it answers', async () => {
+    let answer: (() => void) | undefined
+    const keyring = fakeKeyring()
+    const os = createOsKeychain({
+      patienceMs: 5,
+      platform: 'darwin',
+      load: async () =>
+        ({
+          AsyncEntry: class
+            extends (keyring.module as { AsyncEntry: new (...a: unknown[]) => { getPassword(): Promise<string | null> } }).AsyncEntry
+          {
+            override getPassword(): Promise<string | null> {
+              return new Promise((resolve) => (answer = () => resolve('late but right')))
+            }
+          }
+        }) as never
+    })
+    const told: boolean[] = []
+    os.watch!((waiting) => told.push(waiting))
+    const reading = os.get('sandbox/demo')
+    await vi.waitFor(() => expect(told).toEqual([true]))
+    answer!()
+    expect(await reading).toBe('late but right')
+    expect(told).toEqual([true, false])
+  })
+})
+
+describe('splitting a secret', () => {
+  it('keeps a short secret as it is, and splits a long one into marked parts under the limit', () => {
+    expect(splitSecret('abc')).toEqual(['abc'])
+    const parts = splitSecret('y'.repeat(CHUNK_CHARS * 2 + 1))
+    expect(parts).toHaveLength(3)
+    expect(parts.every((part) => part.length <= 1280)).toBe(true)
+  })
+
+  it('a missing later part reads as nothing remembered', async () => {
+    const map = new Map<string, string>()
+    const raw: RawStore = {
+      get: async (a) => map.get(a) ?? null,
+      set: async (a, v) => void map.set(a, v),
+      delete: async (a) => void map.delete(a)
+    }
+    const store = chunkedStore(raw, 4)
+    await store.set('k', '0123456789')
+    map.delete('k#2')
+    expect(await store.get('k')).toBeNull()
+  })
+})
+
+describe('a keychain that does not answer', () => {
   it('a remembered session being read does not hold up the window or a sign-in; a late answer then changes nothing', async () => {
     const remembering = recordingKeychain()
     rig = await createCoreRig({ keychain: remembering })

@@ -21,6 +21,8 @@ export interface SessionEvents {
   changed(state: SessionState): void
   expiring(expiresAt: number): void
   warning(id: string, message: string): void
+  /** Takes a warning back (the condition is over). */
+  unwarn?(id: string): void
 }
 
 export interface SessionOptions {
@@ -60,6 +62,11 @@ export class Session {
   private generationCounter = 0
 
   constructor(private readonly options: SessionOptions) {
+    // A call still out after a while may be waiting for the user: say so, and take it back after.
+    options.keychain.watch?.((waiting) => {
+      if (waiting) options.events.warning(KEYCHAIN_WAITING_ID, KEYCHAIN_WAITING)
+      else options.events.unwarn?.(KEYCHAIN_WAITING_ID)
+    })
     this.profileId = options.profiles.get().selectedId
   }
 
@@ -417,10 +424,29 @@ export class Session {
 
 /** The banner when the keychain cannot be used: what happened, what it means, what to do. */
 export function keychainWarning(reason: KeychainUnavailableError['reason']): string {
-  return reason === 'timeout'
-    ? 'The system keychain did not answer (it may be locked, waiting for its password), so Cloud Tray did not sign you in ' +
-        'automatically and “Remember me” keeps you signed in only until Cloud Tray quits. Sign in below; to be remembered ' +
-        'again, unlock your keychain (on Linux, your login keyring) and restart Cloud Tray.'
-    : 'The system keychain could not be reached, so “Remember me” keeps you signed in only until Cloud Tray quits. ' +
+  switch (reason) {
+    case 'no-secret-service':
+      return (
+        'No Secret Service keyring (GNOME Keyring, KWallet) is running on this desktop, so “Remember me” cannot remember you: ' +
+        'you stay signed in only until Cloud Tray quits. Install one (for example gnome-keyring), log in again, and restart Cloud Tray.'
+      )
+    case 'too-long':
+      return 'The system keychain refused your sign-in as longer than it can hold, so “Remember me” keeps you signed in only until Cloud Tray quits.'
+    case 'module-missing':
+      return (
+        'This copy of Cloud Tray has no keychain support for this system (its keychain module could not be loaded), so “Remember me” ' +
+        'keeps you signed in only until Cloud Tray quits. Installing the build for your system fixes it.'
+      )
+    default:
+      return (
+        'The system keychain could not be reached, so “Remember me” keeps you signed in only until Cloud Tray quits. ' +
         'On Linux, install and unlock a Secret Service keyring (for example GNOME Keyring) and restart Cloud Tray.'
+      )
+  }
 }
+
+/** Said while a keychain call waits, perhaps for the user; taken back once nothing waits. */
+export const KEYCHAIN_WAITING_ID = 'keychain-waiting'
+export const KEYCHAIN_WAITING =
+  'Cloud Tray is waiting for the system keychain: it may be asking for your password (its prompt can be behind this window). ' +
+  'Answer it to be signed in as remembered; meanwhile you can sign in here.'

@@ -37,6 +37,8 @@ export const DEFAULT_LIST_PAGE_SIZE = 50
 export const LIST_CONCURRENCY = 4
 /** 2000 pages of 50 is 100 000 instances: far beyond any account, low enough to stop a runaway. */
 const MAX_PAGES = 2000
+/** How long an address keeps the proxy it was given before the network route is asked again. */
+const ROUTE_TTL_MS = 60_000
 /** A 1000-instance page is a few MB; anything past this is not a real answer. */
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024
 
@@ -84,23 +86,38 @@ type Sent = { kind: 'api-key'; value: string } | { kind: 'token'; value: string 
 
 export function createCloudClient(options: CloudClientOptions): CloudClient {
   const address = parseBaseUrl(options.baseUrl)
-  const leases = new Map<string, PoolLease>()
-  /** The keep-alive pool of an origin: the profile's, or a same-site origin a redirect named. */
-  const poolFor = (origin: string): Dispatcher => {
-    let lease = leases.get(origin)
-    if (!lease) {
-      lease = acquirePool({
-        origin,
-        connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-        bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
-        ...(options.ca !== undefined && origin.startsWith('https:') ? { ca: options.ca } : {}),
-        ...(options.lookup ? { lookup: options.lookup } : {})
-      })
-      leases.set(origin, lease)
+  const leases = new Map<string, { lease: PoolLease; proxy: string | undefined; at: number }>()
+  /**
+   * The keep-alive pool of an origin (the profile's, or a same-site origin a redirect named),
+   * through the proxy the network route names for it, asked again after ROUTE_TTL_MS (a VPN or
+   * a PAC file may change it); a changed answer gets a new pool.
+   */
+  const dispatcherFor = async (origin: string): Promise<Dispatcher> => {
+    const held = leases.get(origin)
+    if (held && (!options.network || Date.now() - held.at < ROUTE_TTL_MS)) return held.lease.pool
+    const route = options.network ? await options.network.proxyFor(`${origin}/`) : undefined
+    const proxy = route?.kind === 'proxy' ? route.uri : undefined
+    const current = leases.get(origin)
+    if (current && current.proxy === proxy) {
+      current.at = Date.now()
+      return current.lease.pool
     }
+    const https = origin.startsWith('https:')
+    const lease = acquirePool({
+      origin,
+      connectTimeoutMs: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+      ...(options.ca !== undefined && https ? { ca: options.ca } : {}),
+      ...(options.ca === undefined && https && options.network ? { secureContext: options.network.secureContext() } : {}),
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+      ...(proxy ? { proxy } : {})
+    })
+    leases.set(origin, { lease, proxy, at: Date.now() })
+    if (current) void current.lease.release()
     return lease.pool
   }
-  poolFor(address.origin)
+  // Without a route to ask, the pool is there at once (and shared with the other clients of this address).
+  if (!options.network) void dispatcherFor(address.origin)
   let closed = false
   /** The instance total of the last listAllInstances: lets the next walk skip waiting for page 1. */
   let knownTotal: number | undefined
@@ -141,7 +158,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
   async function exchangeFollowing(url: string, body: unknown, sent: Sent, context: CallContext): Promise<HttpAnswer> {
     let target = new URL(url)
     for (let hops = 0; ; hops++) {
-      const answer = await exchange(poolFor(target.origin), target.pathname + target.search, body, sent, context)
+      const answer = await exchange(await dispatcherFor(target.origin), target, body, sent, context)
       if (!REDIRECT_STATUSES.has(answer.status)) return answer
       const decision = decideRedirect(answer.location, target, hops)
       if (!decision.follow) throw refusedRedirect(decision, answer.status, context)
@@ -219,7 +236,7 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
     async close() {
       if (closed) return
       closed = true
-      await Promise.all([...leases.values()].map((lease) => lease.release()))
+      await Promise.all([...leases.values()].map((held) => held.lease.release()))
       leases.clear()
     }
   }
@@ -229,13 +246,15 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
  * One request (a POST with a JSON body; a GET when `body` is undefined): reads the whole answer
  * as text (bounded), always frees the socket.
  */
-async function exchange(pool: Dispatcher, path: string, body: unknown, sent: Sent, context: CallContext): Promise<HttpAnswer> {
+async function exchange(pool: Dispatcher, target: URL, body: unknown, sent: Sent, context: CallContext): Promise<HttpAnswer> {
+  const origin = target.origin
+  const path = target.pathname + target.search
   const headers: Record<string, string> = { accept: 'application/json' }
   if (body !== undefined) headers['content-type'] = 'application/json'
   if (sent?.kind === 'api-key') headers['x-api-key'] = sent.value
   if (sent?.kind === 'token') headers['cookie'] = `AccessToken=${sent.value}`
   const response = await pool.request(
-    body === undefined ? { method: 'GET', path, headers } : { method: 'POST', path, headers, body: JSON.stringify(body) }
+    body === undefined ? { origin, method: 'GET', path, headers } : { origin, method: 'POST', path, headers, body: JSON.stringify(body) }
   )
   const chunks: Buffer[] = []
   let size = 0

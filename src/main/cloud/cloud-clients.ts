@@ -7,6 +7,7 @@
 import type { Profile } from '../../shared/contract'
 import { AppError } from '../app-error'
 import type { CloudClient, CloudClientOptions } from './types'
+import type { NetworkRoute } from '../network/network-route'
 
 export type CloudClientFactory = (options: CloudClientOptions) => CloudClient
 
@@ -18,7 +19,9 @@ export interface CloudClientsOptions {
   /** The app's clock: the client measures the server's clock offset against it (create-once). */
   now: () => number
   /** Default: createCloudClient from ./client, loaded by load(). */
-  factory?: CloudClientFactory
+  factory?: CloudClientFactory | undefined
+  /** Proxies and TLS trust for the cloud (network/network-route.ts); absent: direct, Node's roots. */
+  network?: NetworkRoute | undefined
 }
 
 export class CloudClients {
@@ -48,6 +51,7 @@ export class CloudClients {
         baseUrl: profile.baseUrl,
         token: this.options.token,
         ...(this.options.apiKey ? { apiKey: this.options.apiKey } : {}),
+        ...(this.options.network ? { network: this.options.network } : {}),
         now: this.options.now
       })
       this.clients.set(profile.baseUrl, client)
@@ -62,7 +66,13 @@ export class CloudClients {
   async checkApiKey(profile: Profile, apiKey: string): Promise<void> {
     if (!this.factory) throw new AppError('internal', 'The cloud client is not loaded yet. Try again in a moment.')
     if (!profile.baseUrl) throw new AppError('internal', 'The Sandbox is still starting. Try again in a moment.')
-    const client = this.factory({ baseUrl: profile.baseUrl, token: () => undefined, apiKey: () => apiKey, now: this.options.now })
+    const client = this.factory({
+      baseUrl: profile.baseUrl,
+      token: () => undefined,
+      apiKey: () => apiKey,
+      now: this.options.now,
+      ...(this.options.network ? { network: this.options.network } : {})
+    })
     try {
       await client.listInstances({ currentPage: 1, pageSize: 1 })
     } finally {

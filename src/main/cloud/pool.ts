@@ -4,11 +4,13 @@
  * The watcher, the commands and a re-login each build a client; sharing the pool means they
  * reuse warm TCP/TLS connections instead of opening new ones. Pools are reference-counted and
  * closed when their last client closes. Clients with different trust (ca) or timeouts get
- * different pools, because those settings belong to the connections.
+ * different pools, because those settings belong to the connections; so does the proxy an
+ * address goes through (network/network-route.ts), which makes it a ProxyAgent instead.
  */
 import { createHash } from 'node:crypto'
 import type { LookupFunction } from 'node:net'
-import { Pool } from 'undici'
+import type { SecureContext } from 'node:tls'
+import { Pool, ProxyAgent, type Dispatcher } from 'undici'
 
 export interface PoolSettings {
   /** scheme://host:port */
@@ -16,14 +18,18 @@ export interface PoolSettings {
   connectTimeoutMs: number
   /** Used for both the headers and the between-chunks body timeout. */
   bodyTimeoutMs: number
-  /** PEM certificate(s) to trust instead of the system's (HTTPS only): the Sandbox's pinned certificate. */
+  /** PEM certificate(s) to trust instead of any other (HTTPS only): the Sandbox's pinned certificate. */
   ca?: string
+  /** Otherwise the trust of every cloud connection: Node's roots and the OS's (network/system-trust.ts). */
+  secureContext?: SecureContext
   /** Name resolution instead of the system's (tests give made-up host names a loopback address). */
   lookup?: LookupFunction
+  /** Through this proxy (http://, https:// or socks5://), tunnelled with CONNECT; absent: direct. */
+  proxy?: string
 }
 
 export interface PoolLease {
-  readonly pool: Pool
+  readonly pool: Dispatcher
   /** Gives the lease back; closes the pool when it was the last one. Idempotent. */
   release(): Promise<void>
 }
@@ -42,45 +48,64 @@ const CONNECTIONS_PER_ORIGIN = 8
 const KEEP_ALIVE_MS = 4_000
 
 interface Entry {
-  pool: Pool
+  pool: Pool | ProxyAgent
   leases: number
 }
 
 const pools = new Map<string, Entry>()
 
-const lookupIds = new WeakMap<LookupFunction, number>()
-let lookupCount = 0
+/** A number per object (a lookup function, a secure context): the same object, the same pool. */
+const objectIds = new WeakMap<object, number>()
+let objectCount = 0
+const idOf = (value: object | undefined): string => {
+  if (!value) return '-'
+  if (!objectIds.has(value)) objectIds.set(value, ++objectCount)
+  return String(objectIds.get(value))
+}
 
 function keyOf(settings: PoolSettings): string {
   const ca = settings.ca ? createHash('sha256').update(settings.ca).digest('hex') : '-'
-  let lookup = '-'
-  if (settings.lookup) {
-    if (!lookupIds.has(settings.lookup)) lookupIds.set(settings.lookup, ++lookupCount)
-    lookup = String(lookupIds.get(settings.lookup))
+  return [
+    settings.origin,
+    settings.connectTimeoutMs,
+    settings.bodyTimeoutMs,
+    ca,
+    idOf(settings.secureContext),
+    idOf(settings.lookup),
+    settings.proxy ?? '-'
+  ].join('|')
+}
+
+function createDispatcher(settings: PoolSettings): Pool | ProxyAgent {
+  // Node's `ca` replaces every other root: with it, only the pinned certificate is trusted here.
+  const tls = {
+    ...(settings.ca ? { ca: settings.ca } : settings.secureContext ? { secureContext: settings.secureContext } : {}),
+    ...(settings.lookup ? { lookup: settings.lookup } : {})
   }
-  return [settings.origin, settings.connectTimeoutMs, settings.bodyTimeoutMs, ca, lookup].join('|')
+  const common = {
+    connections: CONNECTIONS_PER_ORIGIN,
+    pipelining: 1,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: KEEP_ALIVE_MS,
+    connectTimeout: settings.connectTimeoutMs,
+    headersTimeout: settings.bodyTimeoutMs,
+    bodyTimeout: settings.bodyTimeoutMs
+  }
+  if (settings.proxy) {
+    // The proxy resolves the cloud's name; TLS to the cloud runs inside the tunnel with our trust.
+    const proxyTls = settings.secureContext ? { secureContext: settings.secureContext } : {}
+    return new ProxyAgent({ ...common, uri: settings.proxy, requestTls: tls, proxyTls })
+  }
+  return new Pool(settings.origin, { ...common, ...(Object.keys(tls).length > 0 ? { connect: tls } : {}) })
 }
 
 export function acquirePool(settings: PoolSettings): PoolLease {
   const key = keyOf(settings)
   let entry = pools.get(key)
-  if (!entry || entry.pool.closed || entry.pool.destroyed) {
-    entry = {
-      pool: new Pool(settings.origin, {
-        connections: CONNECTIONS_PER_ORIGIN,
-        pipelining: 1,
-        keepAliveTimeout: KEEP_ALIVE_MS,
-        keepAliveMaxTimeout: KEEP_ALIVE_MS,
-        connectTimeout: settings.connectTimeoutMs,
-        headersTimeout: settings.bodyTimeoutMs,
-        bodyTimeout: settings.bodyTimeoutMs,
-        // Node's `ca` replaces the system roots: with it, only the pinned certificate is trusted here.
-        ...(settings.ca || settings.lookup
-          ? { connect: { ...(settings.ca ? { ca: settings.ca } : {}), ...(settings.lookup ? { lookup: settings.lookup } : {}) } }
-          : {})
-      }),
-      leases: 0
-    }
+  // ProxyAgent has `closed` and `destroyed` too (DispatcherBase); its types do not say so.
+  const over = (pool: Pool | ProxyAgent): boolean => Boolean((pool as Pool).closed || (pool as Pool).destroyed)
+  if (!entry || over(entry.pool)) {
+    entry = { pool: createDispatcher(settings), leases: 0 }
     pools.set(key, entry)
   }
   entry.leases += 1

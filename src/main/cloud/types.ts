@@ -3,6 +3,7 @@
  * client.ts (undici); every method rejects only with CloudError (errors.ts).
  */
 import type { LookupFunction } from 'node:net'
+import type { NetworkRoute } from '../network/network-route'
 import type { ServerClockOffset } from './server-clock'
 import type { Balance } from '../../shared/balance'
 import type { InstanceCatalog } from '../../shared/catalog'
@@ -37,6 +38,11 @@ export interface CloudClientOptions {
   now?: () => number
   /** Name resolution instead of the system's (tests: made-up host names on loopback). */
   lookup?: LookupFunction
+  /**
+   * The proxy for each address and the TLS trust (Node's roots and the OS's). Absent: direct,
+   * Node's roots only (the Sandbox, tests).
+   */
+  network?: NetworkRoute
 }
 
 export interface CloudClient {

@@ -14,6 +14,7 @@ import type { Notifier } from '../notify/notifier'
 import type { SettingsStore } from '../settings/settings-store'
 import type { SshWing } from '../ssh/ssh-wing'
 import type { TrayPresenter } from '../tray/tray-presenter'
+import type { UpdateService } from '../update/update-service'
 import type { Warnings } from '../warnings'
 import type { Watcher } from '../watch/watcher'
 import { appCommands } from './app'
@@ -29,6 +30,7 @@ import { settingsCommands } from './settings'
 import { sshCommands } from './ssh'
 import { terminalsCommands } from './terminals'
 import { trayCommands } from './tray'
+import { updateCommands } from './update'
 import { volumeCommands } from './volumes'
 
 /** Main's parts, as core.ts builds them. */
@@ -47,12 +49,29 @@ export interface Parts {
   wing: SshWing
   guard: CostGuard
   jobs: Jobs
+  updates: UpdateService
   tray: TrayPresenter
 }
 
 export function commandGroups(parts: Parts) {
-  const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, jobs, tray } =
-    parts
+  const {
+    version,
+    clock,
+    emit,
+    platform,
+    warnings,
+    settings,
+    account,
+    notifier,
+    watcher,
+    balance,
+    catalog,
+    wing,
+    guard,
+    jobs,
+    updates,
+    tray
+  } = parts
   const notebooks: NotebookServices = {
     platform,
     accessToken: () => account.accessToken(),
@@ -79,11 +98,13 @@ export function commandGroups(parts: Parts) {
       account,
       openNotebook: (instanceId) => openNotebook(notebooks, instanceId),
       ssh: wing,
-      guard
+      guard,
+      restartToUpdate: () => updates.restart(false)
     }),
     sshCommands(wing),
     terminalsCommands(wing),
     jobsCommands(jobs),
-    costCommands({ guard })
+    costCommands({ guard }),
+    updateCommands(updates)
   ] as const
 }

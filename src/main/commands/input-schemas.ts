@@ -122,6 +122,9 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'cost.keepRunning': instanceRef,
   'cost.quitOffer': none,
   'cost.stopAll': none,
+  'update.get': none,
+  'update.check': none,
+  'update.restart': z.object({ anyway: z.boolean() }).strict(),
   'tunnels.list': none,
   'tunnels.start': z.object({ instanceId: id, remotePort: port, localPort: port.optional() }).strict(),
   'tunnels.stop': tunnelRef,
@@ -155,6 +158,7 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
     })
     .strict(),
   'files.download': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
+  'files.downloadToFolder': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
   'files.cancel': z.object({ transferId: id }).strict(),
   'terminals.restore': none,
   // Checked tab by tab by the store (ssh/saved-tabs/saved-tabs.ts); here only its size.

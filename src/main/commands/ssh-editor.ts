@@ -36,7 +36,8 @@ export function editorCommands(deps: EditorDeps): CommandGroup<EditorCommand> {
         }
         const home = await deps.links
           .exec(instanceId, 'printf %s "$HOME"', { timeoutMs: HOME_LOOKUP_MS, maxOutputBytes: 4096 })
-          .then((result) => (result.exitCode === 0 ? result.stdout : undefined))
+          // A home cut off at the limit is not the home (it would still look like a path): none.
+          .then((result) => (result.exitCode === 0 && !result.truncated ? result.stdout : undefined))
           .catch(() => undefined)
         const url = editorUrl(editor, hostAlias(input.instanceName, input.instanceId), home)
         try {

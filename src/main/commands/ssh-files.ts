@@ -6,6 +6,7 @@
  */
 import type { FilesManager } from '../ssh/sftp/files-manager'
 import type { CommandGroup } from './dispatcher'
+import { AppError } from '../app-error'
 
 export type FilesCommand =
   | 'files.open'
@@ -16,11 +17,16 @@ export type FilesCommand =
   | 'files.delete'
   | 'files.upload'
   | 'files.download'
+  | 'files.downloadToFolder'
   | 'files.cancel'
 
 export type FilesNotice = 'files.chunk' | 'files.saved'
 
-export function filesCommands(files: FilesManager): CommandGroup<FilesCommand, FilesNotice> {
+/** `pickFolder`: the shell's own folder dialog (Electron's, in main); absent where the window picks (the web shell). */
+export function filesCommands(
+  files: FilesManager,
+  pickFolder?: () => Promise<string | undefined>
+): CommandGroup<FilesCommand, FilesNotice> {
   return {
     handlers: {
       'files.open': async ({ instanceId }, { clientId }) => files.open(instanceId, clientId),
@@ -32,6 +38,12 @@ export function filesCommands(files: FilesManager): CommandGroup<FilesCommand, F
       'files.upload': async ({ sessionId, folder, items, replace }, { clientId }) =>
         files.upload(sessionId, clientId, folder, items, replace),
       'files.download': ({ sessionId, paths }, { clientId }) => files.download(sessionId, clientId, paths),
+      'files.downloadToFolder': async ({ sessionId, paths }, { clientId }) => {
+        if (!pickFolder) throw new AppError('not-allowed', 'This window picks the folder itself: use Download.')
+        const folder = await pickFolder()
+        if (!folder) return { canceled: true as const }
+        return { canceled: false as const, ...(await files.downloadTo(sessionId, clientId, paths, folder)) }
+      },
       'files.cancel': async ({ transferId }, { clientId }) => files.cancel(transferId, clientId)
     },
     notices: {

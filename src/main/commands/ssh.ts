@@ -40,7 +40,7 @@ export function sshCommands(wing: SshWing): SshGroup {
           `Could not ${verb} ${configPath}: ${(error as Error).message}. Nothing was changed; check the file's permissions.`,
           { cause: error }
         )
-  const filesGroup = filesCommands(wing.files)
+  const filesGroup = filesCommands(wing.files, wing.pickFolder)
   // exec's failures (not running, host key not trusted yet, …) in the words they already have.
   const sessionsCall = async <T>(work: () => Promise<T>): Promise<T> => {
     try {

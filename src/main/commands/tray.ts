@@ -5,6 +5,7 @@
  * that open a notebook, copy the SSH command or work a port tunnel call the part that does it (the
  * notebook group's openNotebook, the SSH wing), so a failure keeps its own kind and words.
  */
+import type { UpdateState } from '../../shared/contract-update'
 import type { Instance } from '../../shared/api'
 import type { NavigateTarget, TrayMenuItem, TrayModel } from '../../shared/contract'
 import { portUrlOf } from '../../shared/instance-rules'
@@ -17,6 +18,8 @@ import type { CommandGroup } from './dispatcher'
 export interface TrayServices {
   /** The menu as it stands (tray/tray-presenter.ts). */
   tray: { model(): TrayModel }
+  /** "Restart to update" (update/update-service.ts): the state after asking. */
+  restartToUpdate?(): UpdateState
   platform: Pick<Platform, 'showWindow' | 'quit' | 'openExternal' | 'writeClipboard'>
   emit: EventSink
   /** The watcher: "Refresh now", and the instance as it last saw it. */
@@ -72,6 +75,12 @@ export function trayCommands(services: TrayServices): CommandGroup<'tray.activat
           case 'quit':
             services.platform.quit()
             return
+          case 'update-restart': {
+            // Restarts now, or (something is open) the window says what it waits for and offers "anyway".
+            const state = services.restartToUpdate?.()
+            if (state?.waitingFor) navigate({ view: 'settings' })
+            return
+          }
           case 'terminal':
             return navigate({ view: 'terminal', instanceId: action.instanceId })
           case 'run-job':

@@ -240,6 +240,16 @@ describe('CostGuard', () => {
     )
   })
 
+  it('an idle rule of hours acts after those hours (the evidence goes back as far as the longest setting)', async () => {
+    const rig = new Rig()
+    rig.show(running('a'))
+    rig.rules({ idle: { belowPercent: 10, forMinutes: 180 } })
+    await rig.pass(FIRST_PROBE_DELAY_MS + 179 * MIN + READINGS_LOOK_DELAY_MS)
+    expect(rig.titles()).toEqual([])
+    await rig.pass(MIN)
+    expect(rig.titles()).toEqual(['«train-a» stops in 5 min'])
+  })
+
   it('a refused stop says so once and is tried again every minute', async () => {
     const rig = new Rig()
     rig.show(running('a'))
@@ -252,6 +262,35 @@ describe('CostGuard', () => {
     rig.stopAnswer = () => ({ ok: true, value: { instanceId: 'a' } })
     await rig.pass(MIN)
     expect(rig.titles().at(-1)).toBe('Cloud Tray stopped «train-a»')
+  })
+
+  it('a stop whose answer was lost says nothing if it happened, and says so only when the retry fails too (the soak found it)', async () => {
+    const lost = {
+      ok: false as const,
+      error: { kind: 'network' as const, message: 'The connection was cut off before the answer arrived.' }
+    }
+    // Carried out, answer lost: the next look sees it stopping, and no one is told it failed.
+    const carried = new Rig()
+    carried.show(running('a'))
+    carried.rules({ stopAfterHours: 1 })
+    carried.stopAnswer = () => {
+      carried.instances = [running('a', 'Stopping')]
+      return lost
+    }
+    await carried.pass(HOUR + 5 * MIN)
+    carried.listed()
+    await carried.pass(3 * MIN)
+    expect(carried.stops).toEqual(['a'])
+    expect(carried.titles()).toEqual(['«train-a» stops in 5 min'])
+    // Not carried out: the retry a minute later fails too, and then it is said once.
+    const dropped = new Rig()
+    dropped.show(running('a'))
+    dropped.rules({ stopAfterHours: 1 })
+    dropped.stopAnswer = () => lost
+    await dropped.pass(HOUR + 5 * MIN)
+    expect(dropped.titles()).toEqual(['«train-a» stops in 5 min'])
+    await dropped.pass(2 * MIN)
+    expect(dropped.titles()).toEqual(['«train-a» stops in 5 min', 'Could not stop «train-a»'])
   })
 
   it('the meter: cost so far from the run start, the burn rate of everything billed, seen starts', async () => {

@@ -11,16 +11,21 @@
  *   released or gone has its rules cleared.
  * - A countdown found in the file after a restart starts again when its instance is next seen.
  * - The run's start is when the app saw the instance begin billing, else its createAtUnixMs.
+ * - Each instance's rules, and its GPU readings, are a part of their own (supervisor.ts): one
+ *   instance's failure is shown for it and never stops the others' rules (#21).
  */
 import type { Instance } from '../../shared/api'
 import type { Clock, TimerHandle } from '../../shared/clock'
 import type { AppNotification, InstancesSnapshot, NotificationKind, Result, Settings } from '../../shared/contract'
 import type { CostSnapshot, GuardInstance, GuardRules, QuitOffer } from '../../shared/contract-cost'
+import { lowest } from '../../shared/extremes'
 import { ruleWords } from '../../shared/guard-rules'
 import { canStop, isBilled, isRunning, sshEndpoint } from '../../shared/instance-rules'
 import { uniqueBy } from '../../shared/unique-by'
+import { cutText, visibleText } from '../../shared/untrusted-text'
 import { AppError } from '../app-error'
 import type { EventFeed, EventSink } from '../core-types'
+import { Supervisor, type Part } from '../supervisor'
 import { GpuProbes, type GpuRunner, type ProbeTarget } from './gpu-probe'
 import type { GuardStore } from './guard-store'
 import { idleEvidence } from './idle'
@@ -65,7 +70,9 @@ export interface CostGuardOptions {
   emit: EventSink
   /** The hub: the guard looks again on `instances`, `balance` (the runway) and `session`. */
   events: EventFeed
-  log?: { warn(message: string, data?: unknown): void }
+  /** Where each instance's parts report a failure (core.ts's); absent: one of the guard's own, which logs. */
+  supervisor?: Pick<Supervisor, 'part' | 'forget'>
+  log?: { warn(message: string, data?: unknown): void; error?(message: string, data?: unknown): void }
 }
 
 /** Why the GPUs of a running instance cannot be read, when it is not the probe's to say. */
@@ -89,13 +96,23 @@ export class CostGuard {
   private wakeTimer: TimerHandle | undefined
   private readingsTimer: TimerHandle | undefined
   private disposed = false
+  private readonly supervisor: Pick<Supervisor, 'part' | 'forget'>
+  /** Stops whose answer was lost: their failure is told only if the retry fails too. */
+  private readonly unsure = new Set<string>()
+  /** Instance names as last listed, for what the parts say. */
+  private readonly names = new Map<string, string>()
 
   constructor(private readonly options: CostGuardOptions) {
+    const { log } = options
+    this.supervisor =
+      options.supervisor ??
+      new Supervisor({ now: () => options.clock.now(), ...(log?.error ? { log: { error: (m, d) => log.error?.(m, d) } } : {}) })
     this.probes = options.runner
       ? new GpuProbes({
           clock: options.clock,
           runner: options.runner,
           onChange: () => this.lookAfterReadings(),
+          fault: (instanceId, error) => this.gpuPart(instanceId).fail(error),
           ...(options.log ? { log: (line: string) => options.log?.warn(line) } : {})
         })
       : undefined
@@ -157,29 +174,35 @@ export class CostGuard {
     const scope = this.options.scope()
     const instances: GuardInstance[] = []
     for (const instance of scope ? this.billed() : []) {
-      const instanceId = instance.instanceMetadata.instanceId
-      const state = this.options.store.get(scope!, instanceId)
-      if (!state) continue
-      const meter = meterOf(instance, this.runStart(instance, state), now)
-      const gpu = this.activity(instance)
-      const idleBlockedBy =
-        state.rules.idle && gpu.state !== 'probing' ? (gpu.state === 'off' ? 'It is not running yet.' : gpu.reason) : undefined
-      instances.push({
-        instanceId,
-        name: instance.instanceSpecInfo.name,
-        meter,
-        rules: state.rules,
-        ruleWords: ruleWords(state.rules),
-        ...(state.countdown ? { countdown: state.countdown } : {}),
-        ...(state.nextReminderAt !== undefined ? { nextReminderAt: state.nextReminderAt } : {}),
-        ...(state.keepRunningUntil !== undefined && state.keepRunningUntil > now ? { keepRunningUntil: state.keepRunningUntil } : {}),
-        gpu,
-        ...(idleBlockedBy !== undefined ? { idleBlockedBy } : {})
-      })
+      // One instance whose figures cannot be made is left out (its part says why), never the rest.
+      const entry = this.rulesPart(instance).run(() => this.entryOf(scope!, instance, now))
+      if (entry) instances.push(entry)
     }
     const rate = burnRate(instances.map((entry) => entry.meter))
     const left = runway(this.options.balance?.(), rate)
     return { at: now, burnRatePerHour: rate, billedCount: instances.length, ...(left ? { runway: left } : {}), instances }
+  }
+
+  private entryOf(scope: string, instance: Instance, now: number): GuardInstance | undefined {
+    const instanceId = instance.instanceMetadata.instanceId
+    const state = this.options.store.get(scope, instanceId)
+    if (!state) return undefined
+    const meter = meterOf(instance, this.runStart(instance, state), now)
+    const gpu = this.activity(instance)
+    const idleBlockedBy =
+      state.rules.idle && gpu.state !== 'probing' ? (gpu.state === 'off' ? 'It is not running yet.' : gpu.reason) : undefined
+    return {
+      instanceId,
+      name: instance.instanceSpecInfo.name,
+      meter,
+      rules: state.rules,
+      ruleWords: ruleWords(state.rules),
+      ...(state.countdown ? { countdown: state.countdown } : {}),
+      ...(state.nextReminderAt !== undefined ? { nextReminderAt: state.nextReminderAt } : {}),
+      ...(state.keepRunningUntil !== undefined && state.keepRunningUntil > now ? { keepRunningUntil: state.keepRunningUntil } : {}),
+      gpu,
+      ...(idleBlockedBy !== undefined ? { idleBlockedBy } : {})
+    }
   }
 
   /** What Quit offers to stop (Settings → "On Quit, offer to stop running instances"). */
@@ -241,7 +264,7 @@ export class CostGuard {
 
   private activity(instance: Instance): GuardInstance['gpu'] {
     if (!isRunning(instance)) return { state: 'off' }
-    if (!this.probes) return { state: 'unavailable', reason: NO_RUNNER, samples: [] }
+    if (!this.probes) return { state: 'unavailable', reason: NO_RUNNER, history: [] }
     return this.probes.activity(instance.instanceMetadata.instanceId)
   }
 
@@ -270,45 +293,76 @@ export class CostGuard {
     const targets = new Map<string, ProbeTarget>()
     const wakes: number[] = []
     for (const instance of listed) {
-      const instanceId = instance.instanceMetadata.instanceId
-      const billed = isBilled(instance)
-      const wasBilled = this.billedWhenSeen.get(instanceId)
-      this.billedWhenSeen.set(instanceId, billed)
-      if (!billed) {
-        this.clear(scope, instanceId)
-        continue
-      }
-      let state = store.get(scope, instanceId)
-      if (!state) {
-        state = initialState(this.options.settings.get().costGuard.defaults, now)
-        // Seen to begin (not billed before, billed now): the run starts now, not at its creation.
-        if (wasBilled === false) state.runSeenAt = now
-      }
-      if (isRunning(instance)) targets.set(instanceId, sshEndpoint(instance).ok ? { probe: true } : { probe: false, reason: NO_SSH_PORT })
-      const countdownMs = this.options.settings.get().costGuard.countdownMinutes * 60_000
-      let resumed: RuleEffect | undefined
-      if (this.toResume.delete(`${scope}\n${instanceId}`)) {
-        const again = resumeCountdown(state, now, countdownMs)
-        state = again.state
-        if (again.resumed) resumed = { kind: 'countdown', countdown: again.resumed }
-      }
-      const step = evaluate(state, {
-        now,
-        runStartedAt: this.runStart(instance, state).at,
-        stoppable: canStop(instance),
-        countdownMs,
-        ...(state.rules.idle ? { idle: idleEvidence(this.probes?.samples(instanceId) ?? [], state.rules.idle.belowPercent, now) } : {}),
-        ...(planEndsAt(instance) !== undefined ? { planEndsAt: planEndsAt(instance)! } : {})
-      })
-      if (JSON.stringify(step.state) !== JSON.stringify(store.get(scope, instanceId))) store.set(scope, instanceId, step.state)
-      if (step.wakeAt !== undefined) wakes.push(step.wakeAt)
-      // A countdown that ends in the same look (idle, with no readings yet) is only told as ended.
-      if (resumed && step.state.countdown) this.act(scope, instance, step.state, resumed, true)
-      for (const effect of step.effects) this.act(scope, instance, step.state, effect, false)
+      this.names.set(instance.instanceMetadata.instanceId, instance.instanceSpecInfo.name)
+      // Each instance under its own guard: one that throws is shown as such; the others' rules act.
+      this.rulesPart(instance).run(() => this.lookAt(scope, instance, now, targets, wakes))
     }
     this.probes?.update(targets)
-    this.schedule(wakes.length > 0 ? Math.min(...wakes) : undefined)
+    this.schedule(lowest(wakes))
     this.publish()
+  }
+
+  /** One listed instance: its rules brought in line, evaluated and acted on; its probe target and wake time noted. */
+  private lookAt(scope: string, instance: Instance, now: number, targets: Map<string, ProbeTarget>, wakes: number[]): void {
+    const { store } = this.options
+    const instanceId = instance.instanceMetadata.instanceId
+    const billed = isBilled(instance)
+    const wasBilled = this.billedWhenSeen.get(instanceId)
+    this.billedWhenSeen.set(instanceId, billed)
+    if (!billed) {
+      this.clear(scope, instanceId)
+      return
+    }
+    let state = store.get(scope, instanceId)
+    if (!state) {
+      state = initialState(this.options.settings.get().costGuard.defaults, now)
+      // Seen to begin (not billed before, billed now): the run starts now, not at its creation.
+      if (wasBilled === false) state.runSeenAt = now
+    }
+    if (isRunning(instance)) targets.set(instanceId, sshEndpoint(instance).ok ? { probe: true } : { probe: false, reason: NO_SSH_PORT })
+    const countdownMs = this.options.settings.get().costGuard.countdownMinutes * 60_000
+    let resumed: RuleEffect | undefined
+    if (this.toResume.delete(`${scope}\n${instanceId}`)) {
+      const again = resumeCountdown(state, now, countdownMs)
+      state = again.state
+      if (again.resumed) resumed = { kind: 'countdown', countdown: again.resumed }
+    }
+    const samples = this.probes?.samples(instanceId) ?? []
+    // Readings that come through again end a GPU fault shown for this instance.
+    if (samples.at(-1)?.missed === undefined && samples.length > 0) this.gpuPart(instanceId).ok()
+    const step = evaluate(state, {
+      now,
+      runStartedAt: this.runStart(instance, state).at,
+      stoppable: canStop(instance),
+      countdownMs,
+      ...(state.rules.idle ? { idle: idleEvidence(samples, state.rules.idle.belowPercent, now) } : {}),
+      ...(planEndsAt(instance) !== undefined ? { planEndsAt: planEndsAt(instance)! } : {})
+    })
+    if (JSON.stringify(step.state) !== JSON.stringify(store.get(scope, instanceId))) store.set(scope, instanceId, step.state)
+    if (step.wakeAt !== undefined) wakes.push(step.wakeAt)
+    // A countdown that ends in the same look (idle, with no readings yet) is only told as ended.
+    if (resumed && step.state.countdown) this.act(scope, instance, step.state, resumed, true)
+    for (const effect of step.effects) this.act(scope, instance, step.state, effect, false)
+  }
+
+  /** The part that is this instance's rules (supervisor.ts). */
+  private rulesPart(instance: Instance): Part {
+    const instanceId = instance.instanceMetadata.instanceId
+    return this.supervisor.part(`cost:${instanceId}`, () => ({
+      message: `The cost guard cannot check the rules of ${shownName(instance.instanceSpecInfo.name)} right now (an internal error; the details are in the log). Your other instances' rules go on; keep an eye on this one, or stop it by hand.`,
+      short: `Rules of ${shownName(instance.instanceSpecInfo.name)} not checked`
+    }))
+  }
+
+  /** The part that is this instance's GPU readings (supervisor.ts). */
+  private gpuPart(instanceId: string): Part {
+    return this.supervisor.part(`gpu:${instanceId}`, () => {
+      const name = shownName(this.names.get(instanceId) ?? instanceId)
+      return {
+        message: `GPU activity for ${name} is unavailable: the instance sent readings we cannot use. Its idle rule waits for readings it can trust; its other rules go on.`,
+        short: `GPU activity for ${name} unavailable`
+      }
+    })
   }
 
   private lookAfterReadings(): void {
@@ -322,6 +376,11 @@ export class CostGuard {
   private clear(scope: string, instanceId: string): void {
     this.options.store.delete(scope, instanceId)
     this.toResume.delete(`${scope}\n${instanceId}`)
+    // Its run is over: whatever failed for it is no longer news.
+    this.supervisor.forget(`cost:${instanceId}`)
+    this.supervisor.forget(`gpu:${instanceId}`)
+    this.names.delete(instanceId)
+    this.unsure.delete(instanceId)
   }
 
   private schedule(at: number | undefined): void {
@@ -379,15 +438,25 @@ export class CostGuard {
     if (this.disposed) return
     const { notify } = this.options
     if (result.ok) {
+      this.unsure.delete(subject.instanceId)
       notify.deliver(stoppedNotice(notify.id, subject, reason))
       return
     }
     const state = this.options.store.get(scope, subject.instanceId)
     if (!state) return
     this.options.store.set(scope, subject.instanceId, stopFailed(state, rule, reason, this.options.clock.now()))
-    if (!retrying) notify.deliver(stopFailedNotice(notify.id, subject, result.error.message))
+    // A stop whose answer never came may well have happened (the answer was lost on its way back):
+    // "Could not stop … still costing money" waits for the retry a minute later, by which time
+    // the list shows whether it stopped (then nothing is said) or the retry failed too.
+    if (!retrying && result.error.kind === 'network') this.unsure.add(subject.instanceId)
+    else if (!retrying || this.unsure.delete(subject.instanceId)) notify.deliver(stopFailedNotice(notify.id, subject, result.error.message))
     this.look()
   }
+}
+
+/** «name» as a sentence shows it: visible characters, not too long. */
+function shownName(name: string): string {
+  return `«${cutText(visibleText(name), 60)}»`
 }
 
 function planEndsAt(instance: Instance): number | undefined {

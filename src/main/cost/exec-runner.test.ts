@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { execRunner, PROBE_TIMEOUT_MS } from './exec-runner'
-import { GPU_QUERY, ProbeUnavailable } from './gpu-probe'
+import { GPU_OUTPUT_BYTES, GPU_QUERY, ProbeUnavailable } from './gpu-probe'
 
 /** An ExecError's shape (src/main/ssh/links/exec.ts): a reason and words. */
 const failure = (reason: string, message: string): Error => Object.assign(new Error(message), { reason })
@@ -10,7 +10,7 @@ describe('execRunner', () => {
     const calls: unknown[][] = []
     const runner = execRunner({ exec: async (...args) => (calls.push(args), { exitCode: 0, stdout: '3, 1, 2\n', stderr: '' }) })
     expect(await runner.run('i-1', GPU_QUERY)).toEqual({ exitCode: 0, stdout: '3, 1, 2\n', stderr: '' })
-    expect(calls).toEqual([['i-1', GPU_QUERY, { timeoutMs: PROBE_TIMEOUT_MS }]])
+    expect(calls).toEqual([['i-1', GPU_QUERY, { timeoutMs: PROBE_TIMEOUT_MS, maxOutputBytes: GPU_OUTPUT_BYTES }]])
   })
 
   it.each([

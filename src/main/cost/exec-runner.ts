@@ -5,15 +5,15 @@
  * `needsUser` when only the user can fix it (a host key to trust, a passphrase, a key the instance
  * refuses), so the probes retry those rarely and the idle rule counts them as missed, never idle.
  */
-import { ProbeUnavailable, type GpuRunner } from './gpu-probe'
+import { GPU_OUTPUT_BYTES, ProbeUnavailable, type GpuRunner } from './gpu-probe'
 
 /** What the runner needs of SshLinks. */
 export interface ExecLinks {
   exec(
     instanceId: string,
     command: string,
-    options?: { timeoutMs?: number }
-  ): Promise<{ exitCode: number | null; stdout: string; stderr: string }>
+    options?: { timeoutMs?: number; maxOutputBytes?: number }
+  ): Promise<{ exitCode: number | null; stdout: string; stderr: string; truncated?: true }>
 }
 
 /** A probe waits this long at most: it must never run into the next one. */
@@ -26,7 +26,8 @@ export function execRunner(links: ExecLinks): GpuRunner {
   return {
     async run(instanceId, command) {
       try {
-        return await links.exec(instanceId, command, { timeoutMs: PROBE_TIMEOUT_MS })
+        // The answer is read from GPU_OUTPUT_BYTES at most: an instance printing more is cut off there.
+        return await links.exec(instanceId, command, { timeoutMs: PROBE_TIMEOUT_MS, maxOutputBytes: GPU_OUTPUT_BYTES })
       } catch (error) {
         const reason = (error as { reason?: unknown }).reason
         const message = error instanceof Error ? error.message : String(error)

@@ -121,7 +121,7 @@ describe.skipIf(skipBecause(posixShellMissing(), 'nvidia-smi in the emulator’s
     ).toBe(true)
     const idle = await within(clock, pass, 15 * 60_000, 'a first reading', async () => {
       const gpu = (await guarded())?.gpu
-      const latest = gpu && gpu.state === 'probing' ? gpu.samples.at(-1) : undefined
+      const latest = gpu && gpu.state === 'probing' ? gpu.latest : undefined
       return latest && latest.missed === undefined ? latest : undefined
     })
     expect(idle.value.gpus[0]).toMatchObject({ utilization: 0, memoryUsedMiB: 0 })
@@ -135,7 +135,7 @@ describe.skipIf(skipBecause(posixShellMissing(), 'nvidia-smi in the emulator’s
     await controlRoute(emulator!, '/gpu', { instanceId, utilization: 73, memoryUsedMiB: 30_720 })
     const busy = await within(clock, pass, PROBE_PERIOD_MS, 'utilisation 73 %', async () => {
       const gpu = (await guarded())?.gpu
-      const latest = gpu && gpu.state === 'probing' ? gpu.samples.at(-1) : undefined
+      const latest = gpu && gpu.state === 'probing' ? gpu.latest : undefined
       return latest?.gpus[0]?.utilization === 73 ? latest : undefined
     })
     expect(busy.afterMs).toBeLessThanOrEqual(PROBE_PERIOD_MS)

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
+import { GPU_HISTORY_POINTS, MAX_GPUS } from '../../shared/contract-cost'
+import { MAX_IDLE_MINUTES } from '../../shared/guard-rules'
 import {
   FIRST_PROBE_DELAY_MS,
   GPU_QUERY,
   GpuProbes,
   MAX_PROBES_AT_ONCE,
+  GPU_OUTPUT_BYTES,
   NEEDS_USER_RETRY_MS,
   ProbeUnavailable,
   parseGpuQuery,
@@ -15,32 +18,48 @@ import {
 const MIN = 60_000
 
 describe('parseGpuQuery', () => {
+  const gpu = (utilization: number | null, memoryUsedMiB: number | null, memoryTotalMiB: number | null) => ({
+    utilization,
+    memoryUsedMiB,
+    memoryTotalMiB
+  })
   it.each([
-    ['one GPU', '87, 40960, 81920\n', [{ utilization: 87, memoryUsedMiB: 40960, memoryTotalMiB: 81920 }]],
-    [
-      'two GPUs, CRLF, a value it cannot give',
-      '0, 0, 81559\r\n[N/A], 12, [Not Supported]\r\n',
-      [
-        { utilization: 0, memoryUsedMiB: 0, memoryTotalMiB: 81559 },
-        { utilization: null, memoryUsedMiB: 12, memoryTotalMiB: null }
-      ]
-    ],
-    ['a value out of range is clamped', '140, 1, 2', [{ utilization: 100, memoryUsedMiB: 1, memoryTotalMiB: 2 }]],
-    ['nothing', '\n', undefined],
-    ['not the query’s answer', "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.", undefined],
-    ['a table instead of CSV', '| GPU  Name | Bus-Id |\n', undefined]
+    ['one GPU', '87, 40960, 81920\n', [gpu(87, 40960, 81920)]],
+    ['two GPUs, CRLF, a value it cannot give', '0, 0, 81559\r\n[N/A], 12, [Not Supported]\r\n', [gpu(0, 0, 81559), gpu(null, 12, null)]],
+    ['a load past 100 % is no reading (not 100 %)', '140, 1, 2', [gpu(null, 1, 2)]],
+    ['a negative load is no reading (not idle)', '-50, 1, 2', [gpu(null, 1, 2)]],
+    ['a 400-digit number is no reading (not Infinity GiB)', `${'9'.repeat(400)}, ${'9'.repeat(400)}, 81920`, [gpu(null, null, 81920)]],
+    ['negative memory is no reading', '3, -1024, 81920', [gpu(3, null, 81920)]],
+    ['more memory used than there is: the used figure is no reading', '3, 90000, 81920', [gpu(3, null, 81920)]],
+    ['exponents, hex and signs are no readings', '1e2, 0x10, +5', [gpu(null, null, null)]]
   ])('%s', (_name, stdout, expected) => {
-    expect(parseGpuQuery(stdout)).toEqual(expected)
+    expect(parseGpuQuery(stdout)).toEqual({ ok: true, gpus: expected })
+  })
+
+  it.each([
+    ['nothing', '\n', 'it listed no GPU'],
+    [
+      'not the query’s answer',
+      "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.",
+      'a line is not the three values asked for'
+    ],
+    ['a table instead of CSV', '| GPU  Name | Bus-Id |\n', 'a line is not the three values asked for'],
+    ['more than MAX_GPUS lines', '0,,\n'.repeat(MAX_GPUS + 1), `it listed more than ${MAX_GPUS} GPUs`],
+    ['200,000 lines (#21): refused before its size matters', '0,,\n'.repeat(200_000), 'it printed more than 16 KiB']
+  ])('no answer: %s', (_name, stdout, problem) => {
+    expect(parseGpuQuery(stdout)).toEqual({ ok: false, problem })
+  })
+
+  it('takes exactly MAX_GPUS lines', () => {
+    const answer = parseGpuQuery('5, 1, 2\n'.repeat(MAX_GPUS))
+    expect(answer.ok && answer.gpus).toHaveLength(MAX_GPUS)
   })
 })
 
+type GpuAnswerText = { stdout: string; exitCode: number | null; truncated?: boolean }
+
 /** A runner answering from a script, recording every command run. */
-function scripted(
-  answer: (
-    instanceId: string,
-    call: number
-  ) => Promise<{ stdout: string; exitCode: number | null }> | { stdout: string; exitCode: number | null }
-) {
+function scripted(answer: (instanceId: string, call: number) => Promise<GpuAnswerText> | GpuAnswerText) {
   const calls: { instanceId: string; command: string; at: number }[] = []
   let clock: ManualClock | undefined
   const runner: GpuRunner = {
@@ -75,9 +94,15 @@ describe('GpuProbes', () => {
     expect(one[1]!.at - one[0]!.at).toBe(MIN)
     const activity = probes.activity('i-1')
     expect(activity.state).toBe('probing')
-    const samples = activity.state === 'probing' ? activity.samples : []
-    expect(samples).toHaveLength(61)
-    expect(samples.at(-1)).toEqual({ at: clock.now(), gpus: [{ utilization: 5, memoryUsedMiB: 100, memoryTotalMiB: 81920 }] })
+    // The window is told a summary: the newest probe in full, one point per probe for the hour.
+    expect(activity).toEqual({
+      state: 'probing',
+      latest: { at: clock.now(), gpus: [{ utilization: 5, memoryUsedMiB: 100, memoryTotalMiB: 81920 }] },
+      history: Array.from({ length: 61 }, (_, index) => ({ at: clock.now() - (60 - index) * MIN, busiest: 5 }))
+    })
+    // The idle rule's evidence goes back further (its longest setting), one reading a probe.
+    expect(probes.samples('i-1')).toHaveLength(91)
+    expect(probes.samples('i-1').at(-1)).toEqual({ at: clock.now(), gpus: [{ utilization: 5, memoryUsedMiB: null, memoryTotalMiB: null }] })
     expect(changed.filter((id) => id === 'i-2')).toHaveLength(91)
   })
 
@@ -130,7 +155,7 @@ describe('GpuProbes', () => {
       state: 'unavailable',
       reason: 'nvidia-smi is not installed on this instance, so its GPUs cannot be read.'
     })
-    expect(probes.activity('no-ssh')).toEqual({ state: 'unavailable', reason: 'It has no SSH port.', samples: [] })
+    expect(probes.activity('no-ssh')).toEqual({ state: 'unavailable', reason: 'It has no SSH port.', history: [] })
     expect(probes.samples('down').every((s) => s.missed === 'connection refused' && s.gpus.length === 0)).toBe(true)
     expect(NEEDS_USER_RETRY_MS).toBe(10 * MIN)
   })
@@ -167,5 +192,77 @@ describe('GpuProbes', () => {
     expect(fake.calls.map((c) => c.instanceId)).toEqual(ids.slice(0, 9))
     expect(answers).toHaveLength(0)
     probes.dispose()
+  })
+  it('an answer that is no reading is a missed sample in the user’s words, never idle; an answer cut off at the limit too', async () => {
+    const clock = new ManualClock()
+    const fake = scripted((id) =>
+      id === 'flood' ? { stdout: '0,,\n'.repeat(100), exitCode: 0 } : { stdout: '0, 0, 81920\n'.slice(0, 7), exitCode: 0, truncated: true }
+    )
+    const probes = new GpuProbes({ clock, runner: fake.runner, onChange: () => {} })
+    probes.update(
+      targets([
+        ['flood', { probe: true }],
+        ['cut', { probe: true }]
+      ])
+    )
+    await clock.advanceAsync(FIRST_PROBE_DELAY_MS, settle)
+    expect(probes.activity('flood')).toMatchObject({
+      state: 'unavailable',
+      reason: `The instance sent readings we cannot use (it listed more than ${MAX_GPUS} GPUs).`,
+      history: [{ busiest: null, missed: true }]
+    })
+    expect(probes.activity('cut')).toMatchObject({
+      state: 'unavailable',
+      reason: `The instance sent readings we cannot use (it printed more than ${GPU_OUTPUT_BYTES / 1024} KiB).`
+    })
+  })
+
+  it('keeps fixed-size rings: GPU_HISTORY_POINTS for the window, a day of one reading each for the idle rule', async () => {
+    const clock = new ManualClock()
+    const fake = scripted(() => ({ stdout: '1, 1, 1\n7, 1, 1\n', exitCode: 0 }))
+    const probes = new GpuProbes({ clock, runner: fake.runner, onChange: () => {}, periodMs: 10_000 })
+    probes.update(targets([['i-1', { probe: true }]]))
+    await clock.advanceAsync(FIRST_PROBE_DELAY_MS + 26 * 60 * MIN, settle)
+    expect(fake.calls.length).toBeGreaterThan(9_000)
+    const activity = probes.activity('i-1')
+    expect(activity.state !== 'off' && activity.history).toHaveLength(GPU_HISTORY_POINTS)
+    const evidence = probes.samples('i-1')
+    expect(evidence.length).toBe(MAX_IDLE_MINUTES + 16)
+    expect(evidence.every((sample) => sample.gpus.length === 1 && sample.gpus[0]!.utilization === 7)).toBe(true)
+  })
+
+  it('a throw while handling one instance’s answer marks that instance unavailable and is told; the others go on', async () => {
+    const clock = new ManualClock()
+    const fake = scripted(() => ({ stdout: '1, 1, 1\n', exitCode: 0 }))
+    const faults: string[] = []
+    let first = true
+    const probes = new GpuProbes({
+      clock,
+      runner: fake.runner,
+      onChange: (id) => {
+        if (id === 'bad' && first) {
+          first = false
+          throw new RangeError('Maximum call stack size exceeded')
+        }
+      },
+      fault: (id) => faults.push(id)
+    })
+    probes.update(
+      targets([
+        ['bad', { probe: true }],
+        ['good', { probe: true }]
+      ])
+    )
+    await clock.advanceAsync(FIRST_PROBE_DELAY_MS, settle)
+    expect(faults).toEqual(['bad'])
+    expect(probes.activity('bad')).toMatchObject({
+      state: 'unavailable',
+      reason: 'The instance sent readings we cannot use (they could not be read).'
+    })
+    expect(probes.activity('good').state).toBe('probing')
+    // The next probe comes as usual, and works.
+    await clock.advanceAsync(MIN, settle)
+    expect(fake.calls.filter((call) => call.instanceId === 'bad')).toHaveLength(2)
+    expect(probes.activity('bad').state).toBe('probing')
   })
 })

@@ -8,8 +8,10 @@
 import { readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import type { Clock } from '../../shared/clock'
 import { GuardRulesSchema } from '../../shared/guard-rules'
 import { writeFileAtomic } from '../../shared/node/atomic-write'
+import type { CoreLog } from '../core-types'
 import type { RuleState } from './rules'
 
 const time = z.number().finite()
@@ -133,4 +135,13 @@ export class GuardStore {
       }
     })
   }
+}
+
+/** The app's store: `cost-guard.json` in the data folder; a failed write is logged and the rules stay in memory. */
+export function guardStoreIn(dataDir: string, clock: Pick<Clock, 'now'>, log?: Pick<CoreLog, 'warn'>): GuardStore {
+  return new GuardStore(
+    dataDir,
+    () => clock.now(),
+    (error) => log?.warn('cost guard: could not save its rules', { error: String(error) })
+  )
 }

@@ -11,6 +11,7 @@
  * - A countdown found after a restart starts again from the beginning (`resumeCountdown`).
  * - Nothing here ever terminates: the only action is a stop.
  */
+import { lowest } from '../../shared/extremes'
 import type { Countdown, GuardRules, StopRule } from '../../shared/contract-cost'
 import { KEEP_RUNNING_MS, PLAN_WARNING_MS, hoursWords } from '../../shared/guard-rules'
 import { idleLongEnough, type IdleEvidence } from './idle'
@@ -232,7 +233,7 @@ export function evaluate(current: RuleState, facts: RuleFacts): RuleStep {
 function finish(state: RuleState, effects: RuleEffect[], wakes: number[], now: number): RuleStep {
   // Only what lies ahead: a time already past was dealt with in this look (or waits on a stop).
   const ahead = wakes.filter((at) => at > now)
-  const wakeAt = ahead.length > 0 ? Math.min(...ahead) : undefined
+  const wakeAt = lowest(ahead)
   return { state, effects, ...(wakeAt !== undefined ? { wakeAt } : {}) }
 }
 

@@ -25,3 +25,22 @@ export function notebookNavigation(fromOrigin: string, targetUrl: string): Navig
   if (target.username !== '' || target.password !== '') return 'deny'
   return 'external'
 }
+
+/**
+ * What a notebook page may do beyond showing itself: write the clipboard (JupyterLab's copy
+ * buttons) and go fullscreen (its presentation mode), from the notebook's own origin in the
+ * window's main frame. Everything else (camera, location, notifications, reading the clipboard,
+ * devices) is denied, as is any of it from another origin or a sub-frame.
+ */
+const NOTEBOOK_MAY = new Set(['clipboard-sanitized-write', 'fullscreen'])
+
+export function notebookPermission(permission: string, requestingUrl: string | undefined, pageUrl: string, isMainFrame: boolean): boolean {
+  if (!NOTEBOOK_MAY.has(permission) || !isMainFrame || !requestingUrl) return false
+  try {
+    const requesting = new URL(requestingUrl)
+    const page = new URL(pageUrl)
+    return (requesting.protocol === 'https:' || requesting.protocol === 'http:') && requesting.origin === page.origin
+  } catch {
+    return false
+  }
+}

@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { flushAsync } from '../../shared/clock'
 import type { NotebookWindowRequest } from '../core-types'
 
 const calls: string[] = []
@@ -21,8 +22,18 @@ class FakeCookies {
 
 class FakeSession {
   cookies: FakeCookies
-  permissionRequest?: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void
-  permissionCheck?: () => boolean
+  permissionRequest?: (
+    contents: unknown,
+    permission: string,
+    callback: (granted: boolean) => void,
+    details: { requestingUrl?: string; isMainFrame: boolean }
+  ) => void
+  permissionCheck?: (
+    contents: unknown,
+    permission: string,
+    origin: string,
+    details: { requestingUrl?: string; isMainFrame: boolean }
+  ) => boolean
   deviceCheck?: () => boolean
   verify?: (request: { hostname: string; certificate: { fingerprint: string } }, callback: (result: number) => void) => void
   constructor(readonly partition: string) {
@@ -49,6 +60,14 @@ class FakeSession {
 }
 
 class FakeContents extends EventEmitter {
+  loaded: string[] = []
+  reloads = 0
+  async loadURL(url: string): Promise<void> {
+    this.loaded.push(url)
+  }
+  reload(): void {
+    this.reloads++
+  }
   openHandler?: (details: { url: string }) => { action: string; overrideBrowserWindowOptions?: unknown }
   setWindowOpenHandler(handler: FakeContents['openHandler']): void {
     this.openHandler = handler
@@ -167,13 +186,29 @@ describe('notebook window adapter', () => {
     expect(FakeWindow.all[0]!.options.icon?.png).toEqual(windowIconPng(process.platform))
   })
 
-  it('denies every permission and trusts only the pinned certificate on the pinned host', async () => {
+  it("allows the notebook's own page clipboard-write and fullscreen, denies the rest, and trusts only the pinned certificate on the pinned host", async () => {
     await createNotebookWindows().open(request())
     const ses = sessions.get('persist:notebook-sandbox')!
+    const page = { getURL: () => 'https://127.0.0.1:40123/notebook/inst-1/lab' }
     const granted: boolean[] = []
-    ses.permissionRequest!(undefined, 'media', (value) => granted.push(value))
-    expect(granted).toEqual([false])
-    expect(ses.permissionCheck!()).toBe(false)
+    const ask = (permission: string, requestingUrl: string, isMainFrame = true): void =>
+      ses.permissionRequest!(page, permission, (value) => granted.push(value), { requestingUrl, isMainFrame })
+    ask('media', 'https://127.0.0.1:40123/notebook/inst-1/lab')
+    ask('clipboard-sanitized-write', 'https://127.0.0.1:40123/notebook/inst-1/lab')
+    ask('fullscreen', 'https://127.0.0.1:40123/notebook/inst-1/lab')
+    ask('clipboard-sanitized-write', 'https://elsewhere.example/')
+    ask('fullscreen', 'https://127.0.0.1:40123/notebook/inst-1/lab', false)
+    ask('clipboard-read', 'https://127.0.0.1:40123/notebook/inst-1/lab')
+    expect(granted).toEqual([false, true, true, false, false, false])
+    expect(
+      ses.permissionCheck!(page, 'geolocation', 'https://127.0.0.1:40123', { requestingUrl: 'https://127.0.0.1:40123/', isMainFrame: true })
+    ).toBe(false)
+    expect(
+      ses.permissionCheck!(page, 'clipboard-sanitized-write', 'https://127.0.0.1:40123', {
+        requestingUrl: 'https://127.0.0.1:40123/x',
+        isMainFrame: true
+      })
+    ).toBe(true)
     const verdict = (hostname: string, fingerprint: string): number => {
       let result = NaN
       ses.verify!({ hostname, certificate: { fingerprint } }, (value) => (result = value))
@@ -296,7 +331,7 @@ describe('notebook window adapter', () => {
     expect(notebook.destroyed).toBe(true)
   })
 
-  it('leaving the page inside the window asks at once, and lets the navigation go on only if the user leaves', async () => {
+  it('leaving the page inside the window asks without blocking main; "Leave" makes the navigation again and lets it through', async () => {
     await createNotebookWindows().open(request())
     const contents = FakeWindow.all[0]!.webContents
     const unload = (): boolean => {
@@ -304,11 +339,21 @@ describe('notebook window adapter', () => {
       contents.emit('will-prevent-unload', { preventDefault: () => (prevented = true) })
       return prevented
     }
-    dialogAnswers.push(1, 0)
-    expect([unload(), unload()]).toEqual([false, true])
+    // "Stay": the page stays, nothing is made again.
+    dialogAnswers.push(1)
+    contents.emit('will-navigate', { url: 'https://127.0.0.1:40123/notebook/inst-1/tree' })
+    expect(unload()).toBe(false)
+    await flushAsync()
+    expect(contents.loaded).toEqual([])
+    // "Leave": the same navigation again, and its unload refusal overridden once.
+    dialogAnswers.push(0)
+    expect(unload()).toBe(false)
+    await flushAsync()
+    expect(contents.loaded).toEqual(['https://127.0.0.1:40123/notebook/inst-1/tree'])
+    expect(unload()).toBe(true)
     expect(asked.map((a) => [a.message, a.sync])).toEqual([
-      ['Leave this notebook page?', true],
-      ['Leave this notebook page?', true]
+      ['Leave this notebook page?', false],
+      ['Leave this notebook page?', false]
     ])
   })
 

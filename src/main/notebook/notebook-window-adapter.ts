@@ -19,7 +19,7 @@ import { checkExternalUrl } from '../windows/external-links'
 import type { NotebookWindowRequest } from '../core-types'
 import { isPinnedCertificate, pinFor, type CertificatePin } from './certificate-pin'
 import { loadFailurePage } from './load-failure-page'
-import { notebookNavigation } from './navigation-policy'
+import { notebookNavigation, notebookPermission } from './navigation-policy'
 import { notebookCookie } from './notebook-cookie'
 import { notebookPartition } from './partition'
 import { windowIconPng } from '../windows/window-icon'
@@ -54,6 +54,10 @@ interface TrackedWindow {
   closing: boolean
   /** Set while closeAll waits for this window: told whether it closed or its page refused. */
   answer?: (outcome: 'closed' | 'refused') => void
+  /** The page's last main-frame navigation on its own origin (a link inside the notebook), to make again once the user chose to leave. */
+  lastNavigation?: string
+  /** The user chose to leave the page: the next unload refusal is overridden once. */
+  leaving?: boolean
 }
 
 /** Chromium's verify results: 0 trust, -3 use Chromium's own verdict. */
@@ -78,8 +82,13 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
     const ses = session.fromPartition(partition)
     if (!configured.has(partition)) {
       configured.add(partition)
-      ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
-      ses.setPermissionCheckHandler(() => false)
+      // The notebook's own page may write the clipboard and go fullscreen; nothing else, from nowhere else.
+      ses.setPermissionRequestHandler((contents, permission, callback, details) =>
+        callback(notebookPermission(permission, details.requestingUrl, contents.getURL(), details.isMainFrame))
+      )
+      ses.setPermissionCheckHandler((contents, permission, _origin, details) =>
+        notebookPermission(permission, details.requestingUrl, contents?.getURL() ?? '', details.isMainFrame)
+      )
       ses.setDevicePermissionHandler(() => false)
       const verify: Parameters<typeof ses.setCertificateVerifyProc>[0] = (request, callback) =>
         callback(isPinnedCertificate(request.hostname, request.certificate.fingerprint, pins.get(partition)) ? TRUST : CHROMIUM_DECIDES)
@@ -113,6 +122,12 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
       tracked.delete(window)
       entry.answer?.('closed')
     })
+    window.webContents.on('will-navigate', (event) => {
+      entry.lastNavigation = event.url
+    })
+    window.webContents.on('did-navigate', () => {
+      entry.lastNavigation = undefined
+    })
     window.webContents.on('will-prevent-unload', (event) => {
       if (entry.answer) {
         // Part of a Quit or sign-out: the page stays; the caller asks once for every such window.
@@ -128,8 +143,21 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
         })
         return
       }
-      // Leaving the page inside the window (a reload, a link): the answer is needed before the navigation goes on.
-      if (leaveAnswer(dialog.showMessageBoxSync(window, leaveQuestion('leave-page', [entry.title])!)) === 'leave') event.preventDefault()
+      // Leaving the page inside the window (a reload, a link). The page stays for now, and the
+      // question is asked without blocking main (a synchronous box froze every terminal and
+      // tunnel, whose SSH runs here); if the user leaves, the navigation is made again and let through.
+      if (entry.leaving) {
+        entry.leaving = false
+        event.preventDefault()
+        return
+      }
+      const target = entry.lastNavigation
+      void dialog.showMessageBox(window, leaveQuestion('leave-page', [entry.title])!).then(({ response }) => {
+        if (leaveAnswer(response) !== 'leave' || window.isDestroyed()) return
+        entry.leaving = true
+        if (target) void window.webContents.loadURL(target).catch(() => undefined)
+        else window.webContents.reload()
+      })
     })
   }
 

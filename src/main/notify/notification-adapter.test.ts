@@ -4,9 +4,11 @@ import { describe, expect, it, vi } from 'vitest'
 import type { AppNotification } from '../../shared/contract'
 
 const shown: FakeNotification[] = []
+let activation: ((details: { type: string; arguments: string; actionIndex?: number }) => void) | undefined
 class FakeNotification extends EventEmitter {
   static isSupported = (): boolean => true
-  constructor(readonly options: { title: string; body: string; actions?: { type: string; text: string }[] }) {
+  static handleActivation = (callback: typeof activation): void => void (activation = callback)
+  constructor(readonly options: { id?: string; title: string; body: string; actions?: { type: string; text: string }[] }) {
     super()
     shown.push(this)
   }
@@ -64,6 +66,11 @@ describe('notification adapter', () => {
     expect(acted).toEqual(['g:stop-now'])
     expect(mac.held()).toBe(0)
 
+    // Electron 45's index on the event wins over the deprecated positional one.
+    mac.show(countdown)
+    shown.at(-1)!.emit('action', { actionIndex: 0 }, 1)
+    expect(acted).toEqual(['g:stop-now', 'g:keep-running'])
+
     const linux = createNotificationAdapter(
       () => {},
       (n, action) => acted.push(`${n.id}:${action}`),
@@ -71,5 +78,42 @@ describe('notification adapter', () => {
     )
     linux.show(countdown)
     expect(shown.at(-1)!.options.actions).toBeUndefined()
+  })
+
+  it('Windows: buttons too, and every activation (a click, a button, the Action Center after a timeout) through handleActivation by the toast’s tag', () => {
+    const countdown: AppNotification = {
+      ...note('w'),
+      kind: 'countdown',
+      actions: [
+        { id: 'keep-running', label: 'Keep running' },
+        { id: 'stop-now', label: 'Stop now' }
+      ]
+    }
+    const clicked: string[] = []
+    const acted: string[] = []
+    const win = createNotificationAdapter(
+      (n) => clicked.push(n.id),
+      (n, action) => acted.push(`${n.id}:${action}`),
+      'win32'
+    )
+    win.show(countdown)
+    const toast = shown.at(-1)!
+    expect(toast.options).toMatchObject({
+      id: 'w',
+      actions: [
+        { type: 'button', text: 'Keep running' },
+        { type: 'button', text: 'Stop now' }
+      ]
+    })
+    // The toast timed out into the Action Center: its object is gone, the click still arrives.
+    toast.removeAllListeners()
+    activation!({ type: 'action', arguments: 'type=action&action=1&tag=w', actionIndex: 1 })
+    activation!({ type: 'click', arguments: 'type=click&tag=w' })
+    expect(acted).toEqual(['w:stop-now'])
+    expect(clicked).toEqual(['w'])
+    // A toast from before a restart: the window opens.
+    activation!({ type: 'click', arguments: 'type=click&tag=unknown' })
+    expect(clicked).toEqual(['w', 'unknown'])
+    expect(win.held()).toBe(0)
   })
 })

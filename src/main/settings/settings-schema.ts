@@ -28,7 +28,9 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
   terminalFontSize: 14,
   terminals: { plainShellProfiles: [], hideNoTmuxNotice: false, onCloseTab: 'ask' },
-  costGuard: DEFAULT_COST_GUARD
+  terminalClipboardWrite: false,
+  costGuard: DEFAULT_COST_GUARD,
+  updateChannel: 'stable'
 }
 
 const d = DEFAULT_SETTINGS
@@ -73,6 +75,7 @@ export const SettingsSchema = z.object({
       onCloseTab: onCloseTab.catch(d.terminals.onCloseTab).default(d.terminals.onCloseTab)
     })
     .default(d.terminals),
+  terminalClipboardWrite: z.boolean().default(d.terminalClipboardWrite),
   costGuard: z
     .object({
       // A hand-edited rule that does not parse falls back to the factory defaults, not to no guard.
@@ -81,7 +84,8 @@ export const SettingsSchema = z.object({
       trayTitle: z.boolean().default(d.costGuard.trayTitle),
       offerStopOnQuit: z.boolean().default(d.costGuard.offerStopOnQuit)
     })
-    .default(d.costGuard)
+    .default(d.costGuard),
+  updateChannel: z.enum(['stable', 'beta']).catch(d.updateChannel).default(d.updateChannel)
 }) satisfies z.ZodType<Settings, unknown>
 
 /** A patch from the renderer: every field optional, nested groups partial; unknown keys refused. */
@@ -106,10 +110,12 @@ export const SettingsPatchSchema = z
     theme: z.enum(['system', 'light', 'dark']),
     terminalFontSize,
     terminals: z.object({ plainShellProfiles, hideNoTmuxNotice, onCloseTab }).partial().strict(),
+    terminalClipboardWrite: z.boolean(),
     costGuard: z
       .object({ defaults: GuardRulesSchema, countdownMinutes, trayTitle: z.boolean(), offerStopOnQuit: z.boolean() })
       .partial()
-      .strict()
+      .strict(),
+    updateChannel: z.enum(['stable', 'beta'])
   })
   .partial()
   .strict()

@@ -17,6 +17,7 @@ import type { Clock } from '../../shared/clock'
 import type { InstancesSnapshot, Profile, SessionState, Settings } from '../../shared/contract'
 import type { SessionRef } from '../../shared/contract-ssh'
 import type { Editor } from '../../shared/contract-tunnels'
+import type { UpdateBlockers } from '../../shared/contract-update'
 import { sshEnded } from '../../shared/instance-rules'
 import type { SandboxInfo } from '../account/sandbox'
 import { AppError } from '../app-error'
@@ -71,8 +72,8 @@ export interface SshWingOptions {
   account: { currentProfile(): Profile; sandbox(): SandboxInfo | undefined; state(): SessionState; accountKey(): string | undefined }
   /** The key set in Settings; which profiles' terminals run plain shells. */
   settings: { get(): Pick<Settings, 'sshKeyFile' | 'terminals'> }
-  /** A tunnel's page in the browser; an editor's Remote-SSH link. */
-  platform: Pick<Platform, 'openExternal' | 'openEditor'>
+  /** A tunnel's page in the browser; an editor's Remote-SSH link; Electron's folder dialog for downloads. */
+  platform: Pick<Platform, 'openExternal' | 'openEditor' | 'pickFolder'>
   /** Default: the user's own (defaultSshEnvironment). */
   environment?: SshEnvironment
 }
@@ -95,6 +96,8 @@ export class SshWing {
   private account: string | undefined
   /** Which editors "Open in …" offers. */
   readonly editors: () => Editor[]
+  /** Electron's folder dialog in main, where downloads are written by main; absent where the window picks (the web shell). */
+  readonly pickFolder: (() => Promise<string | undefined>) | undefined
 
   constructor(private readonly options: SshWingOptions) {
     const { dataDir, clock, emit, events } = options
@@ -129,6 +132,8 @@ export class SshWing {
     this.editors =
       environment.editors ??
       (() => installedEditors({ platform: process.platform, env: process.env, home: environment.homeDir, exists: existsSync }))
+    const pickFolder = options.platform.pickFolder
+    this.pickFolder = pickFolder ? () => pickFolder() : undefined
     this.sessionChanged(options.account.state())
     events.on('session', (state) => this.sessionChanged(state))
     events.on('instances', (snapshot) => this.instancesChanged(snapshot))
@@ -179,9 +184,18 @@ export class SshWing {
     this.terminals.clientGone(clientId)
   }
 
-  /** Back from sleep or back online: a connection waiting out its backoff tries at once. */
+  /** What is open now that a restart would cut off (update/update-service.ts waits for it). */
+  activity(): UpdateBlockers {
+    return { terminals: this.terminals.openCount(), tunnels: this.tunnels.list().length, transfers: this.files.transferCount() }
+  }
+
+  /**
+   * Back from sleep or back online: a connection waiting out its backoff tries at once; after a
+   * sleep the live ones are probed at once (one that died half-open reconnects now).
+   */
   onSystemEvent(event: SystemEvent): void {
     if (event === 'resume' || event === 'online') this.links.retryWaitingNow()
+    if (event === 'resume') this.links.probeNow()
   }
 
   /** Quit: every tunnel, files session and terminal closes, then the connections. */

@@ -27,6 +27,7 @@ import { TerminalSession, type TerminalStats } from './data-path/terminal-sessio
 import { attachOursCommand, attachUserCommand, type TmuxProbe } from './sessions/remote-scripts'
 import { isOurSession } from './sessions/session-names'
 import { NO_TMUX_MESSAGE, TmuxSessions } from './sessions/tmux-sessions'
+import { serverLine } from '../../shared/untrusted-text'
 
 export interface TerminalsOptions {
   /** The shared connections (the wing's): each tab is a user of its instance's link. */
@@ -51,6 +52,11 @@ export class Terminals {
 
   constructor(private readonly options: TerminalsOptions) {
     this.tmux = options.tmux ?? new TmuxSessions(options.links)
+  }
+
+  /** Terminal tabs open now (a restart to update waits for them). */
+  openCount(): number {
+    return this.terminals.size
   }
 
   /**
@@ -299,9 +305,13 @@ class TerminalTab implements LinkUser {
       })
     } catch (error) {
       if (session.finished) return
-      this.report('failed', `The server refused to start a shell: ${(error as Error).message}. Press Reconnect to try again.`, {
-        needsUser: true
-      })
+      this.report(
+        'failed',
+        `The server refused to start a shell: ${serverLine((error as Error).message, 300)}. Press Reconnect to try again.`,
+        {
+          needsUser: true
+        }
+      )
     }
   }
 

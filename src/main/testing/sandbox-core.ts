@@ -6,10 +6,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Clock } from '../../shared/clock'
 import type { CommandName, CommandResult, EventName, Events } from '../../shared/contract'
 import { startEmulator, type Emulator } from '../../emulator/index'
-import { createReach } from '../../emulator/reach/index'
+import { createReach, type ReachOptions } from '../../emulator/reach/index'
+import type { Clock } from '../../shared/clock'
 import { createMemoryKeychain } from '../account/keychain'
 import { createAppCore } from '../core'
 import type { AppCore, ClientId } from '../core-types'
@@ -44,6 +44,9 @@ export async function startSandboxCore(options: {
    */
   dataDir?: string
   /** The core's clock (the cost guard's countdowns, the jobs' retries); default the system's. */
+  /** The reach's options (`sshBackend`: every instance's SSH port leads to that server). */
+  reach?: ReachOptions
+  /** The core's clock (the cost guard's countdowns, the jobs' retries; the emulator keeps real time). */
   clock?: Clock
 }): Promise<SandboxCore> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'cloudtray-sandbox-core-')))
@@ -54,8 +57,8 @@ export async function startSandboxCore(options: {
     platform,
     keychain: createMemoryKeychain(),
     version: '0.0.0-test',
+    reach: createReach(options.reach),
     ...(options.clock ? { clock: options.clock } : {}),
-    reach: createReach(),
     startEmulator: async (sandbox) => {
       emulator = await startEmulator({ bootMs: 300, stopMs: 100, ...sandbox })
       return emulator

@@ -27,7 +27,11 @@ const cost: CostSnapshot = {
   instances: [
     guarded('a', 'train', {
       ruleWords: ['auto-stops when idle 30 min (GPU below 5 %)', 'reminds every 8 h running'],
-      gpu: { state: 'probing', samples: [{ at: 0, gpus: [{ utilization: 87, memoryUsedMiB: 40_960, memoryTotalMiB: 81_920 }] }] },
+      gpu: {
+        state: 'probing',
+        latest: { at: 0, gpus: [{ utilization: 87, memoryUsedMiB: 40_960, memoryTotalMiB: 81_920 }] },
+        history: [{ at: 0, busiest: 87 }]
+      },
       countdown: { rule: 'idle', reason: 'idle', startedAt: 0, endsAt: ENDS }
     }),
     guarded('b', 'eval', {
@@ -42,7 +46,7 @@ const cost: CostSnapshot = {
         costSoFar: 0,
         plan: { committed: 107.52, periods: 1, chargeMode: 'perWeek', endsAt: ENDS }
       },
-      gpu: { state: 'unavailable', reason: 'host key not trusted yet', samples: [] }
+      gpu: { state: 'unavailable', reason: 'host key not trusted yet', history: [] }
     })
   ]
 }
@@ -78,7 +82,7 @@ describe('the cost guard in the tray', () => {
     ])
     expect(labels(sub(model.items, 'b')).slice(0, 2)).toEqual([
       `$107.52 1-week plan, ends ${formatClockTime(ENDS)}`,
-      'GPU activity unavailable (details in Cloud Tray)'
+      'GPU activity unavailable: host key not trusted yet'
     ])
     expect(
       sub(model.items, 'a')!

@@ -9,6 +9,7 @@ import type { TrayMenuItem } from '../../shared/contract'
 import type { CostSnapshot, GuardInstance } from '../../shared/contract-cost'
 import { formatClockTime, formatRate, gpuSummary, planWords, runwayWords } from '../../shared/cost-words'
 import { formatDollars } from '../../shared/money'
+import { cutText } from '../../shared/untrusted-text'
 
 /** "$24.40/h for 2 instances", or with a balance "≈ 41 h left at $24.40/h"; none when nothing is billed. */
 export function burnLine(cost: CostSnapshot | undefined): string | undefined {
@@ -52,9 +53,10 @@ export function instanceCostLines(entry: GuardInstance | undefined): TrayMenuIte
       ? formatRate(meter.hourlyRate)
       : `${formatDollars(meter.price)} per ${meter.chargeMode}`
   lines.push(line('price', price))
-  const latest = entry.gpu.state === 'off' ? undefined : entry.gpu.samples.at(-1)
+  const latest = entry.gpu.state === 'off' ? undefined : entry.gpu.latest
   if (entry.gpu.state === 'probing' && latest && latest.missed === undefined) lines.push(line('gpu', gpuSummary(latest.gpus)))
-  else if (entry.gpu.state === 'unavailable') lines.push(line('gpu', 'GPU activity unavailable (details in Cloud Tray)'))
+  else if (entry.gpu.state === 'unavailable')
+    lines.push(line('gpu', `GPU activity unavailable: ${cutText(entry.gpu.reason.replace(/\.$/, ''), 80)}`))
   const stopRule = entry.ruleWords.find((words) => words.startsWith('auto-stops'))
   if (stopRule) lines.push(line('rule', stopRule.charAt(0).toUpperCase() + stopRule.slice(1)))
   lines.push({ id: `instance:${id}:sep-cost`, label: '', enabled: false, type: 'separator' })

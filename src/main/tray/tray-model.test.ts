@@ -4,7 +4,7 @@ import type { InstancesSnapshot, SessionState, TrayMenuItem } from '../../shared
 import { DEFAULT_SETTINGS } from '../settings/settings-schema'
 import { makeInstance } from '../../shared/testing/instance'
 import { portUrlOf } from '../../shared/instance-rules'
-import { MAX_TRAY_INSTANCES, icon, parseTrayItemId, tooltip, trayModel } from './tray-model'
+import { MAX_TRAY_INSTANCES, MAX_TRAY_PROBLEMS, icon, parseTrayItemId, tooltip, trayModel } from './tray-model'
 
 const signedIn: SessionState = { status: 'signed-in', profileId: 'sandbox', username: 'demo', remembered: false, keychain: 'available' }
 const expired: SessionState = { ...signedIn, status: 'expired' }
@@ -31,6 +31,21 @@ const enabled = (instance: Instance, action: string): boolean | undefined =>
   byId(trayModel(signedIn, snap([instance]), DEFAULT_SETTINGS).items, `instance:${instance.instanceMetadata.instanceId}:${action}`)?.enabled
 
 describe('tray model', () => {
+  it('a part of main that is not working is a line at the top (a few at most; the window lists all)', () => {
+    const problems = Array.from({ length: 5 }, (_, index) => ({
+      partId: `gpu:${index}`,
+      short: `GPU activity for «box-${index}» unavailable`
+    }))
+    const model = trayModel(signedIn, snap([running]), DEFAULT_SETTINGS, { problems })
+    const lines = model.items.filter((item) => item.id.startsWith('problem:'))
+    expect(lines.map((item) => [item.label, item.enabled])).toEqual(
+      problems.slice(0, MAX_TRAY_PROBLEMS).map((problem) => [`⚠ ${problem.short}`, false])
+    )
+    expect(model.items.findIndex((item) => item.id === 'problem:gpu:0')).toBeLessThan(
+      model.items.findIndex((item) => item.type === 'submenu')
+    )
+  })
+
   it('one submenu per instance, titled "name — Status"', () => {
     const model = trayModel(signedIn, snap([running, starting]), DEFAULT_SETTINGS)
     const subs = model.items.filter((i) => i.type === 'submenu')

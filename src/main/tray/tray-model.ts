@@ -3,6 +3,7 @@
  * adapter renders it; `tray.activate` runs an item by id. Every action is a menu item because
  * Linux AppIndicator ignores clicks on the icon.
  */
+import type { UpdateState } from '../../shared/contract-update'
 import type { Instance } from '../../shared/api'
 import { availableOf } from '../../shared/balance'
 import {
@@ -43,6 +44,10 @@ export interface TrayContext {
   cost?: CostSnapshot
   /** Port tunnels (src/main/ssh/tunnels/tunnel-manager.ts): each instance's are listed in its submenu. */
   tunnels?: readonly Pick<TunnelInfo, 'tunnelId' | 'instanceId' | 'remotePort' | 'label' | 'localAddress' | 'state'>[]
+  /** Parts of main that are not working (supervisor.ts): a line each, in a few words. */
+  problems?: readonly { partId: string; short: string }[]
+  /** The updater (update/update-service.ts): a downloaded update offers a restart. */
+  update?: Pick<UpdateState, 'status' | 'version' | 'waitingFor'>
 }
 
 export type TrayAction =
@@ -54,6 +59,7 @@ export type TrayAction =
   | { kind: 'sign-in' }
   | { kind: 'sign-out' }
   | { kind: 'quit' }
+  | { kind: 'update-restart' }
   | { kind: 'notebook'; instanceId: string }
   | { kind: 'terminal'; instanceId: string }
   | { kind: 'run-job'; instanceId: string }
@@ -66,7 +72,17 @@ export type TrayAction =
   | { kind: 'forward-other'; instanceId: string }
   | { kind: 'tunnel-open' | 'tunnel-copy' | 'tunnel-stop'; instanceId: string; tunnelId: string }
 
-const GLOBAL = ['open-window', 'more-instances', 'new-instance', 'new-volume', 'refresh', 'sign-in', 'sign-out', 'quit'] as const
+const GLOBAL = [
+  'open-window',
+  'more-instances',
+  'new-instance',
+  'new-volume',
+  'refresh',
+  'sign-in',
+  'sign-out',
+  'quit',
+  'update-restart'
+] as const
 
 /** Item id → action; undefined for ids the model never produces. */
 export function parseTrayItemId(itemId: string): TrayAction | undefined {
@@ -100,7 +116,10 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
   const money = balanceLine(session, settings, context.balance)
   if (money) items.push(label('balance', money))
   if (context.health?.state === 'failing') items.push(label('health', 'Cannot reach the cloud — retrying'))
-  items.push(...countdownItems(cost, signedIn))
+  // A handful at most: the window's banners say the rest.
+  for (const problem of (context.problems ?? []).slice(0, MAX_TRAY_PROBLEMS))
+    items.push(label(`problem:${problem.partId}`, `⚠ ${problem.short}`))
+  for (const countdown of countdownItems(cost, signedIn)) items.push(countdown)
   items.push(separator('sep-status'))
 
   if (session.status !== 'signed-out') {
@@ -132,6 +151,15 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
   items.push(separator('sep-account'))
   if (session.status === 'signed-in') items.push(item('sign-out', 'Sign out', true))
   else items.push(item('sign-in', session.status === 'expired' ? 'Sign in again…' : 'Sign in…', true))
+  const update = context.update
+  if (update?.status === 'ready')
+    items.push(
+      item(
+        'update-restart',
+        update.waitingFor ? `Update ${update.version} waits for open sessions…` : `Restart to update (${update.version})`,
+        true
+      )
+    )
   items.push(item('quit', 'Quit', true))
 
   const costTip = burnTooltip(cost)
@@ -143,6 +171,9 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
     ...(title ? { title } : {})
   }
 }
+
+/** Problem lines shown at most (supervisor.ts's unhealthy parts); the window lists every one. */
+export const MAX_TRAY_PROBLEMS = 3
 
 /** A menu is not a list view: beyond this many instances the rest are one "more" item. */
 export const MAX_TRAY_INSTANCES = 15
@@ -189,13 +220,12 @@ function instanceSubmenu(
     item(`instance:${id}:copy-ssh`, 'Copy SSH command', terminal)
   ]
   if (tunnels)
-    submenu.push(
-      ...tunnelItems(
-        id,
-        terminal,
-        tunnels.filter((tunnel) => tunnel.instanceId === id)
-      )
-    )
+    for (const entry of tunnelItems(
+      id,
+      terminal,
+      tunnels.filter((tunnel) => tunnel.instanceId === id)
+    ))
+      submenu.push(entry)
   if (ports.length > 0) {
     submenu.push(separator(`instance:${id}:sep-ports`))
     for (const port of ports) {

@@ -3,12 +3,14 @@
  * shows (the profiles and the session, the instance list, the watcher's health, the balance, the
  * cost guard, the settings, the port tunnels), recomputes the model (tray-model.ts) and, only
  * when it differs, hands it to the platform's tray. The first menu comes with the account's
- * `profiles` at start, once the saved settings and profiles are read; nobody rings it.
+ * `profiles` at start, once the saved settings and profiles are read; nobody rings it. A part of
+ * main that stopped working (supervisor.ts) is a line at the top: the menu follows its `warning`.
  *
  * On each event it reads the parts' current state rather than keeping the payloads: an event can
  * be told inside another (the guard's `cost` inside the `instances` that caused it), and reading
  * the parts then gives one consistent menu, not half of the old and half of the new.
  */
+import type { UpdateState } from '../../shared/contract-update'
 import type { BalanceSnapshot, EventName, InstancesSnapshot, SessionState, Settings, TrayModel, WatchHealth } from '../../shared/contract'
 import type { CostSnapshot } from '../../shared/contract-cost'
 import type { EventFeed, Platform } from '../core-types'
@@ -23,7 +25,10 @@ export const TRAY_EVENTS = [
   'balance',
   'cost',
   'settings',
-  'tunnels'
+  'tunnels',
+  'update',
+  // A part of main unhealthy or well again (supervisor.ts raises and clears a `part:` warning).
+  'warning'
 ] as const satisfies readonly EventName[]
 
 export interface TrayPresenterOptions {
@@ -40,7 +45,11 @@ export interface TrayPresenterOptions {
   guard?: { snapshot(): CostSnapshot }
   /** The port tunnels (ssh/tunnels/tunnel-manager.ts), listed in their instance's submenu. */
   tunnels?: { list(): NonNullable<TrayContext['tunnels']> }
+  /** Parts of main that are not working (supervisor.ts), each a line at the top of the menu. */
+  problems?: () => TrayContext['problems']
   platform: Pick<Platform, 'setTray'>
+  /** The updater's state: a downloaded update adds "Restart to update". */
+  updates?: { snapshot(): UpdateState }
 }
 
 export class TrayPresenter {
@@ -67,7 +76,9 @@ export class TrayPresenter {
       profileName: options.account.profileName(),
       ...(options.balance ? { balance: options.balance.snapshot() } : {}),
       ...(options.guard ? { cost: options.guard.snapshot() } : {}),
-      ...(options.tunnels ? { tunnels: options.tunnels.list() } : {})
+      ...(options.tunnels ? { tunnels: options.tunnels.list() } : {}),
+      ...(options.updates ? { update: options.updates.snapshot() } : {}),
+      ...(options.problems ? { problems: options.problems() } : {})
     })
     const json = JSON.stringify(model)
     this.current = model

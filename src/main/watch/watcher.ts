@@ -196,7 +196,7 @@ export class Watcher {
         this.inFlight = undefined
         // A stale answer belongs to an older session: the new one still needs its first poll.
         if (outcome.kind === 'stale' && !this.isPaused()) {
-          this.queued.push(...waiters)
+          for (const waiter of waiters) this.queued.push(waiter)
           this.kick()
           return
         }

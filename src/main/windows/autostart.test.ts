@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { autostartEntry, desktopExecQuote, setLinuxAutostart } from './autostart'
+import { autostartEntry, desktopExecQuote, launcherSwitches, setLinuxAutostart } from './autostart'
 
 describe('Linux autostart', () => {
   it.each([
@@ -25,5 +25,21 @@ describe('Linux autostart', () => {
     } finally {
       await rm(home, { recursive: true, force: true })
     }
+  })
+
+  it("starts at login as the installed launcher starts it: the AppImage's --no-sandbox too, never a file or URL", () => {
+    // electron-builder's AppImage desktop entry: `AppRun --no-sandbox %U`.
+    const argv = [
+      '/tmp/.mount_CloudT/cloud-tray',
+      '--no-sandbox',
+      '--ozone-platform=wayland',
+      '--hidden',
+      'https://x.example/',
+      '--evil=$(rm)'
+    ]
+    expect(launcherSwitches(argv)).toEqual(['--no-sandbox', '--ozone-platform=wayland'])
+    expect(autostartEntry('/home/me/Cloud Tray.AppImage', launcherSwitches(argv))).toContain(
+      'Exec="/home/me/Cloud Tray.AppImage" --no-sandbox --ozone-platform=wayland --hidden'
+    )
   })
 })

@@ -12,21 +12,39 @@ export function desktopExecQuote(path: string): string {
   return `"${path.replace(/(["`$\\])/g, '\\$1')}"`
 }
 
-export function autostartEntry(executable: string): string {
+/**
+ * The switches the app was launched with (`--no-sandbox`, which the AppImage's own desktop entry
+ * passes where Ubuntu restricts user namespaces; `--ozone-platform=…`), so the entry at login
+ * starts it exactly as the installed launcher does. Not `--hidden` (added for login), not
+ * positional arguments (files or URLs the launcher was given).
+ */
+export function launcherSwitches(argv: readonly string[]): string[] {
+  return argv.slice(1).filter((arg) => /^--[a-z0-9][a-z0-9-]*(=[^\s"'`$\\]*)?$/i.test(arg) && arg !== '--hidden')
+}
+
+export function autostartEntry(executable: string, switches: readonly string[] = []): string {
   return [
     '[Desktop Entry]',
     'Type=Application',
     'Name=Cloud Tray',
     'Comment=Watch your GPU cloud instances from the tray',
-    `Exec=${desktopExecQuote(executable)} --hidden`,
+    `Exec=${[desktopExecQuote(executable), ...switches, '--hidden'].join(' ')}`,
     'Terminal=false',
     'X-GNOME-Autostart-enabled=true',
     ''
   ].join('\n')
 }
 
-/** `configHome`: $XDG_CONFIG_HOME or ~/.config. `executable`: $APPIMAGE when run from an AppImage. */
-export async function setLinuxAutostart(enabled: boolean, configHome: string, executable: string): Promise<void> {
+/**
+ * `configHome`: $XDG_CONFIG_HOME or ~/.config. `executable`: $APPIMAGE when run from an AppImage.
+ * `switches`: launcherSwitches(process.argv).
+ */
+export async function setLinuxAutostart(
+  enabled: boolean,
+  configHome: string,
+  executable: string,
+  switches: readonly string[] = []
+): Promise<void> {
   const dir = join(configHome, 'autostart')
   const file = join(dir, AUTOSTART_FILE)
   if (!enabled) {
@@ -34,5 +52,5 @@ export async function setLinuxAutostart(enabled: boolean, configHome: string, ex
     return
   }
   await mkdir(dir, { recursive: true })
-  await writeFile(file, autostartEntry(executable), { mode: 0o644 })
+  await writeFile(file, autostartEntry(executable, switches), { mode: 0o644 })
 }

@@ -44,6 +44,11 @@ describe('desktop integration', () => {
     expect(roles(applicationMenuTemplate('darwin', true))).toEqual(['appMenu', 'editMenu', 'windowMenu'])
   })
 
+  it('a Linux desktop without tray icons gives the window File → Quit (nothing else would quit)', () => {
+    expect(roles(applicationMenuTemplate('linux', true, false))).toEqual(['quit'])
+    expect(roles(applicationMenuTemplate('linux', false, false))).toEqual(['quit', 'reload', 'forceReload', 'toggleDevTools'])
+  })
+
   it('Windows and Linux installed apps have no menu bar; developer builds get Reload and the tools', () => {
     expect(applicationMenuTemplate('win32', true)).toBeNull()
     expect(applicationMenuTemplate('linux', true)).toBeNull()

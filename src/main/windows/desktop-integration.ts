@@ -7,6 +7,9 @@
 /** electron-builder.yml's appId: the Start Menu shortcut the installer makes carries it. */
 export const APP_ID = 'com.cloudtray.app'
 
+/** Windows: the COM class that activates this app for toast clicks; fixed, so it is the same in every run. */
+export const TOAST_ACTIVATOR_CLSID = '{6F3C2B9E-4A1D-4E8B-9C2F-7D5A1B3E8C41}'
+
 /**
  * Windows shows a toast only for an AppUserModelID it knows: the installer's shortcut carries
  * APP_ID; an unpackaged run (npm start) has no such shortcut, and Windows then knows the
@@ -49,12 +52,14 @@ export interface MenuTemplateItem {
  * fields and the terminal); Windows and Linux have those without one, so the installed app has
  * no menu bar there. Developer builds keep Reload and the developer tools.
  */
-export function applicationMenuTemplate(platform: NodeJS.Platform, isPackaged: boolean): MenuTemplateItem[] | null {
+export function applicationMenuTemplate(platform: NodeJS.Platform, isPackaged: boolean, trayShown = true): MenuTemplateItem[] | null {
   const developer: MenuTemplateItem[] = isPackaged
     ? []
     : [{ label: 'Developer', submenu: [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }] }]
   if (platform === 'darwin') return [{ role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }, ...developer]
-  return developer.length > 0 ? developer : null
+  // No tray (tray-host.ts): Quit would be nowhere, so the window gets a menu bar with it.
+  const quit: MenuTemplateItem[] = trayShown ? [] : [{ label: 'File', submenu: [{ role: 'quit' }] }]
+  return quit.length + developer.length > 0 ? [...quit, ...developer] : null
 }
 
 /** A crashed page reloads by itself, unless it ended normally or already crashed within this long. */

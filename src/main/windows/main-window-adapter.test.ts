@@ -3,6 +3,9 @@
  * navigation goes, when the page's sessions are released, crash reloads, and hide-on-close.
  */
 import { EventEmitter } from 'node:events'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 class FakeContents extends EventEmitter {
@@ -33,7 +36,9 @@ class FakeWindow extends EventEmitter {
     super()
     FakeWindow.last = this
   }
-  loadFile(): Promise<void> {
+  loaded: string[] = []
+  loadURL(url: string): Promise<void> {
+    this.loaded.push(url)
     return Promise.resolve()
   }
   isMinimized(): boolean {
@@ -56,7 +61,15 @@ class FakeWindow extends EventEmitter {
 }
 
 const openedInBrowser: string[] = []
+const schemes = new Map<string, (request: Request) => Promise<Response>>()
 vi.mock('electron', () => ({
+  protocol: {
+    isProtocolHandled: (scheme: string) => schemes.has(scheme),
+    handle: (scheme: string, handler: (request: Request) => Promise<Response>) => {
+      if (schemes.has(scheme)) throw new Error(`Failed to register protocol: ${scheme}`)
+      schemes.set(scheme, handler)
+    }
+  },
   BrowserWindow: FakeWindow,
   nativeImage: { createFromBuffer: () => ({}) },
   shell: { openExternal: async (url: string) => void openedInBrowser.push(url) },
@@ -71,8 +84,12 @@ vi.mock('electron', () => ({
 
 const { createMainWindowController } = await import('./main-window-adapter')
 
-const OUT = '/opt/Cloud Tray/resources/app.asar/out'
-const PAGE = 'file:///opt/Cloud%20Tray/resources/app.asar/out/renderer/index.html'
+const OUT = join(mkdtempSync(join(tmpdir(), 'app-window-')), 'out')
+mkdirSync(join(OUT, 'renderer', 'assets'), { recursive: true })
+writeFileSync(join(OUT, 'renderer', 'index.html'), '<!doctype html><title>Cloud Tray</title>')
+writeFileSync(join(OUT, 'renderer', 'assets', 'index.js'), 'export {}')
+writeFileSync(join(OUT, 'secret.txt'), 'not for the page')
+const PAGE = 'app://cloud-tray/index.html'
 let external: string[]
 let gone: number[]
 let quitting: boolean
@@ -103,6 +120,31 @@ beforeEach(() => {
 })
 
 describe('app window adapter', () => {
+  it('loads its page from app://, whose handler serves the built folder only, the page with its CSP header', async () => {
+    const window = open()
+    expect(window.loaded).toEqual([PAGE])
+    const handler = schemes.get('app')!
+    const page = await handler(new Request(PAGE))
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('<title>Cloud Tray</title>')
+    expect(page.headers.get('content-security-policy')).toMatch(/connect-src 'self';/)
+    const script = await handler(new Request('app://cloud-tray/assets/index.js'))
+    expect([script.status, script.headers.get('content-type'), script.headers.get('content-security-policy')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      null
+    ])
+    for (const outside of [
+      'app://cloud-tray/../secret.txt',
+      'app://cloud-tray/%2e%2e/secret.txt',
+      'app://cloud-tray/..%2fsecret.txt',
+      'app://other/index.html'
+    ]) {
+      expect((await handler(new Request(outside))).status, outside).toBe(404)
+    }
+    expect((await handler(new Request(PAGE, { method: 'POST', body: 'x' }))).status).toBe(405)
+  })
+
   it('reads the navigation target from the event: our page stays, web links go to the browser, the rest nowhere', () => {
     const window = open()
     expect(navigate(window, 'will-navigate', `${PAGE}#/settings`)).toBe(false)

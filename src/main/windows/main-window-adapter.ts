@@ -1,13 +1,15 @@
 /**
- * The app window: secure webPreferences, our page only (navigation-policy.ts), CSP also as a
- * response header, permissions denied by default, and hide-to-tray on close. One window; the
- * tray, a notification click or a second launch bring it back.
+ * The app window: secure webPreferences, our page only (navigation-policy.ts) served from
+ * app://cloud-tray/ with its CSP header (app-protocol.ts), permissions denied by default, and
+ * hide-to-tray on close. One window; the tray, a notification click or a second launch bring it back.
  */
 import { BrowserWindow, nativeImage, session, shell } from 'electron'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { APP_PAGE_URL } from './app-protocol'
+import { serveAppScheme } from './app-protocol-adapter'
 import { checkExternalUrl } from './external-links'
 import { checkEditorUrl } from '../ssh/config/editors'
+import { requireSchemeHandler } from './scheme-handler'
 import { contentSecurityPolicy, mainWindowNavigation, permissionDecision, windowOpenDecision, type AppPage } from './navigation-policy'
 import { windowIconPng } from './window-icon'
 import { reloadAfterCrash } from './desktop-integration'
@@ -15,10 +17,16 @@ import { reloadAfterCrash } from './desktop-integration'
 export interface MainWindowOptions {
   /** out/ of the build: preload at out/preload/index.cjs, page at out/renderer/index.html. */
   outDir: string
-  /** ELECTRON_RENDERER_URL while developing. */
+  /** ELECTRON_RENDERER_URL while developing; index.ts never passes it to a packaged app. */
   devUrl?: string
   /** Whether closing should really close (the app is quitting) instead of hiding to the tray. */
   isQuitting(): boolean
+  /**
+   * Whether the desktop shows the tray (tray-host.ts), asked at each close: without it closing
+   * minimizes, and `minimizedForNoTray` is told. Absent: always hide to the tray.
+   */
+  trayShown?(): Promise<boolean>
+  minimizedForNoTray?(window: BrowserWindow): void
   /** Web links the page tries to open go through the core's external.open check. */
   openExternal(url: string): void
   onFocus(): void
@@ -31,6 +39,10 @@ export interface MainWindowOptions {
 
 export interface MainWindow {
   readonly page: AppPage
+  /** Shows and focuses the window, and answers it: the parent of a question asked from the tray. */
+  forDialog(): BrowserWindow | undefined
+  /** Windows: the session is ending (shutdown, restart, log-off); `run` is the app's clean-up. */
+  onSessionEnd(run: () => void): void
   show(): void
   /** webContents of the app window, when open (for IPC). */
   contents(): Electron.WebContents[]
@@ -38,13 +50,14 @@ export interface MainWindow {
 }
 
 export function createMainWindowController(options: MainWindowOptions): MainWindow {
-  const fileUrl = pathToFileURL(join(options.outDir, 'renderer', 'index.html')).toString()
-  const page: AppPage = options.devUrl ? { devOrigin: new URL(options.devUrl).origin } : { fileUrl }
+  const page: AppPage = options.devUrl ? { devOrigin: new URL(options.devUrl).origin } : { pageUrl: APP_PAGE_URL }
   let window: BrowserWindow | undefined
+  const sessionEnd = new Set<() => void>()
   /** When the page last reloaded by itself after a crash (a page that keeps crashing is left alone). */
   let lastCrashReload: number | undefined
 
   hardenSession(page)
+  if (!options.devUrl) serveAppScheme(join(options.outDir, 'renderer'))
 
   const create = (): BrowserWindow => {
     const iconPng = windowIconPng(process.platform)
@@ -102,22 +115,38 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
       }
     })
     win.on('focus', () => options.onFocus())
+    // Windows only; no before-quit or will-quit comes at a shutdown or log-off.
+    win.on('session-end', () => {
+      for (const run of sessionEnd) run()
+    })
     win.on('close', (event) => {
       if (options.isQuitting()) return
-      // Closing hides to the tray; Quit is in the tray menu.
+      // Closing hides to the tray, where Quit is; with no tray on this desktop it minimizes.
       event.preventDefault()
-      win.hide()
+      if (!options.trayShown) return win.hide()
+      void options.trayShown().then((shown) => {
+        if (win.isDestroyed()) return
+        if (shown) return win.hide()
+        win.minimize()
+        options.minimizedForNoTray?.(win)
+      })
     })
     win.on('closed', () => {
       if (window === win) window = undefined
     })
-    if (options.devUrl) void win.loadURL(options.devUrl)
-    else void win.loadFile(join(options.outDir, 'renderer', 'index.html'))
+    void win.loadURL(options.devUrl ?? APP_PAGE_URL)
     return win
   }
 
-  return {
+  const controller: MainWindow = {
     page,
+    forDialog() {
+      controller.show()
+      return window
+    },
+    onSessionEnd(run) {
+      sessionEnd.add(run)
+    },
     show() {
       window ??= create()
       // A page that crashed and was not reloaded (it kept crashing): bringing the window back tries again.
@@ -135,28 +164,39 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
       window = undefined
     }
   }
+  return controller
 }
 
-/** The default session (our window's): CSP header on our pages, permissions denied by default. */
+/**
+ * The default session (our window's): permissions denied by default. The built page's CSP header
+ * comes with it from the app:// handler; the dev server's page gets the same policy (plus its
+ * HMR socket) added to its responses here.
+ */
 function hardenSession(page: AppPage): void {
   const appSession = session.defaultSession
-  const csp = contentSecurityPolicy(page)
-  const ours = page.devOrigin ? [`${page.devOrigin}/*`] : ['file://*']
-  appSession.webRequest.onHeadersReceived({ urls: ours }, (details, callback) => {
-    // why: the policy comes from contentSecurityPolicy() in navigation-policy.ts, table-tested there; the gate cannot parse a computed value.
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } }) // eng-disable CSP_GLOBAL_CHECK
-  })
+  if (page.devOrigin) {
+    const csp = contentSecurityPolicy(page)
+    appSession.webRequest.onHeadersReceived({ urls: [`${page.devOrigin}/*`] }, (details, callback) => {
+      // why: the policy comes from contentSecurityPolicy() in navigation-policy.ts, table-tested there; the gate cannot parse a computed value.
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp] } }) // eng-disable CSP_GLOBAL_CHECK
+    })
+  }
   appSession.setPermissionRequestHandler((_contents, permission, callback, details) => {
     callback(permissionDecision(permission, details.requestingUrl, page))
   })
-  // Checks carry an origin; file:// pages have no useful one, so the frame's URL decides.
+  // Checks carry an origin; the frame's URL decides (it names the document, not just the origin).
   appSession.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
     permissionDecision(permission, details.requestingUrl ?? requestingOrigin, page)
   )
 }
 
-/** Opens an editor's Remote-SSH link; anything but a link editorUrl makes is refused here. */
-export function openEditorLink(url: string): Promise<void> {
+/**
+ * Opens an editor's Remote-SSH link; anything but a link editorUrl makes is refused here. On
+ * Linux a link no application takes is refused first (scheme-handler.ts), as xdg-open's own
+ * failure never reaches Electron's promise.
+ */
+export async function openEditorLink(url: string): Promise<void> {
+  if (process.platform === 'linux') await requireSchemeHandler(checkEditorUrl(url))
   // why: checkEditorUrl lets through only vscode:/cursor: Remote-SSH links of editorUrl's exact shape.
   return shell.openExternal(checkEditorUrl(url)) // eng-disable OPEN_EXTERNAL_JS_CHECK
 }

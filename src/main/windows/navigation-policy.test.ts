@@ -8,13 +8,17 @@ import {
   type NavigationDecision
 } from './navigation-policy'
 
-const built: AppPage = { fileUrl: 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html' }
+const PAGE = 'app://cloud-tray/index.html'
+const built: AppPage = { pageUrl: PAGE }
 const dev: AppPage = { devOrigin: 'http://localhost:5173' }
 
 describe('main window navigation', () => {
   it.each<[string, string, AppPage, NavigationDecision]>([
-    ['our page (reload)', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', built, 'allow'],
-    ['our page, hash route', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html#/x', built, 'allow'],
+    ['our page (reload)', PAGE, built, 'allow'],
+    ['our page, hash route', `${PAGE}#/x`, built, 'allow'],
+    ['a script of ours as a document', 'app://cloud-tray/assets/index.js', built, 'deny'],
+    ['another host on our scheme', 'app://other/index.html', built, 'deny'],
+    ['the built file itself (file://)', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', built, 'deny'],
     ['another file', 'file:///etc/passwd', built, 'deny'],
     ['a web link', 'https://hpc-ai.com/docs', built, 'open-external'],
     ['plain http link', 'http://127.0.0.1:30888/', built, 'open-external'],
@@ -38,13 +42,15 @@ describe('main window navigation', () => {
   })
 
   it.each<[string, string, boolean]>([
-    ['clipboard-sanitized-write', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', true],
+    ['clipboard-sanitized-write', PAGE, true],
     ['clipboard-sanitized-write', 'https://evil.example/', false],
-    ['fileSystem', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', true],
+    ['fileSystem', PAGE, true],
     ['fileSystem', 'https://evil.example/', false],
-    ['media', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', false],
-    ['geolocation', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', false],
-    ['notifications', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', false]
+    ['clipboard-sanitized-write', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', false],
+    ['clipboard-sanitized-write', 'app://evil/index.html', false],
+    ['media', PAGE, false],
+    ['geolocation', PAGE, false],
+    ['notifications', PAGE, false]
   ])('permission %s from %s → %s', (permission, url, expected) => {
     expect(permissionDecision(permission, url, built)).toBe(expected)
   })

@@ -4,11 +4,12 @@
  * refused. Pure, with a table test; main-window-adapter.ts applies it to `will-navigate`,
  * `setWindowOpenHandler` and the permission handlers.
  */
+import { contentSecurityPolicy as policyWith } from '../../shared/content-security-policy'
 
 export interface AppPage {
-  /** file:// URL of the built renderer page. */
-  fileUrl?: string
-  /** The dev server's origin while developing. */
+  /** The built page on the app:// scheme (app-protocol.ts: APP_PAGE_URL). */
+  pageUrl?: string
+  /** The dev server's origin while developing (never in a packaged app). */
   devOrigin?: string
 }
 
@@ -21,9 +22,10 @@ export function isOurPage(target: string, app: AppPage): boolean {
   } catch {
     return false
   }
-  if (url.protocol === 'file:' && app.fileUrl !== undefined) {
-    const page = new URL(app.fileUrl)
-    return url.host === page.host && url.pathname === page.pathname
+  if (app.pageUrl !== undefined && url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // A custom scheme's origin is opaque to Node's URL: compare scheme, host and document (not the #route).
+    const page = new URL(app.pageUrl)
+    return url.protocol === page.protocol && url.host === page.host && url.pathname === page.pathname && !url.username
   }
   if ((url.protocol === 'http:' || url.protocol === 'https:') && app.devOrigin !== undefined) {
     return url.origin === new URL(app.devOrigin).origin
@@ -64,24 +66,10 @@ export function permissionDecision(permission: string, requestingUrl: string, ap
 }
 
 /**
- * The Content-Security-Policy for our pages, also sent as a response header (the page carries
- * the same as a meta tag). Inline styles are allowed because xterm and Svelte transitions set
- * them; scripts only from our origin. The dev server needs its origin and HMR socket.
+ * The Content-Security-Policy for our page (src/shared/content-security-policy.ts, one source):
+ * the app:// scheme sends it as a header; the dev server's page also needs its HMR socket.
  */
 export function contentSecurityPolicy(app: AppPage): string {
   const dev = app.devOrigin !== undefined ? new URL(app.devOrigin) : undefined
-  const hmr = dev ? ` ws://${dev.host}` : ''
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    `connect-src 'self'${hmr}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "frame-src 'none'"
-  ].join('; ')
+  return policyWith({ connect: dev ? [`ws://${dev.host}`] : [] })
 }

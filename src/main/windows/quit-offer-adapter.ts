@@ -2,13 +2,14 @@
  * Before Quit, when the user asked for it (Settings → Cost guard): offers to stop the instances
  * still running (cost/quit-question.ts says what to ask). Resolves true when the quit may go on.
  */
-import { BrowserWindow, dialog, type MessageBoxOptions } from 'electron'
+import { dialog, type MessageBoxOptions } from 'electron'
+import { dialogParent } from './dialog-parent-adapter'
 import type { QuitOffer } from '../../shared/contract-cost'
 import type { AppCore } from '../core-types'
 import { quitChoice, quitQuestion } from '../../shared/quit-question'
 
 const ask = (options: MessageBoxOptions): Promise<{ response: number }> => {
-  const parent = BrowserWindow.getFocusedWindow()
+  const parent = dialogParent()
   return parent ? dialog.showMessageBox(parent, options) : dialog.showMessageBox(options)
 }
 

@@ -10,7 +10,7 @@ vi.mock('./lib/bridge', () => bridge.module)
 
 /** The command each mirror reads with. */
 const READS = {
-  start: ['profiles.get', 'session.get', 'settings.get', 'warnings.get', 'tunnels.list'],
+  start: ['profiles.get', 'session.get', 'settings.get', 'warnings.get', 'tunnels.list', 'update.get'],
   session: ['instances.get', 'balance.get', 'cost.get', 'catalog.get']
 }
 
@@ -31,6 +31,7 @@ async function answerStart(status: 'signed-in' | 'signed-out'): Promise<void> {
   bridge.answer('settings.get', { theme: 'light' })
   bridge.answer('warnings.get', [])
   bridge.answer('tunnels.list', [])
+  bridge.answer('update.get', { status: 'unsupported', current: '0.1.0', channel: 'stable' })
   await settle()
 }
 
@@ -43,6 +44,7 @@ describe('the mirrors of main', () => {
       'settings',
       'warnings',
       'tunnels',
+      'updates',
       'instances',
       'balance',
       'cost guard',

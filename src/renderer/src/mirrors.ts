@@ -14,6 +14,7 @@ import { onConnectionState } from './lib/bridge'
 import type { MirrorStore } from './lib/mirror.svelte'
 import { appSettings } from './lib/settings.svelte'
 import { warnings } from './lib/warnings.svelte'
+import { updates } from './update/update.svelte'
 
 export type MirrorNeeds = 'start' | 'session'
 
@@ -22,6 +23,7 @@ export const MIRRORS: readonly { name: string; store: MirrorStore; needs: Mirror
   { name: 'settings', store: appSettings, needs: 'start' },
   { name: 'warnings', store: warnings, needs: 'start' },
   { name: 'tunnels', store: tunnels, needs: 'start' },
+  { name: 'updates', store: updates, needs: 'start' },
   { name: 'instances', store: instances, needs: 'session' },
   { name: 'balance', store: balance, needs: 'session' },
   { name: 'cost guard', store: cost, needs: 'session' },

@@ -35,7 +35,7 @@ describe('downlink records', () => {
         const out: (string | Uint8Array)[] = []
         let from = 0
         for (const point of [...points, bytes.length]) {
-          out.push(...decoder.push(bytes.slice(from, point)))
+          for (const part of decoder.push(bytes.slice(from, point))) out.push(part)
           from = point
         }
         expect(out).toEqual(frames)

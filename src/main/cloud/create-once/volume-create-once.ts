@@ -39,7 +39,7 @@ async function volumesNamed(cloud: CloudClient, name: string): Promise<Volume[]>
   const found: Volume[] = []
   for (let currentPage = 1; currentPage <= MAX_VOLUME_PAGES; currentPage++) {
     const page = await cloud.listVolumes({ currentPage, pageSize: VOLUME_PAGE_SIZE })
-    found.push(...page.filter((volume) => volume.volumeName === name))
+    for (const volume of page) if (volume.volumeName === name) found.push(volume)
     if (page.length < VOLUME_PAGE_SIZE) break
   }
   return found

@@ -39,7 +39,7 @@ export function probeClock(clock: ManualClock, options: ProbeClockOptions): (ms:
     const pending: string[] = []
     for (const entry of snapshot?.instances ?? []) {
       if (entry.gpu.state !== 'probing') continue
-      const latest = entry.gpu.samples.at(-1)
+      const latest = entry.gpu.latest
       if (!latest) {
         const since = firstSeen.get(entry.instanceId) ?? now
         firstSeen.set(entry.instanceId, since)

@@ -7,6 +7,7 @@
 import ssh2, { type AnyAuthMethod, type AuthenticationType, type AuthHandlerMiddleware, type KeyboardInteractiveCallback } from 'ssh2'
 import type { PromptAnswer } from '../../../shared/contract-ssh'
 import type { PromptQuestion } from './prompts'
+import { cutText, serverLines, visibleText } from '../../../shared/untrusted-text'
 
 export type AuthCandidate =
   { kind: 'agent'; agent: string } | { kind: 'key'; path: string } | { kind: 'keyboard-interactive' } | { kind: 'password' }
@@ -58,6 +59,11 @@ export function authCandidates(input: { agent?: string; keyFiles: (string | null
   return candidates
 }
 
+/** Keyboard-interactive questions a server may ask at once, and how much of its text is shown. */
+const MAX_QUESTIONS = 8
+const MAX_QUESTION = 200
+const MAX_INSTRUCTIONS = 1_000
+
 export function createAuthHandler(options: AuthOptions): AuthHandlerMiddleware {
   let index = 0
   const { username } = options
@@ -88,14 +94,19 @@ export function createAuthHandler(options: AuthOptions): AuthHandlerMiddleware {
               type: 'keyboard-interactive',
               username,
               prompt: (_name, instructions, _lang, prompts, finish: KeyboardInteractiveCallback) => {
-                if (prompts.length === 0 || !options.ask) return finish([])
+                // The server writes these questions: a handful, each a line of visible text (#21).
+                if (prompts.length === 0 || prompts.length > MAX_QUESTIONS || !options.ask) return finish([])
+                const shownInstructions = serverLines(instructions ?? '', MAX_INSTRUCTIONS).trim()
                 void options
                   .ask({
                     kind: 'keyboard-interactive',
                     host: options.host,
                     username,
-                    ...(instructions ? { instructions } : {}),
-                    prompts: prompts.map((item) => ({ prompt: item.prompt, echo: item.echo ?? false }))
+                    ...(shownInstructions ? { instructions: shownInstructions } : {}),
+                    prompts: prompts.map((item) => ({
+                      prompt: cutText(visibleText(item.prompt.slice(0, MAX_QUESTION * 2)), MAX_QUESTION),
+                      echo: item.echo ?? false
+                    }))
                   })
                   .then((answer) => {
                     if (answer.kind !== 'secret') {

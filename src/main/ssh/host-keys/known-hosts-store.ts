@@ -49,7 +49,7 @@ export class KnownHostsStore {
   /** Key types already recorded for the host, so the handshake can prefer them as OpenSSH does. */
   async knownKeyTypes(host: string, port: number): Promise<string[]> {
     const types: string[] = []
-    for (const file of this.files()) types.push(...recordedKeyTypes(await readEntries(file), host, port))
+    for (const file of this.files()) for (const type of recordedKeyTypes(await readEntries(file), host, port)) types.push(type)
     return [...new Set(types)]
   }
 

@@ -198,5 +198,8 @@ export function keyTypeOfBlob(keyBlob: Buffer): string {
   if (keyBlob.length < 4) throw new Error('host key blob too short')
   const length = keyBlob.readUInt32BE(0)
   if (length === 0 || length > 64 || 4 + length > keyBlob.length) throw new Error('host key blob has no key type')
-  return keyBlob.subarray(4, 4 + length).toString('latin1')
+  const keyType = keyBlob.subarray(4, 4 + length).toString('latin1')
+  // A key type is an algorithm's name ("ssh-ed25519"): printable ASCII, nothing a prompt or known_hosts line could be bent by.
+  if (!/^[\x21-\x7e]+$/.test(keyType)) throw new Error('host key blob has no key type')
+  return keyType
 }

@@ -14,6 +14,7 @@ import { probeRoundTrips } from '../data-path/round-trip'
 import { watchShellExit } from '../data-path/shell-exit'
 import type { PromptAnswer } from '../../../shared/contract-ssh'
 import type { SshTarget } from '../target'
+import { serverLine } from '../../../shared/untrusted-text'
 
 // ssh2 is CommonJS: Node's ESM loader (tsx, the web shell) offers only its default export.
 const { Client: SshClient } = ssh2
@@ -67,6 +68,9 @@ export interface PtyRequest {
   rows: number
   term?: string
 }
+
+/** How long a link has to answer the probe after a wake before it counts as lost. */
+export const PROBE_TIMEOUT_MS = 8_000
 
 export class SshConnection {
   /** Resolves once, with a line for the user, when the connection ends for any reason. */
@@ -138,6 +142,26 @@ export class SshConnection {
         watchShellExit(channel)
         resolve(channel)
       })
+    })
+  }
+
+  /**
+   * After a sleep: does the link still answer? A channel request answered (either way) within
+   * `timeoutMs` says it does; otherwise the connection is dropped, as lost, so its terminals and
+   * tunnels reconnect now instead of after the keepalives give up (15 s × 3).
+   */
+  probe(clock: Clock, timeoutMs = PROBE_TIMEOUT_MS): void {
+    if (this.ending) return
+    let answered = false
+    const timer = clock.setTimeout(() => {
+      if (!answered && !this.ending) this.client.destroy()
+    }, timeoutMs)
+    this.client.exec('true', (error, channel) => {
+      answered = true
+      clock.clearTimeout(timer)
+      if (error) return
+      channel.resume()
+      channel.stderr.resume()
     })
   }
 
@@ -316,10 +340,11 @@ function classify(
   }
   if (error.level === 'client-timeout')
     return new SshConnectError('timeout', `${where(target)} stopped answering. Reconnect when the instance is reachable.`, true)
-  const code = error.code ? ` (${error.code})` : ''
+  const code = error.code ? ` (${serverLine(String(error.code), 40)})` : ''
+  // What the server or the network said is one line of its words, shown as text (#21).
   return new SshConnectError(
     'network',
-    `Could not reach ${where(target)}${code}: ${error.message}. Check that the instance is running and your network is up.`,
+    `Could not reach ${where(target)}${code}: ${serverLine(error.message, 300)}. Check that the instance is running and your network is up.`,
     true
   )
 }
@@ -327,5 +352,5 @@ function classify(
 function closeReason(error: (Error & { level?: string }) | undefined): string {
   if (!error) return 'connection closed'
   if (error.level === 'client-timeout' || /keepalive/i.test(error.message)) return 'the server stopped answering keepalives'
-  return `connection lost: ${error.message}`
+  return `connection lost: ${serverLine(error.message, 300)}`
 }

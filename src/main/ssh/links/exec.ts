@@ -6,6 +6,7 @@
  */
 import type { ClientChannel } from 'ssh2'
 import type { Clock, TimerHandle } from '../../../shared/clock'
+import { serverLine } from '../../../shared/untrusted-text'
 import { shellExitOf, shellSignalOf } from '../data-path/shell-exit'
 import type { SshConnectFailure, SshConnection } from './connection'
 import type { LinkStatus, LinkUser } from './link-user'
@@ -14,7 +15,10 @@ import type { SshTarget } from '../target'
 export interface ExecOptions {
   /** Gives up (closing the channel) after this long; default 30 s. */
   timeoutMs?: number
-  /** Output kept per stream; the rest is read and dropped. Default 1 MiB. */
+  /**
+   * Output kept per stream. A command that prints more is not read further: its channel is closed
+   * and the result says `truncated` (what an instance prints is untrusted, #21). Default 1 MiB.
+   */
   maxOutputBytes?: number
 }
 
@@ -24,6 +28,8 @@ export interface ExecResult {
   signal?: string
   stdout: string
   stderr: string
+  /** The command printed more than `maxOutputBytes` on a stream; only that much was kept. */
+  truncated?: true
 }
 
 export type ExecFailure = SshConnectFailure | 'not-running' | 'instance-stopped' | 'reconnecting' | 'exec'
@@ -155,17 +161,31 @@ function runExec(connection: SshConnection, command: string, options: ExecOption
         channel = opened
         const out = new Collector(limit)
         const err = new Collector(limit)
-        opened.on('data', (chunk: Buffer) => out.push(chunk))
-        opened.stderr.on('data', (chunk: Buffer) => err.push(chunk))
         // The exit status was watched from the channel's opening (connection.ts, shell-exit.ts).
-        opened.on('close', () => {
-          const signal = shellSignalOf(opened)
-          const exitCode = shellExitOf(opened) ?? null
-          settle(() => resolve({ exitCode, ...(signal ? { signal } : {}), stdout: out.text(), stderr: err.text() }))
-        })
+        const result = (): ExecResult => {
+          const signal = shellSignalOf(opened)?.slice(0, 32)
+          return {
+            exitCode: shellExitOf(opened) ?? null,
+            ...(signal ? { signal } : {}),
+            stdout: out.text(),
+            stderr: err.text(),
+            ...(out.over || err.over ? { truncated: true as const } : {})
+          }
+        }
+        // Past the limit nothing more is read: the answer is settled now and the channel closed.
+        const collect = (collector: Collector, chunk: Buffer): void => {
+          if (settled) return
+          collector.push(chunk)
+          if (!collector.over) return
+          settle(() => resolve(result()))
+          opened.close()
+        }
+        opened.on('data', (chunk: Buffer) => collect(out, chunk))
+        opened.stderr.on('data', (chunk: Buffer) => collect(err, chunk))
+        opened.on('close', () => settle(() => resolve(result())))
       },
       (error: unknown) =>
-        settle(() => reject(new ExecError('exec', `The instance refused to run the command: ${(error as Error).message}`)))
+        settle(() => reject(new ExecError('exec', `The instance refused to run the command: ${serverLine((error as Error).message, 300)}`)))
     )
   })
 }
@@ -189,8 +209,11 @@ function withTimeout<T>(clock: Clock, promise: Promise<T>, ms: number, error: ()
 class Collector {
   private readonly chunks: Buffer[] = []
   private size = 0
+  /** More came than the limit. */
+  over = false
   constructor(private readonly limit: number) {}
   push(chunk: Buffer): void {
+    if (this.size + chunk.length > this.limit) this.over = true
     if (this.size >= this.limit) return
     const kept = chunk.subarray(0, this.limit - this.size)
     this.chunks.push(kept)

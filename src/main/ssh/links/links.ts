@@ -217,6 +217,11 @@ export class SshLinks {
     for (const link of this.links.values()) if (link.retryTimer) this.retryNow(link)
   }
 
+  /** After a wake: every live connection is asked at once whether it still answers (connection.ts probe). */
+  probeNow(): void {
+    for (const link of this.links.values()) link.connection?.probe(this.options.clock)
+  }
+
   /** The live connection of an instance (tests use it for exec). */
   connectionOf(instanceId: string): SshConnection | undefined {
     return this.links.get(instanceId)?.connection

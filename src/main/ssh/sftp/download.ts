@@ -4,9 +4,15 @@
  * reader and its bytes go to the window in order, never more than FILES_WINDOW ahead of what the
  * window has saved. Links to files are followed; links to folders are not (a loop would never
  * end), and the summary says how many were left out.
+ *
+ * Every name comes from the instance and is checked here, in main, before the window sees it
+ * (local-names.ts): names no file can have are left out, names unsafe on this computer are
+ * renamed, and the summary says which. Each folder is listed with bounds (listing.ts).
  */
 import { FILES_WINDOW, type TransferItem } from '../../../shared/contract-files'
 import { AppError } from '../../app-error'
+import { listFolder } from './listing'
+import { folderNames, localNameFor, NameReport } from './local-names'
 import { joinRemote, nameOf } from './remote-path'
 import { PipelinedReader, type SftpClient } from './sftp-client'
 import { sftpFailure } from './sftp-errors'
@@ -18,6 +24,8 @@ export const MAX_DOWNLOAD_ITEMS = 100_000
 export interface DownloadOptions extends TransferOptions {
   /** Sends bytes of item `item` at `offset` to the window. */
   send: (item: number, offset: number, data: Uint8Array) => void
+  /** Whose file names rules apply (local-names.ts); default this computer's. */
+  platform?: NodeJS.Platform
 }
 
 interface Planned extends TransferItem {
@@ -33,17 +41,24 @@ export class Download extends Transfer {
   private constructor(
     private readonly download: DownloadOptions,
     private readonly planned: readonly Planned[],
-    readonly skippedLinks: number
+    readonly skippedLinks: number,
+    private readonly names: NameReport
   ) {
     super(download, 'download', planned)
   }
 
   /** Walks `paths` on the instance and makes the download (nothing moves until the window is ready). */
   static async plan(options: DownloadOptions, sftp: SftpClient, paths: readonly string[]): Promise<Download> {
-    const planned: Planned[] = []
-    const skipped = { links: 0 }
-    for (const path of paths) await walk(sftp, path, nameOf(path), planned, skipped)
-    return new Download(options, planned, skipped.links)
+    const walk: Walk = { sftp, options, planned: [], links: 0, names: new NameReport() }
+    for (const path of paths) {
+      const local = localNameFor(nameOf(path), options.platform)
+      if (!local.ok) walk.names.leave(nameOf(path), local.why)
+      else {
+        if (local.renamed) walk.names.rename(nameOf(path), local.name)
+        await visit(walk, path, local.name)
+      }
+    }
+    return new Download(options, walk.planned, walk.links, walk.names)
   }
 
   get items(): TransferItem[] {
@@ -80,9 +95,12 @@ export class Download extends Transfer {
   }
 
   protected override note(): string | undefined {
-    return this.skippedLinks > 0
-      ? `${this.skippedLinks} ${this.skippedLinks === 1 ? 'link to a folder was' : 'links to folders were'} left out.`
-      : undefined
+    const links =
+      this.skippedLinks > 0
+        ? `${this.skippedLinks} ${this.skippedLinks === 1 ? 'link to a folder was' : 'links to folders were'} left out.`
+        : undefined
+    const names = this.names.note()
+    return links && names ? `${links} ${names}` : (links ?? names)
   }
 
   private async file(sftp: SftpClient, index: number, item: Planned, before: number): Promise<void> {
@@ -122,7 +140,18 @@ export class Download extends Transfer {
   }
 }
 
-async function walk(sftp: SftpClient, remote: string, path: string, planned: Planned[], skipped: { links: number }): Promise<void> {
+interface Walk {
+  sftp: SftpClient
+  options: DownloadOptions
+  planned: Planned[]
+  /** Links to folders left out. */
+  links: number
+  names: NameReport
+}
+
+/** `remote` and, for a folder, everything in it, as `path` (checked local names, `/`-separated). */
+async function visit(walk: Walk, remote: string, path: string): Promise<void> {
+  const { sftp, planned } = walk
   if (planned.length >= MAX_DOWNLOAD_ITEMS) {
     throw new AppError(
       'not-allowed',
@@ -135,7 +164,7 @@ async function walk(sftp: SftpClient, remote: string, path: string, planned: Pla
   if (stats.isSymbolicLink()) {
     const target = await sftp.stat(remote).catch(() => undefined)
     if (!target || target.isDirectory()) {
-      skipped.links++
+      walk.links++
       return
     }
     stats = target
@@ -146,11 +175,14 @@ async function walk(sftp: SftpClient, remote: string, path: string, planned: Pla
   }
   if (!stats.isDirectory()) return
   planned.push({ path, kind: 'folder', size: 0, remote })
-  const entries = await sftp.readdir(remote).catch((error: unknown) => {
-    throw sftpFailure(error, { action: 'list', path: remote })
-  })
-  for (const entry of entries) {
-    if (entry.filename === '.' || entry.filename === '..') continue
-    await walk(sftp, joinRemote(remote, entry.filename), `${path}/${entry.filename}`, planned, skipped)
+  const entries = await listFolder(sftp, remote, walk.options.clock)
+  const locals = folderNames(
+    entries.map((entry) => entry.filename),
+    walk.names,
+    walk.options.platform
+  )
+  for (const [index, entry] of entries.entries()) {
+    const local = locals[index]
+    if (local !== undefined) await visit(walk, joinRemote(remote, entry.filename), `${path}/${local}`)
   }
 }

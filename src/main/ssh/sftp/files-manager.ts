@@ -12,6 +12,7 @@ import { AppError } from '../../app-error'
 import type { ClientId, EventSink } from '../../core-types'
 import type { SshLinks } from '../links/links'
 import { Download } from './download'
+import { DiskSink } from './disk-sink'
 import { FilesSession } from './files-session'
 import { plainBytes } from '../data-path/plain-bytes'
 import { checkAbsolute, type Checked } from './remote-path'
@@ -36,12 +37,18 @@ export class FilesManager {
 
   constructor(private readonly options: FilesManagerOptions) {}
 
+  /** Uploads and downloads under way (a restart to update waits for them). */
+  transferCount(): number {
+    return this.transfers.size
+  }
+
   open(instanceId: string, clientId: ClientId): { sessionId: string } {
     const sessionId = `f-${randomUUID()}`
     const session = new FilesSession({
       sessionId,
       instanceId,
       clientId,
+      clock: this.options.clock,
       report: (status) => this.options.emit('files.status', status, clientId),
       lost: (lost) => {
         for (const owned of this.transfers.values()) {
@@ -71,7 +78,7 @@ export class FilesManager {
     this.sessions.delete(sessionId)
   }
 
-  list(sessionId: string, clientId: ClientId, path: string): Promise<{ path: string; entries: RemoteEntry[] }> {
+  list(sessionId: string, clientId: ClientId, path: string): Promise<{ path: string; entries: RemoteEntry[]; note?: string }> {
     return this.session(sessionId, clientId).list(absolute(path, 'path'))
   }
 
@@ -112,6 +119,50 @@ export class FilesManager {
     // A chunk of a transfer that just ended (cancelled, failed) is simply dropped: it is one-way.
     if (!owned || owned.clientId !== clientId || !(owned.transfer instanceof Upload)) return
     owned.transfer.chunk({ item, offset, data })
+  }
+
+  /**
+   * A download main writes itself, into `folder` (Electron: picked in the OS's dialog, in main),
+   * instead of sending the bytes to the window: the same walk and flow control, with a
+   * DiskSink as the receiving end.
+   */
+  async downloadTo(
+    sessionId: string,
+    clientId: ClientId,
+    paths: readonly string[],
+    folder: string
+  ): Promise<{ transferId: string; items: TransferItem[]; folder: string }> {
+    const session = this.session(sessionId, clientId)
+    const sftp = session.sftp()
+    const transferId = `x-${randomUUID()}`
+    // Made once the walk has named every item; the reader's callbacks reach it through this.
+    const receiving: { sink?: DiskSink } = {}
+    const download = await Download.plan(
+      {
+        transferId,
+        sessionId,
+        clock: this.options.clock,
+        report: (progress) => {
+          if (progress.state === 'failed' || progress.state === 'cancelled') void receiving.sink?.abandon()
+          this.report(transferId, clientId, progress)
+        },
+        send: (item, offset, data) => receiving.sink?.write(item, offset, data)
+      },
+      sftp,
+      paths.map((path) => notRoot(absolute(path, 'paths')))
+    )
+    const sink = new DiskSink(
+      folder,
+      download.items,
+      (bytes) => download.savedUpTo(bytes),
+      (error) => download.fail(error)
+    )
+    await sink.prepare()
+    receiving.sink = sink
+    this.transfers.set(transferId, { transfer: download, clientId, session })
+    // Nothing moves until the window says it is following (files.saved 0), so it sees every progress report.
+    void download.start(() => (session.sftp() === sftp ? sftp : lostTransfer()))
+    return { transferId, items: download.items, folder }
   }
 
   async download(sessionId: string, clientId: ClientId, paths: readonly string[]): Promise<{ transferId: string; items: TransferItem[] }> {

@@ -9,17 +9,22 @@ import { AppError } from '../../app-error'
 import type { ClientId } from '../../core-types'
 import type { SshConnection } from '../links/connection'
 import type { LinkLease, LinkStatus, LinkUser } from '../links/link-user'
-import { joinRemote } from './remote-path'
+import { readFolder, listFolder } from './listing'
+import { checkAbsolute, checkName, joinRemote } from './remote-path'
 import { SftpClient } from './sftp-client'
 import { sftpFailure } from './sftp-errors'
+import { serverLine } from '../../../shared/untrusted-text'
 import { widenReceiveWindow } from '../data-path/wide-window'
-import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2'
+import type { Clock } from '../../../shared/clock'
+import type { SFTPWrapper, Stats } from 'ssh2'
 
 export interface FilesSessionOptions {
   sessionId: string
   instanceId: string
   clientId: ClientId
   report: (status: FilesStatus) => void
+  /** The time listings are bounded by (listing.ts). */
+  clock: Clock
   /** The SFTP session went away (connection lost, closed): transfers on it end. */
   lost: (session: FilesSession) => void
 }
@@ -71,35 +76,39 @@ export class FilesSession implements LinkUser {
     this.lease = undefined
   }
 
-  /** The entries of a folder, with links resolved to what they point to where that can be seen. */
-  async list(path: string): Promise<{ path: string; entries: RemoteEntry[] }> {
+  /**
+   * The entries of a folder (read with bounds: listing.ts), with links resolved to what they point
+   * to where that can be seen (a few at a time). Names no file can have (a hostile server's `/`,
+   * NUL or 300-byte names) are left out, and `note` says how many.
+   */
+  async list(path: string): Promise<{ path: string; entries: RemoteEntry[]; note?: string }> {
     const sftp = this.sftp()
-    let resolved: string
-    let list: FileEntryWithStats[]
-    try {
-      resolved = await sftp.realpath(path)
-      list = await sftp.readdir(resolved)
-    } catch (error) {
-      throw sftpFailure(error, { action: 'list', path })
-    }
-    const entries = await Promise.all(
-      list
-        .filter((entry) => entry.filename !== '.' && entry.filename !== '..')
-        .map(async (entry): Promise<RemoteEntry> => {
-          const type = typeOf(entry.attrs)
-          const base: RemoteEntry = {
-            name: entry.filename,
-            type,
-            size: entry.attrs.size,
-            modifiedAt: entry.attrs.mtime * 1000,
-            permissions: permissionsOf(entry.attrs.mode)
+    const listed = await readFolder(sftp, path, this.options.clock, { resolve: true })
+    const resolved = listed.path
+    const kept = listed.entries.filter((entry) => checkName(entry.filename).ok)
+    const entries = await eachLimited(kept, LINK_STATS_AT_ONCE, async (entry): Promise<RemoteEntry> => {
+      const type = typeOf(entry.attrs)
+      const base: RemoteEntry = {
+        name: entry.filename,
+        type,
+        size: entry.attrs.size,
+        modifiedAt: entry.attrs.mtime * 1000,
+        permissions: permissionsOf(entry.attrs.mode)
+      }
+      if (type !== 'link') return base
+      const target = await sftp.stat(joinRemote(resolved, entry.filename)).catch(() => undefined)
+      return target && (target.isDirectory() || target.isFile()) ? { ...base, target: target.isDirectory() ? 'folder' : 'file' } : base
+    })
+    const left = listed.entries.length - kept.length
+    return {
+      path: resolved,
+      entries,
+      ...(left > 0
+        ? {
+            note: `${left} ${left === 1 ? 'entry was' : 'entries were'} left out: the instance gave ${left === 1 ? 'it a name' : 'them names'} no file can have.`
           }
-          if (type !== 'link') return base
-          const target = await sftp.stat(joinRemote(resolved, entry.filename)).catch(() => undefined)
-          return target && (target.isDirectory() || target.isFile()) ? { ...base, target: target.isDirectory() ? 'folder' : 'file' } : base
-        })
-    )
-    return { path: resolved, entries }
+        : {})
+    }
   }
 
   async mkdir(path: string): Promise<void> {
@@ -124,7 +133,7 @@ export class FilesSession implements LinkUser {
   async remove(path: string): Promise<void> {
     const sftp = this.sftp()
     try {
-      await removeTree(sftp, path)
+      await removeTree(sftp, path, this.options.clock)
     } catch (error) {
       throw error instanceof AppError ? error : sftpFailure(error, { action: 'delete', path })
     }
@@ -140,7 +149,7 @@ export class FilesSession implements LinkUser {
         connection.client.sftp((error, sftp) => (error ? reject(error) : resolve(sftp)))
       )
     } catch (error) {
-      this.report('failed', `The instance does not offer file transfer (SFTP): ${(error as Error).message}.`, true)
+      this.report('failed', `The instance does not offer file transfer (SFTP): ${serverLine((error as Error).message, 300)}.`, true)
       return
     }
     if (this.closed || this.lease?.connection !== connection) {
@@ -153,10 +162,16 @@ export class FilesSession implements LinkUser {
       if (this.client === client) this.drop()
     })
     try {
-      this.home = await client.realpath('.')
+      const home = checkAbsolute(await client.realpath('.'))
+      if (!home.ok) throw new Error(`it answered a path that ${home.problem}`)
+      this.home = home.value
     } catch (error) {
       client.end()
-      this.report('failed', `The instance's file server did not say where your home folder is: ${(error as Error).message}.`, true)
+      this.report(
+        'failed',
+        `The instance's file server did not say where your home folder is: ${serverLine((error as Error).message)}.`,
+        true
+      )
       return
     }
     if (this.closed) return client.end()
@@ -184,14 +199,29 @@ export class FilesSession implements LinkUser {
   }
 }
 
-async function removeTree(sftp: SftpClient, path: string): Promise<void> {
+async function removeTree(sftp: SftpClient, path: string, clock: Clock): Promise<void> {
   const stats = await sftp.lstat(path)
   if (!stats.isDirectory()) return sftp.unlink(path)
-  for (const entry of await sftp.readdir(path)) {
-    if (entry.filename === '.' || entry.filename === '..') continue
-    await removeTree(sftp, joinRemote(path, entry.filename))
+  for (const entry of await listFolder(sftp, path, clock)) {
+    // A name that would point elsewhere is never joined into a path to delete.
+    if (!checkName(entry.filename).ok) continue
+    await removeTree(sftp, joinRemote(path, entry.filename), clock)
   }
   await sftp.rmdir(path)
+}
+
+/** How many links' targets are asked at once when a folder is listed. */
+const LINK_STATS_AT_ONCE = 8
+
+/** `work` over every item, at most `limit` at a time; results in order. */
+async function eachLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < items.length; index = next++) results[index] = await work(items[index]!)
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return results
 }
 
 function typeOf(stats: Stats): RemoteEntry['type'] {

@@ -2,8 +2,10 @@
  * The files panel against Debian's OpenSSH (sftp-server through the fixture's subsystem, whose
  * faults are a read-only server and a full tmpfs): the cases are in testing/files-suite.ts.
  */
-import { join } from 'node:path'
-import { describe } from 'vitest'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
 import { filesCommands } from '../../commands/ssh-files'
 import { FilesManager } from './files-manager'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
@@ -17,6 +19,7 @@ import { sshdLinks } from '../testing/sshd-links'
 describe.skipIf(!opensshAvailable())('files (SFTP) against OpenSSH', () => {
   const sshd = useOpenSshServer('cloudtray-files-')
   const cleanups: (() => void)[] = []
+  let picked: string | undefined
   sshd.onEnd(async () => {
     for (const cleanup of cleanups) cleanup()
   })
@@ -29,13 +32,52 @@ describe.skipIf(!opensshAvailable())('files (SFTP) against OpenSSH', () => {
     const harness = new FilesHarness()
     const links = sshdLinks(sshd.server, { clock, knownHosts, homeDir: sshd.scratch, emit: harness.emit })
     const files = new FilesManager({ links, clock, emit: harness.emit })
-    Object.assign(harness, groupDriver(filesCommands(files), harness.clientId))
+    // Electron's folder dialog in main, as the test answers it.
+    Object.assign(
+      harness,
+      groupDriver(
+        filesCommands(files, async () => picked),
+        harness.clientId
+      )
+    )
     cleanups.push(
       () => files.dispose(),
       () => links.dispose()
     )
     return { harness }
   }
+
+  it('Electron: main writes a download into the folder picked in its dialog, byte-identical; a folder it cannot write says so; Cancel does nothing', async () => {
+    const { harness } = await setup()
+    const { sessionId, home } = await harness.open('i-1')
+    const remote = join(home, `main-picks-${Date.now()}`)
+    mkdirSync(join(remote, 'sub dir'), { recursive: true })
+    const big = randomBytes(3 * 1024 * 1024 + 17)
+    writeFileSync(join(remote, 'sub dir', 'weights.bin'), big)
+    writeFileSync(join(remote, 'empty.txt'), '')
+    picked = mkdtempSync(join(sshd.scratch, 'picked-'))
+    // Already there: a new name, never an overwrite.
+    mkdirSync(join(picked, basename(remote)))
+    const answer = (await harness.invoke('files.downloadToFolder', { sessionId, paths: [remote] })) as {
+      canceled: boolean
+      transferId: string
+      folder: string
+    }
+    expect(answer).toMatchObject({ canceled: false, folder: picked })
+    harness.send('files.saved', { transferId: answer.transferId, bytes: 0 })
+    await vi.waitFor(() => expect(harness.progress.get(answer.transferId)?.at(-1)?.state).toBe('done'), { timeout: 20_000 })
+    const landed = join(picked, `${basename(remote)} (2)`)
+    expect(readFileSync(join(landed, 'sub dir', 'weights.bin')).equals(big)).toBe(true)
+    expect(readFileSync(join(landed, 'empty.txt'), 'utf8')).toBe('')
+    expect(readdirSync(join(landed, 'sub dir'))).toEqual(['weights.bin'])
+
+    picked = join(sshd.scratch, 'no-such-folder')
+    await expect(harness.invoke('files.downloadToFolder', { sessionId, paths: [remote] })).rejects.toThrow(
+      /cannot write into .*no-such-folder/
+    )
+    picked = undefined
+    expect(await harness.invoke('files.downloadToFolder', { sessionId, paths: [remote] })).toEqual({ canceled: true })
+  })
 
   filesSuite(async () => ({
     ...(await setup()),

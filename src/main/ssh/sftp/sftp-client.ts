@@ -43,8 +43,21 @@ export class SftpClient {
   realpath(path: string): Promise<string> {
     return call((done) => this.sftp.realpath(path, done))
   }
-  readdir(path: string): Promise<FileEntryWithStats[]> {
-    return call((done) => this.sftp.readdir(path, done))
+  opendir(path: string): Promise<Buffer> {
+    return call((done) => this.sftp.opendir(path, done))
+  }
+  /**
+   * One page of an open folder's entries (one READDIR: bounded by the SFTP packet size, 256
+   * KiB), without `.` and `..`; undefined at its end. Whole folders: listing.ts, with bounds.
+   */
+  readdirPage(handle: Buffer): Promise<FileEntryWithStats[] | undefined> {
+    return new Promise((resolve, reject) =>
+      this.sftp.readdir(handle, (error: Error | undefined, list: FileEntryWithStats[]) => {
+        if (!error) resolve(list)
+        else if ((error as { code?: unknown }).code === END_OF_FILE) resolve(undefined)
+        else reject(error)
+      })
+    )
   }
   lstat(path: string): Promise<Stats> {
     return call((done) => this.sftp.lstat(path, done))
@@ -106,6 +119,7 @@ export class SftpClient {
   }
 }
 
+export const END_OF_FILE = 1
 export const NO_SUCH_FILE = 2
 export const PERMISSION_DENIED = 3
 export const FAILURE = 4

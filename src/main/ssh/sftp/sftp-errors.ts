@@ -4,6 +4,7 @@
  * failed write asks how much space is left before it decides what to say.
  */
 import { formatBytes } from '../../../shared/format-bytes'
+import { serverLine } from '../../../shared/untrusted-text'
 import { AppError } from '../../app-error'
 import { FAILURE, NO_SUCH_FILE, PERMISSION_DENIED } from './sftp-client'
 
@@ -31,7 +32,8 @@ export interface SftpFailureContext {
 /** The AppError a user sees for an SFTP failure; a connection lost on the way says so. */
 export function sftpFailure(error: unknown, context: SftpFailureContext): AppError {
   const code = (error as { code?: unknown }).code
-  const server = (error as Error).message?.replace(/^\(SSH\) /, '') ?? String(error)
+  // The server's own words: one line of it, visible and short (a server decides what it says).
+  const server = serverLine((error as Error)?.message?.replace(/^\(SSH\) /, '') ?? String(error), 300)
   const where = `“${context.path}”`
   if (
     context.action === 'write' &&

@@ -284,7 +284,7 @@ function descendants(pid: number): number[] {
   while (queue.length > 0) {
     const next = queue.shift() as number
     result.push(next)
-    queue.push(...(children.get(next) ?? []))
+    for (const child of children.get(next) ?? []) queue.push(child)
   }
   return result
 }

@@ -17,6 +17,7 @@ import { PortInUseError, isPortFree, portRefusal, suggestPort } from './local-po
 import { isRunning, sshEnded } from '../../../shared/instance-rules'
 import { Tunnel } from './tunnel'
 import type { TunnelStore } from './tunnel-store'
+import { serverLine } from '../../../shared/untrusted-text'
 
 export interface TunnelManagerOptions {
   links: SshLinks
@@ -228,7 +229,7 @@ export class TunnelManager {
       await this.bind(tunnel, undefined, tunnel.localPort)
       tunnel.attach(this.options.links.acquire(tunnel.instanceId, tunnel))
     } catch (error) {
-      tunnel.suspend(`could not forward again: ${(error as Error).message}`)
+      tunnel.suspend(`could not forward again: ${serverLine((error as Error).message, 300)}`)
     }
   }
 

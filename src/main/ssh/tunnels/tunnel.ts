@@ -15,6 +15,7 @@ import type { SshConnection } from '../links/connection'
 import type { LinkLease, LinkStatus, LinkUser } from '../links/link-user'
 import { LOOPBACK, listenLocal } from './local-port'
 import { widenReceiveWindow } from '../data-path/wide-window'
+import { serverLine } from '../../../shared/untrusted-text'
 
 /** How long a connection made while the SSH connection is down waits for it. */
 export const HOLD_MS = 30_000
@@ -203,7 +204,7 @@ export class Tunnel implements LinkUser {
         if (this.state === 'open') {
           this.set(
             'open',
-            `${this.forwardingLine()}. Nothing answered on port ${this.remotePort} inside the instance just now (${error.message.replace(/^\(SSH\) /, '')}); start the app there, then reload.`
+            `${this.forwardingLine()}. Nothing answered on port ${this.remotePort} inside the instance just now (${serverLine(error.message.replace(/^\(SSH\) /, ''), 300)}); start the app there, then reload.`
           )
         }
         return

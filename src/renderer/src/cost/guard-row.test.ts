@@ -33,12 +33,16 @@ describe('the guard in an instance row', () => {
     ['not running', entry({}), { text: '—', title: /while the instance runs/ }],
     [
       'cannot be read',
-      entry({ gpu: { state: 'unavailable', reason: 'host key not trusted yet', samples: [] } }),
+      entry({ gpu: { state: 'unavailable', reason: 'host key not trusted yet', history: [] } }),
       { text: '?', title: /host key not trusted yet/ }
     ],
-    ['first probe pending', entry({ gpu: { state: 'probing', samples: [] } }), { text: '…', title: /Reading/ }],
-    ['the busiest GPU', entry({ gpu: { state: 'probing', samples: [reading(3, 88.6)] } }), { text: '89 %', title: /^2 GPUs 3–89 %/ }],
-    ['no load given', entry({ gpu: { state: 'probing', samples: [reading(null)] } }), { text: '?', title: /load unknown/ }]
+    ['first probe pending', entry({ gpu: { state: 'probing', history: [] } }), { text: '…', title: /Reading/ }],
+    [
+      'the busiest GPU',
+      entry({ gpu: { state: 'probing', latest: reading(3, 88.6), history: [] } }),
+      { text: '89 %', title: /^2 GPUs 3–89 %/ }
+    ],
+    ['no load given', entry({ gpu: { state: 'probing', latest: reading(null), history: [] } }), { text: '?', title: /load unknown/ }]
   ])('GPU cell: %s', (_name, value, expected) => {
     const cell = gpuCell(value)
     expect(cell.text).toBe(expected.text)

@@ -4,16 +4,16 @@
  * the wording is tested in Node.
  */
 import type { GuardInstance } from '../../../shared/contract-cost'
-import { formatClockTime, gpuSummary } from '../../../shared/cost-words'
+import { busiestLoad, formatClockTime, gpuSummary } from '../../../shared/cost-words'
 
 export function gpuCell(entry: GuardInstance | undefined): { text: string; title: string } {
   if (!entry || entry.gpu.state === 'off') return { text: '—', title: 'GPUs are read while the instance runs.' }
-  const latest = entry.gpu.samples.at(-1)
+  const latest = entry.gpu.latest
   if (entry.gpu.state === 'unavailable') return { text: '?', title: `GPU activity unavailable: ${entry.gpu.reason}` }
   if (!latest) return { text: '…', title: 'Reading its GPUs…' }
-  const loads = latest.gpus.map((gpu) => gpu.utilization).filter((value): value is number => value !== null)
-  if (loads.length === 0) return { text: '?', title: gpuSummary(latest.gpus) }
-  return { text: `${Math.round(Math.max(...loads))} %`, title: gpuSummary(latest.gpus) }
+  const busiest = busiestLoad(latest.gpus)
+  if (busiest === null) return { text: '?', title: gpuSummary(latest.gpus) }
+  return { text: `${Math.round(busiest)} %`, title: gpuSummary(latest.gpus) }
 }
 
 export function guardLine(entry: GuardInstance | undefined): { text: string; urgent: boolean } | undefined {

@@ -9,7 +9,11 @@ class WarningsStore implements MirrorStore {
     event: 'warning',
     read: () => call('warnings.get'),
     initial: [] as Warning[],
-    fromEvent: (warning, list) => [...list.filter((w) => w.id !== warning.id), warning],
+    fromEvent: (warning, list) => {
+      // A warning main takes back (the keychain answered after all) comes as `cleared`.
+      const others = list.filter((w) => w.id !== warning.id)
+      return warning.cleared ? others : [...others, warning]
+    },
     // A warning that came while the list was out is kept beside the answer's.
     keepOvertaken: (answer, list) => [...answer.filter((w) => !list.some((shown) => shown.id === w.id)), ...list]
   })

@@ -1,7 +1,7 @@
 /** A tab's split layout: split, close (the sibling takes the place), resize within bounds, and the pane in each direction. */
 import { describe, expect, it } from 'vitest'
 import type { PaneLayout } from '../../../shared/contract-terminals'
-import { paneIdsOf, paneTowards, removePane, setRatio, splitPane } from './pane-layout'
+import { paneIdsOf, paneTowards, removePane, setRatio, splitPane, splitPlaces } from './pane-layout'
 
 const one: PaneLayout = { kind: 'pane', paneId: 'a' }
 
@@ -63,5 +63,16 @@ describe('the keys a pane hands to its tab', () => {
     expect(paneKeyCommand(key('KeyD', { ctrlKey: true }))).toBeUndefined()
     expect(paneKeyCommand(key('ArrowLeft', { altKey: true }))).toBeUndefined()
     expect(paneKeyCommand(key('KeyC', { ctrlKey: true, shiftKey: true }))).toBeUndefined()
+  })
+})
+
+describe('splitPlaces', () => {
+  it('lists each split with the rect it divides, outermost first', () => {
+    const layout = splitPane(splitPane({ kind: 'pane', paneId: 'a' }, 'a', 'b', 'right'), 'b', 'c', 'down')
+    expect(splitPlaces(layout)).toEqual([
+      { path: [], direction: 'right', ratio: 0.5, rect: { x: 0, y: 0, w: 1, h: 1 } },
+      { path: ['second'], direction: 'down', ratio: 0.5, rect: { x: 0.5, y: 0, w: 0.5, h: 1 } }
+    ])
+    expect(splitPlaces({ kind: 'pane', paneId: 'a' })).toEqual([])
   })
 })

@@ -52,7 +52,7 @@ export function clampRatio(ratio: number): number {
   return Math.min(MAX_RATIO, Math.max(MIN_RATIO, Number.isFinite(ratio) ? ratio : 0.5))
 }
 
-interface Rect {
+export interface Rect {
   x: number
   y: number
   w: number
@@ -105,4 +105,23 @@ export function paneTowards(layout: PaneLayout, paneId: string, direction: Direc
     }
   }
   return best?.id
+}
+
+/** A split of the layout as drawn: where it is (`path`), its direction and ratio, and its rect. */
+export interface SplitPlace {
+  path: SplitPath
+  direction: 'right' | 'down'
+  ratio: number
+  rect: Rect
+}
+
+/** Every split of the layout with the rect it divides (fractions of the tab), outermost first. */
+export function splitPlaces(layout: PaneLayout, rect: Rect = { x: 0, y: 0, w: 1, h: 1 }, path: SplitPath = []): SplitPlace[] {
+  if (layout.kind === 'pane') return []
+  const rects = paneRects({ ...layout, first: { kind: 'pane', paneId: 'a' }, second: { kind: 'pane', paneId: 'b' } }, rect)
+  return [
+    { path, direction: layout.direction, ratio: layout.ratio, rect },
+    ...splitPlaces(layout.first, rects.get('a')!, [...path, 'first']),
+    ...splitPlaces(layout.second, rects.get('b')!, [...path, 'second'])
+  ]
 }

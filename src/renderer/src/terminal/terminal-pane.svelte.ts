@@ -28,6 +28,9 @@ import type { Persistence, SessionRef, TerminalState, TerminalStatus } from '../
 import { SAVED_SCROLLBACK_LINES } from '../../../shared/contract-terminals'
 import { call, send } from '../lib/bridge'
 import { copyText } from '../lib/clipboard'
+import { appSettings } from '../lib/settings.svelte'
+import { toasts } from '../lib/toasts.svelte'
+import { readOsc52 } from './osc'
 import { ParsedAcks } from './parsed-acks'
 import { planPaste, type PastePlan } from './paste'
 import { statusLine } from './status-line'
@@ -112,6 +115,7 @@ export class TerminalPane {
   private webgl: WebglAddon | undefined
   private opened = false
   private disposed = false
+  private toldClipboardBlocked = false
   /** Output arrived since the scrollback was last saved. */
   private changedSinceSave = false
   private readonly acks = new ParsedAcks((bytes) => {
@@ -147,7 +151,15 @@ export class TerminalPane {
       cursorBlink: true,
       // Needed by the unicode11 addon (unicode.activeVersion).
       allowProposedApi: true,
-      screenReaderMode: false
+      screenReaderMode: false,
+      // OSC 8 hyperlinks a program prints go where clicked links go: main's check, http(s) only (osc.ts).
+      linkHandler: {
+        activate: (event, uri) => {
+          event.preventDefault()
+          void call('external.open', { url: uri })
+        },
+        allowNonHttpProtocols: false
+      }
     }
     this.term = new Terminal(termOptions)
     this.term.loadAddon(this.fit)
@@ -164,6 +176,10 @@ export class TerminalPane {
     this.search.onDidChangeResults(({ resultIndex, resultCount }) => {
       this.searchResults = resultCount > 0 ? { index: resultIndex, count: resultCount } : { index: -1, count: 0 }
     })
+    // What a program may ask through OSC sequences (osc.ts): the clipboard only if the user
+    // allows it, titles never (the tab keeps the instance's name).
+    this.term.parser.registerOscHandler(52, (data) => this.onClipboardWrite(data))
+    for (const title of [0, 1, 2]) this.term.parser.registerOscHandler(title, () => true)
     this.term.attachCustomKeyEventHandler((event) => this.onKey(event))
     this.term.onData((data) => this.onInput(data))
     this.term.onResize(({ cols, rows }) => {
@@ -391,6 +407,21 @@ export class TerminalPane {
       // "press Enter to reconnect", as the status line says.
       void this.reconnect()
     }
+  }
+
+  /** OSC 52 from the program: done only with the setting on; said once per pane when it is off. */
+  private onClipboardWrite(data: string): boolean {
+    const request = readOsc52(data, appSettings.current?.terminalClipboardWrite === true)
+    if (request.kind === 'write') void copyText(request.text)
+    else if (request.why === 'blocked' && !this.toldClipboardBlocked) {
+      this.toldClipboardBlocked = true
+      toasts.show(
+        'info',
+        'A program tried to copy to your clipboard',
+        'A program on the instance tried to set your clipboard; it was left as it was. To let programs do that (e.g. tmux or vim copying over SSH), turn on “Let programs in the terminal copy to the clipboard” in Settings.'
+      )
+    }
+    return true
   }
 
   private onKey(event: KeyboardEvent): boolean {

@@ -6,7 +6,7 @@
  * sessions and transfers: the transfers say so, and the panels open new sessions once it is back.
  */
 import type { FilesState, RemoteEntry, TransferItem } from '../../../../shared/contract-files'
-import { call, on, onConnectionState } from '../../lib/bridge'
+import { call, on, onConnectionState, send } from '../../lib/bridge'
 import { formatBytes } from '../../lib/format'
 import type { Collected } from './collect'
 import { joinPath, parentPath, sortEntries } from './entries'
@@ -42,6 +42,8 @@ export class FilesPanel {
   entries = $state<RemoteEntry[]>([])
   loading = $state(false)
   error = $state<string | null>(null)
+  /** What main left out of the folder shown (names no file can have). */
+  note = $state<string | null>(null)
   selected = $state<string[]>([])
   transfers = $state<TransferView[]>([])
 
@@ -84,6 +86,7 @@ export class FilesPanel {
       return
     }
     this.error = null
+    this.note = result.value.note ?? null
     if (result.value.path !== this.cwd) this.selected = []
     this.cwd = result.value.path
     this.entries = sortEntries(result.value.entries)
@@ -136,13 +139,7 @@ export class FilesPanel {
   async download(names: readonly string[], folder: FileSystemDirectoryHandle): Promise<void> {
     if (!this.sessionId || !this.cwd) return
     const result = await call('files.download', { sessionId: this.sessionId, paths: names.map((name) => joinPath(this.cwd!, name)) })
-    if (!result.ok) {
-      this.track(
-        'download',
-        names.map((name) => ({ path: name, kind: 'file', size: 0 }))
-      ).fail(result.error.message)
-      return
-    }
+    if (!result.ok) return this.failedToStart(names, result.error.message)
     const view = this.track('download', result.value.items)
     const receiver = new DownloadReceiver(view, result.value.transferId, result.value.items, folder)
     view.transferId = result.value.transferId
@@ -153,6 +150,30 @@ export class FilesPanel {
       view.fail(`Could not prepare the folder on this computer: ${(error as Error).message}.`)
       await call('files.cancel', { transferId: result.value.transferId })
     }
+  }
+
+  /** Electron: main asks for the folder (the OS's dialog) and writes the download there; the view shows its progress. */
+  async downloadHere(names: readonly string[]): Promise<void> {
+    if (!this.sessionId || !this.cwd) return
+    const result = await call('files.downloadToFolder', {
+      sessionId: this.sessionId,
+      paths: names.map((name) => joinPath(this.cwd!, name))
+    })
+    if (!result.ok) return this.failedToStart(names, result.error.message)
+    if (result.value.canceled) return
+    const view = this.track('download', result.value.items)
+    view.transferId = result.value.transferId
+    this.router.transfers.set(result.value.transferId, { view, panel: this })
+    // Following its progress now: main may start.
+    send('files.saved', { transferId: result.value.transferId, bytes: 0 })
+  }
+
+  /** A download main refused before anything moved: shown as a failed transfer of what was chosen. */
+  private failedToStart(names: readonly string[], message: string): void {
+    this.track(
+      'download',
+      names.map((name) => ({ path: name, kind: 'file', size: 0 }))
+    ).fail(message)
   }
 
   async cancel(view: TransferView): Promise<void> {

@@ -1,0 +1,133 @@
+/**
+ * A company's network as the API client meets it, on loopback: a private certificate authority
+ * (the root a TLS-inspecting proxy or an internal service is signed with, trusted by the OS but
+ * not by Node's bundled roots), a cloud API served over TLS with a certificate it signed, and an
+ * HTTP CONNECT proxy that resolves every name to 127.0.0.1 (so `cloud.test` is reachable only
+ * through it, as an internal name is only through the company's proxy).
+ */
+import { connect as netConnect, type AddressInfo, type Socket } from 'node:net'
+import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import { generate } from 'selfsigned'
+
+export interface PrivateCa {
+  certPem: string
+  keyPem: string
+}
+
+export async function makePrivateCa(): Promise<PrivateCa> {
+  const now = Date.now()
+  const made = await generate([{ name: 'commonName', value: 'Cloud Tray test corporate root' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(now - 60_000),
+    notAfterDate: new Date(now + 86_400_000),
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true }
+    ]
+  })
+  return { certPem: made.cert, keyPem: made.private }
+}
+
+/** A server certificate for `hostname` (and 127.0.0.1), signed by the private CA. */
+export async function serverCertificate(ca: PrivateCa, hostname: string): Promise<{ certPem: string; keyPem: string }> {
+  const now = Date.now()
+  const made = await generate([{ name: 'commonName', value: hostname }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(now - 60_000),
+    notAfterDate: new Date(now + 86_400_000),
+    ca: { key: ca.keyPem, cert: ca.certPem },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: hostname },
+          { type: 7, ip: '127.0.0.1' }
+        ]
+      }
+    ]
+  })
+  return { certPem: made.cert, keyPem: made.private }
+}
+
+export interface Listening {
+  port: number
+  close(): Promise<void>
+}
+
+async function listen(server: Server, sockets: Set<Socket>): Promise<Listening> {
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy()
+        server.close(() => resolve())
+      })
+  }
+}
+
+/** HTTPS in front of an http:// API (the emulator): every request passed through as it came. */
+export async function tlsFront(target: string, certificate: { certPem: string; keyPem: string }): Promise<Listening> {
+  const upstream = new URL(target)
+  const server = createHttpsServer({ cert: certificate.certPem, key: certificate.keyPem }, (request, response) => {
+    const forward = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: request.method,
+        path: request.url,
+        headers: { ...request.headers, host: upstream.host }
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(response)
+      }
+    )
+    forward.on('error', () => response.writeHead(502).end())
+    request.pipe(forward)
+  })
+  return listen(server, new Set())
+}
+
+export interface ConnectProxy extends Listening {
+  /** `host:port` of every CONNECT, in order. */
+  readonly tunnels: string[]
+  /** The URL to give HTTPS_PROXY. */
+  readonly url: string
+}
+
+/** An HTTP proxy that tunnels CONNECT to 127.0.0.1 at the asked port, whatever the name. */
+export async function connectProxy(): Promise<ConnectProxy> {
+  const tunnels: string[] = []
+  const sockets = new Set<Socket>()
+  const server = createHttpServer((_request, response) => response.writeHead(405).end('CONNECT only'))
+  server.on('connect', (request, client: Socket, head: Buffer) => {
+    const target = request.url ?? ''
+    tunnels.push(target)
+    const port = Number(/:(\d+)$/.exec(target)?.[1] ?? 443)
+    const upstream = netConnect(port, '127.0.0.1', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+      if (head.length > 0) upstream.write(head)
+      upstream.pipe(client)
+      client.pipe(upstream)
+    })
+    sockets.add(upstream)
+    upstream.once('close', () => sockets.delete(upstream))
+    upstream.on('error', () => client.destroy())
+    client.on('error', () => upstream.destroy())
+  })
+  const listening = await listen(server, sockets)
+  return { ...listening, tunnels, url: `http://127.0.0.1:${listening.port}` }
+}
