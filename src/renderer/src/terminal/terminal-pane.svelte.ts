@@ -116,6 +116,8 @@ export class TerminalPane {
   private opened = false
   private disposed = false
   private toldClipboardBlocked = false
+  /** The scrollback saved when the app last closed, until it is written (`showSaved`). */
+  private savedScrollback: string | undefined
   /** Output arrived since the scrollback was last saved. */
   private changedSinceSave = false
   private readonly acks = new ParsedAcks((bytes) => {
@@ -188,13 +190,15 @@ export class TerminalPane {
     })
     // Take pastes before xterm does, to strip paste markers and confirm multi-line pastes.
     this.element.addEventListener('paste', (event) => this.onPasteEvent(event), { capture: true })
-    // What it showed when the app last closed, until its session (or a new shell) draws again.
-    if (start.scrollback) this.term.write(start.scrollback)
+    // What it showed when the app last closed, parsed only once the pane is shown or connects
+    // (twenty restored tabs never parse the scrollback of the nineteen not shown).
+    this.savedScrollback = start.scrollback
   }
 
   /** Puts the terminal into `container` (first time: opens xterm). */
   attach(container: HTMLElement): void {
     if (this.disposed) return
+    this.showSaved()
     container.append(this.element)
     if (!this.opened) {
       this.opened = true
@@ -210,6 +214,7 @@ export class TerminalPane {
   /** Opens its session in main, once: when first shown, or at once for the tab active when the app closed. */
   connect(): void {
     if (this.connecting || this.disposed) return
+    this.showSaved()
     this.connecting = true
     void this.openSession()
   }
@@ -229,6 +234,13 @@ export class TerminalPane {
         state: 'closed',
         message: 'the connection to Cloud Tray was lost, and this shell with it — press Reconnect for a new one'
       })
+  }
+
+  /** The saved scrollback goes into the terminal before anything the session draws. */
+  private showSaved(): void {
+    if (this.savedScrollback === undefined) return
+    this.term.write(this.savedScrollback)
+    this.savedScrollback = undefined
   }
 
   /** Its scrollback as xterm's serialize addon writes it (the last SAVED_SCROLLBACK_LINES), when it changed since last asked. */
