@@ -3,7 +3,7 @@
  * person's words, that it ends if the connection drops and how to fix that, with "Don't show
  * again". The connection drops: the tab comes back with a new shell and its scrollback kept. The
  * shell ends: Ctrl+Shift+R reconnects in the same tab, the scrollback still there. After "Don't
- * show again", a new tab does not say it again.
+ * show again", a new tab does not say it again, and Settings → Terminals can give it back.
  */
 import type { Locator, Page } from '@playwright/test'
 import { posixShellMissing, skipBecause } from '../src/shared/node/testing/platform-support'
@@ -60,4 +60,14 @@ test('no tmux: the tab says so once; a dropped link and Reconnect (Ctrl+Shift+R)
   await expect(page.getByRole('tab')).toHaveCount(2)
   await expect(state(page)).toHaveText('Connected', { timeout: 20_000 })
   await expect(notice(page)).toHaveCount(0)
+
+  // Settings → Terminals says the same, and gives the notice back.
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click()
+  const terminals = page.getByRole('region', { name: 'Terminals' })
+  const sayIt = terminals.getByRole('checkbox', { name: 'Say when an instance has no tmux' })
+  await expect(sayIt).not.toBeChecked()
+  await expect(terminals.getByRole('checkbox', { name: 'Keep terminals running on the instance (Sandbox)' })).toBeChecked()
+  await expect(terminals.getByRole('combobox', { name: 'When I close a tab that keeps running' })).toHaveValue('ask')
+  await sayIt.check()
+  await expect(sayIt).toBeChecked()
 })
