@@ -10,6 +10,7 @@ import { createReach } from '../src/emulator/reach/index'
 import { ManualClock } from '../src/shared/clock'
 import { posixShellMissing, skipBecause } from '../src/shared/node/testing/platform-support'
 import { tmuxMissing } from '../src/main/ssh/testing/tmux'
+import { openFirstTerminal } from './terminal-helpers'
 import { captureScreen, expect, signIn, test as base } from './web-fixture'
 
 const test = base.extend<{ clock: ManualClock }>({
@@ -44,11 +45,7 @@ test('a job that fails with status 7: told, counted down, the instance stopped',
   await expect(row).toContainText('Running', { timeout: 20_000 })
 
   // Trust the instance's host key once, in a terminal, as a user does on a first connection.
-  await row.getByRole('button', { name: /terminal/i }).click()
-  const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
-  await expect(hostKey).toBeVisible({ timeout: 20_000 })
-  await hostKey.getByRole('button', { name: 'Accept and remember' }).click()
-  await expect(page.getByRole('status').filter({ hasText: /^Connected$/ })).toBeVisible({ timeout: 20_000 })
+  await openFirstTerminal(page, row)
 
   // The tray's "Run a job…" opens the dialog over the instance's details.
   const tray = page.getByRole('navigation', { name: 'Tray menu' })

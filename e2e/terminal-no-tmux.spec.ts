@@ -7,15 +7,14 @@
  */
 import type { Locator, Page } from '@playwright/test'
 import { posixShellMissing, skipBecause } from '../src/shared/node/testing/platform-support'
-import { expectInScrollback, REACHABLE_SANDBOX, typeCommand } from './terminal-helpers'
+import { expectInScrollback, openFirstTerminal, REACHABLE_SANDBOX, terminalState, typeCommand } from './terminal-helpers'
 import { expect, signIn, test } from './web-fixture'
 
 test.describe.configure({ timeout: 150_000 })
 test.skip(skipBecause(posixShellMissing(), 'the no-tmux terminal spec'), posixShellMissing() ?? '')
 test.use({ shellOptions: REACHABLE_SANDBOX })
 
-const state = (page: Page): Locator =>
-  page.getByRole('status').filter({ hasText: /^(Connecting|Connected|Reconnecting|Session ended|Not connected)$/ })
+const state = terminalState
 const notice = (page: Page): Locator => page.getByRole('note', { name: 'This pane does not survive a dropped connection' })
 
 test('no tmux: the tab says so once; a dropped link and Reconnect (Ctrl+Shift+R) keep the scrollback', async ({ page, shell }) => {
@@ -24,11 +23,7 @@ test('no tmux: the tab says so once; a dropped link and Reconnect (Ctrl+Shift+R)
   await signIn(page, shell)
   const row = page.getByRole('row', { name: /plain-e2e/ })
   await expect(row).toContainText('Running', { timeout: 20_000 })
-  await row.getByRole('button', { name: /terminal/i }).click()
-  const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
-  await expect(hostKey).toBeVisible({ timeout: 20_000 })
-  await hostKey.getByRole('button', { name: 'Accept and remember' }).click()
-  await expect(state(page)).toHaveText('Connected', { timeout: 20_000 })
+  await openFirstTerminal(page, row)
 
   await expect(notice(page)).toContainText(
     'This tab ends if the connection drops. Install tmux on the instance to keep jobs running: `apt-get install tmux`.'

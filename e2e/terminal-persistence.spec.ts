@@ -14,7 +14,7 @@ import { createMemoryKeychain } from '../src/main/account/keychain'
 import { tmuxMissing } from '../src/main/ssh/testing/tmux'
 import { posixShellMissing, skipBecause } from '../src/shared/node/testing/platform-support'
 import { startWebShell, type WebShell, type WebShellOptions } from '../src/web/server'
-import { expectInScrollback, REACHABLE_SANDBOX } from './terminal-helpers'
+import { expectInScrollback, openFirstTerminal, REACHABLE_SANDBOX, terminalState } from './terminal-helpers'
 import { captureScreen, expect, test } from './web-fixture'
 
 test.describe.configure({ timeout: 180_000 })
@@ -24,8 +24,7 @@ test.skip(
 )
 
 const panes = (page: Page): Locator => page.getByRole('group', { name: /^Terminal pane: / })
-const state = (page: Page): Locator =>
-  page.getByRole('status').filter({ hasText: /^(Connecting|Connected|Reconnecting|Session ended|Not connected)$/ })
+const state = terminalState
 
 /** Types a command line into one pane (its xterm takes the focus, which makes the pane active). */
 async function typeIn(page: Page, pane: Locator, command: string): Promise<void> {
@@ -56,11 +55,7 @@ test('split panes come back after a restart; Leave it running, then Attach from 
     await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
     const row = page.getByRole('row', { name: /persist-e2e/ })
     await expect(row).toContainText('Running', { timeout: 20_000 })
-    await row.getByRole('button', { name: /terminal/i }).click()
-    const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
-    await expect(hostKey).toBeVisible({ timeout: 20_000 })
-    await hostKey.getByRole('button', { name: 'Accept and remember' }).click()
-    await expect(state(page)).toHaveText('Connected', { timeout: 20_000 })
+    await openFirstTerminal(page, row)
 
     // Split the tab: the new pane is beside the first, its own session over the same connection.
     await page.getByRole('button', { name: 'Split', exact: true }).click()

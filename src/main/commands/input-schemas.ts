@@ -13,7 +13,7 @@ import { SettingsPatchSchema } from '../settings/settings-schema'
 import { FILES_CHUNK } from '../../shared/contract-files'
 import { MAX_DOWNLOAD_ITEMS } from '../ssh/sftp/download'
 import { MAX_PATH } from '../ssh/sftp/remote-path'
-import { JOB_ID, MAX_SESSION_NAME } from '../ssh/sessions/session-names'
+import { JOB_ID, sessionRefSchema } from '../ssh/sessions/session-names'
 import { MAX_JOB_COMMAND, MAX_JOB_FOLDER } from '../../shared/contract-jobs'
 import { MAX_SAVED_SCROLLBACK, MAX_SAVED_TABS, SAVED_ID } from '../../shared/contract-terminals'
 
@@ -41,17 +41,7 @@ const sessionRef = z.object({ sessionId: id }).strict()
 /** A path on the instance: checked in full by src/main/ssh/sftp/remote-path.ts. */
 const remotePath = z.string().min(1).max(MAX_PATH)
 const terminalRef = z.object({ terminalId: id }).strict()
-/** A tmux session: ours by their pattern (checked again in ssh/sessions/), the user's any name tmux allows (text, bounded). */
-const tmuxSession = z
-  .object({
-    socket: z.enum(['ours', 'user']),
-    name: z
-      .string()
-      .min(1)
-      .max(MAX_SESSION_NAME)
-      .regex(/^[^\x00-\x1f\x7f]+$/)
-  })
-  .strict()
+const tmuxSession = sessionRefSchema.strict()
 
 export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unknown> } = {
   'app.info': none,

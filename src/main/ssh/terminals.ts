@@ -163,6 +163,9 @@ export class Terminals {
     if (!this.terminals.has(tab.session.id)) return
     if (detached)
       this.status(tab.session, 'closed', 'detached — the session keeps running on the instance; press Reconnect to attach again')
+    else if (session && exitCode !== null && exitCode !== 0)
+      // tmux itself could not run (the login shell or tmux failed to start): say how it ended.
+      this.status(tab.session, 'closed', `the session could not start (exit ${exitCode}) — press Reconnect to try again`)
     else if (session) this.status(tab.session, 'closed', 'the session ended — press Reconnect for a new one')
     else {
       const suffix = exitCode === null ? '' : ` (exit ${exitCode})`

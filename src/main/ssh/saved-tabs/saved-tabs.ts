@@ -14,20 +14,13 @@ import type { RestoredTerminals, SavedTab, SavedTerminals } from '../../../share
 import { MAX_PANES_PER_TAB, MAX_SAVED_SCROLLBACK, MAX_SAVED_TABS, SAVED_ID } from '../../../shared/contract-terminals'
 import { writeFileAtomic } from '../../../shared/node/atomic-write'
 import { AppError } from '../../app-error'
-import { MAX_SESSION_NAME } from '../sessions/session-names'
+import { sessionRefSchema } from '../sessions/session-names'
 
 export const TABS_FOLDER = 'terminal-tabs'
 
 const savedId = z.string().regex(SAVED_ID)
 const instanceId = z.string().min(1).max(200)
-const session = z.object({
-  socket: z.enum(['ours', 'user']),
-  name: z
-    .string()
-    .min(1)
-    .max(MAX_SESSION_NAME)
-    .regex(/^[^\x00-\x1f\x7f]+$/)
-})
+const session = sessionRefSchema
 type Layout = SavedTab['layout']
 const layout: z.ZodType<Layout> = z.lazy(() =>
   z.union([

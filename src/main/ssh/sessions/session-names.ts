@@ -7,9 +7,24 @@
  * show, and are never used as a target (tmux-sessions.ts resolves them to tmux's own ids).
  */
 import { randomBytes } from 'node:crypto'
+import { z } from 'zod'
 
 /** The longest session name of the user's that the app takes (tmux allows more; nobody types that). */
 export const MAX_SESSION_NAME = 256
+
+/**
+ * A tmux session as a window or a saved tab names it: ours by their pattern (checked again where
+ * one is used, `isOurSession`), the user's any name tmux allows, bounded and without control
+ * characters (it is only ever shown as text).
+ */
+export const sessionRefSchema = z.object({
+  socket: z.enum(['ours', 'user']),
+  name: z
+    .string()
+    .min(1)
+    .max(MAX_SESSION_NAME)
+    .regex(/^[^\x00-\x1f\x7f]+$/)
+})
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 const ID_LENGTH = 10
