@@ -133,3 +133,45 @@ test('split panes come back after a restart; Leave it running, then Attach from 
     await rm(dataDir, { recursive: true, force: true })
   }
 })
+
+test('a restored tab whose instance stopped meanwhile says so, does not connect, and can be closed', async ({ page }) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-e2e-persist-stopped-'))
+  const options: WebShellOptions = { ...REACHABLE_SANDBOX, dataDir, keychain: createMemoryKeychain() }
+  let shell: WebShell = await startWebShell(options)
+  try {
+    const [instanceId] = await shell.emulator().seedInstances('demo', 1, { name: 'stopped-e2e' })
+    await page.goto(shell.url)
+    await page.getByRole('checkbox', { name: 'Remember me on this computer' }).check()
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    const row = page.getByRole('row', { name: /stopped-e2e/ })
+    await expect(row).toContainText('Running', { timeout: 20_000 })
+    await openFirstTerminal(page, row)
+    const tabsFile = join(dataDir, 'terminal-tabs', 'tabs.json')
+    await expect.poll(async () => (await readFile(tabsFile, 'utf8').catch(() => '')).includes(instanceId!), { timeout: 20_000 }).toBe(true)
+
+    // The app quits; the instance is stopped meanwhile (from the console, say); the app starts again.
+    await shell.close()
+    shell = await startWebShell(options)
+    shell.emulator().setStatus(instanceId!, 'Stopped')
+    const opened = new Set<string>()
+    const off = shell.core.subscribe((event, payload) => {
+      if (event === 'ssh.status') opened.add((payload as { terminalId: string }).terminalId)
+    })
+    await page.goto(shell.url)
+    const told = page.getByRole('region', { name: 'Notifications' }).getByRole('status').filter({ hasText: 'stopped-e2e-1 is Stopped' })
+    await expect(told).toBeVisible({ timeout: 20_000 })
+    await expect(told).toContainText('Its terminal tab connects when it runs again.')
+    expect(opened.size).toBe(0)
+    await told.getByRole('button', { name: 'Close it' }).click()
+    const savedTabs = async (): Promise<number> => (JSON.parse(await readFile(tabsFile, 'utf8')) as { tabs: unknown[] }).tabs.length
+    await expect.poll(savedTabs, { timeout: 20_000 }).toBe(0)
+    off()
+  } finally {
+    await shell
+      .emulator()
+      .endSessions()
+      .catch(() => undefined)
+    await shell.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+})

@@ -43,7 +43,9 @@ export async function restoreTerminalTabs(): Promise<void> {
       ? `${instance.instanceSpecInfo.name} is ${statusWords(instance.instanceRuntimeInfo.status)}`
       : `${tabs[0]!.title}: the instance is gone`
     const body = instance
-      ? `Its ${count} connect when it runs again.`
+      ? tabs.length === 1
+        ? 'Its terminal tab connects when it runs again.'
+        : `Its ${count} connect when it runs again.`
       : `It is no longer in your list (it was deleted), so its ${count} cannot connect again.`
     toasts.show(instance ? 'info' : 'warning', title, body, {
       actions: [{ label: tabs.length === 1 ? 'Close it' : 'Close them', run: () => tabs.forEach((tab) => terminals.closeTab(tab)) }]
