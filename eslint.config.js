@@ -38,7 +38,7 @@ const UNBOUNDED_SPREADS = [
 
 /** The renderer's feature folders: each may use the others, lib/ and ui/, never a route in views/. */
 const RENDERER = './src/renderer/src'
-const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'terminal', 'update', 'web-shell'].map(
+const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'launch', 'terminal', 'update', 'web-shell'].map(
   (folder) => `${RENDERER}/${folder}`
 )
 

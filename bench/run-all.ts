@@ -13,6 +13,10 @@ import { fileURLToPath } from 'node:url'
 const BENCHES: { file: string; target: string }[] = [
   { file: 'list-all-instances.ts', target: 'listAllInstances (50/page) vs one 1000-row page ≤ 2.0' },
   { file: 'watch-hour.ts', target: 'requests vs a fixed 5 s poller ≤ 0.2; a change noticed within 3 s' },
+  {
+    file: 'catalog-watch.ts',
+    target: 'catalog reads for 50 watches over a day vs one per watch per interval ≤ 0.02; stock noticed within one interval'
+  },
   { file: 'render-instances.ts', target: 'first render of 1000 vs 100 instances ≤ 3' },
   { file: 'ssh-throughput.ts', target: '256 MiB through the app vs OpenSSH ≥ 0.8' },
   { file: 'xterm-throughput.ts', target: '≥ 20 MB/s into xterm; Ctrl-C answered within 200 ms' },

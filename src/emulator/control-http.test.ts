@@ -1,15 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { DEFAULT_CATALOG } from './catalog'
-import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { controlClient, login, pager, post, validCreate } from './testing/http-client'
+import type { Emulator } from './index'
+import { controlClient, pager, post, validCreate, signedInEmulator } from './testing/http-client'
 
 let emulator: Emulator
 let token: string
 
 beforeEach(async () => {
-  emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), bootMs: 4000 })
-  token = await login(emulator.baseUrl)
+  ;({ emulator, token } = await signedInEmulator({ clock: new ManualClock(), bootMs: 4000 }))
 })
 afterEach(() => emulator.close())
 
@@ -52,6 +51,46 @@ describe('/__emulator/ over HTTP', () => {
     expect((await post(emulator.baseUrl, '/user/login', { username: 'demo', password: 'demo' })).status).toBe(429)
     await control('/unlock', { username: 'demo' })
     expect((await post(emulator.baseUrl, '/user/login', { username: 'demo', password: 'demo' })).status).toBe(200)
+  })
+
+  it('#26: POST /stock puts a type out of stock and back in one region; the feed and create follow', async () => {
+    const h100x8 = 'gpu-h100-sxm-8x'
+    const usWest = DEFAULT_CATALOG.regions[0]!.regionId
+    const stockIn = async (regionId: string): Promise<string> => {
+      const feed = (await post(emulator.baseUrl, '/resource/user/instance/list', {}, token)).body
+      const family = feed.instanceInfos.find((f: any) => f.gpuName === 'H100-SXM-80GB' && !f.isSpotInstance)
+      const region = family.regionInfos.find((r: any) => r.regionId === regionId)
+      return region.instanceTypeInfos.find((t: any) => t.instanceTypeId === h100x8).stockStatus
+    }
+    const create = () => post(emulator.baseUrl, '/instance/create', validCreate({ instanceTypeId: h100x8, region: usWest }), token)
+    // The default catalog has the 8-GPU H100 out of stock in US West.
+    expect(await stockIn(usWest)).toBe('OutOfStock')
+    expect((await create()).body.message).toMatch(/out of stock/)
+
+    expect((await control('/stock', { instanceTypeId: h100x8, region: usWest, inStock: true })).status).toBe(200)
+    expect(await stockIn(usWest)).toBe('InStock')
+    expect((await create()).status).toBe(200)
+
+    expect((await control('/stock', { instanceTypeId: h100x8, region: usWest, inStock: false })).status).toBe(200)
+    expect(await stockIn(usWest)).toBe('OutOfStock')
+    expect((await create()).status).toBe(400)
+    // In code too, and a type or region the catalog does not have is named.
+    emulator.control.setStock(h100x8, usWest, true)
+    expect(await stockIn(usWest)).toBe('InStock')
+    expect((await control('/stock', { instanceTypeId: 'gpu-none', region: usWest, inStock: true })).body.message).toMatch(
+      /field "instanceTypeId"/
+    )
+    expect((await control('/stock', { instanceTypeId: h100x8, region: 'nowhere', inStock: true })).body.message).toMatch(/field "region"/)
+    expect((await control('/stock', { instanceTypeId: h100x8, region: usWest })).body.message).toMatch(/field "inStock" is not set/)
+  })
+
+  it('#26: lose-next with a route loses only that route’s answers, after carrying them out', async () => {
+    await control('/faults/lose-next', { count: 1, route: '/instance/create' })
+    expect((await list()).status).toBe(200)
+    await expect(post(emulator.baseUrl, '/instance/create', validCreate({ name: 'lost' }), token)).rejects.toThrow()
+    const names = (await list()).body.instances.map((i: any) => i.instanceSpecInfo.name)
+    expect(names).toEqual(['lost'])
+    expect((await post(emulator.baseUrl, '/instance/create', validCreate({ name: 'answered' }), token)).status).toBe(200)
   })
 
   it('injects faults and counts requests', async () => {

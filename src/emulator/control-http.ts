@@ -21,6 +21,17 @@ type Route = (body: Body, query: URLSearchParams) => Promise<ControlAnswer> | Co
 
 const done = (extra: Record<string, unknown> = {}): ControlAnswer => ({ status: 200, body: { ok: true, ...extra } })
 
+/** A route that does what the body asks and answers { ok: true }. */
+const acting =
+  (act: (body: Body) => void): Route =>
+  (body) => {
+    act(body)
+    return done()
+  }
+
+/** How many of the next requests a fault is for. */
+const countOf = (body: Body): number => requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 })
+
 const optionalString = (body: Body, key: string): string | undefined =>
   optional<string | undefined>(body, key, undefined, () => requireString(body, key))
 
@@ -32,31 +43,24 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
     ['GET /now', () => ({ status: 200, body: { now: control.now() } })],
     ['GET /requests', (_body, query) => ({ status: 200, body: { count: control.requestCount(query.get('route') ?? undefined) } })],
     ['GET /ssh-stats', () => ({ status: 200, body: { instances: control.sshStats() } })],
-    [
-      'POST /requests/reset',
-      () => {
-        control.resetRequestCount()
-        return done()
-      }
-    ],
+    ['POST /requests/reset', acting(() => control.resetRequestCount())],
     [
       'POST /status',
-      (body) => {
+      acting((body) => {
         control.setStatus(requireString(body, 'instanceId'), requireString(body, 'status', 'status', { nonEmpty: true }), {
           phase: optionalString(body, 'phase'),
           message: optionalString(body, 'message'),
           diagnosisReason: optionalString(body, 'diagnosisReason'),
           diagnosisMessage: optionalString(body, 'diagnosisMessage')
         })
-        return done()
-      }
+      })
     ],
+    ['POST /preempt', acting((body) => control.preempt(requireString(body, 'instanceId')))],
     [
-      'POST /preempt',
-      (body) => {
-        control.preempt(requireString(body, 'instanceId'))
-        return done()
-      }
+      'POST /stock',
+      acting((body) =>
+        control.setStock(requireString(body, 'instanceTypeId'), requireString(body, 'region'), requireBoolean(body, 'inStock'))
+      )
     ],
     [
       'POST /advance',
@@ -65,36 +69,18 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
         return done({ now: control.now() })
       }
     ],
-    [
-      'POST /faults/latency',
-      (body) => {
-        control.faults.setLatency(requireInteger(body, 'ms', 'ms', { min: 0, max: 600_000 }))
-        return done()
-      }
-    ],
+    ['POST /faults/latency', acting((body) => control.faults.setLatency(requireInteger(body, 'ms', 'ms', { min: 0, max: 600_000 })))],
     [
       'POST /faults/fail-next',
       (body) => {
-        const count = requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 })
+        const count = countOf(body)
         const status = optional(body, 'status', 503, () => requireInteger(body, 'status', 'status', { min: 500, max: 599 }))
         control.faults.failNext(count, status)
         return done()
       }
     ],
-    [
-      'POST /faults/drop-next',
-      (body) => {
-        control.faults.dropNext(requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 }))
-        return done()
-      }
-    ],
-    [
-      'POST /faults/lose-next',
-      (body) => {
-        control.faults.loseNextAnswers(requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 }))
-        return done()
-      }
-    ],
+    ['POST /faults/drop-next', acting((body) => control.faults.dropNext(countOf(body)))],
+    ['POST /faults/lose-next', acting((body) => control.faults.loseNextAnswers(countOf(body), optionalString(body, 'route')))],
     [
       'POST /faults/down',
       (body) => {
@@ -149,20 +135,8 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
         return done()
       }
     ],
-    [
-      'POST /expire-tokens',
-      (body) => {
-        control.expireTokens(optionalString(body, 'username'))
-        return done()
-      }
-    ],
-    [
-      'POST /unlock',
-      (body) => {
-        control.unlock(requireString(body, 'username'))
-        return done()
-      }
-    ],
+    ['POST /expire-tokens', acting((body) => control.expireTokens(optionalString(body, 'username')))],
+    ['POST /unlock', acting((body) => control.unlock(requireString(body, 'username')))],
     [
       'POST /seed',
       async (body) => {
@@ -209,22 +183,15 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
     ],
     [
       'POST /faults/redirect-next',
-      (body) => {
+      acting((body) => {
         control.faults.redirectNext(
-          requireInteger(body, 'count', 'count', { min: 0, max: 1_000_000 }),
+          countOf(body),
           requireInteger(body, 'status', 'status', { min: 300, max: 399 }),
           requireString(body, 'location')
         )
-        return done()
-      }
+      })
     ],
-    [
-      'POST /ssh-keys',
-      (body) => {
-        control.registerSshKey(requireString(body, 'username'), requireString(body, 'publicKey'))
-        return done()
-      }
-    ]
+    ['POST /ssh-keys', acting((body) => control.registerSshKey(requireString(body, 'username'), requireString(body, 'publicKey')))]
   ])
   // The index: what a person poking at the emulator with curl can do here.
   routes.set('GET /', () => ({ status: 200, body: { routes: [...routes.keys()].map((key) => key.replace(' /', ' /__emulator/')) } }))

@@ -5,10 +5,11 @@
 import { request as httpRequest } from 'node:http'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
+import { DEFAULT_CATALOG } from './catalog'
 import { MAX_SEED } from './control'
-import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
+import type { Emulator } from './index'
 import { REACHABLE_PER_SEED } from './instances'
-import { controlClient, login, pager, post, recordingReach, validCreate } from './testing/http-client'
+import { controlClient, pager, post, recordingReach, validCreate, signedInEmulator } from './testing/http-client'
 
 interface RawAnswer {
   status: number
@@ -52,13 +53,7 @@ let token: string
 
 beforeEach(async () => {
   reach = recordingReach()
-  emulator = await startEmulator({
-    signingKeyPem: await sharedTestSigningKey(),
-    clock: new ManualClock(),
-    bootMs: 1000,
-    reach: reach.factory
-  })
-  token = await login(emulator.baseUrl)
+  ;({ emulator, token } = await signedInEmulator({ clock: new ManualClock(), bootMs: 1000, reach: reach.factory }))
 })
 afterEach(() => emulator.close())
 
@@ -81,7 +76,8 @@ describe('the control plane needs its secret (#12 item 1)', () => {
       '/unlock': { username: 'demo' },
       '/seed': { username: 'demo', count: 3 },
       '/ssh-keys': { username: 'demo', publicKey: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAttacker attacker@elsewhere' },
-      '/gpu': { instanceId: spot, utilization: 90 }
+      '/gpu': { instanceId: spot, utilization: 90 },
+      '/stock': { instanceTypeId: 'gpu-h100-sxm-8x', region: DEFAULT_CATALOG.regions[0]!.regionId, inStock: true }
     }
     // Every route the index lists (asked with the secret), so a route added later is covered too.
     const index = await control('/')
@@ -119,6 +115,9 @@ describe('the control plane needs its secret (#12 item 1)', () => {
     expect(emulator.control.requestCount()).toBe(0)
     expect(reach.context().sshKeysFor('demo')).toEqual([])
     expect(emulator.control.gpus(spot!).map((gpu) => gpu.utilization)).toEqual([0])
+    expect(emulator.control.catalog().instanceTypes.find((t) => t.instanceTypeId === 'gpu-h100-sxm-8x')!.outOfStockIn).toEqual([
+      DEFAULT_CATALOG.regions[0]!.regionId
+    ])
     const answers = [await list(), await list(), await list()]
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200])
     // And with the secret the same requests work (the 401s above were about the secret only).

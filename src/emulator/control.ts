@@ -25,8 +25,8 @@ export interface FaultControl {
   failNext(count: number, status?: number): void
   /** The next `count` /api requests get their socket destroyed without an answer. */
   dropNext(count: number): void
-  /** The next `count` /api requests are carried out, then their socket is destroyed: the answer is lost. */
-  loseNextAnswers(count: number): void
+  /** The next `count` /api requests (to `route` only, when given) are carried out, then their socket is destroyed: the answer is lost. */
+  loseNextAnswers(count: number, route?: string): void
   /**
    * In-process only: every success answer of an /api route (e.g. `/instance/list`) becomes what
    * `rewrite` returns, to play a hostile or broken service; `null` stops. Reset clears it.
@@ -52,6 +52,11 @@ export interface FaultControl {
 export interface EmulatorControl {
   setStatus(instanceId: string, status: string, extra?: StatusExtra): void
   preempt(instanceId: string): void
+  /**
+   * Puts a type in or out of stock in one region from now on: the catalog feed says so and
+   * create follows (refused out of stock). Kept for this run only, like the catalog itself.
+   */
+  setStock(instanceTypeId: string, regionId: string, inStock: boolean): void
   /** Moves emulator time forward by `ms` and runs every lifecycle / volume timer that falls due. */
   advance(ms: number): void
   /** Emulator time (Unix ms): the clock plus everything advanced. */
@@ -151,6 +156,14 @@ export function createControl(deps: ControlDeps): EmulatorControl {
     preempt(instanceId) {
       instances.preempt(instanceId)
     },
+    setStock(instanceTypeId, regionId, inStock) {
+      const type = deps.catalog.instanceTypes.find((entry) => entry.instanceTypeId === instanceTypeId)
+      if (!type) throw new FieldError('instanceTypeId', `field "instanceTypeId" names no instance type: ${instanceTypeId}`)
+      if (!deps.catalog.regions.some((region) => region.regionId === regionId))
+        throw new FieldError('region', `field "region" names no region: ${regionId}`)
+      const others = type.outOfStockIn.filter((id) => id !== regionId)
+      type.outOfStockIn = inStock ? others : [...others, regionId]
+    },
     advance(ms) {
       scheduler.advance(ms)
     },
@@ -159,7 +172,7 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       setLatency: (ms) => faults.setLatency(ms),
       failNext: (count, status) => faults.failNext(count, status),
       dropNext: (count) => faults.dropNext(count),
-      loseNextAnswers: (count) => faults.loseNextAnswers(count),
+      loseNextAnswers: (count, route) => faults.loseNextAnswers(count, route),
       redirectNext: (count, status, location) => faults.redirectNext(count, status, location),
       rewriteAnswers: (route, rewrite) => faults.rewriteAnswers(route, rewrite),
       setDown: (down) => (down ? listener.down() : listener.up()),

@@ -25,6 +25,8 @@ export class Faults {
   private failStatus = 503
   private dropCount = 0
   private loseCount = 0
+  /** Only requests to this route (`/instance/create`) lose their answer; undefined: any. */
+  private loseRoute: string | undefined
   private redirects: { count: number; status: number; location: string } | undefined
 
   setLatency(ms: number): void {
@@ -45,12 +47,15 @@ export class Faults {
   }
 
   /**
-   * The next N requests are carried out, then their connection is destroyed instead of answered:
-   * a reply lost on the way back, the case where a client cannot know whether a create happened.
+   * The next N requests (to `route` only, when given) are carried out, then their connection is
+   * destroyed instead of answered: a reply lost on the way back, the case where a client cannot
+   * know whether a create happened.
    */
-  loseNextAnswers(count: number): void {
+  loseNextAnswers(count: number, route?: string): void {
     if (!Number.isInteger(count) || count < 0) throw new RangeError('loseNextAnswers needs a whole number of requests')
+    if (route !== undefined && !route.startsWith('/')) throw new RangeError('loseNextAnswers route is a path such as /instance/create')
     this.loseCount = count
+    this.loseRoute = route
   }
 
   /**
@@ -88,17 +93,18 @@ export class Faults {
     this.failCount = 0
     this.dropCount = 0
     this.loseCount = 0
+    this.loseRoute = undefined
     this.failStatus = 503
     this.redirects = undefined
   }
 
-  /** What to do with the request that just arrived; drops, then lost answers, then failures, then redirects. */
-  take(): FaultAction {
+  /** What to do with the request that just arrived (to `route`); drops, then lost answers, then failures, then redirects. */
+  take(route?: string): FaultAction {
     if (this.dropCount > 0) {
       this.dropCount--
       return { kind: 'drop' }
     }
-    if (this.loseCount > 0) {
+    if (this.loseCount > 0 && (this.loseRoute === undefined || this.loseRoute === route)) {
       this.loseCount--
       return { kind: 'lose-answer' }
     }

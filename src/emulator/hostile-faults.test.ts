@@ -1,17 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { startEmulator, type Emulator } from './index'
 import { login, pager, post } from './testing/http-client'
+import { closeAfterEach } from '../shared/testing/close-after-each'
 
-let emulator: Emulator | undefined
-afterEach(async () => {
-  await emulator?.close()
-  emulator = undefined
-})
+const emulators = closeAfterEach<Emulator>()
 
 describe('playing a hostile service', () => {
   it('rewrites the answers of one route until told to stop or reset', async () => {
-    emulator = await startEmulator()
+    const emulator = emulators.track(await startEmulator())
     const token = await login(emulator.baseUrl)
     await emulator.control.seedInstances('demo', 2)
     emulator.control.faults.rewriteAnswers('/instance/list', (answer) => ({
@@ -32,7 +29,7 @@ describe('playing a hostile service', () => {
 
   it("sends its own clock's time in the Date header, as createAtUnixMs uses it", async () => {
     const clock = new ManualClock(Date.UTC(2030, 4, 6, 7, 8, 9))
-    emulator = await startEmulator({ clock })
+    const emulator = emulators.track(await startEmulator({ clock }))
     emulator.control.advance(60_000)
     const answer = await fetch(`${emulator.baseUrl}/user/login`, {
       method: 'POST',

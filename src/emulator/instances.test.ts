@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { InstanceSchema } from '../shared/api'
 import { ManualClock } from '../shared/clock'
-import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { IMAGE_ID, REGION_ID, TYPE_ID, login, pager, post, validCreate } from './testing/http-client'
+import type { Emulator } from './index'
+import { IMAGE_ID, REGION_ID, TYPE_ID, login, pager, post, validCreate, signedInEmulator } from './testing/http-client'
 
 let emulator: Emulator
 let token: string
@@ -10,8 +10,7 @@ let clock: ManualClock
 
 beforeEach(async () => {
   clock = new ManualClock()
-  emulator = await startEmulator({
-    signingKeyPem: await sharedTestSigningKey(),
+  ;({ emulator, token } = await signedInEmulator({
     clock,
     bootMs: 10_000,
     stopMs: 2000,
@@ -19,8 +18,7 @@ beforeEach(async () => {
       { username: 'demo', password: 'demo' },
       { username: 'ada', password: 'lovelace' }
     ]
-  })
-  token = await login(emulator.baseUrl)
+  }))
 })
 afterEach(() => emulator.close())
 

@@ -12,6 +12,7 @@ import { ApiError, notFoundInstance } from './api-error'
 import type { CreateRequest } from './create-request'
 import { phaseOf, type EmuInstance } from './instance-record'
 import type { Scheduler } from './scheduler'
+import { NumberedRecords } from './numbered-records'
 
 export interface InstanceHooks {
   /** The instance just became Running. */
@@ -85,8 +86,7 @@ export const INSTANCE_USERNAME = 'root'
 const STOPPED_STATUSES = new Set(['Stopped', 'Stopping', 'Archived', 'Released'])
 
 export class InstanceStore {
-  private readonly records = new Map<string, EmuInstance>()
-  private seq = 0
+  private readonly records = new NumberedRecords<EmuInstance>()
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -122,7 +122,7 @@ export class InstanceStore {
     const record: EmuInstance = {
       instanceId,
       owner,
-      seq: this.seq++,
+      seq: this.records.take(),
       name: request.name,
       instanceUsername: INSTANCE_USERNAME,
       image: request.image,
@@ -239,8 +239,7 @@ export class InstanceStore {
   /** Restores records from the state file and resumes whatever they were in the middle of. */
   restore(records: EmuInstance[]): void {
     for (const record of records) {
-      this.records.set(record.instanceId, record)
-      this.seq = Math.max(this.seq, record.seq + 1)
+      this.records.restore(record.instanceId, record)
     }
     for (const record of records) {
       this.scheduleSubscriptionEnd(record)

@@ -5,8 +5,8 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
-import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { login, validCreate } from './testing/http-client'
+import type { Emulator } from './index'
+import { login, validCreate, signedInEmulator } from './testing/http-client'
 
 const ENDPOINTS = [
   '/user/login',
@@ -22,8 +22,7 @@ let emulator: Emulator
 let token: string
 
 beforeAll(async () => {
-  emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), lockoutMs: 0 })
-  token = await login(emulator.baseUrl)
+  ;({ emulator, token } = await signedInEmulator({ clock: new ManualClock(), lockoutMs: 0 }))
 })
 afterAll(() => emulator.close())
 

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../shared/clock'
 import { hourlyRate } from './billing'
 import { NEVER_PULLING_IMAGE_ID, sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { REGION_ID, controlClient, login, pager, post, validCreate } from './testing/http-client'
+import { REGION_ID, controlClient, login, pager, post, validCreate, signedInEmulator } from './testing/http-client'
 
 let emulator: Emulator
 let clock: ManualClock
@@ -18,10 +18,14 @@ let token: string
 
 const HOUR = 3_600_000
 
+/** Asks the emulator, as the signed-in user, for a valid create request changed by `over`. */
+function createInstance(over: Parameters<typeof validCreate>[0] = {}) {
+  return post(emulator.baseUrl, '/instance/create', validCreate(over), token)
+}
+
 beforeEach(async () => {
   clock = new ManualClock(Date.UTC(2026, 5, 1, 12, 0, 0))
-  emulator = await startEmulator({
-    signingKeyPem: await sharedTestSigningKey(),
+  ;({ emulator, token } = await signedInEmulator({
     clock,
     bootMs: 10_000,
     users: [
@@ -29,8 +33,7 @@ beforeEach(async () => {
       { username: 'ada', password: 'lovelace' }
     ],
     apiKeys: [{ username: 'ada', key: 'ada-console-key-1' }]
-  })
-  token = await login(emulator.baseUrl)
+  }))
 })
 afterEach(() => emulator.close())
 
@@ -80,43 +83,23 @@ describe('the catalog feed: POST /resource/user/instance/list', () => {
   })
 
   it('refuses to create what the feed shows out of stock or without a price', async () => {
-    const outOfStock = await post(
-      emulator.baseUrl,
-      '/instance/create',
-      validCreate({ instanceTypeId: 'gpu-h100-sxm-8x', region: REGION_ID }),
-      token
-    )
+    const outOfStock = await createInstance({ instanceTypeId: 'gpu-h100-sxm-8x', region: REGION_ID })
     expect(outOfStock).toMatchObject({
       status: 400,
       body: { message: expect.stringMatching(/^field "instanceTypeId": .*out of stock in us-west-1/) }
     })
-    const nullPrice = await post(
-      emulator.baseUrl,
-      '/instance/create',
-      validCreate({
-        instanceTypeId: 'gpu-h100-sxm-8x',
-        region: '0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b',
-        billing: { chargeMode: 'perMonth', duration: 1 }
-      }),
-      token
-    )
+    const nullPrice = await createInstance({
+      instanceTypeId: 'gpu-h100-sxm-8x',
+      region: '0b9e8d7c-6a5f-4e3d-8c2b-1a0f9e8d7c6b',
+      billing: { chargeMode: 'perMonth', duration: 1 }
+    })
     expect(nullPrice).toMatchObject({ status: 400, body: { message: expect.stringMatching(/^field "billing.chargeMode"/) } })
-    const missing = await post(
-      emulator.baseUrl,
-      '/instance/create',
-      validCreate({ instanceTypeId: 'gpu-h200-sxm-1x', billing: { chargeMode: 'tidePerHour', duration: 1 } }),
-      token
-    )
+    const missing = await createInstance({ instanceTypeId: 'gpu-h200-sxm-1x', billing: { chargeMode: 'tidePerHour', duration: 1 } })
     expect(missing.status).toBe(400)
   })
 
   it('makes every instance of a spot type a spot instance', async () => {
-    const created = await post(
-      emulator.baseUrl,
-      '/instance/create',
-      validCreate({ instanceTypeId: 'gpu-rtx4090-1x-spot', isSpotInstance: false }),
-      token
-    )
+    const created = await createInstance({ instanceTypeId: 'gpu-rtx4090-1x-spot', isSpotInstance: false })
     expect(created.status).toBe(200)
     const [instance] = emulator.control.instances('demo')
     expect(instance!.instanceSpecInfo.isSpotInstance).toBe(true)
@@ -206,7 +189,7 @@ describe('GET /balance', () => {
   it('falls as instances run at their price in emulator time, vouchers first, and stops falling once they stop', async () => {
     emulator.control.setBalance('demo', { balance: 50, voucher: 1, credit: 0 })
     // A100 hourly: $1.79 an hour.
-    await post(emulator.baseUrl, '/instance/create', validCreate({ instanceTypeId: 'gpu-a100-80g-1x' }), token)
+    await createInstance({ instanceTypeId: 'gpu-a100-80g-1x' })
     emulator.control.advance(2 * HOUR)
     expect((await getBalance()).body).toMatchObject({ availableVoucherAmount: 0, balance: 50 - (2 * 1.79 - 1) })
     const [instance] = emulator.control.instances('demo')
@@ -231,7 +214,7 @@ describe('GET /balance', () => {
 
 describe('an image that never pulls', () => {
   it('stays Starting in the download phase with BackOff, never Running or failed', async () => {
-    const created = await post(emulator.baseUrl, '/instance/create', validCreate({ imageId: NEVER_PULLING_IMAGE_ID }), token)
+    const created = await createInstance({ imageId: NEVER_PULLING_IMAGE_ID })
     expect(created.status).toBe(200)
     emulator.control.advance(10_000)
     emulator.control.advance(24 * HOUR)
@@ -257,7 +240,7 @@ describe('redirects', () => {
     expect(response.status).toBe(308)
     expect(response.headers.get('location')).toBe('https://www.example.test/api/instance/create')
     expect(emulator.control.instances('demo')).toHaveLength(0)
-    expect((await post(emulator.baseUrl, '/instance/create', validCreate(), token)).status).toBe(200)
+    expect((await createInstance()).status).toBe(200)
     expect(() => emulator.control.faults.redirectNext(1, 303, '/x')).toThrow(/301, 302, 307 or 308/)
   })
 })

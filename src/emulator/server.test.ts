@@ -2,14 +2,13 @@ import { connect } from 'node:net'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
 import { MAX_BODY_BYTES } from './server'
-import { login, pager, post } from './testing/http-client'
+import { pager, post, signedInEmulator } from './testing/http-client'
 
 let emulator: Emulator
 let token: string
 
 beforeEach(async () => {
-  emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey() })
-  token = await login(emulator.baseUrl)
+  ;({ emulator, token } = await signedInEmulator())
 })
 afterEach(() => emulator.close())
 

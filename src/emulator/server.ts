@@ -111,7 +111,7 @@ async function handle(deps: ApiHandlerDeps, request: IncomingMessage, response: 
   const get = deps.api.gets.get(route)
   const known = route === '/user/login' || deps.api.authed.has(route) || get !== undefined
   deps.counter.count(known ? route : undefined)
-  const fault = deps.faults.take()
+  const fault = deps.faults.take(route)
   if (deps.faults.latencyMs > 0) await delay(deps.faults.latencyMs)
   if (fault.kind === 'drop') {
     request.socket.destroy()

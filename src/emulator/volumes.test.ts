@@ -1,23 +1,21 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { VolumeSchema } from '../shared/api'
 import { ManualClock } from '../shared/clock'
-import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
-import { REGION_ID, login, pager, post } from './testing/http-client'
+import type { Emulator } from './index'
+import { REGION_ID, login, pager, post, signedInEmulator } from './testing/http-client'
 
 let emulator: Emulator
 let token: string
 
 beforeEach(async () => {
-  emulator = await startEmulator({
-    signingKeyPem: await sharedTestSigningKey(),
+  ;({ emulator, token } = await signedInEmulator({
     clock: new ManualClock(),
     volumeReadyMs: 3000,
     users: [
       { username: 'demo', password: 'demo' },
       { username: 'ada', password: 'lovelace' }
     ]
-  })
-  token = await login(emulator.baseUrl)
+  }))
 })
 afterEach(() => emulator.close())
 

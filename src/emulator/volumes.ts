@@ -10,6 +10,7 @@ import type { Catalog } from './catalog'
 import { requireInteger, requireString, type Body } from './fields'
 import { FieldError } from './fields'
 import type { Scheduler } from './scheduler'
+import { NumberedRecords } from './numbered-records'
 
 export interface EmuVolume extends Volume {
   seq: number
@@ -18,8 +19,7 @@ export interface EmuVolume extends Volume {
 const MAX_VOLUME_GB = 1_000_000
 
 export class VolumeStore {
-  private readonly volumes = new Map<string, EmuVolume>()
-  private seq = 0
+  private readonly volumes = new NumberedRecords<EmuVolume>()
 
   constructor(
     private readonly scheduler: Scheduler,
@@ -46,7 +46,7 @@ export class VolumeStore {
       usageGB: 0,
       status: 'Pending',
       username,
-      seq: this.seq++
+      seq: this.volumes.take()
     }
     this.volumes.set(volume.id, volume)
     this.scheduleReady(volume)
@@ -68,8 +68,7 @@ export class VolumeStore {
 
   restore(volumes: EmuVolume[]): void {
     for (const volume of volumes) {
-      this.volumes.set(volume.id, volume)
-      this.seq = Math.max(this.seq, volume.seq + 1)
+      this.volumes.restore(volume.id, volume)
       if (volume.status === 'Pending') this.scheduleReady(volume)
     }
   }

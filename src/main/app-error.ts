@@ -26,3 +26,11 @@ export class AppError extends Error {
     }
   }
 }
+
+/** A failure another command already described (a Result's error), passed on as it was told. */
+export class FailedResult extends Error {
+  constructor(readonly info: ErrorInfo) {
+    super(info.message)
+    this.name = 'FailedResult'
+  }
+}

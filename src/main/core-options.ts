@@ -18,4 +18,6 @@ export type AppCoreOptions = Pick<
   version: string
   /** [0, 1) for poll jitter; injectable for deterministic tests. */
   random?: () => number
+  /** How often the availability watch reads the catalog (default 60 s). */
+  stockCheckIntervalMs?: number
 }

@@ -4,8 +4,20 @@
  * transport. Electron's (index.ts) are its adapters (Tray, Notification, BrowserWindow, shell)
  * and ipc.ts; `npm run web` brings its own from src/web.
  */
-import type { AppNotification, CommandName, CommandResult, EventName, Events, NoticeName, Result, TrayModel } from '../shared/contract'
+import type {
+  AppNotification,
+  CommandName,
+  CommandResult,
+  EventName,
+  Events,
+  NoticeName,
+  NotificationAction,
+  Result,
+  TrayModel
+} from '../shared/contract'
 import type { QuitOffer } from '../shared/contract-cost'
+import type { LaunchOrigin } from '../shared/contract-launch'
+import type { CreateInstanceRequest } from '../shared/create-request'
 
 /** Identifies one connected renderer (an Electron webContents id, or a WebSocket client). */
 export type ClientId = string
@@ -76,11 +88,37 @@ export interface Platform {
   /** The clipboard's text (the terminal's Paste). Absent where the page reads its own (web shell). */
   readClipboard?(): Promise<string>
   /**
+   * Saves a text file the user keeps (an exported launch template). Electron asks where with its
+   * save dialog and writes it: the path, or null when the user cancelled. The web shell hands it
+   * to the page that asked (`clientId`) as a download: `page`. Absent: this shell cannot save files.
+   */
+  saveFile?(file: SavedFile, clientId: ClientId | undefined): Promise<string | null | 'page'>
+  /**
+   * Asks the user for a text file and reads it, at most `maxBytes` (Electron's open dialog); null
+   * when they cancelled. Absent where the page picks files itself (the web shell).
+   */
+  openFile?(request: { title: string; maxBytes: number; extensions: string[] }): Promise<{ name: string; text: string } | null>
+  /**
    * The OS's folder dialog, in main (a download's destination); undefined when the user cancels.
    * Absent where the window picks its own folder (the web shell's File System Access).
    */
   pickFolder?(): Promise<string | undefined>
 }
+
+/** A text file for the user to keep: what it is called by default, what the dialog says, what it holds. */
+export interface SavedFile {
+  title: string
+  defaultName: string
+  text: string
+  /** File-type filter of the save dialog, e.g. `json`. */
+  extensions: string[]
+}
+
+/**
+ * The Create button's own command (`instances.create`) as main runs it, for a launch it makes itself
+ * (a watch's, a template's without the window): create-once, this app's own action, told as `launched`.
+ */
+export type CreateCommand = (request: CreateInstanceRequest, origin: LaunchOrigin) => Promise<Result<{ instanceId: string }>>
 
 export type EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void
 
@@ -110,8 +148,11 @@ export interface AppCore {
   subscribe(sink: EventSink): () => void
   /** A renderer went away: release what it owned (terminal sessions). */
   clientGone(clientId: ClientId): void
-  /** Shows the window at an instance (a notification click); no id: the instance list. */
-  openInstance(instanceId?: string): void
+  /**
+   * The desktop's notification was clicked (`action` absent) or one of its buttons pressed: the
+   * core does what the window's own buttons would (open the instance, Keep running, Launch now…).
+   */
+  notificationActivated(notification: AppNotification, action?: NotificationAction['id']): void
   /** Power and network hints from the shell. */
   onSystemEvent(event: SystemEvent): void
   /** What Quit offers to stop (Settings → Cost guard); null when the setting is off or nothing runs. */

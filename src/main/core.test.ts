@@ -1,15 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createCoreRig, createRequest, recordingPlatform, type CoreRig } from './testing/core-harness'
+import { closeAfterEach } from '../shared/testing/close-after-each'
 
-let rig: CoreRig | undefined
-afterEach(async () => {
-  await rig?.close()
-  rig = undefined
-})
+const rigs = closeAfterEach<CoreRig>()
 
 describe('createAppCore against the emulator', () => {
   it('signs in to the Sandbox and lists instances', async () => {
-    rig = await createCoreRig()
+    const rig = rigs.track(await createCoreRig())
     const profiles = await rig.call('profiles.get')
     expect(profiles).toMatchObject({ ok: true, value: { selectedId: 'sandbox', lastUsername: 'demo' } })
     // The "Sandbox" here is the test's own emulator (baseUrlOverride): no Sandbox password to offer.
@@ -23,7 +20,7 @@ describe('createAppCore against the emulator', () => {
   })
 
   it('answers bad input and unknown commands with errors, never a rejection', async () => {
-    rig = await createCoreRig()
+    const rig = rigs.track(await createCoreRig())
     expect(await rig.call('instances.stop', { instanceId: 3 })).toMatchObject({
       ok: false,
       error: { kind: 'bad-input', field: 'instanceId' }
@@ -35,7 +32,7 @@ describe('createAppCore against the emulator', () => {
   })
 
   it('a token that expires mid-create: expired event, re-login, the create runs exactly once', async () => {
-    rig = await createCoreRig()
+    const rig = rigs.track(await createCoreRig())
     await rig.login()
     await rig.call('instances.refresh') // the watcher's first poll is done: only the create meets the expiry
     rig.emulator.control.expireTokens('demo')
@@ -59,7 +56,7 @@ describe('createAppCore against the emulator', () => {
   })
 
   it('a parked command resolves with not-logged-in when the user signs out instead', async () => {
-    rig = await createCoreRig()
+    const rig = rigs.track(await createCoreRig())
     await rig.login()
     rig.emulator.control.expireTokens('demo')
     const r = rig
@@ -72,7 +69,7 @@ describe('createAppCore against the emulator', () => {
   })
 
   it('a restart resumes a remembered session; logout forgets it', async () => {
-    rig = await createCoreRig()
+    const rig = rigs.track(await createCoreRig())
     await rig.login(true)
     await rig.restart()
     expect(await rig.call('session.get')).toMatchObject({ ok: true, value: { status: 'signed-in', remembered: true } })
@@ -82,14 +79,14 @@ describe('createAppCore against the emulator', () => {
   })
 
   it('without remember me, a restart asks to sign in again', async () => {
-    rig = await createCoreRig()
+    const rig = rigs.track(await createCoreRig())
     await rig.login(false)
     await rig.restart()
     expect(await rig.call('session.get')).toMatchObject({ ok: true, value: { status: 'signed-out' } })
   })
 
   it('warns 10 minutes before the token expires, once', async () => {
-    rig = await createCoreRig({ emulator: { tokenTtlSeconds: 20 * 60 } })
+    const rig = rigs.track(await createCoreRig({ emulator: { tokenTtlSeconds: 20 * 60 } }))
     await rig.login()
     const session = await rig.call('session.get')
     const expiresAt = session.ok ? session.value.expiresAt! : 0
@@ -104,7 +101,7 @@ describe('createAppCore against the emulator', () => {
   })
 
   it('tray actions: navigate, confirm stop in the window, refuse disabled or stale items', async () => {
-    rig = await createCoreRig()
+    const rig = rigs.track(await createCoreRig())
     await rig.login()
     const [id] = await rig.emulator.control.seedInstances('demo', 1, { status: 'Stopped' })
     await rig.call('instances.refresh')
@@ -122,7 +119,7 @@ describe('createAppCore against the emulator', () => {
   })
 
   it('settings updates are saved, announced, and drive start-at-login', async () => {
-    rig = await createCoreRig()
+    const rig = rigs.track(await createCoreRig())
     const updated = await rig.call('settings.update', { startAtLogin: true, pollIntervals: { steadyMs: 60_000 } })
     expect(updated).toMatchObject({ ok: true, value: { startAtLogin: true, pollIntervals: { fastMs: 2_500, steadyMs: 60_000 } } })
     expect(rig.platform.startAtLogin).toEqual([true])
@@ -133,7 +130,7 @@ describe('createAppCore against the emulator', () => {
   })
 
   it('external.open opens only http(s) links', async () => {
-    rig = await createCoreRig()
+    const rig = rigs.track(await createCoreRig())
     expect(await rig.call('external.open', { url: 'https://example.com/docs' })).toEqual({ ok: true, value: undefined })
     expect(await rig.call('external.open', { url: 'file:///etc/passwd' })).toMatchObject({ ok: false, error: { kind: 'not-allowed' } })
     expect(await rig.call('external.open', { url: 'javascript:alert(1)' })).toMatchObject({ ok: false, error: { kind: 'not-allowed' } })
@@ -141,7 +138,7 @@ describe('createAppCore against the emulator', () => {
   })
 
   it('tray: copy the SSH command and open the notebook of a running instance', async () => {
-    rig = await createCoreRig()
+    const rig = rigs.track(await createCoreRig())
     await rig.login()
     const [id] = await rig.emulator.control.seedInstances('demo', 1)
     await rig.call('instances.refresh')
@@ -153,7 +150,7 @@ describe('createAppCore against the emulator', () => {
   })
 
   it('a user profile for another deployment: add, select, sign in, refuse removal while signed in', async () => {
-    rig = await createCoreRig()
+    const rig = rigs.track(await createCoreRig())
     const saved = await rig.call('profiles.save', { name: 'Lab', baseUrl: rig.emulator.baseUrl })
     if (!saved.ok) throw new Error(saved.error.message)
     const lab = saved.value.profiles.find((p) => p.name === 'Lab')!
@@ -185,7 +182,7 @@ describe('the order in which main hears an event', () => {
       timeline.push('tray')
       setTray(model)
     }
-    rig = await createCoreRig({ core: { platform } })
+    const rig = rigs.track(await createCoreRig({ core: { platform } }))
     rig.core.subscribe((event) => void timeline.push(event))
     await rig.login()
     const [instanceId] = await rig.emulator.control.seedInstances('demo', 1, { status: 'Running' })

@@ -9,12 +9,14 @@
  */
 import { systemClock } from '../shared/clock'
 import { Account } from './account/account'
+import { Availability } from './availability/availability'
 import { BalanceModel } from './billing/balance-model'
 import { Catalog } from './catalog/catalog'
 import { createDispatcher } from './commands/dispatcher'
 import { commandGroups } from './commands/index'
+import { notificationActivator } from './commands/notification-actions'
 import type { AppCoreOptions } from './core-options'
-import { MAIN_CLIENT, type AppCore } from './core-types'
+import { MAIN_CLIENT, type AppCore, type CreateCommand } from './core-types'
 import { CostGuard } from './cost/cost-guard'
 import { execRunner } from './cost/exec-runner'
 import { guardStoreIn } from './cost/guard-store'
@@ -26,6 +28,7 @@ import { osSafePlatform } from './os-text'
 import { guardCalls, superviseMain } from './parts'
 import { SettingsStore } from './settings/settings-store'
 import { SshWing } from './ssh/ssh-wing'
+import { Templates } from './templates/templates'
 import { TrayPresenter } from './tray/tray-presenter'
 import { UpdateService } from './update/update-service'
 import { Warnings } from './warnings'
@@ -45,8 +48,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const account = new Account({ ...options, ...under(parts.account), warn: warnings.warn, unwarn: warnings.clear, notebooks: platform })
   const notifier = new Notifier({ platform, settings, ...under(parts.notify) })
   const watcher = new Watcher({
-    clock: parts.watch.clock(clock),
-    emit,
+    ...under(parts.watch),
     log,
     toErrorInfo,
     random: options.random ?? Math.random,
@@ -57,18 +59,22 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onNotLoggedIn: () => void account.expire(null)
   })
   const balance = new BalanceModel({
-    clock: parts.balance.clock(clock),
-    emit,
+    ...under(parts.balance),
     toErrorInfo,
     fetch: () => account.cloud().balance(),
     threshold: () => settings.get().lowBalanceThreshold,
     low: (available, threshold) => notifier.lowBalance(available, threshold)
   })
   const catalog = new Catalog({ dataDir, clock: parts.catalog.clock(clock), account, toErrorInfo, emit })
-  // What runs only while signed in starts and stops at the session's moments.
-  for (const part of [watcher, balance, catalog]) account.listen(part)
   const wing = new SshWing({ dataDir, ...under(parts.ssh), platform, settings, account, watcher })
   const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
+  // A launch main makes itself (a watch's, a template's without the window) is the Create button's own command.
+  const create: CreateCommand = (request, origin) => door.handle('instances.create', { request, origin }, { clientId: MAIN_CLIENT })
+  const templates = new Templates({ dataDir, ...under(parts.templates), account, catalog, find: (id) => watcher.find(id), log })
+  // Every watch shares one catalog read, through the cache the create form reads too.
+  const availability = new Availability({ ...options, ...under(parts.availability), account, catalog, templates, create, notifier })
+  // What runs only while signed in starts and stops at the session's moments.
+  for (const part of [watcher, balance, catalog, availability]) account.listen(part)
   const guard = new CostGuard({
     ...under(parts.cost),
     supervisor,
@@ -87,21 +93,22 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   // A restart to update waits while the wing has a terminal, a tunnel or a transfer open.
   const updates = new UpdateService({ clock, emit, events, settings, log, engine: options.updater, current: version, activity: wing })
   const shown = { account, watcher, balance, guard, updates, tunnels: wing.tunnels, problems: () => supervisor.problems() }
-  const tray = new TrayPresenter({ ...under(parts.tray), platform, settings, ...shown })
-  // Run a job…: its end told (and the instance stopped, if asked) even after a restart.
+  const tray = new TrayPresenter({ ...under(parts.tray), platform, settings, ...shown, launch: { templates, availability } })
   const jobs = jobsOn({ dataDir, ...under(parts.jobs), wing, account, watcher, notifier, guard, platform, log })
-  guardCalls(parts, { watcher, balance, catalog, notifier, wing })
+  guardCalls(parts, { watcher, balance, catalog, notifier, wing, availability })
   // The door answers with one command group per area, each made of the parts it needs (commands/index.ts).
   const ground = { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog }
-  door.serve(commandGroups({ ...ground, wing, guard, updates, jobs, tray }))
+  door.serve(commandGroups({ ...ground, wing, guard, updates, templates, availability, jobs, tray, create }))
 
-  /** Settings, profiles (the tray's first menu follows them), the cost guard's rules and the catalog from disk. */
+  /** Settings, profiles (the tray's first menu follows them), the cost guard's rules, the catalog, templates and watches from disk. */
   const readLocalState = async (): Promise<void> => {
     const loaded = await settings.load()
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
-    const [rules] = await Promise.all([guard.load(), catalog.load(), wing.savedTabs.load(), jobs.load()])
+    await Promise.all([wing.load(), jobs.load()])
+    const [rules, , ...files] = await Promise.all([guard.load(), catalog.load(), templates.load(), availability.load()])
     if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
+    for (const [index, warning] of files.flat().entries()) warnings.warn(`launch-files-invalid-${index}`, warning)
   }
   let started = false
   /** What the first commands wait for (set by start(); never rejects). */
@@ -119,12 +126,13 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     async stop() {
       updates.stop()
       watcher.stop()
+      availability.stop()
       guard.dispose()
       jobs.dispose()
       balance.stop()
       account.stop()
       wing.dispose()
-      await Promise.all([catalog.close(), guard.flushed(), jobs.flushed(), wing.savedTabs.flushed()])
+      await Promise.all([catalog.close(), guard.flushed(), templates.flushed(), availability.flushed(), jobs.flushed(), wing.flushed()])
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.
@@ -135,14 +143,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     notice: (notice, input, context) => door.notice(notice, input, context),
     subscribe: (sink) => events.subscribe(sink),
     clientGone: (clientId) => wing.clientGone(clientId),
-    openInstance(instanceId) {
-      platform.showWindow()
-      emit('navigate', instanceId !== undefined ? { view: 'instances', instanceId } : { view: 'instances' })
-    },
-    onSystemEvent(event) {
-      watcher.onSystemEvent(event)
-      wing.onSystemEvent(event)
-    },
+    notificationActivated: notificationActivator({ handle: door.handle, platform, emit, log }),
+    onSystemEvent: (event) => [watcher, wing, availability].forEach((part) => part.onSystemEvent(event)),
     quitOffer: () => guard.quitOffer()
   }
 }

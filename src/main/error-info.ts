@@ -1,10 +1,11 @@
 /** Any thrown value → the plain error a Result carries. Unknown errors become `internal`. */
 import type { ErrorInfo } from '../shared/errors'
-import { AppError } from './app-error'
+import { AppError, FailedResult } from './app-error'
 import { isCloudError } from './cloud/errors'
 
 export function toErrorInfo(error: unknown): ErrorInfo {
   if (error instanceof AppError) return error.toInfo()
+  if (error instanceof FailedResult) return error.info
   if (isCloudError(error)) return error.toInfo()
   const message = error instanceof Error ? error.message : String(error)
   return {

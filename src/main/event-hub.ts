@@ -7,12 +7,14 @@
  *   them after a change.
  *
  * The order is decided, not incidental: transports first, then the parts in the order they began
- * to listen (their construction order in core.ts: the SSH wing, the cost guard, the tray). Windows
+ * to listen (their construction order in core.ts: the notifier, the SSH wing, the templates, the
+ * availability watch, the cost guard, the updater, the tray). Windows
  * therefore hear a fact before any consequence a part emits while handling it (the guard's `cost`
  * after the `instances` that caused it, a link's `ssh.status` after the list that ended it), and
  * a slow or failing part can neither delay nor hide a fact from them. Among the parts, the wing
- * ends the links of stopped instances before the guard probes, and the tray redraws last, from
- * what the others have already updated.
+ * ends the links of stopped instances before the guard probes, the launch book records a create
+ * before the availability watch ends the watch it answered, and the tray redraws last, from what
+ * the others have already updated.
  *
  * A subscriber that throws is logged and does not stop the others from hearing the event. A
  * transport that throws is never silent either: `failed` hears of it (core.ts makes it the

@@ -15,6 +15,7 @@ import { bindIpc, type IpcMainLike } from './ipc'
 import { createNotificationAdapter } from './notify/notification-adapter'
 import { createNotebookWindows } from './notebook/notebook-window-adapter'
 import { createTrayAdapter } from './tray/tray-adapter'
+import { openFileWithDialog, saveFileWithDialog } from './windows/file-dialog-adapter'
 import { createMainWindowController, openEditorLink, openInBrowser } from './windows/main-window-adapter'
 import { handleQuit } from './windows/quit-adapter'
 import { askBeforeQuit } from './windows/quit-offer-adapter'
@@ -122,18 +123,10 @@ async function start(): Promise<void> {
     onGone: (id) => core?.clientGone(String(id))
   })
   useAppWindowForDialogs(() => window.forDialog())
+  // A click, and the buttons (macOS, Windows): answered as the window's buttons would be (commands/notification-actions.ts).
   const notifier = createNotificationAdapter(
-    (n) => core?.openInstance(n.instanceId),
-    // Buttons (macOS, Windows): the cost guard's choices and a job's Open, answered as the window's buttons would be.
-    (n, action) => {
-      if (action === 'open-job') {
-        if (n.jobId) void core?.handle('jobs.open', { jobId: n.jobId }, { clientId: 'main' })
-        return
-      }
-      if (!n.instanceId) return
-      const command = action === 'stop-now' ? 'instances.stop' : 'cost.keepRunning'
-      void core?.handle(command, { instanceId: n.instanceId }, { clientId: 'main' })
-    }
+    (n) => core?.notificationActivated(n),
+    (n, action) => core?.notificationActivated(n, action)
   )
   const trayIcoDir = app.isPackaged ? join(process.resourcesPath, 'tray') : join(app.getAppPath(), 'resources', 'tray')
   const tray = createTrayAdapter((itemId) => {
@@ -164,6 +157,8 @@ async function start(): Promise<void> {
     writeClipboard: (text) =>
       void Promise.resolve(clipboard.writeText(text)).catch((error: Error) => log.warn(`clipboard: ${error.message}`)),
     readClipboard: async () => await clipboard.readText(),
+    saveFile: (file) => saveFileWithDialog(file),
+    openFile: (request) => openFileWithDialog(request),
     // A download's folder, picked in main: the renderer's File System Access picker cancels
     // silently on a folder the browser blocks (electron/electron#42459); here any folder the user
     // can write works, and one they cannot says so (ssh/sftp/disk-sink.ts).

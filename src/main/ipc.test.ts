@@ -27,17 +27,23 @@ function fakes() {
   return { handlers, listeners, ipcMain, sinks, calls, core, window }
 }
 
+/** IPC bound with window 1 as our app's page (its only window) and window 2 a stranger. */
+function boundToOurPage() {
+  const f = fakes()
+  const main = f.window(1)
+  const other = f.window(2)
+  bindIpc(
+    f.core,
+    f.ipcMain,
+    () => [main],
+    () => ({ webContentsIds: new Set([1]), pageUrl: 'app://cloud-tray/index.html' })
+  )
+  return { ...f, main, other }
+}
+
 describe('bindIpc', () => {
   it('answers commands from our page and refuses anything else', async () => {
-    const f = fakes()
-    const main = f.window(1)
-    const other = f.window(2)
-    bindIpc(
-      f.core,
-      f.ipcMain,
-      () => [main],
-      () => ({ webContentsIds: new Set([1]), pageUrl: 'app://cloud-tray/index.html' })
-    )
+    const { main, other, ...f } = boundToOurPage()
     const handler = f.handlers.get(commandChannel('session.get'))!
     expect(await handler({ sender: main, senderFrame: main.mainFrame }, undefined)).toEqual({ ok: true, value: 'answered' })
     expect(f.calls).toEqual([['session.get', undefined, { clientId: '1' }]])
@@ -53,15 +59,7 @@ describe('bindIpc', () => {
   })
 
   it('takes notices from our page one way, and drops them from anything else', () => {
-    const f = fakes()
-    const main = f.window(1)
-    const other = f.window(2)
-    bindIpc(
-      f.core,
-      f.ipcMain,
-      () => [main],
-      () => ({ webContentsIds: new Set([1]), pageUrl: 'app://cloud-tray/index.html' })
-    )
+    const { main, other, ...f } = boundToOurPage()
     const listener = f.listeners.get(noticeChannel('ssh.input'))!
     expect(listener({ sender: main, senderFrame: main.mainFrame }, { terminalId: 't', data: 'ls' })).toBeUndefined()
     listener({ sender: other, senderFrame: other.mainFrame }, { terminalId: 't', data: 'rm -rf ~' })

@@ -33,6 +33,8 @@ export interface MainParts {
   tray: Part
   ssh: Part
   jobs: Part
+  templates: Part
+  availability: Part
   /** Delivering one kind of event to the windows. */
   window(event: EventName): Part
 }
@@ -99,6 +101,20 @@ export function mainParts(supervisor: Supervisor): MainParts {
         'Jobs may not be watched'
       )
     ),
+    templates: supervisor.part(
+      'templates',
+      words(
+        'Your launch templates hit an internal error, so the list may be out of date. Those saved on disk are kept; restarting Cloud Tray may help.',
+        'Launch templates hit an error'
+      )
+    ),
+    availability: supervisor.part(
+      'availability',
+      words(
+        'Waiting for stock hit an internal error, so a GPU coming into stock may go unnoticed until it recovers. Check the catalog in the create form, or restart Cloud Tray.',
+        'Stock watch hit an error'
+      )
+    ),
     window(event) {
       const what = EVENT_WORDS[event] ?? 'updates'
       return supervisor.part(
@@ -150,6 +166,7 @@ export function guardCalls(
     catalog: Calls<{ started: 1 }>
     notifier: Calls<{ stuck: 1; lowBalance: 1 }>
     wing: Calls<{ onSystemEvent: 1; clientGone: 1 }>
+    availability: Calls<{ started: 1; ending: 1; expired: 1; onSystemEvent: 1 }>
   }
 ): void {
   guardMethods(parts.watch, main.watcher, ['started', 'ending', 'expired', 'onSystemEvent'] as never[])
@@ -157,4 +174,5 @@ export function guardCalls(
   guardMethods(parts.catalog, main.catalog, ['started'] as never[])
   guardMethods(parts.notify, main.notifier, ['stuck', 'lowBalance'] as never[])
   guardMethods(parts.ssh, main.wing, ['onSystemEvent', 'clientGone'] as never[])
+  guardMethods(parts.availability, main.availability, ['started', 'ending', 'expired', 'onSystemEvent'] as never[])
 }

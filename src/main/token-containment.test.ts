@@ -2,21 +2,18 @@
  * Token containment: a session driven through every command of the contract (and the expiry
  * and re-login path) never puts the access token in a result or an event.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { COMMAND_NAMES, NOTICE_NAMES, type CommandName, type NoticeName } from '../shared/contract'
 import { createMemoryKeychain } from './account/keychain'
 import { createCoreRig, createRequest, type CoreRig } from './testing/core-harness'
+import { closeAfterEach } from '../shared/testing/close-after-each'
 
-let rig: CoreRig | undefined
-afterEach(async () => {
-  await rig?.close()
-  rig = undefined
-})
+const rigs = closeAfterEach<CoreRig>()
 
 describe('token containment', () => {
   it('no result or event carries the token', async () => {
     const keychain = createMemoryKeychain()
-    rig = await createCoreRig({ keychain })
+    const rig = rigs.track(await createCoreRig({ keychain }))
     const results: unknown[] = []
     const call = async (command: CommandName, input?: unknown): Promise<unknown> => {
       const result = await rig!.call(command, input)
@@ -94,7 +91,7 @@ describe('token containment in the log', () => {
       error: (m: string) => void lines.push(m),
       secrets: { add: (s: string | undefined | null) => void (s && added.push(s)), delete: () => undefined }
     }
-    rig = await createCoreRig({ keychain, core: { log } })
+    const rig = rigs.track(await createCoreRig({ keychain, core: { log } }))
     await rig.login(true)
     const token = keychain.entries.get('sandbox/demo')!
     expect(added).toEqual([token])
@@ -116,7 +113,7 @@ describe('#15: API key containment', () => {
       error: (m: string, data?: unknown) => void lines.push(`${m} ${JSON.stringify(data ?? '')}`),
       secrets: { add: (s: string | undefined | null) => void (s && added.push(s)), delete: () => undefined }
     }
-    rig = await createCoreRig({ core: { log }, emulator: { apiKeys: [{ username: 'demo', key }] } })
+    const rig = rigs.track(await createCoreRig({ core: { log }, emulator: { apiKeys: [{ username: 'demo', key }] } }))
     const results: unknown[] = []
     const call = async (command: CommandName, input?: unknown): Promise<void> => void results.push(await rig!.call(command, input))
     await call('session.loginWithKey', { profileId: 'sandbox', username: 'demo', apiKey: 'ct_wrong-key-000000', rememberMe: true })

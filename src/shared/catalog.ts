@@ -134,6 +134,12 @@ export function readCatalog(families: readonly unknown[]): InstanceCatalog {
   return { offers, skipped }
 }
 
+/** A catalog type as the picker and the review name it: "8 × H100-SXM-80GB", or "CPU only". */
+export function typeLabel(offer: Pick<CatalogOffer, 'gpuName' | 'gpuNum'>): string {
+  if (!offer.gpuName) return 'CPU only'
+  return `${offer.gpuNum ?? '?'} × ${offer.gpuName}`
+}
+
 /** The catalog's regions, each once, in the order the feed first names them. */
 export function catalogRegions(catalog: InstanceCatalog): CatalogRegion[] {
   const seen = new Map<string, CatalogRegion>()

@@ -30,6 +30,7 @@ import type { UpdateChannel, UpdateCommands, UpdateEvents } from './contract-upd
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
 import type { TerminalsCommands } from './contract-terminals'
+import type { LaunchCommands, LaunchEvents, LaunchFill, LaunchOrigin } from './contract-launch'
 
 export type { ErrorInfo, Result } from './errors'
 
@@ -161,6 +162,8 @@ export interface Transition {
   to: string | null
   message?: string
   diagnosisMessage?: string
+  /** A spot instance (the provider may reclaim it): its stop is a reclaim unless this app asked. */
+  spot?: true
 }
 
 /** The watcher's health, for the banner: shown while polling fails, cleared when it recovers. */
@@ -220,6 +223,10 @@ export type NotificationKind =
   | 'countdown'
   | 'auto-stop'
   | 'plan-ending'
+  /** The availability watch (src/main/availability): stock came, a launch made or not made, a watch ended. */
+  | 'stock'
+  /** A spot instance the provider reclaimed. */
+  | 'reclaimed'
   /** A job (Run a job…) ended: how, with "Open". */
   | 'job'
 
@@ -229,8 +236,8 @@ export type NotificationKind =
  * are shown, and the web shell's toast carries them as buttons.
  */
 export interface NotificationAction {
-  /** `keep-running` / `stop-now` act on `instanceId`; `open-job` opens the terminal of `jobId`. */
-  id: 'keep-running' | 'stop-now' | 'open-job'
+  /** The cost guard's `keep-running`, `stop-now`; the watch's `launch-now`, `dismiss`; a reclaim's `relaunch`; a job's `open-job` (its terminal, `jobId`). */
+  id: 'keep-running' | 'stop-now' | 'launch-now' | 'dismiss' | 'relaunch' | 'open-job'
   label: string
 }
 
@@ -243,6 +250,8 @@ export interface AppNotification {
   instanceId?: string
   /** Choices offered with it (the cost guard's "Keep running", "Stop now"); they act on `instanceId`. */
   actions?: NotificationAction[]
+  /** The availability watch it is about: a click and its actions act on that watch. */
+  watchId?: string
   /** A job's notification: the job "Open" opens. */
   jobId?: string
 }
@@ -274,7 +283,9 @@ export type NavigateTarget =
    * `show: 'forward-port'`: the tray's "Other port…": show that instance's "Forward a port" dialog.
    */
   | { view: 'instances'; instanceId?: string; confirm?: 'stop' | 'terminate' | 'notebook-password'; show?: 'forward-port' | 'run-job' }
-  | { view: 'create-instance' }
+  /** `fill`: the form filled in (a template, "Launch now", "Launch again"), at the review step when it says so. */
+  | { view: 'create-instance'; fill?: LaunchFill }
+  | { view: 'templates' }
   | { view: 'volumes' }
   | { view: 'create-volume' }
   /** `attach`: open a tab on that tmux session (a job's, or one the instance's panel lists), or show the tab that has it. */
@@ -361,9 +372,12 @@ export interface CoreCommands {
   'instances.page': { input: PagerRequest; result: ListInstancesResponse }
   /**
    * `notMine`: after a `maybe-created` error, the user chose "Create anyway": those instances are
-   * not taken as this attempt's.
+   * not taken as this attempt's. `origin`: a template's launch, or the launch a watch waited for.
    */
-  'instances.create': { input: { request: CreateInstanceRequest; notMine?: string[] }; result: { instanceId: string } }
+  'instances.create': {
+    input: { request: CreateInstanceRequest; notMine?: string[]; origin?: LaunchOrigin }
+    result: { instanceId: string }
+  }
   'instances.stop': { input: { instanceId: string }; result: { instanceId: string } }
   'instances.terminate': { input: { instanceId: string }; result: { instanceId: string } }
   'volumes.list': { input: PagerRequest; result: Volume[] }
@@ -419,9 +433,10 @@ export type Commands = CoreCommands &
   FilesCommands &
   CostCommands &
   UpdateCommands &
+  LaunchCommands &
   TerminalsCommands &
   JobsCommands
-export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & UpdateEvents & JobsEvents
+export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & UpdateEvents & LaunchEvents & JobsEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices & FilesNotices
 
@@ -512,6 +527,22 @@ export const COMMAND_NAMES = [
   'update.get',
   'update.check',
   'update.restart',
+  'templates.list',
+  'templates.save',
+  'templates.rename',
+  'templates.duplicate',
+  'templates.delete',
+  'templates.export',
+  'templates.import',
+  'templates.importFile',
+  'templates.review',
+  'templates.launch',
+  'launches.again',
+  'availability.get',
+  'availability.watch',
+  'availability.cancel',
+  'availability.launchNow',
+  'availability.setRelaunch',
   'terminals.restore',
   'terminals.save',
   'terminals.saveScrollback',
@@ -546,6 +577,10 @@ export const EVENT_NAMES = [
   'files.written',
   'files.data',
   'update',
+  'templates',
+  'availability',
+  'launched',
+  'reclaimed',
   'jobs'
 ] as const satisfies readonly EventName[]
 

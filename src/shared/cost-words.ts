@@ -90,6 +90,24 @@ export function gpuSummary(gpus: readonly GpuReading[]): string {
   return parts.join(' · ')
 }
 
+/** A charge mode as the form and the notices name it: "Per hour", "Per week". */
+export function chargeModeLabel(mode: string): string {
+  switch (mode) {
+    case 'perHour':
+      return 'Per hour'
+    case 'tidePerHour':
+      return 'Per hour (tide, off-peak)'
+    case 'perDay':
+      return 'Per day'
+    case 'perWeek':
+      return 'Per week'
+    case 'perMonth':
+      return 'Per month'
+    default:
+      return mode
+  }
+}
+
 /**
  * The busiest GPU's load, what the idle rule and the charts care about (every GPU must be quiet,
  * so the busiest one is what matters); null when no GPU gave one.

@@ -37,6 +37,8 @@ export const APP_ERROR_KINDS = [
    * (`instanceId`): the user chooses to open it or to create anyway.
    */
   'maybe-created',
+  /** What was asked for is out of stock in every region it may go (a template's launch): a watch can wait for it. */
+  'out-of-stock',
   /** A bug: something that should not happen. The message says what. */
   'internal'
 ] as const

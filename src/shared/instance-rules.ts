@@ -92,6 +92,15 @@ export function isBooting(status: string): boolean {
   return statusGroup(status) === 'transitioning' && !isStopping(status)
 }
 
+/**
+ * A spot instance, which the provider may reclaim (stop) whenever it needs the capacity: the
+ * listing's `isSpotInstance`, else its billing type `Spot`. False when the listing does not say.
+ */
+export function isSpot(instance: Instance): boolean {
+  const spec = instance.instanceSpecInfo
+  return spec.isSpotInstance ?? spec.instanceBillingInfo.type.toLowerCase() === 'spot'
+}
+
 // ---------------------------------------------------------------- a stuck start
 
 /** Why a start counts as stuck: the service reports a back-off, or nothing moved for too long. */

@@ -56,7 +56,12 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     // The page is the window; nothing to raise.
     showWindow: () => {},
     quit: () => options.onQuit(),
-    writeClipboard: () => {}
+    writeClipboard: () => {},
+    // No save dialog here: the page that asked downloads the file (the browser asks where, as it does).
+    async saveFile(file, clientId) {
+      emit('download', { fileName: file.defaultName, text: file.text }, clientId)
+      return 'page'
+    }
   }
   return {
     platform: recordingEffects(inPage, effects),

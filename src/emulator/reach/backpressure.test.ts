@@ -34,11 +34,17 @@ class FakeChannel {
   }
 }
 
+/** A source pumped into a channel, pausing past `limit` bytes waiting for the window. */
+function pumped(limit: number): { source: FakeSource; channel: FakeChannel } {
+  const source = new FakeSource()
+  const channel = new FakeChannel()
+  pumpWithBackpressure(source, channel, limit)
+  return { source, channel }
+}
+
 describe('pumpWithBackpressure', () => {
   it('stops reading once more than the limit waits for the window, and reads again when it is sent', () => {
-    const source = new FakeSource()
-    const channel = new FakeChannel()
-    pumpWithBackpressure(source, channel, 10)
+    const { source, channel } = pumped(10)
     source.emit('aaaa')
     source.emit('bbbb')
     expect(source.paused).toBe(false)
@@ -56,18 +62,14 @@ describe('pumpWithBackpressure', () => {
   })
 
   it('counts bytes, not characters', () => {
-    const source = new FakeSource()
-    const channel = new FakeChannel()
-    pumpWithBackpressure(source, channel, 10)
+    const { source } = pumped(10)
     source.emit('ééééé')
     source.emit('é')
     expect(source.paused).toBe(true)
   })
 
   it('pauses again when the window closes again', () => {
-    const source = new FakeSource()
-    const channel = new FakeChannel()
-    pumpWithBackpressure(source, channel, 3)
+    const { source, channel } = pumped(3)
     source.emit('1234')
     channel.send(1)
     source.emit('5678')

@@ -5,16 +5,14 @@
  * errors (permission denied from `sftp-server -R`, a failed write on a full tmpfs).
  */
 import { createServer, type Server } from 'node:net'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rm } from 'node:fs/promises'
 import ssh2, { type ClientChannel, type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { skipBecause } from '../../shared/node/testing/platform-support'
-import { createReach, type EmulatorReach } from './index'
+import type { EmulatorReach } from './index'
 import { JUPYTER_PORT } from './instance-apps'
 import { sftpServerPath, SMALL_DISK_BYTES } from './sftp-server'
-import { connectToInstance, fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
+import { connectToInstance, freePort, reachInTempState, runInstance, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
 
 const alice = userKey()
 let cloud: FakeCloud
@@ -34,24 +32,10 @@ beforeAll(async () => {
     })
     hostJupyter!.listen(JUPYTER_PORT, '127.0.0.1', resolve)
   })
-  stateDir = await mkdtemp(join(tmpdir(), 'reach-apps-test-'))
-  cloud = fakeCloud(stateDir)
-  cloud.keys.set('alice', [alice.publicKey])
-  reach = await createReach()(cloud.context)
+  ;({ stateDir, cloud, reach } = await reachInTempState('reach-apps-test-', { alice: [alice.publicKey] }))
   sshPort = await freePort()
   jupyterNodePort = await freePort()
-  const view = {
-    instanceId: 'inst-apps',
-    owner: 'alice',
-    instanceUsername: 'root',
-    subUrl: '/nb/inst-apps/',
-    nodePorts: [
-      { port: 22, address: '127.0.0.1', nodePort: sshPort },
-      { port: JUPYTER_PORT, address: '127.0.0.1', nodePort: jupyterNodePort }
-    ]
-  }
-  cloud.instances.set(view.instanceId, view)
-  await reach.instanceRunning(view)
+  await runInstance(cloud, reach, 'inst-apps', 'alice', { 22: sshPort, [JUPYTER_PORT]: jupyterNodePort })
 })
 
 afterAll(async () => {
@@ -104,6 +88,16 @@ function sftpOf(client: ssh2.Client): Promise<SFTPWrapper> {
   return new Promise((resolve, reject) => client.sftp((error, session) => (error ? reject(error) : resolve(session))))
 }
 
+/** One SFTP session as alice, hung up after `use`. */
+async function withSftp(use: (sftp: SFTPWrapper) => Promise<void>): Promise<void> {
+  const client = await connect()
+  try {
+    await use(await sftpOf(client))
+  } finally {
+    client.end()
+  }
+}
+
 function writeFile(sftp: SFTPWrapper, path: string, data: Buffer): Promise<void> {
   return new Promise((resolve, reject) => sftp.writeFile(path, data, (error) => (error ? reject(error) : resolve())))
 }
@@ -115,34 +109,23 @@ describe.skipIf(
 
   it('read-only: every change is refused with permission denied', async () => {
     reach.setSftpFault('inst-apps', 'read-only')
-    const client = await connect()
-    try {
-      const sftp = await sftpOf(client)
+    await withSftp(async (sftp) => {
       await expect(writeFile(sftp, 'nope.txt', Buffer.from('x'))).rejects.toMatchObject({ code: 3 }) // SSH_FX_PERMISSION_DENIED
-    } finally {
-      client.end()
-    }
+    })
   })
 
   it('disk-full: a write larger than the small disk fails, a small one fits', async () => {
     reach.setSftpFault('inst-apps', 'disk-full')
-    const client = await connect()
-    try {
-      const sftp = await sftpOf(client)
+    await withSftp(async (sftp) => {
       await writeFile(sftp, 'small.txt', Buffer.alloc(1024, 1))
       await expect(writeFile(sftp, 'big.bin', Buffer.alloc(SMALL_DISK_BYTES * 2, 2))).rejects.toMatchObject({ code: 4 }) // SSH_FX_FAILURE
-    } finally {
-      client.end()
-    }
+    })
   })
 
   it('none: writes work again from the next session', async () => {
     reach.setSftpFault('inst-apps', 'none')
-    const client = await connect()
-    try {
-      await writeFile(await sftpOf(client), 'fine.bin', Buffer.alloc(SMALL_DISK_BYTES * 2, 3))
-    } finally {
-      client.end()
-    }
+    await withSftp(async (sftp) => {
+      await writeFile(sftp, 'fine.bin', Buffer.alloc(SMALL_DISK_BYTES * 2, 3))
+    })
   })
 })

@@ -18,6 +18,33 @@ export interface NotebookCertificate {
   sha256: string
 }
 
+/**
+ * How a loopback TLS server's certificate is made (here, and for the tests' private CA to sign):
+ * EC P-256, for `hostname` and 127.0.0.1, valid from a minute before `now` (a clock a little
+ * behind still accepts it) for `validDays`.
+ */
+export function serverCertificateOptions(hostname: string, now: Date, validDays: number): NonNullable<Parameters<typeof generate>[1]> {
+  return {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate: new Date(now.getTime() - 60_000),
+    notAfterDate: new Date(now.getTime() + validDays * 86_400_000),
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      {
+        name: 'subjectAltName',
+        altNames: [
+          { type: 2, value: hostname },
+          { type: 7, ip: '127.0.0.1' }
+        ]
+      }
+    ]
+  }
+}
+
 export async function loadOrCreateNotebookCertificate(stateDir: string | undefined, now: Date): Promise<NotebookCertificate> {
   if (stateDir !== undefined) {
     const [certPem, keyPem] = await Promise.all([readStateFile(stateDir, NOTEBOOK_CERT_FILE), readStateFile(stateDir, KEY_FILE)])
@@ -27,25 +54,10 @@ export async function loadOrCreateNotebookCertificate(stateDir: string | undefin
       if (new Date(certificate.validTo).getTime() > now.getTime()) return { certPem, keyPem, sha256: sha256Of(certificate) }
     }
   }
-  const made = await generate([{ name: 'commonName', value: 'Cloud Tray emulator notebook' }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notBeforeDate: new Date(now.getTime() - 60_000),
-    notAfterDate: new Date(now.getTime() + VALIDITY_DAYS * 86_400_000),
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' }
-        ]
-      }
-    ]
-  })
+  const made = await generate(
+    [{ name: 'commonName', value: 'Cloud Tray emulator notebook' }],
+    serverCertificateOptions('localhost', now, VALIDITY_DAYS)
+  )
   if (stateDir !== undefined) {
     await writeStateFile(stateDir, KEY_FILE, made.private)
     await writeStateFile(stateDir, NOTEBOOK_CERT_FILE, made.cert)

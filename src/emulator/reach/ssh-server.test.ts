@@ -1,12 +1,20 @@
 import { createServer, type Server } from 'node:net'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { existsSync, readFileSync } from 'node:fs'
 import ssh2, { type ClientChannel, type SFTPWrapper } from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, type EmulatorReach } from './index'
-import { connectToInstance, fakeCloud, freePort, userKey, waitForText, type FakeCloud } from './testing/fake-cloud'
+import {
+  connectToInstance,
+  fakeCloud,
+  freePort,
+  reachInTempState,
+  runInstance,
+  userKey,
+  waitForText,
+  type FakeCloud
+} from './testing/fake-cloud'
 import { isLoopback } from './ssh-server'
 import { ROUND_TRIP_PROBES, probeRoundTrips } from '../../main/ssh/data-path/round-trip'
 import { posixShellMissing, skipBecause } from '../../shared/node/testing/platform-support'
@@ -22,20 +30,9 @@ let stateDir: string
 let sshPort: number
 
 beforeAll(async () => {
-  stateDir = await mkdtemp(join(tmpdir(), 'reach-ssh-test-'))
-  cloud = fakeCloud(stateDir)
-  cloud.keys.set('alice', [alice.publicKey])
-  reach = await createReach()(cloud.context)
+  ;({ stateDir, cloud, reach } = await reachInTempState('reach-ssh-test-', { alice: [alice.publicKey] }))
   sshPort = await freePort()
-  const view = {
-    instanceId: 'inst-1',
-    owner: 'alice',
-    instanceUsername: 'root',
-    subUrl: '/nb/inst-1/',
-    nodePorts: [{ port: 22, address: '127.0.0.1', nodePort: sshPort }]
-  }
-  cloud.instances.set('inst-1', view)
-  await reach.instanceRunning(view)
+  await runInstance(cloud, reach, 'inst-1', 'alice', { 22: sshPort })
 })
 
 afterAll(async () => {
@@ -57,6 +54,18 @@ function shell(client: ssh2.Client, window: { rows: number; cols: number }): Pro
       error ? reject(error) : resolve(stream)
     )
   )
+}
+
+/** Opens a 24×80 PTY shell as alice, runs `session` in it, then exits the shell and hangs up. */
+async function inShell(session: (stream: ClientChannel) => Promise<void>): Promise<void> {
+  const client = await connect()
+  try {
+    const stream = await shell(client, { rows: 24, cols: 80 })
+    await session(stream)
+    stream.end('exit\n')
+  } finally {
+    client.end()
+  }
 }
 
 function exec(
@@ -83,48 +92,33 @@ function exec(
 
 describe('built-in SSH server', () => {
   it.skipIf(noPosixShell)('runs a PTY shell in the instance home: echo round trip', async () => {
-    const client = await connect()
-    try {
-      const stream = await shell(client, { rows: 24, cols: 80 })
+    await inShell(async (stream) => {
       stream.write('echo $((6*7)); pwd; echo "user=$USER"\n')
       // Bash may wrap its output in escape sequences (bracketed paste on/off): compare the text without them.
       const text = (await waitForText(stream, /user=root/)).replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
       expect(text).toMatch(/[\r\n]42\r?\n/)
       expect(text).toContain(join(stateDir, 'emulator-reach', 'homes', 'inst-1'))
-      stream.end('exit\n')
-    } finally {
-      client.end()
-    }
+    })
   })
 
   it.skipIf(noPosixShell)('resizes the PTY on window-change', async () => {
-    const client = await connect()
-    try {
-      const stream = await shell(client, { rows: 24, cols: 80 })
+    await inShell(async (stream) => {
       stream.write('stty size\n')
       await waitForText(stream, /24 80/)
       stream.setWindow(40, 132, 0, 0)
       stream.write('stty size\n')
       await waitForText(stream, /40 132/)
-      stream.end('exit\n')
-    } finally {
-      client.end()
-    }
+    })
   })
 
   it.skipIf(noPosixShell)('stops a `yes` flood on Ctrl-C and gives the prompt back', async () => {
-    const client = await connect()
-    try {
-      const stream = await shell(client, { rows: 24, cols: 80 })
+    await inShell(async (stream) => {
       stream.write('yes\n')
       await waitForText(stream, /(y\r\n){200}/)
       stream.write('\x03')
       stream.write('echo done-$((1+1))\n')
       await waitForText(stream, /done-2/)
-      stream.end('exit\n')
-    } finally {
-      client.end()
-    }
+    })
   })
 
   it.skipIf(noPosixShell)('delivers every byte of a PTY command’s output before its exit status', async () => {

@@ -5,6 +5,7 @@
 import type { CreateInstanceRequest } from '../../shared/create-request'
 import { validCreateRequest } from '../../shared/testing/create-request'
 import { DEFAULT_CATALOG } from '../catalog'
+import { sharedTestSigningKey, startEmulator, type Emulator } from '../index'
 import type { EmuInstanceView, ReachContext } from '../reach-types'
 
 export interface Answer {
@@ -42,6 +43,12 @@ export async function login(baseUrl: string, username = 'demo', password = 'demo
   const answer = await post(baseUrl, '/user/login', { username, password })
   if (answer.status !== 200) throw new Error(`login failed: ${JSON.stringify(answer.body)}`)
   return answer.body.accessToken as string
+}
+
+/** An emulator on the shared test signing key (`options` set the rest), with demo signed in on it. */
+export async function signedInEmulator(options: Parameters<typeof startEmulator>[0] = {}): Promise<{ emulator: Emulator; token: string }> {
+  const emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), ...options })
+  return { emulator, token: await login(emulator.baseUrl) }
 }
 
 export const REGION_ID = DEFAULT_CATALOG.regions[0]!.regionId

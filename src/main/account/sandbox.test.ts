@@ -1,7 +1,7 @@
 /** The Sandbox profile for real: the embedded emulator started by the core, with its SSH key. */
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
 import { createReach } from '../../emulator/reach/index'
 import { startSandbox } from './sandbox'
@@ -10,17 +10,14 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { post } from '../../emulator/testing/http-client'
 import { tmpdir } from 'node:os'
 import { posixFileModesMissing, skipBecause } from '../../shared/node/testing/platform-support'
+import { closeAfterEach } from '../../shared/testing/close-after-each'
 
-let rig: CoreRig | undefined
-afterEach(async () => {
-  await rig?.close()
-  rig = undefined
-})
+const rigs = closeAfterEach<CoreRig>()
 
 describe('Sandbox', () => {
   it('starts the emulator on loopback, signs in as demo, keeps state and key across restarts', async () => {
     // baseUrlOverride undefined: the core starts its own emulator, as `npm start` does.
-    rig = await createCoreRig({ core: { baseUrlOverride: undefined } })
+    const rig = rigs.track(await createCoreRig({ core: { baseUrlOverride: undefined } }))
     const profiles = await rig.call('profiles.get')
     if (!profiles.ok) throw new Error(profiles.error.message)
     const sandbox = profiles.value.profiles.find((p) => p.id === 'sandbox')!

@@ -40,7 +40,7 @@ const FileSchema = z.record(z.string(), z.object({ offers: z.array(z.unknown()),
 
 export class CatalogCache {
   private readonly entries = new Map<string, { catalog: InstanceCatalog; fetchedAt: number }>()
-  private readonly reading = new Map<string, Promise<void>>()
+  private readonly reading = new Map<string, Promise<InstanceCatalog>>()
   private readonly errors = new Map<string, ErrorInfo>()
   private lastWrite: Promise<void> = Promise.resolve()
   private closed = false
@@ -82,6 +82,17 @@ export class CatalogCache {
 
   /** Reads the profile's catalog again (one read at a time per profile); never rejects. */
   refresh(profileId: string): Promise<void> {
+    return this.fetch(profileId).then(
+      () => undefined,
+      () => undefined
+    )
+  }
+
+  /**
+   * Reads the profile's catalog again and answers it, or rejects with why the read failed; a
+   * read already on its way is shared (the availability watch and the form ask the same read).
+   */
+  fetch(profileId: string): Promise<InstanceCatalog> {
     let reading = this.reading.get(profileId)
     if (reading) return reading
     reading = this.read(profileId).finally(() => {
@@ -112,15 +123,17 @@ export class CatalogCache {
     return this.lastWrite
   }
 
-  private async read(profileId: string): Promise<void> {
+  private async read(profileId: string): Promise<InstanceCatalog> {
     try {
       const catalog = await this.options.fetch(profileId)
-      if (this.closed) return
+      if (this.closed) return catalog
       this.entries.set(profileId, { catalog, fetchedAt: this.options.clock.now() })
       this.errors.delete(profileId)
       await this.write()
+      return catalog
     } catch (error) {
       this.errors.set(profileId, this.options.toErrorInfo(error))
+      throw error
     }
   }
 

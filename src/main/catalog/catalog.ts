@@ -77,6 +77,24 @@ export class Catalog {
     if (this.cache.stale(profileId)) void this.cache.refresh(profileId)
   }
 
+  /** The session's profile's catalog, read again first when older than `maxAgeMs` (a failed read answers what is cached). */
+  async current(maxAgeMs: number): Promise<InstanceCatalog | null> {
+    const profileId = this.profileId()
+    const { fetchedAt } = this.cache.get(profileId)
+    if (this.signedIn() && (fetchedAt === null || this.options.clock.now() - fetchedAt >= maxAgeMs)) await this.cache.refresh(profileId)
+    return this.cache.get(profileId).catalog
+  }
+
+  /** A read now for the session's profile (shared with one on its way); rejects with why it failed. */
+  read(): Promise<InstanceCatalog> {
+    return this.cache.fetch(this.profileId())
+  }
+
+  /** The images the form offers on the session's profile. */
+  images(): KnownImage[] {
+    return this.view(this.profileId()).images
+  }
+
   /** An instance was launched from `imageId`: it goes first in the form's list. */
   imageUsed(imageId: string): Promise<void> {
     return this.book.change((book) => imageUsed(book, this.profileId(), imageId, this.options.clock.now()))

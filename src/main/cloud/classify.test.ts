@@ -26,6 +26,11 @@ function failure(
   throw new Error('expected a CloudError')
 }
 
+/** The CloudError a failed sign-in answer (`status`, `body`) becomes. */
+function loginFailure(status: number, body: unknown): CloudError {
+  return failure(status, body, 'login', LoginResultSchema)
+}
+
 describe('interpretAnswer: success', () => {
   it('returns the parsed value and tolerates unknown fields', () => {
     const value = interpretAnswer(
@@ -59,12 +64,11 @@ describe('interpretAnswer: error bodies by shape, whatever the status', () => {
   })
 
   it('a lockout with an instant gives lockedUntil', () => {
-    const error = failure(
-      401,
-      { code: 10008, message: 'Too many failed logins: account locked until 2026-01-01T12:15:00.000Z', values: { v0: '0' } },
-      'login',
-      LoginResultSchema
-    )
+    const error = loginFailure(401, {
+      code: 10008,
+      message: 'Too many failed logins: account locked until 2026-01-01T12:15:00.000Z',
+      values: { v0: '0' }
+    })
     expect(error.kind).toBe('bad-credentials')
     expect(error.retriesLeft).toBe(0)
     expect(error.lockedUntil).toBe(Date.UTC(2026, 0, 1, 12, 15))
@@ -72,39 +76,37 @@ describe('interpretAnswer: error bodies by shape, whatever the status', () => {
   })
 
   it('a wrong password that mentions the coming lock is not a lockout', () => {
-    const error = failure(
-      401,
-      { code: 10008, message: 'Incorrect user name or password. 1 try left before the account is locked.', values: { v0: '1' } },
-      'login',
-      LoginResultSchema
-    )
+    const error = loginFailure(401, {
+      code: 10008,
+      message: 'Incorrect user name or password. 1 try left before the account is locked.',
+      values: { v0: '1' }
+    })
     expect(error.retriesLeft).toBe(1)
     expect(error.lockedUntil).toBeUndefined()
     expect(error.message).toContain('1 attempt is left')
   })
 
   it('an ISO instant among the values gives lockedUntil', () => {
-    const error = failure(
-      429,
-      { code: 10008, message: 'Too many failed logins.', values: { v0: '0', v1: '2026-01-01T12:30:00.000Z' } },
-      'login',
-      LoginResultSchema
-    )
+    const error = loginFailure(429, {
+      code: 10008,
+      message: 'Too many failed logins.',
+      values: { v0: '0', v1: '2026-01-01T12:30:00.000Z' }
+    })
     expect(error.lockedUntil).toBe(Date.UTC(2026, 0, 1, 12, 30))
   })
 
   it('a lockout without an instant still says the account is locked', () => {
-    const error = failure(200, { code: 10008, message: 'account locked', values: { v0: '0' } }, 'login', LoginResultSchema)
+    const error = loginFailure(200, { code: 10008, message: 'account locked', values: { v0: '0' } })
     expect(error.lockedUntil).toBeUndefined()
     expect(error.message).toMatch(/locked/)
   })
 
   it('a malformed v0 leaves retriesLeft unset instead of NaN', () => {
     for (const v0 of ['many', '-1', '2.5', '']) {
-      const error = failure(400, { code: 10008, message: 'wrong', values: { v0 } }, 'login', LoginResultSchema)
+      const error = loginFailure(400, { code: 10008, message: 'wrong', values: { v0 } })
       expect(error.retriesLeft).toBeUndefined()
     }
-    expect(failure(400, { code: 10008, message: 'wrong' }, 'login', LoginResultSchema).retriesLeft).toBeUndefined()
+    expect(loginFailure(400, { code: 10008, message: 'wrong' }).retriesLeft).toBeUndefined()
   })
 
   it('a message naming a field is invalid-request with that field', () => {

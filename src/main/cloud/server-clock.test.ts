@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
 import { startEmulator, type Emulator } from '../../emulator/index'
 import { createCloudClient } from './client'
 import { offsetFromDate } from './server-clock'
+import { closeAfterEach } from '../../shared/testing/close-after-each'
 
 describe('offsetFromDate', () => {
   it('bounds the offset by the stamp and the time the exchange took', () => {
@@ -16,16 +17,12 @@ describe('offsetFromDate', () => {
   })
 })
 
-let emulator: Emulator | undefined
-afterEach(async () => {
-  await emulator?.close()
-  emulator = undefined
-})
+const emulators = closeAfterEach<Emulator>()
 
 describe('the client measures the service clock', () => {
   it('from the Date header of its latest answer, against the app clock it is given', async () => {
     const serverClock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0, 0))
-    emulator = await startEmulator({ clock: serverClock })
+    const emulator = emulators.track(await startEmulator({ clock: serverClock }))
     const appTime = Date.UTC(2026, 0, 1, 11, 0, 0) // the app's clock is an hour behind
     const client = createCloudClient({ baseUrl: emulator.baseUrl, token: () => undefined, now: () => appTime })
     try {

@@ -5,19 +5,22 @@
  */
 import type { Clock } from '../../shared/clock'
 import type { Account } from '../account/account'
+import type { Availability } from '../availability/availability'
 import type { BalanceModel } from '../billing/balance-model'
 import type { Catalog } from '../catalog/catalog'
-import type { EventSink, Platform } from '../core-types'
+import type { CreateCommand, EventSink, Platform } from '../core-types'
 import type { CostGuard } from '../cost/cost-guard'
 import type { Jobs } from '../jobs/jobs'
 import type { Notifier } from '../notify/notifier'
 import type { SettingsStore } from '../settings/settings-store'
 import type { SshWing } from '../ssh/ssh-wing'
+import type { Templates } from '../templates/templates'
 import type { TrayPresenter } from '../tray/tray-presenter'
 import type { UpdateService } from '../update/update-service'
 import type { Warnings } from '../warnings'
 import type { Watcher } from '../watch/watcher'
 import { appCommands } from './app'
+import { availabilityCommands } from './availability'
 import { billingCommands } from './billing'
 import { catalogCommands } from './catalog'
 import { costCommands } from './cost'
@@ -28,6 +31,7 @@ import { profileCommands } from './profiles'
 import { sessionCommands } from './session'
 import { settingsCommands } from './settings'
 import { sshCommands } from './ssh'
+import { templateCommands } from './templates'
 import { terminalsCommands } from './terminals'
 import { trayCommands } from './tray'
 import { updateCommands } from './update'
@@ -50,28 +54,18 @@ export interface Parts {
   guard: CostGuard
   jobs: Jobs
   updates: UpdateService
+  templates: Templates
+  availability: Availability
   tray: TrayPresenter
+  /** The Create button's own command, as main runs it (a template's launch without the window). */
+  create: CreateCommand
 }
 
 export function commandGroups(parts: Parts) {
-  const {
-    version,
-    clock,
-    emit,
-    platform,
-    warnings,
-    settings,
-    account,
-    notifier,
-    watcher,
-    balance,
-    catalog,
-    wing,
-    guard,
-    jobs,
-    updates,
-    tray
-  } = parts
+  const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, updates, tray } =
+    parts
+  const { templates, availability, create } = parts
+  const { jobs } = parts
   const notebooks: NotebookServices = {
     platform,
     accessToken: () => account.accessToken(),
@@ -84,7 +78,7 @@ export function commandGroups(parts: Parts) {
     appCommands({ version, platform, warnings: () => warnings.all() }),
     profileCommands(account),
     sessionCommands(account),
-    instanceCommands({ clock, account, watch: watcher, own: notifier, catalog }),
+    instanceCommands({ clock, account, watch: watcher, own: notifier, catalog, emit }),
     volumeCommands(account),
     catalogCommands(catalog),
     billingCommands({ signedIn: () => catalog.signedIn(), balance }),
@@ -99,12 +93,20 @@ export function commandGroups(parts: Parts) {
       openNotebook: (instanceId) => openNotebook(notebooks, instanceId),
       ssh: wing,
       guard,
-      restartToUpdate: () => updates.restart(false)
+      restartToUpdate: () => updates.restart(false),
+      launch: {
+        launchNow: (watchId) => availability.launchNow(watchId),
+        cancel: (watchId) => availability.cancel(watchId),
+        reviewFill: (templateId) => templates.reviewFill(templateId),
+        againFill: (instanceId, review) => templates.againFill(instanceId, review)
+      }
     }),
     sshCommands(wing),
     terminalsCommands(wing),
     jobsCommands(jobs),
     costCommands({ guard }),
+    templateCommands({ templates, platform, catalog, create, signedIn: () => catalog.signedIn() }),
+    availabilityCommands(availability),
     updateCommands(updates)
   ] as const
 }

@@ -9,6 +9,15 @@ import { CreateInstanceRequestSchema, MAX_TEXT_LENGTH } from '../../shared/creat
 import { CreateVolumeRequestSchema } from '../../shared/volume-request'
 import { MAX_LABEL_LENGTH } from '../catalog/image-book'
 import { GuardRulesSchema } from '../../shared/guard-rules'
+import {
+  AutoLaunchSchema,
+  DraftLaunchSpecSchema,
+  LaunchSpecSchema,
+  RelaunchRuleSchema,
+  StockTargetSchema,
+  TemplateNameSchema
+} from '../../shared/launch-spec'
+import { MAX_TEMPLATE_FILE_BYTES } from '../templates/template-file'
 import { SettingsPatchSchema } from '../settings/settings-schema'
 import { FILES_CHUNK } from '../../shared/contract-files'
 import { MAX_DOWNLOAD_ITEMS } from '../ssh/sftp/download'
@@ -42,6 +51,8 @@ const sessionRef = z.object({ sessionId: id }).strict()
 const remotePath = z.string().min(1).max(MAX_PATH)
 const terminalRef = z.object({ terminalId: id }).strict()
 const tmuxSession = sessionRefSchema.strict()
+const templateRef = z.object({ templateId: id }).strict()
+const watchRef = z.object({ watchId: id }).strict()
 
 export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unknown> } = {
   'app.info': none,
@@ -77,7 +88,13 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'instances.get': none,
   'instances.refresh': none,
   'instances.page': pager,
-  'instances.create': z.object({ request: CreateInstanceRequestSchema, notMine: z.array(id).max(100).optional() }).strict(),
+  'instances.create': z
+    .object({
+      request: CreateInstanceRequestSchema,
+      notMine: z.array(id).max(100).optional(),
+      origin: z.object({ templateId: id.optional(), watchId: id.optional(), relaunchOf: id.optional() }).strict().optional()
+    })
+    .strict(),
   'instances.stop': instanceRef,
   'instances.terminate': instanceRef,
   'volumes.list': pager,
@@ -166,7 +183,34 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
     .strict(),
   'jobs.list': instanceRef,
   'jobs.open': z.object({ jobId: z.string().regex(JOB_ID) }).strict(),
-  'jobs.remove': z.object({ jobId: z.string().regex(JOB_ID) }).strict()
+  'jobs.remove': z.object({ jobId: z.string().regex(JOB_ID) }).strict(),
+  'templates.list': none,
+  'templates.save': z
+    .object({ templateId: id.optional(), name: TemplateNameSchema, spec: LaunchSpecSchema, relaunch: RelaunchRuleSchema.nullable() })
+    .strict(),
+  'templates.rename': z.object({ templateId: id, name: TemplateNameSchema }).strict(),
+  'templates.duplicate': templateRef,
+  'templates.delete': templateRef,
+  'templates.export': templateRef,
+  'templates.import': z
+    .object({ text: z.string().min(1, 'The file is empty.').max(MAX_TEMPLATE_FILE_BYTES), name: z.string().max(200).optional() })
+    .strict(),
+  'templates.importFile': none,
+  'templates.review': templateRef,
+  'templates.launch': z.object({ template: z.string().trim().min(1, 'Name the template.').max(200) }).strict(),
+  'launches.again': z.object({ instanceId: id, review: z.boolean().optional() }).strict(),
+  'availability.get': none,
+  'availability.watch': z
+    .object({
+      target: StockTargetSchema,
+      spec: DraftLaunchSpecSchema,
+      auto: AutoLaunchSchema.safeExtend({ deadline: z.number().finite() }).nullable(),
+      templateId: id.optional()
+    })
+    .strict(),
+  'availability.cancel': watchRef,
+  'availability.launchNow': watchRef,
+  'availability.setRelaunch': z.object({ instanceId: id, rule: RelaunchRuleSchema.nullable() }).strict()
 }
 
 export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unknown> } = {

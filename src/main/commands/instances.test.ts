@@ -37,7 +37,8 @@ function rig(instances: Instance[], cloud: Partial<CloudClient> = {}) {
       noteOwnAction: (action: OwnAction, id: string) => void own.push(`+${action} ${id}`),
       forgetOwnAction: (action: OwnAction, id: string) => void own.push(`-${action} ${id}`)
     },
-    catalog: { imageUsed: async () => {} }
+    catalog: { imageUsed: async () => {} },
+    emit: (event) => void calls.push(`event ${event}`)
   }
   return { group: instanceCommands(services), calls, own }
 }

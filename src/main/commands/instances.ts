@@ -1,7 +1,8 @@
 /**
  * Instances: the watcher's snapshot, a server page for the pager, and the actions that change
  * an instance. Each action tells the notifier what this app did (so its own stop is not
- * announced as news) and makes the watcher poll fast.
+ * announced as news) and makes the watcher poll fast; a create is told on the hub (`launched`,
+ * with what it asked for and where it came from: a template, a watch, a relaunch).
  */
 import type { Instance } from '../../shared/api'
 import type { Clock } from '../../shared/clock'
@@ -11,6 +12,7 @@ import { AppError } from '../app-error'
 import type { CloudClient } from '../cloud/types'
 import type { OwnAction } from '../notify/notifier'
 import { createInstanceOnce } from '../cloud/create-once/create-once'
+import type { EventSink } from '../core-types'
 import type { CommandGroup } from './dispatcher'
 
 export interface InstanceServices {
@@ -33,6 +35,8 @@ export interface InstanceServices {
   own: { noteOwnAction(action: OwnAction, instanceId: string): void; forgetOwnAction(action: OwnAction, instanceId: string): void }
   /** The catalog's image book: a launch puts its image first in the create form's list. */
   catalog: { imageUsed(imageId: string): Promise<void> }
+  /** The hub: `launched` after every create (the launch book and the availability watch follow it). */
+  emit: EventSink
 }
 
 type InstanceCommand =
@@ -71,9 +75,10 @@ export function instanceCommands(services: InstanceServices): CommandGroup<Insta
         return watch.snapshot()
       },
       'instances.page': (pager) => account.cloud().listInstances(pager),
-      'instances.create': async ({ request, notMine }) => {
+      'instances.create': async ({ request, notMine, origin }) => {
         const created = await creator.create(account.cloud(), request, watch.snapshot().instances, notMine ? { notMine } : {})
         own.noteOwnAction('create', created.instanceId)
+        services.emit('launched', { instanceId: created.instanceId, request, ...(origin ? { origin } : {}) })
         watch.actionHappened()
         void services.catalog.imageUsed(request.imageId).catch(() => undefined)
         return { instanceId: created.instanceId }

@@ -11,6 +11,7 @@ import type { NavigateTarget, TrayMenuItem, TrayModel } from '../../shared/contr
 import { portUrlOf } from '../../shared/instance-rules'
 import { AppError } from '../app-error'
 import { windowToAsk, type EventSink, type Platform } from '../core-types'
+import type { LaunchFill, LaunchNowOutcome } from '../../shared/contract-launch'
 import type { TunnelManager } from '../ssh/tunnels/tunnel-manager'
 import { parseTrayItemId } from '../tray/tray-model'
 import type { CommandGroup } from './dispatcher'
@@ -36,6 +37,13 @@ export interface TrayServices {
   ssh: { sshCommand(instanceId: string): string; tunnels: Pick<TunnelManager, 'start' | 'stop' | 'open' | 'list'> }
   /** The cost guard's "Keep running" (a countdown's item). */
   guard: { keepRunning(instanceId: string): unknown }
+  /** Getting the GPU: a watch's "Launch now…" and "Stop watching", a template's launch, "Launch again…". */
+  launch: {
+    launchNow(watchId: string): Promise<LaunchNowOutcome>
+    cancel(watchId: string): void
+    reviewFill(templateId: string): Promise<LaunchFill>
+    againFill(instanceId: string, review: boolean): LaunchFill
+  }
 }
 
 export function trayCommands(services: TrayServices): CommandGroup<'tray.activate'> {
@@ -117,6 +125,16 @@ export function trayCommands(services: TrayServices): CommandGroup<'tray.activat
             if (!address) throw new AppError('not-allowed', 'That tunnel is no longer there. Open the menu again.')
             return copy(address)
           }
+          case 'launch-again':
+            return navigate({ view: 'create-instance', fill: services.launch.againFill(action.instanceId, false) })
+          case 'template-launch':
+            return navigate({ view: 'create-instance', fill: await services.launch.reviewFill(action.templateId) })
+          case 'watch-launch':
+            // The review step where stock still is; else the form, saying the stock came and went.
+            return navigate({ view: 'create-instance', fill: (await services.launch.launchNow(action.watchId)).fill })
+          case 'watch-cancel':
+            services.launch.cancel(action.watchId)
+            return
           case 'open-port': {
             const instance = services.watcher.find(action.instanceId)
             const url = instance ? portUrlOf(instance, action.nodePort) : undefined

@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
 import type { ClientId } from '../core-types'
 import type { EventName, Events } from '../../shared/contract'
@@ -20,20 +20,13 @@ import { startEmulator, type Emulator } from '../../emulator/index'
 import { createReach } from '../../emulator/reach/index'
 import { createMemoryKeychain } from '../account/keychain'
 import { createAppCore } from '../core'
-import type { AppCore } from '../core-types'
 import { createRequest, recordingPlatform } from '../testing/core-harness'
 import { PROBE_PERIOD_MS } from './idle'
 import { probeClock } from './testing/probe-clock'
+import { closeAfterEach } from '../../shared/testing/close-after-each'
 
 const client = { clientId: 'window-1' }
-let core: AppCore | undefined
-let dataDir: string | undefined
-afterEach(async () => {
-  await core?.stop()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
-  core = undefined
-  dataDir = undefined
-})
+const teardown = closeAfterEach()
 
 /** Moves the clock (see probeClock) until `probe` answers, at most `withinMs` of simulated time. */
 async function within<T>(
@@ -67,8 +60,9 @@ describe.skipIf(skipBecause(posixShellMissing(), 'nvidia-smi in the emulator’s
     const clock = new ManualClock(Date.now())
     let emulator: Emulator | undefined
     const sent: { event: EventName; payload: unknown }[] = []
-    dataDir = await mkdtemp(join(tmpdir(), 'cloud-tray-gpu-probe-'))
-    core = createAppCore({
+    const dataDir = await mkdtemp(join(tmpdir(), 'cloud-tray-gpu-probe-'))
+    teardown.defer(() => rm(dataDir, { recursive: true, force: true }))
+    const core = createAppCore({
       dataDir,
       platform: recordingPlatform(),
       keychain: createMemoryKeychain(),
@@ -78,6 +72,7 @@ describe.skipIf(skipBecause(posixShellMissing(), 'nvidia-smi in the emulator’s
       reach: createReach(),
       startEmulator: async (sandbox) => (emulator = await startEmulator({ bootMs: 1_000, stopMs: 500, ...sandbox, clock }))
     })
+    teardown.defer(() => core.stop())
     core.subscribe(<E extends EventName>(event: E, payload: Events[E], _target?: ClientId) => void sent.push({ event, payload }))
     await core.start()
     const call = core.handle.bind(core)

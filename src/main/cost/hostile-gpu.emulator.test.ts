@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
 import { highest } from '../../shared/extremes'
 import type { EventName } from '../../shared/contract'
@@ -21,23 +21,16 @@ import { createReach, type EmulatorReach } from '../../emulator/reach/index'
 import type { ReachContext } from '../../emulator/reach-types'
 import { createMemoryKeychain } from '../account/keychain'
 import { createAppCore } from '../core'
-import type { AppCore } from '../core-types'
 import { sshTarget } from '../ssh/target'
 import { recordingPlatform } from '../testing/core-harness'
 import { probeClock } from './testing/probe-clock'
+import { closeAfterEach } from '../../shared/testing/close-after-each'
 
 const client = { clientId: 'window-1' }
 /** The review's script: 200,000 lines of "0,,", about 600 kB. */
 const FLOOD = `#!/bin/sh\nawk 'BEGIN { for (i = 0; i < 200000; i++) print "0,," }'\n`
 
-let core: AppCore | undefined
-let dataDir: string | undefined
-afterEach(async () => {
-  await core?.stop()
-  if (dataDir) await rm(dataDir, { recursive: true, force: true })
-  core = undefined
-  dataDir = undefined
-})
+const teardown = closeAfterEach()
 
 describe.skipIf(skipBecause(posixShellMissing(), 'nvidia-smi in the emulator’s shell'))('a hostile instance’s nvidia-smi', () => {
   it('200,000 lines: main stays up, the other instance’s rule acts, the hostile one is unavailable (never idle), the window’s events stay small', async () => {
@@ -46,9 +39,10 @@ describe.skipIf(skipBecause(posixShellMissing(), 'nvidia-smi in the emulator’s
     let reach: EmulatorReach | undefined
     const makeReach = createReach()
     const costEvents: number[] = []
-    dataDir = await mkdtemp(join(tmpdir(), 'cloud-tray-hostile-gpu-'))
+    const dataDir = await mkdtemp(join(tmpdir(), 'cloud-tray-hostile-gpu-'))
+    teardown.defer(() => rm(dataDir, { recursive: true, force: true }))
     const platform = recordingPlatform()
-    core = createAppCore({
+    const core = createAppCore({
       dataDir,
       platform,
       keychain: createMemoryKeychain(),
@@ -58,6 +52,7 @@ describe.skipIf(skipBecause(posixShellMissing(), 'nvidia-smi in the emulator’s
       reach: async (context: ReachContext) => (reach = await makeReach(context)),
       startEmulator: async (sandbox) => (emulator = await startEmulator({ bootMs: 1_000, stopMs: 500, ...sandbox, clock }))
     })
+    teardown.defer(() => core.stop())
     // The window: it gets every cost event as JSON, as the web shell's transport sends it.
     core.subscribe((event: EventName, payload: unknown) => {
       if (event === 'cost') costEvents.push(JSON.stringify(payload).length)

@@ -25,6 +25,16 @@ const note = (id: string): AppNotification => ({
   instanceId: id
 })
 
+/** The cost guard's countdown, with its two choices. */
+const countdownNote = (id: string): AppNotification => ({
+  ...note(id),
+  kind: 'countdown',
+  actions: [
+    { id: 'keep-running', label: 'Keep running' },
+    { id: 'stop-now', label: 'Stop now' }
+  ]
+})
+
 describe('notification adapter', () => {
   it('holds a notification until it is clicked, closed or failed, and a click opens its instance', () => {
     const clicked: string[] = []
@@ -42,14 +52,7 @@ describe('notification adapter', () => {
   })
 
   it('macOS: the cost guard’s choices as buttons, each answered by its id; elsewhere a click only', () => {
-    const countdown: AppNotification = {
-      ...note('g'),
-      kind: 'countdown',
-      actions: [
-        { id: 'keep-running', label: 'Keep running' },
-        { id: 'stop-now', label: 'Stop now' }
-      ]
-    }
+    const countdown = countdownNote('g')
     const acted: string[] = []
     const mac = createNotificationAdapter(
       () => {},
@@ -81,14 +84,7 @@ describe('notification adapter', () => {
   })
 
   it('Windows: buttons too, and every activation (a click, a button, the Action Center after a timeout) through handleActivation by the toast’s tag', () => {
-    const countdown: AppNotification = {
-      ...note('w'),
-      kind: 'countdown',
-      actions: [
-        { id: 'keep-running', label: 'Keep running' },
-        { id: 'stop-now', label: 'Stop now' }
-      ]
-    }
+    const countdown = countdownNote('w')
     const clicked: string[] = []
     const acted: string[] = []
     const win = createNotificationAdapter(

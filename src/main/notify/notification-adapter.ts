@@ -1,7 +1,8 @@
 /**
  * Desktop notifications through Electron. A click calls back with the notification (the core
- * opens the window at its instance); a button (the cost guard's "Keep running", "Stop now")
- * calls back with its id.
+ * opens the window at its instance, or a watch's review); a button (the cost guard's "Keep
+ * running", "Stop now"; the stock watch's "Launch now", "Dismiss"; a reclaim's "Relaunch like
+ * this one") calls back with its id.
  *
  * - macOS: buttons need a signed app with the alert style (electron-builder.yml's extendInfo);
  *   the Notification object's own `click` and `action` events answer. A shown notification is

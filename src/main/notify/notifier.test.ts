@@ -18,7 +18,8 @@ function rig(options: { failingDesktop?: boolean } = {}) {
       }
     },
     settings: { get: () => DEFAULT_SETTINGS },
-    clock
+    clock,
+    emit: hub.emit
   })
   return { notifier, hub, desktop, clock }
 }
@@ -60,6 +61,16 @@ describe('Notifier', () => {
     hub.emit('session', { ...session, status: 'signed-out' })
     hub.emit('transitions', [stopped('b')])
     expect(desktop).toHaveLength(1)
+  })
+
+  it('#26: a spot instance stopped without this app asking is a reclaim: told on the hub, not as “stopped”', () => {
+    const { notifier, hub, desktop } = rig()
+    const reclaims: unknown[] = []
+    hub.on('reclaimed', (list) => reclaims.push(list))
+    notifier.noteOwnAction('stop', 'mine')
+    hub.emit('transitions', [{ ...stopped('spot-a'), spot: true }, { ...stopped('mine'), spot: true }, stopped('on-demand')])
+    expect(reclaims).toEqual([[{ instanceId: 'spot-a', name: 'spot-a' }]])
+    expect(desktop.map((n) => n.instanceId)).toEqual(['on-demand'])
   })
 
   it('warns before the session ends, in whole minutes left', () => {

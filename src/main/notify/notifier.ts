@@ -4,11 +4,12 @@
  * warning one too, and a sign-out forgets this app's own actions. The window needs none: it
  * shows every status change in place (the `transitions` event). It keeps the record of this
  * app's own actions, so a stop the user clicked here is not announced as news when the watcher
- * sees it happen.
+ * sees it happen; a spot instance's stop that this app did not ask for is a reclaim, told on the
+ * hub (`reclaimed`) for the availability part to say and relaunch.
  */
 import type { AppNotification, NotificationKind, Settings, StuckStart, Transition } from '../../shared/contract'
 import type { Clock } from '../../shared/clock'
-import type { EventFeed, Platform } from '../core-types'
+import type { EventFeed, EventSink, Platform } from '../core-types'
 import { expiringNotification, lowBalanceNotification, notificationsFor, stuckNotification } from './policy'
 
 /** What this app itself asks the cloud to do to an instance. */
@@ -21,6 +22,8 @@ export interface NotifierOptions {
   clock: Pick<Clock, 'now'>
   /** The hub: `transitions`, `session.expiring`, `session`. */
   events: EventFeed
+  /** The hub: `reclaimed` when spot instances stopped without this app asking. */
+  emit: EventSink
 }
 
 export class Notifier {
@@ -61,6 +64,7 @@ export class Notifier {
     for (const id of result.settled.terminating) this.own.terminating.delete(id)
     for (const id of result.settled.created) this.own.created.delete(id)
     for (const notification of result.notifications) this.deliver(notification)
+    if (result.reclaimed.length > 0) this.options.emit('reclaimed', result.reclaimed)
   }
 
   /** Starts the watcher found stuck (each once per episode): what the cloud reports and what to do. */

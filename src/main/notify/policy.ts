@@ -24,6 +24,11 @@ export interface PolicyResult {
   notifications: AppNotification[]
   /** Ids whose app-initiated action this batch completed: the caller forgets them. */
   settled: { stopping: string[]; terminating: string[]; created: string[] }
+  /**
+   * Spot instances that stopped without this app asking: the provider reclaimed them. They get
+   * no "stopped" notice here; the availability part says it, with a relaunch (src/main/availability).
+   */
+  reclaimed: { instanceId: string; name: string }[]
 }
 
 type Prefs = Settings['notifications']
@@ -35,6 +40,7 @@ export function notificationsFor(
   makeId: (kind: NotificationKind, instanceId?: string) => string
 ): PolicyResult {
   const settled: PolicyResult['settled'] = { stopping: [], terminating: [], created: [] }
+  const reclaimed: PolicyResult['reclaimed'] = []
   const single: AppNotification[] = []
   const add = (kind: 'ready' | 'failed' | 'stopped' | 'released', t: Transition, title: string, body: string): void => {
     if (prefs[kind]) single.push({ id: makeId(kind, t.instanceId), kind, title, body, instanceId: t.instanceId })
@@ -53,6 +59,8 @@ export function notificationsFor(
     } else if (to === 'Stopped') {
       if (actions.stopping.has(t.instanceId)) {
         settled.stopping.push(t.instanceId)
+      } else if (t.from !== null && t.spot) {
+        reclaimed.push({ instanceId: t.instanceId, name: t.name })
       } else if (t.from !== null) {
         const why = t.message || 'It was stopped outside Cloud Tray; spot instances can be reclaimed by the provider.'
         add('stopped', t, `${name} stopped`, why)
@@ -66,8 +74,8 @@ export function notificationsFor(
       }
     }
   }
-  if (single.length <= SUMMARY_THRESHOLD) return { notifications: single, settled }
-  return { notifications: [summarise(single, makeId('summary'))], settled }
+  if (single.length <= SUMMARY_THRESHOLD) return { notifications: single, settled, reclaimed }
+  return { notifications: [summarise(single, makeId('summary'))], settled, reclaimed }
 }
 
 function summarise(items: readonly AppNotification[], id: string): AppNotification {

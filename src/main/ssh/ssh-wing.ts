@@ -199,6 +199,16 @@ export class SshWing {
   }
 
   /** Quit: every tunnel, files session and terminal closes, then the connections. */
+  /** What the wing keeps on disk and reads at start: the window's saved terminal tabs. */
+  load(): Promise<void> {
+    return this.savedTabs.load()
+  }
+
+  /** Resolves once what the wing writes to disk is written. */
+  flushed(): Promise<void> {
+    return this.savedTabs.flushed()
+  }
+
   dispose(): void {
     this.tunnels.dispose()
     this.files.dispose()

@@ -56,6 +56,7 @@ describe('tray model', () => {
       'Run a job…',
       'Copy SSH command',
       '8888 → http://10.0.0.5:30888',
+      'Launch again…',
       'Stop…',
       'Delete for good…'
     ])

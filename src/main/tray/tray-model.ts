@@ -34,6 +34,8 @@ import type { CostSnapshot, GuardInstance } from '../../shared/contract-cost'
 import { uniqueBy } from '../../shared/unique-by'
 import { burnLine, burnTitle, burnTooltip, countdownItems, instanceCostLines } from './tray-cost'
 import { TUNNEL_PRESETS, type TunnelInfo } from '../../shared/contract-tunnels'
+import type { LaunchTemplate, StockWatch } from '../../shared/contract-launch'
+import { templateItems, watchItems } from './tray-launch'
 
 export interface TrayContext {
   health?: WatchHealth
@@ -48,6 +50,10 @@ export interface TrayContext {
   problems?: readonly { partId: string; short: string }[]
   /** The updater (update/update-service.ts): a downloaded update offers a restart. */
   update?: Pick<UpdateState, 'status' | 'version' | 'waitingFor'>
+  /** Availability watches (src/main/availability): what each waits for, cancellable. */
+  watches?: readonly StockWatch[]
+  /** Launch templates of the session's profile (src/main/templates). */
+  templates?: readonly Pick<LaunchTemplate, 'templateId' | 'name'>[]
 }
 
 export type TrayAction =
@@ -71,6 +77,9 @@ export type TrayAction =
   | { kind: 'forward'; instanceId: string; remotePort: number }
   | { kind: 'forward-other'; instanceId: string }
   | { kind: 'tunnel-open' | 'tunnel-copy' | 'tunnel-stop'; instanceId: string; tunnelId: string }
+  | { kind: 'launch-again'; instanceId: string }
+  | { kind: 'watch-launch' | 'watch-cancel'; watchId: string }
+  | { kind: 'template-launch'; templateId: string }
 
 const GLOBAL = [
   'open-window',
@@ -87,6 +96,10 @@ const GLOBAL = [
 /** Item id → action; undefined for ids the model never produces. */
 export function parseTrayItemId(itemId: string): TrayAction | undefined {
   if ((GLOBAL as readonly string[]).includes(itemId)) return { kind: itemId as (typeof GLOBAL)[number] }
+  const watch = /^watch:([A-Za-z0-9-]+):(launch|cancel)$/.exec(itemId)
+  if (watch) return { kind: `watch-${watch[2] as 'launch' | 'cancel'}`, watchId: watch[1]! }
+  const template = /^template:([A-Za-z0-9-]+):launch$/.exec(itemId)
+  if (template) return { kind: 'template-launch', templateId: template[1]! }
   const tunnel = /^instance:(.+):(forward:(\d{1,5})|forward-other|tunnel:([A-Za-z0-9-]+):(open|copy|stop))$/.exec(itemId)
   if (tunnel) {
     const instanceId = tunnel[1]!
@@ -94,11 +107,14 @@ export function parseTrayItemId(itemId: string): TrayAction | undefined {
     if (tunnel[2] === 'forward-other') return { kind: 'forward-other', instanceId }
     return { kind: `tunnel-${tunnel[5] as 'open' | 'copy' | 'stop'}`, instanceId, tunnelId: tunnel[4]! }
   }
-  const match = /^instance:(.+):(notebook|terminal|run-job|copy-ssh|stop|terminate|keep-running|port:(\d{1,5}))$/.exec(itemId)
+  const match = /^instance:(.+):(notebook|terminal|run-job|copy-ssh|stop|terminate|keep-running|launch-again|port:(\d{1,5}))$/.exec(itemId)
   if (!match) return undefined
   const instanceId = match[1]!
   if (match[3] !== undefined) return { kind: 'open-port', instanceId, nodePort: Number(match[3]) }
-  return { kind: match[2] as 'notebook' | 'terminal' | 'run-job' | 'copy-ssh' | 'stop' | 'terminate' | 'keep-running', instanceId }
+  return {
+    kind: match[2] as 'notebook' | 'terminal' | 'run-job' | 'copy-ssh' | 'stop' | 'terminate' | 'keep-running' | 'launch-again',
+    instanceId
+  }
 }
 
 export function trayModel(session: SessionState, snapshot: InstancesSnapshot, settings: Settings, context: TrayContext = {}): TrayModel {
@@ -142,10 +158,13 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
       items.push(item('more-instances', `${instances.length - shown.length} more in Cloud Tray…`, true))
     }
     items.push(separator('sep-instances'))
+    const watches = watchItems(context.watches ?? [], signedIn)
+    if (watches.length > 0) for (const line of [...watches, separator('sep-watches')]) items.push(line)
   }
 
   items.push(item('open-window', 'Open Cloud Tray', true))
   items.push(item('new-instance', 'New instance…', signedIn))
+  if (session.status !== 'signed-out') for (const line of templateItems(context.templates ?? [], signedIn)) items.push(line)
   items.push(item('new-volume', 'New volume…', signedIn))
   items.push(item('refresh', 'Refresh now', signedIn))
   items.push(separator('sep-account'))
@@ -241,6 +260,7 @@ function instanceSubmenu(
     }
   }
   submenu.push(separator(`instance:${id}:sep-stop`))
+  submenu.push(item(`instance:${id}:launch-again`, 'Launch again…', signedIn))
   submenu.push(item(`instance:${id}:stop`, 'Stop…', signedIn && canStop(instance)))
   submenu.push(item(`instance:${id}:terminate`, 'Delete for good…', signedIn && canTerminate(instance)))
   const shown = stuck ? 'stuck starting' : statusWords(status)

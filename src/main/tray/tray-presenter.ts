@@ -1,7 +1,7 @@
 /**
  * The tray menu, as a second view of main's events: it hears on the hub everything the menu
  * shows (the profiles and the session, the instance list, the watcher's health, the balance, the
- * cost guard, the settings, the port tunnels), recomputes the model (tray-model.ts) and, only
+ * cost guard, the settings, the port tunnels, the availability watches, the templates), recomputes the model (tray-model.ts) and, only
  * when it differs, hands it to the platform's tray. The first menu comes with the account's
  * `profiles` at start, once the saved settings and profiles are read; nobody rings it. A part of
  * main that stopped working (supervisor.ts) is a line at the top: the menu follows its `warning`.
@@ -27,6 +27,8 @@ export const TRAY_EVENTS = [
   'settings',
   'tunnels',
   'update',
+  'availability',
+  'templates',
   // A part of main unhealthy or well again (supervisor.ts raises and clears a `part:` warning).
   'warning'
 ] as const satisfies readonly EventName[]
@@ -45,6 +47,11 @@ export interface TrayPresenterOptions {
   guard?: { snapshot(): CostSnapshot }
   /** The port tunnels (ssh/tunnels/tunnel-manager.ts), listed in their instance's submenu. */
   tunnels?: { list(): NonNullable<TrayContext['tunnels']> }
+  /** Getting the GPU: the availability watches (availability/availability.ts) and the launch templates (templates/templates.ts). */
+  launch?: {
+    availability: { snapshot(): { watches: NonNullable<TrayContext['watches']> } }
+    templates: { list(): NonNullable<TrayContext['templates']> }
+  }
   /** Parts of main that are not working (supervisor.ts), each a line at the top of the menu. */
   problems?: () => TrayContext['problems']
   platform: Pick<Platform, 'setTray'>
@@ -78,6 +85,7 @@ export class TrayPresenter {
       ...(options.guard ? { cost: options.guard.snapshot() } : {}),
       ...(options.tunnels ? { tunnels: options.tunnels.list() } : {}),
       ...(options.updates ? { update: options.updates.snapshot() } : {}),
+      ...(options.launch ? { watches: options.launch.availability.snapshot().watches, templates: options.launch.templates.list() } : {}),
       ...(options.problems ? { problems: options.problems() } : {})
     })
     const json = JSON.stringify(model)

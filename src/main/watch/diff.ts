@@ -4,6 +4,7 @@
  */
 import type { Instance } from '../../shared/api'
 import type { Transition } from '../../shared/contract'
+import { isSpot } from '../../shared/instance-rules'
 
 export function diffSnapshots(previous: readonly Instance[] | null, next: readonly Instance[]): Transition[] {
   if (previous === null) return []
@@ -33,6 +34,7 @@ function describe(instance: Instance, from: string | null, to: string): Transiti
     from,
     to,
     ...(runtime.message ? { message: runtime.message } : {}),
-    ...(runtime.diagnosisMessage ? { diagnosisMessage: runtime.diagnosisMessage } : {})
+    ...(runtime.diagnosisMessage ? { diagnosisMessage: runtime.diagnosisMessage } : {}),
+    ...(isSpot(instance) ? { spot: true as const } : {})
   }
 }

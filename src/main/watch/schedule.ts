@@ -39,10 +39,11 @@ export function nextPoll(input: ScheduleInput): ScheduleDecision {
 }
 
 /**
- * "Equal jitter": half the exponential step is fixed, half random. Clients that failed together
+ * "Equal jitter": half the exponential step is fixed, half random (from `baseMs`, doubling up to
+ * `maxMs`; the availability watch backs off from its own interval). Clients that failed together
  * (an outage) spread out on recovery, and no delay is ever shorter than half its step.
  */
-export function backoffDelay(failures: number, random: number): number {
-  const step = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.min(failures - 1, 20))
+export function backoffDelay(failures: number, random: number, baseMs = BACKOFF_BASE_MS, maxMs = BACKOFF_MAX_MS): number {
+  const step = Math.min(maxMs, baseMs * 2 ** Math.min(failures - 1, 20))
   return Math.round(step / 2 + (step / 2) * Math.min(Math.max(random, 0), 1))
 }

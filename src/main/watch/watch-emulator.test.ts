@@ -76,7 +76,9 @@ describe('watcher against the emulator', () => {
     await refresh(rig)
     const titles = rig.platform.notifications.map((n) => [n.kind, n.body])
     expect(titles).toContainEqual(['failed', 'No GPU capacity left in this region.'])
-    expect(titles.some(([kind]) => kind === 'stopped')).toBe(true)
+    // #26: a spot instance's stop the app did not ask for is a reclaim, said as such (with a relaunch offer).
+    expect(titles.some(([kind]) => kind === 'reclaimed')).toBe(true)
+    expect(titles.some(([kind]) => kind === 'stopped')).toBe(false)
     expect(rig.platform.trays.at(-1)!.icon).toBe('attention')
   })
 

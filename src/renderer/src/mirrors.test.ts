@@ -11,7 +11,7 @@ vi.mock('./lib/bridge', () => bridge.module)
 /** The command each mirror reads with. */
 const READS = {
   start: ['profiles.get', 'session.get', 'settings.get', 'warnings.get', 'tunnels.list', 'update.get'],
-  session: ['instances.get', 'balance.get', 'cost.get', 'catalog.get']
+  session: ['instances.get', 'balance.get', 'cost.get', 'catalog.get', 'availability.get', 'templates.list']
 }
 
 /** Lets the answers already given be taken up (each store awaits its call, then the next one is made). */
@@ -48,7 +48,9 @@ describe('the mirrors of main', () => {
       'instances',
       'balance',
       'cost guard',
-      'catalog'
+      'catalog',
+      'availability watches',
+      'launch templates'
     ])
     followMirrors()
     const opened = [{ instanceId: 'i-1', remotePort: 8888, localPort: 50_000 }]
@@ -81,6 +83,22 @@ describe('the mirrors of main', () => {
     await settle()
     expect(balance.snapshot).toEqual(read)
     expect(catalog.view?.fetchedAt).toBe(5)
+  })
+
+  it('#26: the watches and the templates are read again after a reconnect (their events were lost meanwhile)', async () => {
+    const { followMirrors } = await import('./mirrors')
+    const { availability } = await import('./launch/availability.svelte')
+    const { templates } = await import('./launch/templates.svelte')
+    followMirrors()
+    bridge.connection('reconnecting')
+    bridge.connection('open')
+    await answerStart('signed-in')
+    const watches = { watches: [], checks: { state: 'off', intervalMs: 60_000, lastReadAt: null }, relaunch: [] }
+    bridge.answer('availability.get', watches)
+    bridge.answer('templates.list', [{ templateId: 't1', name: 'train' }])
+    await settle()
+    expect(availability.snapshot).toEqual(watches)
+    expect(templates.list.map((template) => template.name)).toEqual(['train'])
   })
 
   it('signed out when it reconnects: what needs a session waits for one', async () => {

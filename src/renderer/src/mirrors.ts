@@ -10,6 +10,8 @@ import { cost } from './cost/cost.svelte'
 import { catalog } from './create/catalog.svelte'
 import { instances } from './instances/instances.svelte'
 import { tunnels } from './instances/tunnels.svelte'
+import { availability } from './launch/availability.svelte'
+import { templates } from './launch/templates.svelte'
 import { onConnectionState } from './lib/bridge'
 import type { MirrorStore } from './lib/mirror.svelte'
 import { appSettings } from './lib/settings.svelte'
@@ -27,7 +29,9 @@ export const MIRRORS: readonly { name: string; store: MirrorStore; needs: Mirror
   { name: 'instances', store: instances, needs: 'session' },
   { name: 'balance', store: balance, needs: 'session' },
   { name: 'cost guard', store: cost, needs: 'session' },
-  { name: 'catalog', store: catalog, needs: 'session' }
+  { name: 'catalog', store: catalog, needs: 'session' },
+  { name: 'availability watches', store: availability, needs: 'session' },
+  { name: 'launch templates', store: templates, needs: 'session' }
 ]
 
 /** Reads every mirror that needs `needs`; resolves when all have answered. */

@@ -26,6 +26,11 @@ export interface WebShellEvents {
    * choices ("Keep running", "Stop now"); the others' status changes already have their toasts.
    */
   notification: AppNotification
+  /**
+   * A file main would have saved through a dialog (an exported launch template): the page that
+   * asked saves it as a download.
+   */
+  download: { fileName: string; text: string }
 }
 
 export type WebShellEventName = keyof WebShellEvents

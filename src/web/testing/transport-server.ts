@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net'
 import { expect } from 'vitest'
 import WebSocket from 'ws'
 import type { EventSink } from '../../main/core-types'
-import type { WebSocketLike } from '../../renderer/src/lib/transport-ws'
+import { createWsBridge, type WebSocketLike, type WsBridge, type WsBridgeOptions } from '../../renderer/src/lib/transport-ws'
 import { createSecret } from '../../shared/node/secret'
+import { WS_PROTOCOL, WS_SECRET_PREFIX } from '../../shared/web/ws-protocol'
 import { attachWsTransport, type TransportCore, type WsTransport, type WsTransportOptions } from '../transport/ws-server'
 
 /** A core that echoes, records notices and clientGone, and lets the test emit events. */
@@ -69,6 +70,12 @@ export async function start(core: TransportCore, extra: Partial<WsTransportOptio
   return running
 }
 
+/** A fake core (see fakeCore) behind a started server, `r`. */
+export async function startFake(extra: Partial<WsTransportOptions> = {}) {
+  const fake = fakeCore()
+  return { ...fake, r: await start(fake.core, extra) }
+}
+
 export async function stopRunning(): Promise<void> {
   if (!running) return
   const { transport, server } = running
@@ -80,6 +87,26 @@ export async function stopRunning(): Promise<void> {
 
 export function nodeSocketFactory(origin: string) {
   return (url: string, protocols: string[]) => new WebSocket(url, protocols, { origin }) as unknown as WebSocketLike
+}
+
+const bridges: WsBridge[] = []
+
+/** A page's bridge to the running server, with its secret unless `over` says otherwise; `stopAll` closes it. */
+export function openBridge(r: Running, over: Partial<WsBridgeOptions> = {}): WsBridge {
+  const bridge = createWsBridge({ origin: r.origin, secret: r.secret, createSocket: nodeSocketFactory(r.httpOrigin), ...over })
+  bridges.push(bridge)
+  return bridge
+}
+
+/** After each test: closes every bridge `openBridge` opened, then the server. */
+export async function stopAll(): Promise<void> {
+  for (const bridge of bridges.splice(0)) bridge.close()
+  await stopRunning()
+}
+
+/** A raw page socket with the right secret and origin; `offers` are further protocols (the downlink offer). */
+export function rawSocket(r: Running, ...offers: string[]): WebSocket {
+  return new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`, ...offers], { origin: r.httpOrigin })
 }
 
 export async function until(check: () => boolean): Promise<void> {

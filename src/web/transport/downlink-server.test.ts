@@ -1,28 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../shared/web/downlink'
-import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/web/ws-protocol'
-import { createWsBridge, fetchDownlink, type WsBridge } from '../../renderer/src/lib/transport-ws'
-import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from '../testing/transport-server'
-
-const bridges: WsBridge[] = []
+import { decodeFrame } from '../../shared/web/ws-protocol'
+import { fetchDownlink, type WsBridge } from '../../renderer/src/lib/transport-ws'
+import { openBridge, rawSocket, startFake, stopAll, until, type Running } from '../testing/transport-server'
 
 function bridgeWithDownlink(r: Running): WsBridge {
-  const bridge = createWsBridge({
-    origin: r.origin,
-    secret: r.secret,
-    createSocket: nodeSocketFactory(r.httpOrigin),
-    openDownlink: fetchDownlink(r.httpOrigin)
-  })
-  bridges.push(bridge)
-  return bridge
+  return openBridge(r, { openDownlink: fetchDownlink(r.httpOrigin) })
 }
 
 /** A raw socket that offers the downlink; resolves with it and the token from `hello`. */
 async function rawClient(r: Running): Promise<{ socket: WebSocket; token: string; clientId: string; onWs: unknown[] }> {
-  const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`, DOWNLINK_OFFER], {
-    origin: r.httpOrigin
-  })
+  const socket = rawSocket(r, DOWNLINK_OFFER)
   const onWs: unknown[] = []
   const hello = await new Promise<{ downlink: string; clientId: string }>((resolve) =>
     socket.on('message', (data) => {
@@ -52,15 +41,11 @@ async function readMessages(response: Response, count: number): Promise<unknown[
   return messages
 }
 
-afterEach(async () => {
-  for (const bridge of bridges.splice(0)) bridge.close()
-  await stopRunning()
-})
+afterEach(stopAll)
 
 describe('downlink', () => {
   it('carries results and events (bytes too) down the stream, in the order they were sent', async () => {
-    const { core, emit } = fakeCore()
-    const r = await start(core)
+    const { r, emit } = await startFake()
     const bridge = bridgeWithDownlink(r)
     const seen: string[] = []
     bridge.on('ssh.data', ({ data }) => seen.push(`data:${Array.from(data).join(',')}`))
@@ -75,20 +60,15 @@ describe('downlink', () => {
   })
 
   it('falls back to the socket when the downlink cannot be opened, calls in flight included', async () => {
-    const { core, emit } = fakeCore()
-    const r = await start(core)
+    const { r, emit } = await startFake()
     let attempts = 0
-    const bridge = createWsBridge({
-      origin: r.origin,
-      secret: r.secret,
-      createSocket: nodeSocketFactory(r.httpOrigin),
+    const bridge = openBridge(r, {
       reconnectDelayMs: () => 10,
       openDownlink: async () => {
         attempts++
         throw new Error('streamed responses blocked')
       }
     })
-    bridges.push(bridge)
     expect(await bridge.invoke('app.info')).toEqual({ ok: true, value: { version: '1' } })
     const warnings: unknown[] = []
     bridge.on('warning', (warning) => warnings.push(warning))
@@ -99,8 +79,7 @@ describe('downlink', () => {
   })
 
   it('sends only hello on the socket, and keeps what comes before the page opens the stream', async () => {
-    const { core, emit } = fakeCore()
-    const r = await start(core)
+    const { r, emit } = await startFake()
     const { socket, token, onWs } = await rawClient(r)
     socket.send(JSON.stringify({ t: 'invoke', id: 1, command: 'app.info' }))
     emit('warning', { id: 'w', message: 'early' })
@@ -115,11 +94,8 @@ describe('downlink', () => {
   })
 
   it('is not offered by a transport whose server does not serve it: the page stays on the socket', async () => {
-    const { core } = fakeCore()
-    const r = await start(core, { downlink: false })
-    const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`, DOWNLINK_OFFER], {
-      origin: r.httpOrigin
-    })
+    const { r } = await startFake({ downlink: false })
+    const socket = rawSocket(r, DOWNLINK_OFFER)
     const messages: { t: string; downlink?: string }[] = []
     socket.on('message', (data) => messages.push(decodeFrame(String(data)) as { t: string; downlink?: string }))
     await new Promise((resolve) => socket.on('open', resolve))
@@ -130,8 +106,7 @@ describe('downlink', () => {
   })
 
   it('refuses a wrong token, a token used once already and a method other than GET', async () => {
-    const { core } = fakeCore()
-    const r = await start(core)
+    const { r } = await startFake()
     const { socket, token } = await rawClient(r)
     expect((await openDownlink(r, 'f'.repeat(64))).status).toBe(401)
     expect((await openDownlink(r, token, 'POST')).status).toBe(401)
@@ -143,8 +118,7 @@ describe('downlink', () => {
   })
 
   it('lives and dies with its socket: either one ending ends the client', async () => {
-    const { core, gone } = fakeCore()
-    const r = await start(core)
+    const { r, gone } = await startFake()
     const a = await rawClient(r)
     const streamA = await openDownlink(r, a.token)
     a.socket.close()
@@ -161,16 +135,14 @@ describe('downlink', () => {
   })
 
   it('disconnects a page that never opens the downlink it asked for', async () => {
-    const { core } = fakeCore()
-    const r = await start(core, { downlinkOpenTimeoutMs: 50 })
+    const { r } = await startFake({ downlinkOpenTimeoutMs: 50 })
     const { socket } = await rawClient(r)
     const code = await new Promise<number>((resolve) => socket.on('close', (c) => resolve(c)))
     expect(code).toBe(1001)
   })
 
   it('disconnects a page that stops reading instead of buffering without end', async () => {
-    const { core, emit } = fakeCore()
-    const r = await start(core, { maxBufferedBytes: 256 * 1024 })
+    const { r, emit } = await startFake({ maxBufferedBytes: 256 * 1024 })
     const { socket, token, clientId } = await rawClient(r)
     const response = await openDownlink(r, token)
     expect(response.status).toBe(200)

@@ -2,16 +2,12 @@ import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { secretsMatch } from '../../shared/node/secret'
 import type { TransportCore } from './ws-server'
-import { createWsBridge, type WsBridge } from '../../renderer/src/lib/transport-ws'
-import { fakeCore, nodeSocketFactory, start, stopRunning, until, type Running } from '../testing/transport-server'
+import type { WsBridge } from '../../renderer/src/lib/transport-ws'
+import { fakeCore, openBridge, rawSocket, start, startFake, stopAll, until, type Running } from '../testing/transport-server'
 import { WS_PROTOCOL, WS_SECRET_PREFIX, decodeFrame } from '../../shared/web/ws-protocol'
 
-const bridges: WsBridge[] = []
-
 function bridgeFor(r: Running, secret = r.secret): WsBridge {
-  const bridge = createWsBridge({ origin: r.origin, secret, createSocket: nodeSocketFactory(r.httpOrigin) })
-  bridges.push(bridge)
-  return bridge
+  return openBridge(r, { secret })
 }
 
 /** Opens a raw socket and reports the HTTP status of a refused upgrade, or 101. */
@@ -30,15 +26,11 @@ function upgradeStatus(url: string, protocols: string[], origin: string): Promis
   })
 }
 
-afterEach(async () => {
-  for (const bridge of bridges.splice(0)) bridge.close()
-  await stopRunning()
-})
+afterEach(stopAll)
 
 describe('ws transport', () => {
   it('answers invokes with the core result and a per-connection client id', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
+    const { r, calls } = await startFake()
     const a = bridgeFor(r)
     const b = bridgeFor(r)
     const info = await a.invoke('app.info')
@@ -70,8 +62,7 @@ describe('ws transport', () => {
   })
 
   it('refuses unknown commands without calling the core', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
+    const { r, calls } = await startFake()
     const bridge = bridgeFor(r)
     const result = await bridge.invoke('no.such' as never)
     expect(result.ok).toBe(false)
@@ -80,8 +71,7 @@ describe('ws transport', () => {
   })
 
   it('broadcasts events, and sends targeted ones (with bytes) only to their client', async () => {
-    const { core, emit } = fakeCore()
-    const r = await start(core)
+    const { r, emit } = await startFake()
     const a = bridgeFor(r)
     const b = bridgeFor(r)
     await a.invoke('app.info')
@@ -105,8 +95,7 @@ describe('ws transport', () => {
   })
 
   it('carries bytes from page to main too', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
+    const { r, calls } = await startFake()
     const bridge = bridgeFor(r)
     // No command takes bytes today; the codec must still round-trip them if one does.
     await bridge.invoke('external.open', { url: new Uint8Array([7, 8]) as never })
@@ -116,9 +105,8 @@ describe('ws transport', () => {
   })
 
   it('answers no notice, and hands on any notice name for the core to judge', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
-    const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`], { origin: r.httpOrigin })
+    const { r, calls } = await startFake()
+    const socket = rawSocket(r)
     const results: number[] = []
     socket.on('message', (data) => {
       const message = decodeFrame(String(data)) as { t: string; id?: number }
@@ -136,8 +124,7 @@ describe('ws transport', () => {
   })
 
   it('send is one way while connected and drops what it would send while the socket is down', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
+    const { r, calls } = await startFake()
     const bridge = bridgeFor(r)
     bridge.send('ssh.ack', { terminalId: 't', bytes: 1 })
     await bridge.invoke('app.info')
@@ -151,8 +138,7 @@ describe('ws transport', () => {
   })
 
   it('tells the core when a client goes away', async () => {
-    const { core, gone } = fakeCore()
-    const r = await start(core)
+    const { r, gone } = await startFake()
     const bridge = bridgeFor(r)
     await bridge.invoke('app.info')
     const id = bridge.clientId
@@ -163,8 +149,7 @@ describe('ws transport', () => {
   })
 
   it('refuses a wrong secret, a foreign origin, a foreign host and a missing protocol', async () => {
-    const { core, calls } = fakeCore()
-    const r = await start(core)
+    const { r, calls } = await startFake()
     const url = `${r.origin}/ws`
     const good = [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`]
     expect(await upgradeStatus(url, good, r.httpOrigin)).toBe(101)
@@ -179,22 +164,16 @@ describe('ws transport', () => {
   })
 
   it('never echoes the secret in the accepted protocol', async () => {
-    const { core } = fakeCore()
-    const r = await start(core)
-    const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`], {
-      origin: r.httpOrigin
-    })
+    const { r } = await startFake()
+    const socket = rawSocket(r)
     await new Promise((resolve) => socket.on('open', resolve))
     expect(socket.protocol).toBe(WS_PROTOCOL)
     socket.close()
   })
 
   it('closes a connection that sends garbage', async () => {
-    const { core } = fakeCore()
-    const r = await start(core)
-    const socket = new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`], {
-      origin: r.httpOrigin
-    })
+    const { r } = await startFake()
+    const socket = rawSocket(r)
     await new Promise((resolve) => socket.on('open', resolve))
     const code = new Promise<number>((resolve) => socket.on('close', (c) => resolve(c)))
     socket.send('{not json')
@@ -207,14 +186,10 @@ describe('ws transport', () => {
     const stuck: TransportCore = { ...core, handle: () => new Promise(() => undefined) }
     const r = await start(stuck)
     const states: string[] = []
-    const bridge = createWsBridge({
-      origin: r.origin,
-      secret: r.secret,
-      createSocket: nodeSocketFactory(r.httpOrigin),
+    const bridge = openBridge(r, {
       onState: (s) => states.push(s),
       reconnectDelayMs: () => 10
     })
-    bridges.push(bridge)
     const call = bridge.invoke('app.info')
     await until(() => bridge.state === 'open')
     await r.transport.close()

@@ -1,11 +1,14 @@
 /** Shared by the reach tests: a fake ReachContext, free ports, and waiting for output. */
+import { mkdtemp } from 'node:fs/promises'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Readable } from 'node:stream'
 import ssh2, { type ParsedKey } from 'ssh2'
 import { generateEd25519PrivateKey } from '../host-key'
 import { ManualClock } from '../../../shared/clock'
 import type { EmuInstanceView, ReachContext } from '../../reach-types'
-import type { EmulatorReach } from '../create-reach'
+import { createReach, type EmulatorReach } from '../create-reach'
 
 export async function freePort(): Promise<number> {
   const server = createServer()
@@ -42,6 +45,37 @@ export function fakeCloud(stateDir?: string): FakeCloud {
     log: (line) => lines.push(line)
   }
   return { context, instances, keys, tokens, lines }
+}
+
+/** A reach on a fake cloud that keeps its state in a fresh temp folder named from `prefix`, knowing `keys` (user → public keys). */
+export async function reachInTempState(
+  prefix: string,
+  keys: Record<string, string[]>
+): Promise<{ stateDir: string; cloud: FakeCloud; reach: EmulatorReach }> {
+  const stateDir = await mkdtemp(join(tmpdir(), prefix))
+  const cloud = fakeCloud(stateDir)
+  for (const [user, publicKeys] of Object.entries(keys)) cloud.keys.set(user, publicKeys)
+  return { stateDir, cloud, reach: await createReach()(cloud.context) }
+}
+
+/** Runs `instanceId` of `owner` on `reach` (Linux user root, notebook at /nb/<id>/), each instance port on the loopback node port given. */
+export async function runInstance(
+  cloud: FakeCloud,
+  reach: EmulatorReach,
+  instanceId: string,
+  owner: string,
+  nodePorts: Record<number, number>
+): Promise<EmuInstanceView> {
+  const view: EmuInstanceView = {
+    instanceId,
+    owner,
+    instanceUsername: 'root',
+    subUrl: `/nb/${instanceId}/`,
+    nodePorts: Object.entries(nodePorts).map(([port, nodePort]) => ({ port: Number(port), address: '127.0.0.1', nodePort }))
+  }
+  cloud.instances.set(instanceId, view)
+  await reach.instanceRunning(view)
+  return view
 }
 
 export function userKey(): { privateKey: string; publicKey: string } {

@@ -119,11 +119,15 @@ function flakyCloud(clock: ManualClock, options: { skewMs?: number; dateHeader?:
   return { cloud, state, instances, otherClient }
 }
 
+/** A create-once guard and the flaky cloud it guards, on one manual clock. */
+function creatorOnFlakyCloud(options: Parameters<typeof flakyCloud>[1] = {}) {
+  const clock = new ManualClock()
+  return { clock, creator: createInstanceOnce(clock), ...flakyCloud(clock, options) }
+}
+
 describe('createInstanceOnce', () => {
   it("looks the instance up before the user's retry and sends no second create", async () => {
-    const clock = new ManualClock()
-    const { cloud, state } = flakyCloud(clock)
-    const creator = createInstanceOnce(clock)
+    const { clock, creator, cloud, state } = creatorOnFlakyCloud()
     state.loseCreateAnswers = 1
     state.failLists = 1 // the immediate look-up fails too: the user sees the error
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject({ kind: 'network' })
@@ -133,9 +137,7 @@ describe('createInstanceOnce', () => {
   })
 
   it('does not mistake an older instance of the same name for the lost one', async () => {
-    const clock = new ManualClock()
-    const { cloud, state, instances } = flakyCloud(clock)
-    const creator = createInstanceOnce(clock)
+    const { creator, cloud, state, instances } = creatorOnFlakyCloud()
     await creator.create(cloud, request, [])
     const known = [...instances]
     state.loseCreateAnswers = 1
@@ -145,9 +147,7 @@ describe('createInstanceOnce', () => {
   })
 
   it('sends the retry when the look-up shows nothing was created', async () => {
-    const clock = new ManualClock()
-    const { cloud, state, instances } = flakyCloud(clock)
-    const creator = createInstanceOnce(clock)
+    const { creator, cloud, state, instances } = creatorOnFlakyCloud()
     state.loseCreateAnswers = 1
     state.failLists = 1
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject({ kind: 'network' })
@@ -157,9 +157,7 @@ describe('createInstanceOnce', () => {
   })
 
   it('#12 item 9: our request never arrived and another client made a same-name instance of another type: not adopted', async () => {
-    const clock = new ManualClock()
-    const { cloud, state, otherClient } = flakyCloud(clock)
-    const creator = createInstanceOnce(clock)
+    const { creator, cloud, state, otherClient } = creatorOnFlakyCloud()
     otherClient('theirs', { instanceTypeInfo: { ...makeInstance().instanceSpecInfo.instanceTypeInfo, instanceId: 'type-2' } })
     state.dropCreates = 1
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject({ kind: 'network' })
@@ -169,9 +167,7 @@ describe('createInstanceOnce', () => {
   })
 
   it('#12 item 9: an identical instance made after our attempt failed is not claimed: the user is asked', async () => {
-    const clock = new ManualClock()
-    const { cloud, state, otherClient } = flakyCloud(clock)
-    const creator = createInstanceOnce(clock)
+    const { clock, creator, cloud, state, otherClient } = creatorOnFlakyCloud()
     state.dropCreates = 1
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject({ kind: 'network' })
     clock.advance(60_000)
@@ -190,9 +186,7 @@ describe('createInstanceOnce', () => {
   })
 
   it('#12 item 9: an identical instance made before our request was sent is not ours', async () => {
-    const clock = new ManualClock()
-    const { cloud, state, otherClient } = flakyCloud(clock)
-    const creator = createInstanceOnce(clock)
+    const { clock, creator, cloud, state, otherClient } = creatorOnFlakyCloud()
     otherClient('theirs') // not yet in the app's snapshot
     clock.advance(30_000)
     state.dropCreates = 1
@@ -201,9 +195,7 @@ describe('createInstanceOnce', () => {
   })
 
   it('#12 item 9: two identical instances inside the window: unsure, the user is asked', async () => {
-    const clock = new ManualClock()
-    const { cloud, state, otherClient } = flakyCloud(clock)
-    const creator = createInstanceOnce(clock)
+    const { creator, cloud, state, otherClient } = creatorOnFlakyCloud()
     state.loseCreateAnswers = 1
     otherClient('theirs')
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject({ kind: 'maybe-created' })
@@ -215,17 +207,13 @@ describe('createInstanceOnce', () => {
     ['5 minutes ahead', 5 * 60_000],
     ['2 hours behind', -2 * 3_600_000]
   ])('#12 item 9: a server clock %s of ours: the measured offset still finds our instance', async (_label, skewMs) => {
-    const clock = new ManualClock()
-    const { cloud, state } = flakyCloud(clock, { skewMs })
-    const creator = createInstanceOnce(clock)
+    const { creator, cloud, state } = creatorOnFlakyCloud({ skewMs })
     state.loseCreateAnswers = 1
     await expect(creator.create(cloud, request, [])).resolves.toEqual({ instanceId: 'notebook-1', recovered: true })
   })
 
   it('#12 item 9: without a Date header the offset is unknown: a same-name match is only ever "maybe"', async () => {
-    const clock = new ManualClock()
-    const { cloud, state } = flakyCloud(clock, { dateHeader: false })
-    const creator = createInstanceOnce(clock)
+    const { creator, cloud, state } = creatorOnFlakyCloud({ dateHeader: false })
     state.loseCreateAnswers = 1
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject({ kind: 'maybe-created', instanceId: 'notebook-1' })
     expect(state.createsSent).toBe(1)

@@ -9,6 +9,7 @@ import { connect as netConnect, type AddressInfo, type Socket } from 'node:net'
 import { createServer as createHttpServer, request as httpRequest, type Server } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import { generate } from 'selfsigned'
+import { serverCertificateOptions } from '../../../emulator/reach/notebook-certificate'
 
 export interface PrivateCa {
   certPem: string
@@ -33,26 +34,9 @@ export async function makePrivateCa(): Promise<PrivateCa> {
 
 /** A server certificate for `hostname` (and 127.0.0.1), signed by the private CA. */
 export async function serverCertificate(ca: PrivateCa, hostname: string): Promise<{ certPem: string; keyPem: string }> {
-  const now = Date.now()
   const made = await generate([{ name: 'commonName', value: hostname }], {
-    keyType: 'ec',
-    curve: 'P-256',
-    algorithm: 'sha256',
-    notBeforeDate: new Date(now - 60_000),
-    notAfterDate: new Date(now + 86_400_000),
-    ca: { key: ca.keyPem, cert: ca.certPem },
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: hostname },
-          { type: 7, ip: '127.0.0.1' }
-        ]
-      }
-    ]
+    ...serverCertificateOptions(hostname, new Date(), 1),
+    ca: { key: ca.keyPem, cert: ca.certPem }
   })
   return { certPem: made.cert, keyPem: made.private }
 }

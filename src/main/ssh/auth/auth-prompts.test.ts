@@ -13,8 +13,18 @@ import { ManualClock, systemClock } from '../../../shared/clock'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
 import { runningInstance } from '../testing/instance'
 import { TerminalHarness } from '../testing/terminal-harness'
+import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
 
 const { Server, utils } = ssh2
+
+/** The user trusts the host key once and answers the `kind` prompt with `secret`; anything else is cancelled. */
+function trustingTheHostAnswer(kind: 'keyboard-interactive' | 'password', secret: string) {
+  return (prompt: SshPrompt): PromptAnswer => {
+    if (prompt.kind === 'host-key') return { kind: 'host-key', decision: 'accept-once' }
+    if (prompt.kind === kind) return { kind: 'secret', values: [secret] }
+    return { kind: 'cancel' }
+  }
+}
 
 describe('keyboard-interactive and password prompts', () => {
   let server: InstanceType<typeof Server>
@@ -74,16 +84,18 @@ describe('keyboard-interactive and password prompts', () => {
     return { harness, terminals }
   }
 
-  it('asks the server’s keyboard-interactive questions with its instructions and logs in', async () => {
-    methods = ['keyboard-interactive']
+  /** The server offers only `method`; the user trusts the host and answers with `secret`; terminal `instanceId` gets in. */
+  async function loggedInWith(method: 'keyboard-interactive' | 'password', secret: string, instanceId: string) {
+    methods = [method]
     const { harness, terminals } = setup()
-    harness.answerPrompt = (prompt) => {
-      if (prompt.kind === 'host-key') return { kind: 'host-key', decision: 'accept-once' }
-      if (prompt.kind === 'keyboard-interactive') return { kind: 'secret', values: ['123456'] }
-      return { kind: 'cancel' }
-    }
-    const { terminalId } = terminals.open('i-kbd', 80, 24, harness.clientId)
+    harness.answerPrompt = trustingTheHostAnswer(method, secret)
+    const { terminalId } = terminals.open(instanceId, 80, 24, harness.clientId)
     await harness.waitForOutput(terminalId, 'welcome in')
+    return { harness, terminals }
+  }
+
+  it('asks the server’s keyboard-interactive questions with its instructions and logs in', async () => {
+    const { harness, terminals } = await loggedInWith('keyboard-interactive', '123456', 'i-kbd')
     expect(harness.prompts.find((prompt) => prompt.kind === 'keyboard-interactive')).toMatchObject({
       kind: 'keyboard-interactive',
       host: '127.0.0.1',
@@ -95,15 +107,7 @@ describe('keyboard-interactive and password prompts', () => {
   })
 
   it('asks for a password when that is what the server allows, and never repeats it in events', async () => {
-    methods = ['password']
-    const { harness, terminals } = setup()
-    harness.answerPrompt = (prompt) => {
-      if (prompt.kind === 'host-key') return { kind: 'host-key', decision: 'accept-once' }
-      if (prompt.kind === 'password') return { kind: 'secret', values: ['hunter2'] }
-      return { kind: 'cancel' }
-    }
-    const { terminalId } = terminals.open('i-pw', 80, 24, harness.clientId)
-    await harness.waitForOutput(terminalId, 'welcome in')
+    const { harness, terminals } = await loggedInWith('password', 'hunter2', 'i-pw')
     expect(harness.prompts.map((prompt) => prompt.kind)).toEqual(['host-key', 'password'])
     expect(JSON.stringify([harness.prompts, harness.statuses])).not.toContain('hunter2')
     terminals.dispose()

@@ -22,20 +22,26 @@ class FakeChannel extends EventEmitter {
   }
 }
 
-function setup() {
-  const clock = new ManualClock()
-  const sent: Uint8Array[] = []
-  const session = new TerminalSession({
+/** Terminal t1 of client c1 on instance i1, 80×24; a test hands the callbacks it watches. */
+function newSession(over: Partial<ConstructorParameters<typeof TerminalSession>[0]> = {}): TerminalSession {
+  return new TerminalSession({
     id: 't1',
     instanceId: 'i1',
     clientId: 'c1',
     cols: 80,
     rows: 24,
-    clock,
-    send: (data) => sent.push(data),
+    clock: new ManualClock(),
+    send: () => {},
     onShellExit: () => {},
-    onChannelLost: () => {}
+    onChannelLost: () => {},
+    ...over
   })
+}
+
+function setup() {
+  const clock = new ManualClock()
+  const sent: Uint8Array[] = []
+  const session = newSession({ clock, send: (data) => sent.push(data) })
   const channel = new FakeChannel()
   session.attach(channel as unknown as ClientChannel)
   const sentBytes = (): number => sent.reduce((sum, batch) => sum + batch.length, 0)
@@ -45,14 +51,7 @@ function setup() {
 describe('TerminalSession', () => {
   it('reports the exit status of a shell that ended before it was attached (it came with the channel)', () => {
     const ends: string[] = []
-    const session = new TerminalSession({
-      id: 't1',
-      instanceId: 'i1',
-      clientId: 'c1',
-      cols: 80,
-      rows: 24,
-      clock: new ManualClock(),
-      send: () => {},
+    const session = newSession({
       onShellExit: (_session, code) => ends.push(`exit ${code}`),
       onChannelLost: () => ends.push('lost')
     })

@@ -48,6 +48,21 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
     return folder
   }
 
+  /** Opens a files session with `fault` in force, and a local folder; the fault is lifted afterwards, pass or fail. */
+  async function underFault(
+    fault: SftpFault,
+    test: (opened: { harness: FilesHarness; sessionId: string; home: string; local: string }) => Promise<void>
+  ): Promise<void> {
+    const { harness, instanceId, scratch, setFault } = await setup()
+    await setFault(fault)
+    try {
+      const { sessionId, home } = await harness.open(instanceId)
+      await test({ harness, sessionId, home, local: localFolder(scratch) })
+    } finally {
+      await setFault('none')
+    }
+  }
+
   it('uploads and downloads a tree with odd names byte-identical, names never reaching a shell', async () => {
     const { harness, instanceId, scratch, home: expectedHome } = await setup()
     const { sessionId, home } = await harness.open(instanceId)
@@ -97,11 +112,7 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
   })
 
   it('says the disk is full when it is, and leaves nothing behind', async () => {
-    const { harness, instanceId, scratch, setFault } = await setup()
-    await setFault('disk-full')
-    try {
-      const { sessionId, home } = await harness.open(instanceId)
-      const local = localFolder(scratch)
+    await underFault('disk-full', async ({ harness, sessionId, home, local }) => {
       makeOddTree(local, 'full', 1 * MiB)
       const outcome = await harness.upload(sessionId, home, join(local, 'full', 'sub dir', 'deeper'), ['big.bin'])
       expect(outcome.state).toBe('failed')
@@ -110,17 +121,11 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
       )
       const listing = (await harness.invoke('files.list', { sessionId, path: home })) as { entries: unknown[] }
       expect(listing.entries).toEqual([])
-    } finally {
-      await setFault('none')
-    }
+    })
   })
 
   it('says when the user may not write there (permission denied)', async () => {
-    const { harness, instanceId, scratch, setFault } = await setup()
-    await setFault('read-only')
-    try {
-      const { sessionId, home } = await harness.open(instanceId)
-      const local = localFolder(scratch)
+    await underFault('read-only', async ({ harness, sessionId, home, local }) => {
       const root = makeOddTree(local, 'denied', 1024)
       const outcome = await harness.upload(sessionId, home, join(local, root), ['plain.txt'])
       expect(outcome).toMatchObject({
@@ -130,9 +135,7 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
       await expect(harness.invoke('files.mkdir', { sessionId, path: join(home, 'new') })).rejects.toMatchObject({
         message: expect.stringMatching(/^You may not create “.*new” on the instance \(permission denied\)/)
       })
-    } finally {
-      await setFault('none')
-    }
+    })
   })
 
   it('makes, renames and deletes folders, refusing to overwrite', async () => {

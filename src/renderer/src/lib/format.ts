@@ -2,11 +2,13 @@
  * How instances read in the list and the detail panel. Pure, so the wording is tested in Node.
  */
 import type { Instance } from '../../../shared/api'
-import type { CatalogOffer, Stock } from '../../../shared/catalog'
+import type { Stock } from '../../../shared/catalog'
 import { statusGroup } from '../../../shared/instance-rules'
 import { formatDollars, hourlyRate } from '../../../shared/money'
 
 export { formatBytes } from '../../../shared/format-bytes'
+export { typeLabel } from '../../../shared/catalog'
+export { chargeModeLabel } from '../../../shared/cost-words'
 
 /** A Map, not a plain object: a server's chargeMode such as `constructor` must not find Object's own members. */
 const CHARGE_MODE_UNITS: ReadonlyMap<string, string> = new Map([
@@ -34,23 +36,6 @@ export function formatBilling(instance: Instance): string {
   const price = `${billing.unit}${formatNumber(billing.price)}`
   const duration = billing.duration > 1 ? ` × ${billing.duration}` : ''
   return `${price} / ${unit}${duration} · ${billing.type}`
-}
-
-export function chargeModeLabel(mode: string): string {
-  switch (mode) {
-    case 'perHour':
-      return 'Per hour'
-    case 'tidePerHour':
-      return 'Per hour (tide, off-peak)'
-    case 'perDay':
-      return 'Per day'
-    case 'perWeek':
-      return 'Per week'
-    case 'perMonth':
-      return 'Per month'
-    default:
-      return mode
-  }
 }
 
 export function chargeModeUnit(mode: string): string {
@@ -97,12 +82,6 @@ export function formatDuration(ms: number): string {
   if (minutes < 60) return seconds % 60 === 0 || minutes >= 10 ? `${minutes} min` : `${minutes} min ${seconds % 60} s`
   const hours = Math.floor(minutes / 60)
   return minutes % 60 === 0 ? `${hours} h` : `${hours} h ${minutes % 60} min`
-}
-
-/** A catalog type as the picker and the review name it: "8 × H100-SXM-80GB", or "CPU only". */
-export function typeLabel(offer: Pick<CatalogOffer, 'gpuName' | 'gpuNum'>): string {
-  if (!offer.gpuName) return 'CPU only'
-  return `${offer.gpuNum ?? '?'} × ${offer.gpuName}`
 }
 
 export function stockLabel(stock: Stock): string {

@@ -14,6 +14,20 @@ function sameChunk(command: string, answer: unknown, event: string, payload: unk
   bridge.emit(event, payload)
 }
 
+/** Loads `store` (listening first) while its call's answer and an event land in one chunk. */
+async function loadAmid(
+  store: { listen(): unknown; load(): Promise<unknown> },
+  command: string,
+  answer: unknown,
+  event: string,
+  payload: unknown
+): Promise<void> {
+  store.listen()
+  const loading = store.load()
+  sameChunk(command, answer, event, payload)
+  await loading
+}
+
 /** The answer is taken when no event came while the call was out. */
 const alone = (command: string, answer: unknown): void => bridge.answer(command, answer)
 
@@ -25,21 +39,15 @@ beforeEach(() => {
 describe('an answer made before the event that lands with it', () => {
   it('balance: the read amount stays', async () => {
     const { balance } = await import('../cost/balance.svelte')
-    balance.listen()
-    const loading = balance.load()
     const read = { balance: { balance: 4.2, voucher: 5, credit: 0 }, fetchedAt: 1_000 }
-    sameChunk('balance.get', { balance: null, fetchedAt: null }, 'balance', read)
-    await loading
+    await loadAmid(balance, 'balance.get', { balance: null, fetchedAt: null }, 'balance', read)
     expect(balance.snapshot).toEqual(read)
   })
 
   it('instances: the polled list stays', async () => {
     const { instances } = await import('../instances/instances.svelte')
-    instances.listen()
-    const loading = instances.load()
     const polled = { instances: [], fetchedAt: 2_000, mode: 'steady' }
-    sameChunk('instances.get', { instances: [], fetchedAt: null, mode: 'steady' }, 'instances', polled)
-    await loading
+    await loadAmid(instances, 'instances.get', { instances: [], fetchedAt: null, mode: 'steady' }, 'instances', polled)
     expect(instances.snapshot).toEqual(polled)
   })
 
@@ -58,32 +66,23 @@ describe('an answer made before the event that lands with it', () => {
     // The settings store follows the OS colour scheme too; Node has none.
     vi.stubGlobal('window', { matchMedia: () => ({ matches: false, addEventListener() {}, removeEventListener() {} }) })
     const { appSettings } = await import('./settings.svelte')
-    appSettings.listen()
-    const loading = appSettings.load()
     const saved = { theme: 'dark', lowBalanceThreshold: 50 }
-    sameChunk('settings.get', { theme: 'light', lowBalanceThreshold: 10 }, 'settings', saved)
-    await loading
+    await loadAmid(appSettings, 'settings.get', { theme: 'light', lowBalanceThreshold: 10 }, 'settings', saved)
     vi.unstubAllGlobals()
     expect(appSettings.current).toEqual(saved)
   })
 
   it('tunnels: a tunnel that just opened stays listed', async () => {
     const { tunnels } = await import('../instances/tunnels.svelte')
-    tunnels.listen()
-    const loading = tunnels.load()
     const opened = [{ instanceId: 'i-1', remotePort: 8888, localPort: 50_000 }]
-    sameChunk('tunnels.list', [], 'tunnels', opened)
-    await loading
+    await loadAmid(tunnels, 'tunnels.list', [], 'tunnels', opened)
     expect(tunnels.list).toEqual(opened)
   })
 
   it('catalog: the fresh read stays', async () => {
     const { catalog } = await import('../create/catalog.svelte')
-    catalog.listen()
-    const loading = catalog.load()
     const fresh = { profileId: 'sandbox', fetchedAt: 3_000, images: [] }
-    sameChunk('catalog.get', { profileId: 'sandbox', fetchedAt: null, images: [] }, 'catalog', fresh)
-    await loading
+    await loadAmid(catalog, 'catalog.get', { profileId: 'sandbox', fetchedAt: null, images: [] }, 'catalog', fresh)
     expect(catalog.view).toEqual(fresh)
   })
 

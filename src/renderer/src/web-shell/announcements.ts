@@ -7,9 +7,13 @@
 import type { AppNotification } from '../../../shared/contract'
 import { call, onWebShell } from '../lib/bridge'
 import { cost, GUARD_KINDS, type GuardKind } from '../cost/cost.svelte'
+import { availability } from '../launch/availability.svelte'
 import { toasts, type ToastTone } from '../lib/toasts.svelte'
 
-const TONES: Record<Exclude<AppNotification['kind'], GuardKind>, ToastTone> = {
+/** The availability watch's and a reclaim's carry theirs ("Launch now", "Relaunch like this one"): the availability store shows them. */
+type LaunchKind = 'stock' | 'reclaimed'
+
+const TONES: Record<Exclude<AppNotification['kind'], GuardKind | LaunchKind>, ToastTone> = {
   ready: 'success',
   failed: 'error',
   stuck: 'warning',
@@ -35,6 +39,7 @@ export function listenForAnnouncements(): () => void {
       toasts.show(TONES.job, notification.title, notification.body, { sticky: true, actions })
       return
     }
+    if (notification.kind === 'stock' || notification.kind === 'reclaimed') return availability.announce(notification)
     // A stuck start and a low balance ask for something to be done: they stay until dismissed.
     const sticky = notification.kind === 'stuck' || notification.kind === 'low-balance'
     toasts.show(TONES[notification.kind], notification.title, notification.body, { sticky })

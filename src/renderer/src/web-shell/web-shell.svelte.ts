@@ -40,10 +40,25 @@ class WebShellStore {
       }),
       onConnectionState((state) => {
         this.connection = state
-      })
+      }),
+      // A file main would have saved through a dialog (an exported template): the browser downloads it.
+      onWebShell('download', (file) => download(file.fileName, file.text))
     ]
     return () => offs.forEach((off) => off())
   }
+}
+
+/** Saves `text` as a download named `fileName` (the browser asks where, or puts it in Downloads). */
+function download(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  link.rel = 'noopener'
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
 }
 
 export const webShell = new WebShellStore()
