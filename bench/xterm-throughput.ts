@@ -5,9 +5,11 @@
  * streamed downlink) → the renderer's TerminalTab → xterm. The rate is what xterm acknowledges
  * as parsed (`ssh.ack`, counted where the core receives it), from the first byte sent to the
  * last byte acknowledged.
- * Three references in the same run: xterm alone in the same Chromium (the prebuilt xterm.js, at
- * the app terminal's size and font, fed the same text in 64 KiB writes, 256 KiB in flight, no
- * transport): the ceiling of this browser on this machine; the same chain with a consumer that
+ * The target is the ratio to xterm alone in the same Chromium (the prebuilt xterm.js, at the app
+ * terminal's size, font and renderer, fed the same text in 64 KiB writes, 256 KiB in flight, no
+ * transport): the ceiling of this browser on this machine. The app's floods and xterm alone's
+ * alternate (ROUNDS each), so a neighbour's load on this shared machine hurts both alike; the
+ * ratio is of their total rates. Other references, reported: the same chain with a consumer that
  * acknowledges at once in Node (no browser): what the source and the app's data path can deliver
  * at all; and the same chain into the page with the terminal hidden: everything but drawing.
  * And the downlink's own worth: the same floods into a second page whose downlink request is
@@ -15,12 +17,12 @@
  * with floods into the first page, printed as a ratio.
  *
  * Also: Ctrl-C during a `yes` flood, five times — from the key press in the page until xterm has
- * parsed the echoed ^C (everything queued before it had to be parsed first). Checks ≥ 20 MB/s,
- * and ≤ 200 ms for the slowest of the five.
+ * parsed the echoed ^C (everything queued before it had to be parsed first). Checks the ratio
+ * ≥ 0.8 (an absolute MB/s says more about the machine than the app), and ≤ 100 ms for the
+ * slowest of the five Ctrl-Cs.
  * And, from a trace of a separate flood, where the page's main thread went: frames, xterm's
- * parse slices, the rest, idle. With the issue's window (256 KiB in flight, refilled below 32 KiB)
- * every refill costs a parse slice plus, at 60 frames a second, most of a frame; on a software
- * rasteriser a DOM-renderer frame costs about as much as parsing the refill.
+ * parse slices, the rest, idle; and what xterm parses per slice (the bytes per ack; flow
+ * control, src/main/ssh/data-path/flow-control.ts, resumes after half its window is parsed).
  *
  *   npx tsx bench/xterm-throughput.ts [--mib 64]
  */
@@ -31,17 +33,18 @@ import { createReach } from '../src/emulator/reach/index'
 import type { EventName, Events, NoticeName } from '../src/shared/contract'
 import type { ClientContext } from '../src/main/core-types'
 import { startWebShell, type WebShell } from '../src/web/server'
-import { HIGH_WATERMARK } from '../src/main/ssh/data-path/flow-control'
 import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
 import { MINIMUM_CONTRAST_RATIO, TERMINAL_FONT_FAMILY } from '../src/renderer/src/terminal/terminal-theme'
 import { traceMainThread } from './renderer-main-thread'
 import { highest } from '../src/shared/extremes'
 
-const TARGET_MBPS = 20
-const TARGET_CTRL_C_MS = 200
+const TARGET_RATIO = 0.8
+const TARGET_CTRL_C_MS = 100
 const CTRL_C_TRIES = 5
+/** App and xterm-alone floods, alternated. */
+const ROUNDS = 2
 const mibArg = process.argv.indexOf('--mib')
-const MIB = mibArg > 0 ? Number(process.argv[mibArg + 1]) : 64
+const MIB = mibArg > 0 ? Number(process.argv[mibArg + 1]) : 32
 const BYTES = MIB * 1024 * 1024
 const floodOf = (bytes: number): string => `yes 'the quick brown fox jumps over the lazy dog 0123456789' | head -c ${bytes}`
 const FLOOD = floodOf(BYTES)
@@ -52,6 +55,14 @@ const PROFILE_FLOOD = floodOf(PROFILE_BYTES)
 class CoreMeter {
   sent = 0
   acked = 0
+  /** Ack messages: one per parse slice of xterm's (parsed-acks.ts). */
+  acks = 0
+  /** The most that was ever sent and not yet acknowledged: flow control's window at its widest. */
+  mostInFlight = 0
+  /** Batches sent and not yet acknowledged: [total sent including it, when]. */
+  private unackedBatches: [number, number][] = []
+  /** From a batch leaving main to xterm's ack covering it, ms. */
+  latencies: number[] = []
   firstSentAt: number | undefined
   /** The page's terminal and connection, from its last ack: to type into it while it is hidden. */
   page: { terminalId: string; context: ClientContext } | undefined
@@ -66,6 +77,11 @@ class CoreMeter {
       if (name === 'ssh.ack') {
         const ack = input as { terminalId: string; bytes: number }
         this.acked += ack.bytes
+        this.acks++
+        const now = performance.now()
+        while (this.unackedBatches.length > 0 && this.unackedBatches[0]![0] <= this.acked) {
+          this.latencies.push(now - this.unackedBatches.shift()![1])
+        }
         this.page = { terminalId: ack.terminalId, context }
       }
       notice(name, input, context)
@@ -75,6 +91,8 @@ class CoreMeter {
       const data = (payload as Events['ssh.data']).data
       this.firstSentAt ??= performance.now()
       this.sent += data.length
+      this.mostInFlight = Math.max(this.mostInFlight, this.sent - this.acked)
+      this.unackedBatches.push([this.sent, performance.now()])
       this.onData?.(data, this.sent)
     })
   }
@@ -82,8 +100,17 @@ class CoreMeter {
   reset(): void {
     this.sent = 0
     this.acked = 0
+    this.acks = 0
+    this.mostInFlight = 0
+    this.unackedBatches = []
+    this.latencies = []
     this.firstSentAt = undefined
   }
+}
+
+function percentile(values: number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN
 }
 
 async function typeLine(page: Page, text: string): Promise<void> {
@@ -229,9 +256,10 @@ async function downlinkReference(
  * In the page: the app's options and the size of the app's terminal (a frame's cost grows with
  * the cells it draws), 64 KiB writes, at most 256 KiB unparsed.
  */
-const XTERM_ALONE = `async ([total, options]) => {
+const XTERM_ALONE = `async ([total, options, webgl]) => {
   const term = new Terminal(options)
   term.open(document.getElementById('t'))
+  if (webgl) term.loadAddon(new WebglAddon.WebglAddon())
   const line = new TextEncoder().encode('the quick brown fox jumps over the lazy dog 0123456789\\r\\n')
   const chunk = new Uint8Array(64 * 1024)
   for (let i = 0; i < chunk.length; i++) chunk[i] = line[i % line.length]
@@ -255,7 +283,7 @@ const XTERM_ALONE = `async ([total, options]) => {
 }`
 
 /** xterm.js alone in a blank page of the same browser: parse + DOM render, no app around it. */
-async function xtermAlone(browser: Browser, size: PageTerminal): Promise<number> {
+async function xtermAlone(browser: Browser, size: PageTerminal, bytes: number): Promise<number> {
   const require = createRequire(import.meta.url)
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
   try {
@@ -271,7 +299,8 @@ async function xtermAlone(browser: Browser, size: PageTerminal): Promise<number>
       scrollback: 10_000,
       minimumContrastRatio: MINIMUM_CONTRAST_RATIO
     }
-    return (await page.evaluate(`(${XTERM_ALONE})(${JSON.stringify([BYTES, options])})`)) as number
+    if (size.renderer === 'WebGL') await page.addScriptTag({ path: require.resolve('@xterm/addon-webgl/lib/addon-webgl.js') })
+    return (await page.evaluate(`(${XTERM_ALONE})(${JSON.stringify([bytes, options, size.renderer === 'WebGL'])})`)) as number
   } finally {
     await page.close()
   }
@@ -333,16 +362,28 @@ async function main(): Promise<number> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     const terminal = await openTerminal(page, shell)
 
-    // 1. Throughput: from the first byte sent to the last byte xterm acknowledged.
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    meter.reset()
-    const cpuBefore = process.cpuUsage()
-    const wallBefore = performance.now()
-    await typeLine(page, FLOOD)
-    await until(() => meter.acked >= BYTES, `${MIB} MiB acknowledged by xterm`, 600_000)
-    const xtermMbps = meter.acked / 1e6 / ((performance.now() - (meter.firstSentAt ?? 0)) / 1000)
-    const cpu = process.cpuUsage(cpuBefore)
-    const nodeShare = (cpu.user + cpu.system) / 1000 / (performance.now() - wallBefore)
+    // 1. Throughput, alternated with xterm alone: from the first byte sent to the last byte xterm acknowledged.
+    const app: number[] = []
+    const alone: number[] = []
+    let nodeShare = 0
+    let slice = 0
+    let inFlight = 0
+    const latencies: number[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      const cpuBefore = process.cpuUsage()
+      const wallBefore = performance.now()
+      app.push(await floodInto(page, meter, BYTES))
+      const cpu = process.cpuUsage(cpuBefore)
+      nodeShare = Math.max(nodeShare, (cpu.user + cpu.system) / 1000 / (performance.now() - wallBefore))
+      slice = Math.max(slice, meter.acked / Math.max(1, meter.acks))
+      inFlight = Math.max(inFlight, meter.mostInFlight)
+      for (const ms of meter.latencies) latencies.push(ms)
+      alone.push(await xtermAlone(browser, terminal, BYTES))
+    }
+    await page.bringToFront()
+    const appMbps = ROUNDS / app.reduce((total, mbps) => total + 1 / mbps, 0)
+    const aloneMbps = ROUNDS / alone.reduce((total, mbps) => total + 1 / mbps, 0)
+    const ratio = appMbps / aloneMbps
 
     // 2. Ctrl-C during a flood, CTRL_C_TRIES times: until xterm has parsed the echoed ^C.
     const ctrlCTimes: number[] = []
@@ -362,39 +403,40 @@ async function main(): Promise<number> {
     const undrawnMbps = await undrawnReference(page, shell, meter)
     const transports = await downlinkReference(browser, shell, meter, page)
     const referenceMbps = await nodeReference(shell, instanceId as string)
-    const aloneMbps = await xtermAlone(browser, terminal)
-    const ok = xtermMbps >= TARGET_MBPS && ctrlCMs <= TARGET_CTRL_C_MS
+    const ok = ratio >= TARGET_RATIO && ctrlCMs <= TARGET_CTRL_C_MS
+    const list = (values: number[]): string => values.map((value) => value.toFixed(1)).join(', ')
     console.log(
       `xterm-throughput: ${MIB} MiB of shell output into a ${terminal.cols}×${terminal.rows} xterm (${terminal.renderer} renderer), headless Chromium; remote: ${remote.label}`
     )
-    console.log(`  reference, xterm alone in this browser: ${aloneMbps.toFixed(1)} MB/s`)
+    console.log(
+      `  reference, xterm alone in this browser: ${aloneMbps.toFixed(1)} MB/s (${list(alone)}; ${terminal.renderer} renderer, as the app's)`
+    )
     console.log(`  reference, same chain acked in Node:    ${referenceMbps.toFixed(1)} MB/s`)
     console.log(`  reference, same chain, xterm hidden:    ${undrawnMbps.toFixed(1)} MB/s (parsed, no frames drawn)`)
     console.log(
-      `  through the app into xterm:             ${xtermMbps.toFixed(1)} MB/s (target ≥ ${TARGET_MBPS}); ratio to xterm alone ${(xtermMbps / aloneMbps).toFixed(2)}`
+      `  through the app into xterm:             ${appMbps.toFixed(1)} MB/s (${list(app)}, alternated with xterm alone); ` +
+        `ratio to xterm alone ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO})`
     )
     const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0)
-    const list = (values: number[]): string => values.map((value) => value.toFixed(1)).join(', ')
     console.log(
       `  downlink vs socket only (${PROFILE_BYTES / 1024 / 1024} MiB floods, alternated): downlink ${list(transports.downlink)} MB/s, ` +
         `socket ${list(transports.socket)} MB/s; ratio ${(sum(transports.downlink) / sum(transports.socket)).toFixed(2)}`
     )
     console.log(
-      `  meanwhile the app's main process (${remote.sshd ? "with the emulator's port forwarder" : 'with the emulator and its SSH server'}) used ${(nodeShare * 100).toFixed(0)} % of a core`
+      `  meanwhile the app's main process (${remote.sshd ? "with the emulator's port forwarder" : 'with the emulator and its SSH server'}) used up to ${(nodeShare * 100).toFixed(0)} % of a core`
     )
     const pct = (ms: number): string => `${(ms / 10 / shares.seconds || 0).toFixed(0)} %`
     const idleMs = shares.seconds * 1000 - shares.frameMs - shares.parseMs - shares.otherMs
     const frameMs = shares.frameMs / Math.max(1, shares.frames)
     const parseMbps = tracedBytes / 1e3 / Math.max(1, shares.parseMs)
-    // Each refill of the window is parsed in one slice and followed by a frame: the best case.
-    const windowBytes = HIGH_WATERMARK + 4 * 1024
-    const ceilingMbps = windowBytes / 1e3 / (windowBytes / 1e3 / parseMbps + frameMs)
     console.log(
       `  page main thread in a traced flood:     frames ${(shares.frames / shares.seconds).toFixed(0)}/s at ${frameMs.toFixed(1)} ms (${pct(shares.frameMs)}), ` +
         `xterm parsing ${pct(shares.parseMs)} at ${parseMbps.toFixed(1)} MB/s, other ${pct(shares.otherMs)}, idle ${pct(idleMs)}`
     )
     console.log(
-      `    so one refill of the 256 KiB window per parse slice and frame allows at most ${ceilingMbps.toFixed(1)} MB/s here, with a free transport`
+      `    xterm parsed ${(slice / 1024).toFixed(0)} KiB per slice on average (bytes per ack, the better of the app's floods); ` +
+        `at most ${(inFlight / 1024).toFixed(0)} KiB in flight to the page; ` +
+        `a batch is acknowledged ${percentile(latencies, 0.5).toFixed(0)} ms (median), ${percentile(latencies, 0.9).toFixed(0)} ms (p90) after main sent it`
     )
     console.log(
       `  Ctrl-C during a flood:                  ^C parsed ${ctrlCMs.toFixed(0)} ms after the key press at worst of ${CTRL_C_TRIES} ` +

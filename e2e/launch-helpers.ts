@@ -59,3 +59,19 @@ export async function launchReviewed(page: Page): Promise<void> {
   await expect(review).toBeVisible()
   await review.getByRole('button', { name: 'Launch' }).click()
 }
+
+/** Adds a storage to mount with the form's "Add storage" (the Nth group, counting from 1). */
+export async function addStorage(page: Page, storage: { mountPath: string; name: string; id: string }, nth = 1): Promise<void> {
+  await page.getByRole('button', { name: 'Add storage' }).click()
+  const group = page.getByRole('group', { name: `Storage ${nth}` })
+  await group.getByLabel('Mount path').fill(storage.mountPath)
+  await group.getByLabel('Storage name').fill(storage.name)
+  await group.getByLabel('Storage id').fill(storage.id)
+}
+
+/** Adds a node port with the ports field's Enter. */
+export async function addPort(page: Page, port: string): Promise<void> {
+  const ports = page.getByLabel('Node ports')
+  await ports.fill(port)
+  await ports.press('Enter')
+}

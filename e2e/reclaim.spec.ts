@@ -8,26 +8,13 @@
  * simulated time.
  */
 import type { Page } from '@playwright/test'
-import { ManualClock } from '../src/shared/clock'
 import type { WebShell } from '../src/web/server'
-import { chooseLaunch } from './launch-helpers'
+import { addPort, addStorage, chooseLaunch } from './launch-helpers'
 import { sandboxControl } from './sandbox-control'
-import { captureScreen, expect, signIn, test as base } from './web-fixture'
+import { clockedTest } from './clocked-test'
+import { captureScreen, expect, signIn } from './web-fixture'
 
-const test = base.extend<{ clock: ManualClock; tick: (ms: number) => Promise<void> }>({
-  clock: async ({}, use) => {
-    await use(new ManualClock(Date.now()))
-  },
-  shellOptions: async ({ clock }, use) => {
-    await use({ emulator: { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }, clock })
-  },
-  tick: async ({ clock }, use) => {
-    const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20))
-    await use(async (ms) => {
-      for (let done = 0; done < ms; done += 5_000) await clock.advanceAsync(Math.min(5_000, ms - done), settle)
-    })
-  }
-})
+const test = clockedTest
 
 test.describe.configure({ timeout: 150_000 })
 
@@ -48,14 +35,8 @@ async function launchSpot(page: Page, tick: (ms: number) => Promise<void>): Prom
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'New instance' }).click()
   await page.getByLabel('Name', { exact: true }).fill('spot-job')
   await chooseLaunch(page, { type: /^1 × RTX-4090-SPOT/, image: IMAGE })
-  await page.getByRole('button', { name: 'Add storage' }).click()
-  const storage = page.getByRole('group', { name: 'Storage 1' })
-  await storage.getByLabel('Mount path').fill('/data')
-  await storage.getByLabel('Storage name').fill('datasets')
-  await storage.getByLabel('Storage id').fill('vol-123')
-  const ports = page.getByLabel('Node ports')
-  await ports.fill('8888')
-  await ports.press('Enter')
+  await addStorage(page, { mountPath: '/data', name: 'datasets', id: 'vol-123' })
+  await addPort(page, '8888')
   await page.getByRole('button', { name: 'Create instance' }).click()
   await page.getByRole('dialog', { name: 'Review and launch' }).getByRole('button', { name: 'Launch' }).click()
   await expect(details(page).getByRole('heading', { name: 'spot-job' })).toBeVisible()

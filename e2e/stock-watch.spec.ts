@@ -8,25 +8,12 @@
  * The core and the Sandbox share a ManualClock, so the watch's minute passes in simulated time.
  */
 import type { Page } from '@playwright/test'
-import { ManualClock } from '../src/shared/clock'
 import type { WebShell } from '../src/web/server'
 import { sandboxControl } from './sandbox-control'
-import { captureScreen, expect, signIn, test as base } from './web-fixture'
+import { clockedTest } from './clocked-test'
+import { captureScreen, expect, signIn } from './web-fixture'
 
-const test = base.extend<{ clock: ManualClock; tick: (ms: number) => Promise<void> }>({
-  clock: async ({}, use) => {
-    await use(new ManualClock(Date.now()))
-  },
-  shellOptions: async ({ clock }, use) => {
-    await use({ emulator: { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }, clock })
-  },
-  tick: async ({ clock }, use) => {
-    const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20))
-    await use(async (ms) => {
-      for (let done = 0; done < ms; done += 5_000) await clock.advanceAsync(Math.min(5_000, ms - done), settle)
-    })
-  }
-})
+const test = clockedTest
 
 test.describe.configure({ timeout: 150_000 })
 

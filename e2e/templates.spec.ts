@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { startWebShell } from '../src/web/server'
-import { chooseLaunch } from './launch-helpers'
+import { addPort, addStorage, chooseLaunch } from './launch-helpers'
 import { captureScreen, expect, signIn, test } from './web-fixture'
 
 test.describe.configure({ timeout: 150_000 })
@@ -23,12 +23,6 @@ const review = (page: Page) => page.getByRole('dialog', { name: 'Review and laun
 async function openForm(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'New instance' }).click()
   await expect(page.getByRole('heading', { name: 'New instance' })).toBeVisible()
-}
-
-async function addPort(page: Page, port: string): Promise<void> {
-  const ports = page.getByLabel('Node ports')
-  await ports.fill(port)
-  await ports.press('Enter')
 }
 
 test('a template saved at the review step survives a restart and launches from the tray panel', async ({ page }) => {
@@ -82,11 +76,7 @@ test('Launch again on a terminated instance still listed fills every field it ha
   await chooseLaunch(page, { type: A100, image: IMAGE, region: 'ap-southeast-1' })
   await page.getByLabel('Billing mode').selectOption('perDay')
   await page.getByLabel(/^Duration/).fill('2')
-  await page.getByRole('button', { name: 'Add storage' }).click()
-  const storage = page.getByRole('group', { name: 'Storage 1' })
-  await storage.getByLabel('Mount path').fill('/data')
-  await storage.getByLabel('Storage name').fill('datasets')
-  await storage.getByLabel('Storage id').fill('vol-123')
+  await addStorage(page, { mountPath: '/data', name: 'datasets', id: 'vol-123' })
   await page.getByLabel('Extra data disk (GB)').fill('50')
   await page.getByRole('checkbox', { name: 'Common data' }).check()
   await page.getByRole('checkbox', { name: 'Docker' }).check()

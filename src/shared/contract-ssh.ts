@@ -2,9 +2,10 @@
  * The SSH part of the contract (see contract.ts for the rules every command follows).
  *
  * Terminal bytes travel as `ssh.data` events, sent only to the window that opened the terminal,
- * batched by main (16 ms or 64 KiB) and never splitting a UTF-8 sequence. The renderer answers
- * the `ssh.ack` notice with the byte count once xterm has parsed them; main pauses the channel
- * above 256 KiB unacknowledged and resumes below 32 KiB. Keystrokes and resizes are notices
+ * batched by main (16 ms or 64 KiB; per read in a flood) and never splitting a UTF-8 sequence.
+ * The renderer answers the `ssh.ack` notice with the byte count once xterm has parsed them, one
+ * per parse slice; main pauses the channel while its window (128 KiB–1 MiB, sized as it runs,
+ * src/main/ssh/data-path/flow-control.ts) is full. Keystrokes and resizes are notices
  * too: a flood of them costs no answer each.
  */
 

@@ -44,8 +44,8 @@ export interface SshEnvironment {
   agent: string | undefined
   /** Test knobs for the links (a short keepalive, a local target). */
   links?: Partial<SshLinksOptions>
-  /** Test knobs for the terminals (flow control's marks). */
-  terminals?: Pick<TerminalsOptions, 'highWatermark' | 'lowWatermark'>
+  /** Test knobs for the terminals (flow control's window bounds). */
+  terminals?: Pick<TerminalsOptions, 'parseWindow'>
   /** Which editors are installed (default: looked up on disk, config/editors.ts). */
   editors?: () => Editor[]
 }

@@ -24,6 +24,7 @@ import type { LinkLease, LinkStatus, LinkUser } from './links/link-user'
 import type { SshLinks } from './links/links'
 import { plainBytes } from './data-path/plain-bytes'
 import { TerminalSession, type TerminalStats } from './data-path/terminal-session'
+import type { ParseWindowBounds } from './data-path/flow-control'
 import { attachOursCommand, attachUserCommand, type TmuxProbe } from './sessions/remote-scripts'
 import { isOurSession } from './sessions/session-names'
 import { NO_TMUX_MESSAGE, TmuxSessions } from './sessions/tmux-sessions'
@@ -37,9 +38,8 @@ export interface TerminalsOptions {
   emit: EventSink
   /** tmux on the instances (the wing's, shared with the instance panel's list); default: one over `links`. */
   tmux?: TmuxSessions
-  /** Flow control's marks (data-path/flow-control.ts); tests and benchmarks change them. */
-  highWatermark?: number
-  lowWatermark?: number
+  /** Flow control's window bounds (data-path/flow-control.ts); tests and benchmarks change them. */
+  parseWindow?: ParseWindowBounds
 }
 
 /** Erases the screen and the scrollback: a re-attached session's history replaces what the tab showed. */
@@ -83,8 +83,7 @@ export class Terminals {
       send: (data) => this.options.emit('ssh.data', { terminalId, data: plainBytes(data) }, clientId),
       onShellExit: (_session, code) => void this.shellEnded(tab, code),
       onChannelLost: () => this.channelLost(tab),
-      ...(this.options.highWatermark ? { highWatermark: this.options.highWatermark } : {}),
-      ...(this.options.lowWatermark ? { lowWatermark: this.options.lowWatermark } : {})
+      ...(this.options.parseWindow ? { parseWindow: this.options.parseWindow } : {})
     })
     const tab = new TerminalTab(terminal, session, this.tmux, (state, message, extra) => this.status(terminal, state, message, extra))
     // Throws (in the user's words) before anything is kept when the instance cannot be reached.

@@ -1,7 +1,7 @@
 /**
  * Records kept per scope (a profile, or an account `profileId/username`) and id, in one JSON file
  * of the data folder: launch templates, what each instance was launched with, availability
- * watches, relaunch rules. Nothing secret goes here (the keychain holds the secrets).
+ * watches, relaunch rules, the cost guard's rules and their progress. Nothing secret goes here (the keychain holds the secrets).
  *
  * - Read once at start, tolerantly: one unreadable record (a hand-edited file, an older version)
  *   is dropped, not the file; a file that is not JSON of this shape at all is set aside as
@@ -16,7 +16,8 @@ import { z } from 'zod'
 import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { readTextIfExists } from './read-text'
 
-const FileSchema = z.object({ version: z.literal(1), scopes: z.record(z.string(), z.record(z.string(), z.unknown())) })
+/** `{ version: 1, <key>: { <scope>: { <id>: record } } }` */
+const fileSchema = (key: string) => z.object({ version: z.literal(1), [key]: z.record(z.string(), z.record(z.string(), z.unknown())) })
 
 export interface ScopedStoreOptions<T> {
   dataDir: string
@@ -26,6 +27,10 @@ export interface ScopedStoreOptions<T> {
   record: z.ZodType<T, unknown>
   /** What the file holds, for the sentence when it is set aside: "your launch templates". */
   what: string
+  /** The sentence when the file is set aside, where "… could not read <what>, so it starts without them" is not the whole story. */
+  setAside?(aside: string): string
+  /** The file's top-level key for the scopes (default `scopes`; the cost guard's older file says `accounts`). */
+  key?: string
   now(): number
   /** Bounds each scope: beyond this many records, `oldest` goes first. */
   limit?: { perScope: number; age: (record: T) => number }
@@ -37,29 +42,34 @@ export class ScopedStore<T> {
   private writing: Promise<void> = Promise.resolve()
   private dirty = false
   readonly path: string
+  private readonly key: string
 
   constructor(private readonly options: ScopedStoreOptions<T>) {
     this.path = join(options.dataDir, options.file)
+    this.key = options.key ?? 'scopes'
   }
 
   /** Reads the file; resolves with a sentence for the user when it had to be set aside. */
   async load(): Promise<{ warning?: string }> {
     const text = await readTextIfExists(this.path)
     if (text === null) return {}
-    let parsed: z.infer<typeof FileSchema> | undefined
+    let scopes: Record<string, Record<string, unknown>> | undefined
     try {
-      const result = FileSchema.safeParse(JSON.parse(text))
-      if (result.success) parsed = result.data
+      const result = fileSchema(this.key).safeParse(JSON.parse(text))
+      if (result.success) scopes = result.data[this.key] as Record<string, Record<string, unknown>>
     } catch {
-      parsed = undefined
+      scopes = undefined
     }
-    if (!parsed) {
+    if (!scopes) {
       const aside = `${this.path}.bad-${this.options.now()}`
       await rename(this.path, aside)
-      return { warning: `Cloud Tray could not read ${this.options.what}, so it starts without them. The old file was kept as ${aside}.` }
+      const { setAside, what } = this.options
+      return {
+        warning: setAside?.(aside) ?? `Cloud Tray could not read ${what}, so it starts without them. The old file was kept as ${aside}.`
+      }
     }
     this.byScope = new Map()
-    for (const [scope, records] of Object.entries(parsed.scopes)) {
+    for (const [scope, records] of Object.entries(scopes)) {
       const kept = new Map<string, T>()
       for (const [id, value] of Object.entries(records)) {
         const record = this.options.record.safeParse(value)
@@ -117,7 +127,7 @@ export class ScopedStore<T> {
       this.dirty = false
       const scopes = Object.fromEntries([...this.byScope].map(([scope, records]) => [scope, Object.fromEntries(records)]))
       try {
-        await writeFileAtomic(this.path, JSON.stringify({ version: 1, scopes }, null, 2) + '\n')
+        await writeFileAtomic(this.path, JSON.stringify({ version: 1, [this.key]: scopes }, null, 2) + '\n')
       } catch (error) {
         this.options.onWriteError?.(error)
       }

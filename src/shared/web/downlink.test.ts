@@ -26,6 +26,19 @@ describe('downlink records', () => {
     }
   })
 
+  it('hands a binary frame that lies whole in one read over as a view of it, and joins one cut across reads once', () => {
+    const bytes = stream([new Uint8Array(1000).fill(1), new Uint8Array(1000).fill(2)])
+    const decoder = new DownlinkDecoder()
+    const [first] = decoder.push(bytes.subarray(0, 1500))
+    expect((first as Uint8Array).buffer).toBe(bytes.buffer)
+    expect(decoder.pendingBytes).toBe(1500 - 1005)
+    // The second record's rest comes in two more reads: nothing until the last, then one frame.
+    expect(decoder.push(bytes.subarray(1500, 1700))).toEqual([])
+    const [second] = decoder.push(bytes.subarray(1700))
+    expect(second).toEqual(new Uint8Array(1000).fill(2))
+    expect(decoder.pendingBytes).toBe(0)
+  })
+
   it('round-trips any frames over any split of the stream', () => {
     fc.assert(
       fc.property(fc.array(frameArb, { maxLength: 12 }), fc.array(fc.nat(), { maxLength: 8 }), (frames, cuts) => {

@@ -7,7 +7,7 @@
  *
  * Why: in Chromium each WebSocket message crosses the network service and a small data pipe on
  * its own, a few milliseconds per round trip on a loaded machine, and terminal flow control
- * (256 KiB in flight, see src/main/ssh/data-path/flow-control.ts) waits for that round trip on every
+ * (a window in flight, see src/main/ssh/data-path/flow-control.ts) waits for that round trip on every
  * refill. A fetch body arrives in large reads that may hold several messages, at about twice
  * the rate (measured with the same window: ~80 vs ~40 MB/s), and a read's messages reach xterm
  * in one task, so it parses them in one slice. Electron's IPC has neither cost; this is for
@@ -35,58 +35,92 @@ export class DownlinkError extends Error {
   override name = 'DownlinkError'
 }
 
+/** A frame, whole or as the parts encodeFrameParts (ws-protocol.ts) made of it. */
+export type DownlinkFrame = string | Uint8Array | readonly Uint8Array[]
+
 /**
- * A record's 5-byte head and its body, kept apart so a 64 KiB terminal batch is not copied
- * again just to put five bytes in front of it (the server writes both in one corked write).
+ * A record's 5-byte head and its body's parts, kept apart so a 64 KiB terminal batch is not
+ * copied again just to put a few bytes in front of it (the server writes them in one corked write).
  */
-export function encodeRecord(frame: string | Uint8Array): [head: Uint8Array, body: Uint8Array] {
-  const body = typeof frame === 'string' ? textEncoder.encode(frame) : frame
+export function encodeRecord(frame: DownlinkFrame): Uint8Array[] {
+  const body = typeof frame === 'string' ? [textEncoder.encode(frame)] : frame instanceof Uint8Array ? [frame] : [...frame]
   const head = new Uint8Array(HEAD)
-  new DataView(head.buffer).setUint32(0, body.length + 1)
+  new DataView(head.buffer).setUint32(0, body.reduce((total, part) => total + part.length, 0) + 1)
   head[4] = typeof frame === 'string' ? KIND_TEXT : KIND_BINARY
-  return [head, body]
+  return [head, ...body]
 }
 
 /**
  * Cuts the stream back into frames. Reads may end anywhere: inside a head, inside a frame, or
- * after several records; an incomplete record waits for the next read.
+ * after several records; an incomplete record waits for the next read. A frame that lies whole
+ * in one read is a view into it (a stream reader hands each read over for good); only a record
+ * cut across reads is joined, once, when its last part arrives.
  */
 export class DownlinkDecoder {
-  private rest: Uint8Array = new Uint8Array(0)
+  /** The reads (or their tails) holding the start of an unfinished record. */
+  private parts: Uint8Array[] = []
+  private partBytes = 0
+  /** How many bytes the unfinished record needs in all (head included), once its head is known. */
+  private needed = 0
 
   constructor(private readonly maxRecordBytes = 64 * 1024 * 1024) {}
 
   /** The frames completed by `chunk`, oldest first. Throws DownlinkError on a malformed record. */
   push(chunk: Uint8Array): (string | Uint8Array)[] {
-    const bytes = this.rest.length === 0 ? chunk : concat(this.rest, chunk)
     const frames: (string | Uint8Array)[] = []
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    let bytes = chunk
+    if (this.partBytes > 0) {
+      this.parts.push(chunk)
+      this.partBytes += chunk.length
+      if (this.needed === 0 && this.partBytes >= HEAD) this.needed = recordLength(concat(this.parts, HEAD), this.maxRecordBytes)
+      if (this.needed === 0 || this.partBytes < this.needed) return frames
+      bytes = concat(this.parts, this.partBytes)
+      this.parts = []
+      this.partBytes = 0
+      this.needed = 0
+    }
     let offset = 0
     while (bytes.length - offset >= HEAD) {
-      const length = view.getUint32(offset)
-      if (length < 1 || length > this.maxRecordBytes) throw new DownlinkError(`record of ${length} bytes`)
-      if (bytes.length - offset < 4 + length) break
+      const total = recordLength(bytes.subarray(offset, offset + HEAD), this.maxRecordBytes)
+      if (bytes.length - offset < total) break
       const kind = bytes[offset + 4]
-      const body = bytes.subarray(offset + HEAD, offset + 4 + length)
+      const body = bytes.subarray(offset + HEAD, offset + total)
       if (kind === KIND_TEXT) frames.push(textDecoder.decode(body))
       else if (kind === KIND_BINARY) frames.push(body)
       else throw new DownlinkError(`record of unknown kind ${String(kind)}`)
-      offset += 4 + length
+      offset += total
     }
-    // Copy the tail: `chunk` belongs to the stream's reader, which may reuse it.
-    this.rest = offset === bytes.length ? new Uint8Array(0) : bytes.slice(offset)
+    if (offset < bytes.length) {
+      const tail = bytes.subarray(offset)
+      this.parts = [tail]
+      this.partBytes = tail.length
+      this.needed = tail.length >= HEAD ? recordLength(tail, this.maxRecordBytes) : 0
+    }
     return frames
   }
 
   /** Bytes of an unfinished record (the stream must not end with any). */
   get pendingBytes(): number {
-    return this.rest.length
+    return this.partBytes
   }
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length)
-  out.set(a, 0)
-  out.set(b, a.length)
+/** A record's whole length, head included, from its first HEAD bytes. */
+function recordLength(head: Uint8Array, maxRecordBytes: number): number {
+  const length = new DataView(head.buffer, head.byteOffset, HEAD).getUint32(0)
+  if (length < 1 || length > maxRecordBytes) throw new DownlinkError(`record of ${length} bytes`)
+  return 4 + length
+}
+
+/** The first `bytes` bytes of `parts`, joined. */
+function concat(parts: Uint8Array[], bytes: number): Uint8Array {
+  const out = new Uint8Array(bytes)
+  let offset = 0
+  for (const part of parts) {
+    if (offset >= bytes) break
+    const take = part.subarray(0, bytes - offset)
+    out.set(take, offset)
+    offset += take.length
+  }
   return out
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { FrameError, decodeFrame, encodeFrame, isClientMessage, isServerMessage } from './ws-protocol'
+import { FrameError, decodeFrame, encodeFrame, encodeFrameParts, isClientMessage, isServerMessage, joinFrame } from './ws-protocol'
 
 describe('ws frame codec', () => {
   it('sends plain messages as text', () => {
@@ -20,6 +20,25 @@ describe('ws frame codec', () => {
     expect(Array.from(decoded.payload.data)).toEqual(Array.from(data))
     expect(decoded.payload.more[0]).toBeInstanceOf(Uint8Array)
     expect(decoded.payload.more[0]!.length).toBe(0)
+  })
+
+  it('gives a binary frame as parts that carry the bytes themselves, uncopied, and join into the frame', () => {
+    const data = new Uint8Array(64 * 1024).fill(0x61)
+    const message = { t: 'event', event: 'ssh.data', payload: { terminalId: 't', data } }
+    const parts = encodeFrameParts(message)
+    expect(Array.isArray(parts)).toBe(true)
+    expect((parts as Uint8Array[])[1]).toBe(data)
+    expect(joinFrame(parts)).toEqual(encodeFrame(message))
+    expect(encodeFrameParts({ t: 'result' })).toBe(encodeFrame({ t: 'result' }))
+  })
+
+  it("decodes chunks as views into the frame when asked (a page's own frames), as copies otherwise", () => {
+    const frame = encodeFrame({ data: new Uint8Array([1, 2, 3]) }) as Uint8Array
+    const view = (decodeFrame(frame, true) as { data: Uint8Array }).data
+    const copy = (decodeFrame(frame) as { data: Uint8Array }).data
+    expect(view.buffer).toBe(frame.buffer)
+    expect(copy.buffer).not.toBe(frame.buffer)
+    expect(Array.from(view)).toEqual([1, 2, 3])
   })
 
   it('sends a Node Buffer as bytes too (its toJSON runs before a replacer)', () => {

@@ -114,6 +114,15 @@ export const BYTE_CARRYING_EVENTS: ReadonlySet<string> = new Set(['ssh.data', 'f
  * false` skips looking for Uint8Arrays (see BYTE_CARRYING_EVENTS).
  */
 export function encodeFrame(message: unknown, mayCarryBytes = true): string | Uint8Array {
+  return joinFrame(encodeFrameParts(message, mayCarryBytes))
+}
+
+/**
+ * The same frame as its parts: a string, or a binary frame's [length + header, ...byte chunks]
+ * whose concatenation is encodeFrame's answer. The downlink writes the parts one after another,
+ * so a terminal batch goes from the SSH channel to the socket without being copied into a frame.
+ */
+export function encodeFrameParts(message: unknown, mayCarryBytes = true): string | Uint8Array[] {
   if (!mayCarryBytes) return JSON.stringify(message)
   const chunks: Uint8Array[] = []
   const json = JSON.stringify(message, function (this: Record<string, unknown>, key: string, value: unknown) {
@@ -127,25 +136,41 @@ export function encodeFrame(message: unknown, mayCarryBytes = true): string | Ui
   })
   if (chunks.length === 0) return json
   const header = textEncoder.encode(JSON.stringify({ m: JSON.parse(json) as unknown, b: chunks.map((c) => c.length) }))
-  let total = 4 + header.length
-  for (const chunk of chunks) total += chunk.length
-  const frame = new Uint8Array(total)
-  new DataView(frame.buffer).setUint32(0, header.length)
-  frame.set(header, 4)
-  let offset = 4 + header.length
-  for (const chunk of chunks) {
-    frame.set(chunk, offset)
-    offset += chunk.length
+  const head = new Uint8Array(4 + header.length)
+  new DataView(head.buffer).setUint32(0, header.length)
+  head.set(header, 4)
+  return [head, ...chunks]
+}
+
+/** A frame's parts (encodeFrameParts) as one frame, for a transport that sends whole messages. */
+export function joinFrame(parts: string | Uint8Array | readonly Uint8Array[]): string | Uint8Array {
+  if (typeof parts === 'string' || parts instanceof Uint8Array) return parts
+  if (parts.length === 1) return parts[0] as Uint8Array
+  const frame = new Uint8Array(frameLength(parts))
+  let offset = 0
+  for (const part of parts) {
+    frame.set(part, offset)
+    offset += part.length
   }
   return frame
+}
+
+/** The bytes a frame's parts add up to. */
+export function frameLength(parts: string | Uint8Array | readonly Uint8Array[]): number {
+  if (typeof parts === 'string' || parts instanceof Uint8Array) return parts.length
+  return parts.reduce((total, part) => total + part.length, 0)
 }
 
 export class FrameError extends Error {
   override name = 'FrameError'
 }
 
-/** The message in a frame. Throws FrameError when the frame is malformed. */
-export function decodeFrame(frame: string | Uint8Array): unknown {
+/**
+ * The message in a frame. Throws FrameError when the frame is malformed. Its byte chunks are
+ * copies unless `views`: a page's frames are its own (a WebSocket message's fresh ArrayBuffer, or
+ * a view into a downlink read), so it takes views and terminal output reaches xterm uncopied.
+ */
+export function decodeFrame(frame: string | Uint8Array, views = false): unknown {
   if (typeof frame === 'string') {
     try {
       return JSON.parse(frame) as unknown
@@ -171,8 +196,8 @@ export function decodeFrame(frame: string | Uint8Array): unknown {
   let offset = 4 + headerLength
   for (const length of lengths as number[]) {
     if (offset + length > frame.length) throw new FrameError('binary frame chunk runs past the frame')
-    // A copy: the receiver may keep the bytes while the frame's buffer is reused.
-    chunks.push(frame.slice(offset, offset + length))
+    // A copy unless asked otherwise: the receiver may keep the bytes while the frame's buffer is reused.
+    chunks.push(views ? frame.subarray(offset, offset + length) : frame.slice(offset, offset + length))
     offset += length
   }
   if (offset !== frame.length) throw new FrameError('binary frame has trailing bytes')

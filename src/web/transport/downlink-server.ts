@@ -10,7 +10,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { DOWNLINK_HEADER, DOWNLINK_PATH, encodeRecord } from '../../shared/web/downlink'
+import { DOWNLINK_HEADER, DOWNLINK_PATH, encodeRecord, type DownlinkFrame } from '../../shared/web/downlink'
+import { frameLength, joinFrame } from '../../shared/web/ws-protocol'
 import type { ClientId } from '../../main/core-types'
 import { secretsMatch } from '../../shared/node/secret'
 
@@ -18,7 +19,7 @@ interface Downlink {
   token: string | undefined
   response: ServerResponse | undefined
   /** Frames sent before the page opened the stream. */
-  waiting: (string | Uint8Array)[]
+  waiting: DownlinkFrame[]
   waitingBytes: number
   /** The page is gone or too slow: its WebSocket is to be closed. */
   onFailed: (reason: string) => void
@@ -56,13 +57,13 @@ export class Downlinks {
   }
 
   /** Sends on the client's stream, or queues until it opens; a client too far behind fails. */
-  send(clientId: ClientId, frame: string | Uint8Array): void {
+  send(clientId: ClientId, frame: DownlinkFrame): void {
     const link = this.links.get(clientId)
     if (!link) return
     const response = link.response
     if (!response) {
       link.waiting.push(frame)
-      link.waitingBytes += frame.length
+      link.waitingBytes += frameLength(frame)
       if (link.waitingBytes > this.options.maxBufferedBytes) this.fail(clientId, TOO_SLOW)
       return
     }
@@ -110,7 +111,7 @@ export class Downlinks {
     if (!link || link.response) return []
     this.links.delete(clientId)
     clearTimeout(link.timer)
-    return link.waiting
+    return link.waiting.map(joinFrame)
   }
 
   /** The client's WebSocket closed: end its stream. */
@@ -142,11 +143,11 @@ export class Downlinks {
   }
 }
 
-function write(response: ServerResponse, frame: string | Uint8Array): void {
-  const [head, body] = encodeRecord(frame)
-  // One chunk on the wire for head and body, without copying the body.
+function write(response: ServerResponse, frame: DownlinkFrame): void {
+  // One chunk on the wire for the head and the frame's parts, without copying them: and with the
+  // uncork on the next tick, every frame main sends in this tick (a flood's batches for all tabs,
+  // their status lines) goes out as one write, which the page reads and hands to xterm in one task.
   response.cork()
-  response.write(head)
-  response.write(body)
+  for (const part of encodeRecord(frame)) response.write(part)
   process.nextTick(() => response.uncork())
 }

@@ -24,6 +24,7 @@ import {
   WS_SECRET_PREFIX,
   decodeFrame,
   encodeFrame,
+  encodeFrameParts,
   isClientMessage,
   type ServerMessage
 } from '../../shared/web/ws-protocol'
@@ -120,7 +121,7 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
     if (!socket || socket.readyState !== socket.OPEN) return
     const mayCarryBytes = message.t === 'event' && BYTE_CARRYING_EVENTS.has(message.event)
     if (message.t !== 'hello' && downlinks.has(clientId)) {
-      downlinks.send(clientId, encodeFrame(message, mayCarryBytes))
+      downlinks.send(clientId, encodeFrameParts(message, mayCarryBytes))
       return
     }
     if (socket.bufferedAmount > maxBuffered) {

@@ -30,6 +30,16 @@ describe('Utf8Batcher', () => {
     return { clock, batches, batcher }
   }
 
+  it('with `soon`, sends what waits on a 0 ms timer, also when a 16 ms one was set before', () => {
+    const { clock, batches, batcher } = setup()
+    batcher.push(bytes('typed '))
+    batcher.push(bytes('flood'), true)
+    clock.advance(0)
+    expect(batches.map((batch) => new TextDecoder().decode(batch))).toEqual(['typed flood'])
+    clock.advance(20)
+    expect(batches).toHaveLength(1)
+  })
+
   it('sends small writes together once 16 ms have passed', () => {
     const { clock, batches, batcher } = setup()
     batcher.push(bytes('he'))

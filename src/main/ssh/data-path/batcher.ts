@@ -9,7 +9,12 @@ import { utf8SafeLength } from './utf8'
 
 export interface BatcherOptions {
   clock: Clock
-  /** Called with each batch; the buffer is the batcher's to give away. */
+  /**
+   * Called with each batch: a view, not a copy, over a channel's chunk or over the one buffer a
+   * batch's chunks were joined into. Nothing here writes to either again (channels hand over a
+   * fresh buffer per packet), so the receiver may keep it; only a short unfinished tail is copied,
+   * so that it does not hold a 64 KiB buffer alive.
+   */
   send: (batch: Uint8Array) => void
   maxDelayMs?: number
   maxBytes?: number
@@ -26,6 +31,8 @@ export class Utf8Batcher {
   private chunks: Uint8Array[] = []
   private size = 0
   private timer: TimerHandle | undefined
+  /** The timer is a 0 ms one (see push). */
+  private timerSoon = false
   private closed = false
 
   constructor(options: BatcherOptions) {
@@ -40,16 +47,30 @@ export class Utf8Batcher {
     return this.size
   }
 
-  push(bytes: Uint8Array): void {
+  /**
+   * Takes bytes; what does not fill a batch waits up to maxDelayMs for more, or with `soon` only
+   * until the bytes already read have been handed over (a 0 ms timer: one batch per socket read).
+   * In a flood a refill's tail must not wait 16 ms while xterm has nothing left to parse.
+   */
+  push(bytes: Uint8Array, soon = false): void {
     if (this.closed || bytes.length === 0) return
     this.chunks.push(bytes)
     this.size += bytes.length
     if (this.size >= this.maxBytes) this.flushFull()
-    if (this.size > 0 && this.timer === undefined) {
-      this.timer = this.clock.setTimeout(() => {
-        this.timer = undefined
-        this.flush(false)
-      }, this.maxDelayMs)
+    if (this.size === 0) return
+    if (soon && this.timer !== undefined && !this.timerSoon) {
+      this.clock.clearTimeout(this.timer)
+      this.timer = undefined
+    }
+    if (this.timer === undefined) {
+      this.timerSoon = soon
+      this.timer = this.clock.setTimeout(
+        () => {
+          this.timer = undefined
+          this.flush(false)
+        },
+        soon ? 0 : this.maxDelayMs
+      )
     }
   }
 
@@ -81,7 +102,7 @@ export class Utf8Batcher {
       const cut = utf8SafeLength(all, offset + this.maxBytes)
       // A cut at offset would mean a 64 KiB run of continuation bytes: not UTF-8, send as is.
       const end = cut > offset ? cut : offset + this.maxBytes
-      this.sendBatch(all.slice(offset, end))
+      this.sendBatch(all.subarray(offset, end))
       offset = end
     }
     this.keep(all.subarray(offset))
@@ -92,7 +113,7 @@ export class Utf8Batcher {
       const limit = Math.min(bytes.length, offset + this.maxBytes)
       const cut = limit === bytes.length ? limit : utf8SafeLength(bytes, limit)
       const end = cut > offset ? cut : limit
-      this.sendBatch(bytes.slice(offset, end))
+      this.sendBatch(bytes.subarray(offset, end))
       offset = end
     }
   }

@@ -21,7 +21,7 @@
 export const SSH2_WINDOW = 2 * 1024 * 1024
 /**
  * The smallest window: with ssh2's read-ahead (read-ahead.ts) it refills most of the renderer's
- * flow-control window (256 KiB) the moment that is acknowledged, the rest one round trip later.
+ * flow-control window (256 KiB to start) the moment that is acknowledged, the rest one round trip later.
  */
 export const MIN_WINDOW = 128 * 1024
 /**

@@ -3,7 +3,7 @@ import type { ClientChannel } from 'ssh2'
 import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../../shared/clock'
 import { BATCH_MAX_BYTES } from './batcher'
-import { HIGH_WATERMARK, LOW_WATERMARK } from './flow-control'
+import { PARSE_WINDOW } from './flow-control'
 import { watchShellExit } from './shell-exit'
 import { TerminalSession } from './terminal-session'
 
@@ -83,11 +83,13 @@ describe('TerminalSession', () => {
     // The tail that did not fill a batch went out too: the renderer can parse (and acknowledge)
     // all of it while nothing more comes, instead of waiting 16 ms for it.
     expect(sentBytes()).toBe(taken)
-    expect(taken).toBeGreaterThan(HIGH_WATERMARK)
+    expect(taken).toBeGreaterThanOrEqual(PARSE_WINDOW.initial)
     expect(taken % BATCH_MAX_BYTES).not.toBe(0)
-    session.ack(taken - LOW_WATERMARK)
+    // xterm parsed 100 kB in one slice, more than half the window still owed: still paused;
+    // the next slice leaves a quarter owed, and the channel resumes.
+    session.ack(100_000)
     expect(channel.paused).toBe(true)
-    session.ack(1)
+    session.ack(taken - 100_000 - PARSE_WINDOW.initial / 4)
     expect(channel.paused).toBe(false)
   })
 })

@@ -9,7 +9,7 @@ import type { Clock } from '../../../shared/clock'
 import type { TerminalState } from '../../../shared/contract-ssh'
 import type { ClientId } from '../../core-types'
 import { Utf8Batcher } from './batcher'
-import { FlowControl } from './flow-control'
+import { FlowControl, type ParseWindowBounds } from './flow-control'
 import { limitReadAhead } from './read-ahead'
 import { shellExitOf, watchShellExit } from './shell-exit'
 
@@ -25,12 +25,13 @@ export interface TerminalSessionOptions {
   onShellExit: (session: TerminalSession, exitCode: number | null) => void
   /** The channel closed without an exit status: usually the connection is going down. */
   onChannelLost: (session: TerminalSession) => void
-  highWatermark?: number
-  lowWatermark?: number
+  parseWindow?: ParseWindowBounds
 }
 
 export interface TerminalStats {
   unacknowledged: number
+  /** Flow control's window now (two of xterm's parse slices, see flow-control.ts). */
+  window: number
   peak: number
   paused: boolean
   readAhead: number
@@ -59,7 +60,7 @@ export class TerminalSession {
     this.clientId = options.clientId
     this.cols = options.cols
     this.rows = options.rows
-    this.flow = new FlowControl(options.highWatermark, options.lowWatermark)
+    this.flow = new FlowControl(options.parseWindow, () => options.clock.now())
     this.batcher = new Utf8Batcher({ clock: options.clock, send: options.send })
   }
 
@@ -74,6 +75,7 @@ export class TerminalSession {
   stats(): TerminalStats {
     return {
       unacknowledged: this.flow.unacknowledged,
+      window: this.flow.window,
       peak: this.flow.peak,
       paused: this.flow.isPaused,
       readAhead: this.channel?.readableLength ?? 0
@@ -94,7 +96,8 @@ export class TerminalSession {
     watchShellExit(channel)
     const deliver = (chunk: Buffer | Uint8Array): void => {
       const action = this.flow.received(chunk.length)
-      this.batcher.push(chunk as Buffer)
+      // A flood (a quarter of the window owed): batches go out per read, not after 16 ms.
+      this.batcher.push(chunk, this.flow.unacknowledged >= this.flow.window / 4)
       if (action === 'pause') {
         channel.pause()
         // Nothing more comes until the renderer catches up: holding the batch's tail for the

@@ -20,7 +20,7 @@ import { Waiters } from './waiters'
 // (plain Node through tsx) can use this harness as the tests (vitest) do.
 const { Terminal: HeadlessTerminal } = createRequire(import.meta.url)('@xterm/headless') as typeof import('@xterm/headless')
 
-type TerminalKnobs = Pick<TerminalsOptions, 'highWatermark' | 'lowWatermark'>
+type TerminalKnobs = Pick<TerminalsOptions, 'parseWindow'>
 
 /** Terminals over links of their own, as the SSH wing builds them (ssh-wing.ts). */
 export interface TerminalRig {

@@ -7,6 +7,7 @@ import type { Instance } from '../../../shared/api'
 import type { ErrorInfo, InstancesSnapshot, Result, StuckStart, WatchHealth } from '../../../shared/contract'
 import { call, on } from '../lib/bridge'
 import { reconcilePending, type PendingAction } from './instance-actions'
+import { keepUnchanged } from './keep-unchanged'
 import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
 import { toasts } from '../lib/toasts.svelte'
 
@@ -16,6 +17,8 @@ class InstancesStore implements MirrorStore {
     event: 'instances',
     read: () => call('instances.get'),
     initial: null as InstancesSnapshot | null,
+    // Every poll sends the whole list, every object new: rows redraw only where an instance changed.
+    keepUnchanged,
     // Drop pending marks the watcher has caught up with.
     changed: (snapshot) => {
       if (snapshot) this.pending = reconcilePending(this.pending, snapshot.instances)

@@ -31,6 +31,11 @@ export type MirrorOptions<E extends EventName, T> = EventRule<E, T> & {
   keepOvertaken?: (answer: T, current: T) => T
   /** For a state that carries its own time: false keeps the current value (an older one never replaces it). */
   newer?: (incoming: T, current: T) => boolean
+  /**
+   * What of the current value a new one repeats is kept (the same objects), so views redraw only
+   * what changed: main sends each state whole.
+   */
+  keepUnchanged?: (incoming: T, current: T) => T
   /** Told after each change of the value: a store's own bookkeeping (marks, dialogs, timers). */
   changed?: (value: T, previous: T) => void
 }
@@ -86,7 +91,7 @@ export class Mirror<E extends EventName, T = Events[E]> implements MirrorStore {
   set(value: T): void {
     const previous = this.value
     if (this.options.newer && !this.options.newer(value, previous)) return
-    this.value = value
-    if (value !== previous) this.options.changed?.(value, previous)
+    this.value = this.options.keepUnchanged ? this.options.keepUnchanged(value, previous) : value
+    if (this.value !== previous) this.options.changed?.(this.value, previous)
   }
 }

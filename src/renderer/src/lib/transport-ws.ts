@@ -161,7 +161,8 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
   const receive = (frame: string | Uint8Array): boolean => {
     let message: unknown
     try {
-      message = decodeFrame(frame)
+      // Views, not copies: each frame here is the page's own (see decodeFrame).
+      message = decodeFrame(frame, true)
     } catch {
       return false
     }
