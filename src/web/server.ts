@@ -175,7 +175,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
       if (ownDataDir) await control?.endSessions().catch(() => undefined)
       await core.stop()
       appLog.close()
-      if (ownDataDir) await rm(dataDir, { recursive: true, force: true })
+      // A shell the ended tmux server leaves may still write its history there for a moment: retried (ENOTEMPTY).
+      if (ownDataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
     })()
     return closing
   }
