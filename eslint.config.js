@@ -46,33 +46,38 @@ const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'launch', '
 export const LAYERS = [
   {
     target: './src/shared',
-    from: ['./src/main', './src/emulator', './src/renderer', './src/web', './src/preload'],
+    from: ['./src/main', './src/emulator', './src/renderer', './src/web', './src/preload', './src/cli'],
     message: 'src/shared imports nothing of ours: it is the contract every layer builds on.'
   },
   {
     target: './src/emulator',
-    from: ['./src/main', './src/renderer', './src/web', './src/preload'],
+    from: ['./src/main', './src/renderer', './src/web', './src/preload', './src/cli'],
     message: 'The emulator plays the cloud: it imports only src/shared, and the app reaches it only over the network.'
   },
   {
     target: './src/renderer',
-    from: ['./src/main', './src/emulator', './src/web', './src/preload', './src/shared/node'],
+    from: ['./src/main', './src/emulator', './src/web', './src/preload', './src/shared/node', './src/cli'],
     message: 'The renderer is a sandboxed web page: it imports only src/shared (never its Node-only part).'
   },
   {
     target: './src/preload',
-    from: ['./src/main', './src/emulator', './src/renderer', './src/web', './src/shared/node'],
+    from: ['./src/main', './src/emulator', './src/renderer', './src/web', './src/shared/node', './src/cli'],
     message: 'The preload exposes the contract and nothing else: it imports only src/shared.'
   },
   {
     target: './src/main',
-    from: ['./src/renderer', './src/web', './src/preload'],
+    from: ['./src/renderer', './src/web', './src/preload', './src/cli'],
     message: 'Main imports only src/shared and the emulator (the Sandbox runs it in-process).'
   },
   {
     target: './src/web',
-    from: ['./src/emulator', './src/renderer', './src/preload'],
+    from: ['./src/emulator', './src/renderer', './src/preload', './src/cli'],
     message: 'The web shell is another shell around main: it imports only src/main and src/shared.'
+  },
+  {
+    target: './src/cli',
+    from: ['./src/main', './src/emulator', './src/renderer', './src/web', './src/preload'],
+    message: 'cloud-tray reaches the running app over its socket: it imports only src/shared, and stays small to start fast.'
   },
   {
     target: `${RENDERER}/lib`,

@@ -84,7 +84,9 @@ describe('electron-builder.yml', () => {
   })
 
   it('is what `npm run dist` runs, after building', () => {
-    expect(pkg.scripts['dist']).toMatch(/electron-vite build && electron-builder\b/)
+    // `npm run build`: electron-vite's three builds and the command line's (packaging-cli.test.ts).
+    expect(pkg.scripts['dist']).toMatch(/^npm run build && electron-builder\b/)
+    expect(pkg.scripts['build']).toMatch(/^electron-vite build\b/)
   })
 
   it.each(['ssh2', 'node-pty', '@napi-rs/keyring', 'cpu-features', 'electron-updater'])(
@@ -183,7 +185,7 @@ describe('electron-builder.yml', () => {
     expect(config.win.icon).toBe('resources/icon.ico')
     expect(config.nsis.installerIcon).toBe('resources/icon.ico')
     expect(icoSizes(readFileSync(join(ROOT, config.win.icon)))).toEqual(expect.arrayContaining([16, 32, 48, 256]))
-    expect(config.extraResources).toEqual([{ from: 'resources/tray', to: 'tray', filter: ['*.ico'] }])
+    expect(config.extraResources).toContainEqual({ from: 'resources/tray', to: 'tray', filter: ['*.ico'] })
     for (const state of ['idle', 'running', 'busy', 'attention'])
       expect(icoSizes(readFileSync(join(ROOT, 'resources', 'tray', `tray-${state}.ico`)))).toEqual([16, 20, 24, 32, 40, 48])
   })

@@ -300,7 +300,9 @@ export async function launchStandIn(options: LaunchOptions): Promise<StandInApp>
     HOME: home,
     USERPROFILE: home,
     XDG_CONFIG_HOME: configHome,
-    XDG_CACHE_HOME: join(root, 'cache')
+    XDG_CACHE_HOME: join(root, 'cache'),
+    // The command line's socket (src/shared/node/cli-socket/place.ts) in this run's own home too.
+    CLOUD_TRAY_RUNTIME_DIR: join(home, 'run')
   }
   delete env['ELECTRON_RENDERER_URL']
   delete env['SSH_AUTH_SOCK']

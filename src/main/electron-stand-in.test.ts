@@ -6,7 +6,7 @@
  * src/main/README.md; the specs in e2e/electron/ run the same app in Electron where it exists.
  * The Sandbox, its SSH servers and notebook pages, sockets and files are all real.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from '@playwright/test'
@@ -20,6 +20,7 @@ import type { TerminalStatus } from '../shared/contract-ssh'
 import { EMBEDDED_SANDBOX_ORIGIN } from './account/session-origin'
 import { trayClickOpensWindow } from './windows/desktop-integration'
 import { posixShellMissing, skipBecause } from '../shared/node/testing/platform-support'
+import { runCli } from '../cli/testing/built-cli'
 
 let buildDir = ''
 let app: StandInApp | undefined
@@ -227,6 +228,26 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     const endedAt = statuses().indexOf(ended)
     await new Promise((resolve) => setTimeout(resolve, 3_000))
     expect(statuses().slice(endedAt + 1)).toEqual([])
+  })
+
+  it('serves cloud-tray (the command line) on its socket, and takes the socket away at Quit', async () => {
+    const { app, main } = await launch()
+    await signIn(app, main)
+    // The harness gives the app CLOUD_TRAY_RUNTIME_DIR in this run's own home.
+    const runtimeDir = join(app.root, 'home', 'run')
+    const listed = await app.until(
+      'cloud-tray list to answer',
+      async () => {
+        const run = await runCli(['list', '--json'], { runtimeDir })
+        return run.code === 0 ? run : undefined
+      },
+      30_000
+    )
+    expect(JSON.parse(listed.stdout)).toMatchObject({ version: 1, instances: [] })
+    await app.clickTrayItem('Quit')
+    expect(await app.exited).toBe(0)
+    expect(existsSync(join(runtimeDir, 'cli.sock'))).toBe(false)
+    expect(await runCli(['list'], { runtimeDir })).toMatchObject({ code: 7 })
   })
 
   it('a packaged run: an application menu without Reload or DevTools', async () => {

@@ -4,7 +4,7 @@
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { app, clipboard, dialog, ipcMain, Menu, net, powerMonitor, type MenuItemConstructorOptions } from 'electron'
+import { app, clipboard, dialog, ipcMain, net, powerMonitor } from 'electron'
 import { createAppCore } from './core'
 import type { AppCore, Platform } from './core-types'
 import type { Events } from '../shared/contract'
@@ -28,7 +28,16 @@ import { startupFailure } from './startup-failure'
 import { installProcessGuard } from './process-guard'
 import { systemClock } from '../shared/clock'
 import { boundedQuit } from './windows/quit-bound'
-import { TOAST_ACTIVATOR_CLSID, appUserModelId, applicationMenuTemplate, managesLoginItem } from './windows/desktop-integration'
+import {
+  TOAST_ACTIVATOR_CLSID,
+  appUserModelId,
+  applicationMenuTemplate,
+  managesLoginItem,
+  trayShellItems
+} from './windows/desktop-integration'
+import { OWN_ITEM_ACTIONS, setAppMenu } from './windows/app-menu-adapter'
+import { startCliSocket, type CliSocketServer } from './cli-socket/cli-socket-server'
+import { currentCliSocketPlace } from '../shared/node/cli-socket/place'
 import { registerAppScheme } from './windows/app-protocol-adapter'
 import { chromiumNetworkRoute } from './network/proxy-adapter'
 import { trayIconsShown } from './windows/tray-host'
@@ -69,7 +78,7 @@ async function start(): Promise<void> {
   const openedAtLogin = app.getLoginItemSettings().wasOpenedAtLogin === true
   // Our own menu, not Electron's default (Reload, Developer Tools) in the installed app.
   const menu = applicationMenuTemplate(process.platform, app.isPackaged)
-  Menu.setApplicationMenu(menu ? Menu.buildFromTemplate(menu as MenuItemConstructorOptions[]) : null)
+  setAppMenu(menu)
   // Set below, once the adapters it needs exist; their callbacks may fire before that.
   // eslint-disable-next-line prefer-const
   let core: AppCore | undefined
@@ -129,14 +138,19 @@ async function start(): Promise<void> {
     (n, action) => core?.notificationActivated(n, action)
   )
   const trayIcoDir = app.isPackaged ? join(process.resourcesPath, 'tray') : join(app.getAppPath(), 'resources', 'tray')
-  const tray = createTrayAdapter((itemId) => {
-    void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
-      // The tray has no place for errors: say it as a notification.
-      // Not through the core's Platform, so neutralised here by the same rule (os-text.ts).
-      if (!result.ok)
-        notifier.show(osSafeNotification({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message }))
-    })
-  }, trayIcoDir)
+  // The shell's own items (Windows: Install Command Line Tool…) act as the app menu's would.
+  const trayShell = { items: trayShellItems(process.platform, app.isPackaged), onClick: (id: string) => OWN_ITEM_ACTIONS[id]?.() }
+  const tray = createTrayAdapter(
+    (itemId) => {
+      void core?.handle('tray.activate', { itemId }, { clientId: 'main' }).then((result) => {
+        // The tray has no place for errors: say it as a notification.
+        // Not through the core's Platform, so neutralised here by the same rule (os-text.ts).
+        if (!result.ok)
+          notifier.show(osSafeNotification({ id: `tray-${Date.now()}`, kind: 'summary', title: 'Cloud Tray', body: result.error.message }))
+      })
+    },
+    { icoDir: trayIcoDir, shell: trayShell }
+  )
   const platform: Platform = {
     showNotification: (n) => notifier.show(n),
     setTray: (model) => tray.set(model),
@@ -223,6 +237,13 @@ async function start(): Promise<void> {
     })
   )
 
+  // cloud-tray (the command line) reaches this app over its local socket (src/main/cli-socket).
+  let cliSocket: CliSocketServer | undefined
+  startCliSocket({ core, version: app.getVersion(), place: currentCliSocketPlace(homedir()), log }).then(
+    (served) => (cliSocket = served),
+    (error: Error) => log.warn(`the command line is off: ${error.message}`)
+  )
+
   app.on('second-instance', () => window.show())
   // macOS: clicking the Dock icon brings the window back.
   app.on('activate', () => window.show())
@@ -237,7 +258,9 @@ async function start(): Promise<void> {
     notebooks.destroyAll()
     const running = core
     boundedQuit(
-      () => running.stop(),
+      async () => {
+        await Promise.all([running.stop(), cliSocket?.close()])
+      },
       (timedOut) => {
         if (timedOut) log.warn('quit: clean-up did not finish in time; leaving anyway')
         log.close()

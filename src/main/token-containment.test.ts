@@ -56,6 +56,7 @@ describe('token containment', () => {
       'ssh.input': { terminalId: 't', data: 'ls\n' },
       'ssh.resize': { terminalId: 't', cols: 100, rows: 30 },
       'ssh.ack': { terminalId: 't', bytes: 10 },
+      'ssh.eof': { terminalId: 't' },
       'files.chunk': { transferId: 't', item: 0, offset: 0, data: new Uint8Array([1]) },
       'files.saved': { transferId: 't', bytes: 0 }
     }

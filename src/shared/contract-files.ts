@@ -72,6 +72,11 @@ export interface TransferProgress {
   current?: string
   /** For a failure: what happened and what to do; for success: a summary. */
   message?: string
+  /**
+   * A success's warning alone (also inside `message`): what a download left out or renamed to be
+   * safe on this computer (ssh/sftp/local-names.ts). The command line prints it even when piped.
+   */
+  note?: string
 }
 
 export interface FilesCommands {

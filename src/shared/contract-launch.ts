@@ -189,9 +189,13 @@ export interface LaunchCommands {
   /**
    * Launches a template now, without the window (the command line): the first of its regions in
    * stock, through the create-once path. Fails with `out-of-stock` when none has any.
-   * `template`: its id or its name.
+   * `template`: its id or its name. `name`: the new instance's name instead of the template's
+   * (`cloud-tray launch --name`).
    */
-  'templates.launch': { input: { template: string }; result: { instanceId: string; regionId: string; hourlyRate?: number } }
+  'templates.launch': {
+    input: { template: string; name?: string }
+    result: { instanceId: string; regionId: string; hourlyRate?: number }
+  }
   /**
    * "Launch again" (and a reclaim's "Relaunch like this one", with `review`): the form filled with
    * what this instance was launched with, as far as it is known.

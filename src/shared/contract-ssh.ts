@@ -7,6 +7,13 @@
  * per parse slice; main pauses the channel while its window (128 KiB–1 MiB, sized as it runs,
  * src/main/ssh/data-path/flow-control.ts) is full. Keystrokes and resizes are notices
  * too: a flood of them costs no answer each.
+ *
+ * A command line (`cloud-tray ssh`) opens the same kind of session with `run`: once, for a command
+ * or the login shell, with a pseudo-terminal only when asked. Without one, stdout and stderr come
+ * apart (`ssh.data`'s `stream`). Such a session is never opened again after a drop: it closes
+ * with the command's exit status (`TerminalStatus.exitCode`), or without one when the connection
+ * was lost. Its input may be bytes, ends with `ssh.eof`, and is acknowledged with `ssh.written` so
+ * piped input never piles up in main.
  */
 
 export type TerminalState = 'connecting' | 'connected' | 'reconnecting' | 'closed' | 'failed'
@@ -46,8 +53,22 @@ export interface TerminalStatus {
   retryAt?: number
   /** True when retrying makes no sense without the user (e.g. authentication failed). */
   needsUser?: boolean
+  /** `closed` because the shell or command ended: its exit status, when the server sent one. */
+  exitCode?: number
+  /** `closed` because the command was killed: the signal's name (`TERM`, `KILL`, …). */
+  signal?: string
   /** With `connected`: whether the tab's shell lives in a tmux session, and which. */
   persistence?: Persistence
+}
+
+/** A session for a command line (see the top of this file). */
+export interface SshRun {
+  /** The command to run; absent: the user's login shell. */
+  command?: string
+  /** A pseudo-terminal, as `ssh -t` asks for one (interactive use). */
+  pty: boolean
+  /** TERM for the pseudo-terminal; default `xterm-256color`. */
+  term?: string
 }
 
 /** A tmux session on an instance, as the instance's panel lists it. */
@@ -115,7 +136,11 @@ export interface SshCommands {
    * plain shell.
    */
   'ssh.open': {
-    input: { instanceId: string; cols: number; rows: number; session?: SessionRef }
+    /**
+     * `session`: a window's tab on that tmux session; `run`: a command line's session (see the top
+     * of this file); neither: a window's terminal tab (in a new tmux session of ours when the profile keeps sessions).
+     */
+    input: { instanceId: string; cols: number; rows: number; session?: SessionRef; run?: SshRun }
     result: { terminalId: string; session?: SessionRef }
   }
   /** Closes a terminal; `end: true` also ends its tmux session ("End it"), else it keeps running ("Leave it running"). */
@@ -151,13 +176,18 @@ export interface SshCommands {
 export interface SshNotices {
   /** Bytes xterm has parsed, since the last ack. */
   'ssh.ack': { terminalId: string; bytes: number }
-  /** What the user typed or pasted. */
-  'ssh.input': { terminalId: string; data: string }
+  /** What the user typed or pasted; a command line's piped input as bytes. */
+  'ssh.input': { terminalId: string; data: string | Uint8Array }
+  /** A `run` session's input ended (the command line's stdin closed): the command reads end-of-file. */
+  'ssh.eof': { terminalId: string }
   'ssh.resize': { terminalId: string; cols: number; rows: number }
 }
 
 export interface SshEvents {
-  'ssh.data': { terminalId: string; data: Uint8Array }
+  /** `stream: 'stderr'`: a `run` session without a pseudo-terminal's error output. */
+  'ssh.data': { terminalId: string; data: Uint8Array; stream?: 'stderr' }
+  /** A `run` session: input bytes handed to SSH since the last one (the command line's credit). */
+  'ssh.written': { terminalId: string; bytes: number }
   'ssh.status': TerminalStatus
   'ssh.prompt': SshPrompt
 }

@@ -552,7 +552,14 @@ export const COMMAND_NAMES = [
   'jobs.remove'
 ] as const satisfies readonly CommandName[]
 
-export const NOTICE_NAMES = ['ssh.ack', 'ssh.input', 'ssh.resize', 'files.chunk', 'files.saved'] as const satisfies readonly NoticeName[]
+export const NOTICE_NAMES = [
+  'ssh.ack',
+  'ssh.input',
+  'ssh.resize',
+  'ssh.eof',
+  'files.chunk',
+  'files.saved'
+] as const satisfies readonly NoticeName[]
 
 export const EVENT_NAMES = [
   'session',
@@ -568,6 +575,7 @@ export const EVENT_NAMES = [
   'catalog',
   'balance',
   'ssh.data',
+  'ssh.written',
   'ssh.status',
   'ssh.prompt',
   'cost',

@@ -2,7 +2,7 @@
  * The cost guard's figures as people read them, the same in the tray, the notifications and the
  * window: "$24.40/h", "≈ 41 h left at $24.40/h", "3 h 12 min", "GPU 87 % · 40 of 80 GiB".
  */
-import type { GpuReading } from './contract-cost'
+import type { CostSnapshot, GpuReading } from './contract-cost'
 import { highest, lowest } from './extremes'
 import { formatDollars } from './money'
 
@@ -42,6 +42,13 @@ export function runwayWords(runway: { hours: number }, perHour: number): string 
         ? `${Math.floor(runway.hours)} h`
         : formatDuration(runway.hours * 3_600_000)
   return `≈ ${left} left at ${formatRate(perHour)}`
+}
+
+/** "$24.40/h for 2 instances", or with a balance "≈ 41 h left at $24.40/h"; none when nothing is billed (the tray's first line). */
+export function burnWords(cost: CostSnapshot | undefined): string | undefined {
+  if (!cost || cost.billedCount === 0) return undefined
+  if (cost.runway) return runwayWords(cost.runway, cost.burnRatePerHour)
+  return `${formatRate(cost.burnRatePerHour)} for ${cost.billedCount} ${cost.billedCount === 1 ? 'instance' : 'instances'}`
 }
 
 const PLAN_PERIODS: ReadonlyMap<string, string> = new Map([

@@ -3,8 +3,10 @@
  * length the place can hold. Invisible format characters (bidirectional overrides such as
  * U+202E, zero-width characters: Unicode category Cf, but ZWJ and ZWNJ, which scripts and emoji
  * need) become a visible U+FFFD �; control characters (line breaks, tabs, escapes, DEL, C1)
- * become a space. The OS's texts (main/os-text.ts) and every server string the app shows in a
- * sentence (an SFTP error, nvidia-smi's complaint, a keyboard-interactive prompt) go through here.
+ * become a space. The OS's texts (main/os-text.ts), every server string the app shows in a
+ * sentence (an SFTP error, nvidia-smi's complaint, a keyboard-interactive prompt) and every one
+ * the command line prints to the user's terminal (src/cli/output.ts: an escape sequence there
+ * could rewrite the screen or its title) go through here.
  */
 
 const INVISIBLE_FORMAT = /(?![\u200C\u200D])\p{Cf}/gu

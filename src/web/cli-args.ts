@@ -5,11 +5,12 @@
 import { parseArgs } from 'node:util'
 import type { WebShellOptions } from './server'
 
-export const USAGE = `Usage: npm run web -- [--port N] [--base-url URL] [--data-dir DIR] [--no-reach]
+export const USAGE = `Usage: npm run web -- [--port N] [--base-url URL] [--data-dir DIR] [--no-reach] [--no-cli]
   --port N         listen on 127.0.0.1:N (default: a free port)
   --base-url URL   use this cloud API instead of the built-in Sandbox
   --data-dir DIR   keep settings and Sandbox state here (default: a fresh temp folder per run)
-  --no-reach       Sandbox instances get no SSH server, notebook page or port forwarders`
+  --no-reach       Sandbox instances get no SSH server, notebook page or port forwarders
+  --no-cli         do not serve cloud-tray (the command line) on its local socket`
 
 export function parseWebArgs(argv: string[]): WebShellOptions & { reachEnabled: boolean; help?: boolean } {
   const { values } = parseArgs({
@@ -19,6 +20,7 @@ export function parseWebArgs(argv: string[]): WebShellOptions & { reachEnabled: 
       'base-url': { type: 'string' },
       'data-dir': { type: 'string' },
       'no-reach': { type: 'boolean', default: false },
+      'no-cli': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false }
     },
     strict: true
@@ -26,7 +28,10 @@ export function parseWebArgs(argv: string[]): WebShellOptions & { reachEnabled: 
   if (values.help) {
     return { help: true, reachEnabled: false }
   }
-  const options: WebShellOptions & { reachEnabled: boolean; help?: boolean } = { reachEnabled: !values['no-reach'] }
+  const options: WebShellOptions & { reachEnabled: boolean; help?: boolean } = {
+    reachEnabled: !values['no-reach'],
+    cliSocket: !values['no-cli']
+  }
   if (values.port !== undefined) {
     const port = Number(values.port)
     if (!Number.isInteger(port) || port < 0 || port > 65535)

@@ -48,6 +48,8 @@ async function main(): Promise<void> {
     log: (line) => console.error(line)
   })
   console.log(`Cloud Tray (web) at ${shell.url}`)
+  if (shell.cliSocket)
+    console.error(`cloud-tray (the command line: node out/cli/cloud-tray.cjs after npm run build) reaches it at ${shell.cliSocket}`)
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
 }

@@ -157,11 +157,13 @@ describe('npm run web arguments', () => {
   it('parses port, base URL and data dir', () => {
     expect(parseWebArgs(['--port', '5123', '--base-url', 'https://hpc-ai.com/api/', '--data-dir', '/tmp/x'])).toEqual({
       reachEnabled: true,
+      cliSocket: true,
       port: 5123,
       baseUrl: 'https://hpc-ai.com/api',
       dataDir: '/tmp/x'
     })
     expect(parseWebArgs(['--no-reach']).reachEnabled).toBe(false)
+    expect(parseWebArgs(['--no-cli']).cliSocket).toBe(false)
   })
 
   it('refuses a bad port, a non-http base URL and unknown flags', () => {

@@ -8,7 +8,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { systemClock, type Clock } from '../shared/clock'
 import type { SandboxAccess } from '../shared/contract'
@@ -17,6 +17,8 @@ import { createMemoryKeychain, createOsKeychain } from '../main/account/keychain
 import type { EmulatorStartOptions, StartEmulator } from '../main/account/sandbox'
 import { startSandboxEmulator, type EmulatorControl, type EmulatorOptions, type ReachFactory } from '../main/account/sandbox-emulator'
 import { createAppCore } from '../main/core'
+import { CliPlaceError, startCliSocket, type CliSocketServer } from '../main/cli-socket/cli-socket-server'
+import { currentCliSocketPlace, type CliSocketPlace } from '../shared/node/cli-socket/place'
 import { createNetworkRoute } from '../main/network/network-route'
 import { createLogger, logDirFor } from '../main/log'
 import type { AppCore, Keychain } from '../main/core-types'
@@ -44,6 +46,11 @@ export interface WebShellOptions {
   rendererDir?: string
   /** The tray's "Quit"; default: close the shell. */
   onQuit?: () => void
+  /**
+   * Serves the command line (`cloud-tray`, src/cli) on its local socket: `true` at the user's
+   * place (src/shared/node/cli-socket/place.ts), or at the place given (tests). Default: off.
+   */
+  cliSocket?: boolean | { place: CliSocketPlace }
   log?: (line: string) => void
 }
 
@@ -60,6 +67,8 @@ export interface WebShell {
   sandbox(): SandboxAccess
   /** What the pages list under "Would have opened outside the page", oldest first. */
   recorded(): RecordedEffect[]
+  /** Where `cloud-tray` reaches this shell; undefined when it does not serve the command line. */
+  cliSocket: string | undefined
   close(): Promise<void>
 }
 
@@ -112,13 +121,14 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
   // The same main-process log as the desktop app, in the same place: <dataDir>/logs/main.log.
   const appLog = createLogger({ dir: logDirFor(dataDir) })
   const clock = options.clock ?? systemClock()
+  const version = await packageVersion()
   const web = createWebPlatform({ onQuit: () => (options.onQuit ? options.onQuit() : void close()), now: () => clock.now(), log })
   const core = createAppCore({
     dataDir,
     log: appLog,
     platform: web.platform,
     keychain,
-    version: await packageVersion(),
+    version,
     startEmulator,
     // HTTPS_PROXY / NO_PROXY as curl reads them, and the OS's roots besides Node's.
     network: createNetworkRoute({ log: (line) => appLog.info(line) }),
@@ -165,9 +175,13 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
   await core.start()
   port = await listen(server, options.port ?? 0)
   const origin = `http://127.0.0.1:${port}`
+  const cli = options.cliSocket
+    ? await serveCommandLine(core, version, options.cliSocket === true ? currentCliSocketPlace(homedir()) : options.cliSocket.place, log)
+    : undefined
 
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      await cli?.close()
       await transport.close()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -195,6 +209,25 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
       return access
     },
     recorded: () => web.recorded(),
+    cliSocket: cli?.path,
     close
+  }
+}
+
+/** The command line's socket; a place that is not safe is said and left alone (the shell runs without it). */
+async function serveCommandLine(
+  core: AppCore,
+  version: string,
+  place: CliSocketPlace,
+  log: (line: string) => void
+): Promise<CliSocketServer | undefined> {
+  try {
+    const served = await startCliSocket({ core, version, place, log: { info: () => undefined, warn: log } })
+    if (!served) log(`cloud-tray: another Cloud Tray already serves the command line at ${place.path}; it talks to that one.`)
+    return served
+  } catch (error) {
+    if (!(error instanceof CliPlaceError)) throw error
+    log(`cloud-tray (the command line) is off: ${error.message}`)
+    return undefined
   }
 }

@@ -44,6 +44,19 @@ const promptAnswer = z.discriminatedUnion('kind', [
 ])
 
 const instanceRef = z.object({ instanceId: id }).strict()
+
+/** A command line's session: the command goes to the instance's SSH server as one string, as OpenSSH sends it. */
+const sshRun = z
+  .object({
+    command: z.string().min(1).max(100_000).optional(),
+    pty: z.boolean(),
+    // A terminal type name; anything else is no TERM a server should be handed.
+    term: z
+      .string()
+      .regex(/^[A-Za-z0-9._+-]{1,64}$/, 'A terminal type is a short name such as xterm-256color.')
+      .optional()
+  })
+  .strict()
 const port = z.number().int().min(1, 'Ports go from 1 to 65535.').max(65_535, 'Ports go from 1 to 65535.')
 const tunnelRef = z.object({ tunnelId: id }).strict()
 const sessionRef = z.object({ sessionId: id }).strict()
@@ -114,7 +127,7 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'external.open': z.object({ url: z.string().min(1).max(4000) }).strict(),
   'clipboard.read': none,
   'warnings.get': none,
-  'ssh.open': z.object({ instanceId: id, ...dimensions, session: tmuxSession.optional() }).strict(),
+  'ssh.open': z.object({ instanceId: id, ...dimensions, session: tmuxSession.optional(), run: sshRun.optional() }).strict(),
   'ssh.close': z.object({ terminalId: id, end: z.boolean().optional() }).strict(),
   'ssh.sessions': instanceRef,
   'ssh.endSession': z.object({ instanceId: id, session: tmuxSession }).strict(),
@@ -197,7 +210,13 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
     .strict(),
   'templates.importFile': none,
   'templates.review': templateRef,
-  'templates.launch': z.object({ template: z.string().trim().min(1, 'Name the template.').max(200) }).strict(),
+  'templates.launch': z
+    .object({
+      template: z.string().trim().min(1, 'Name the template.').max(200),
+      // The create request's own rule for a name (create-request.ts) checks it again on the way out.
+      name: z.string().trim().min(1, 'Give the instance a name.').max(MAX_TEXT_LENGTH).optional()
+    })
+    .strict(),
   'launches.again': z.object({ instanceId: id, review: z.boolean().optional() }).strict(),
   'availability.get': none,
   'availability.watch': z
@@ -224,7 +243,16 @@ export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unkn
         .max(1 << 30)
     })
     .strict(),
-  'ssh.input': z.object({ terminalId: id, data: z.string().max(1_000_000) }).strict(),
+  'ssh.input': z
+    .object({
+      terminalId: id,
+      data: z.union([
+        z.string().max(1_000_000),
+        z.instanceof(Uint8Array).refine((data) => data.length <= 1_000_000, 'Input comes in pieces of at most 1 MB.')
+      ])
+    })
+    .strict(),
+  'ssh.eof': terminalRef,
   'ssh.resize': z.object({ terminalId: id, ...dimensions }).strict(),
   'files.chunk': z
     .object({

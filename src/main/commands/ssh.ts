@@ -25,7 +25,7 @@ type SshCommand =
   | 'ssh.configPreview'
   | 'ssh.configWrite'
 
-type SshNotice = 'ssh.ack' | 'ssh.input' | 'ssh.resize'
+type SshNotice = 'ssh.ack' | 'ssh.input' | 'ssh.resize' | 'ssh.eof'
 
 export type SshGroup = CommandGroup<SshCommand | TunnelCommand | FilesCommand | EditorCommand, SshNotice | FilesNotice>
 
@@ -56,7 +56,11 @@ export function sshCommands(wing: SshWing): SshGroup {
       ...tunnelCommands(wing.tunnels).handlers,
       ...filesGroup.handlers,
       ...editorCommands(wing).handlers,
-      'ssh.open': async ({ instanceId, cols, rows, session }, { clientId }) => wing.openTerminal(instanceId, cols, rows, clientId, session),
+      // A command line's session runs once, never in tmux; a window's tab in its tmux session.
+      'ssh.open': async ({ instanceId, cols, rows, session, run }, { clientId }) =>
+        run
+          ? terminals.open(instanceId, cols, rows, clientId, undefined, run)
+          : wing.openTerminal(instanceId, cols, rows, clientId, session),
       'ssh.close': async ({ terminalId, end }, { clientId }) => terminals.close(terminalId, clientId, end === true),
       'ssh.sessions': async ({ instanceId }) => sessionsCall(() => wing.sessions.list(instanceId)),
       'ssh.endSession': async ({ instanceId, session }) => sessionsCall(() => wing.sessions.end(instanceId, session)),
@@ -105,6 +109,7 @@ export function sshCommands(wing: SshWing): SshGroup {
     notices: {
       'ssh.input': ({ terminalId, data }, { clientId }) => terminals.input(terminalId, data, clientId),
       'ssh.resize': ({ terminalId, cols, rows }, { clientId }) => terminals.resize(terminalId, cols, rows, clientId),
+      'ssh.eof': ({ terminalId }, { clientId }) => terminals.eof(terminalId, clientId),
       'ssh.ack': ({ terminalId, bytes }, { clientId }) => terminals.ack(terminalId, bytes, clientId),
       ...filesGroup.notices
     }

@@ -89,7 +89,7 @@ export function templateCommands(services: TemplateServices): CommandGroup<Templ
         session()
         return templates.reviewFill(templateId)
       },
-      'templates.launch': async ({ template: ref }) => {
+      'templates.launch': async ({ template: ref, name }) => {
         session()
         const template = templates.find(ref)
         if (!template) throw new AppError('not-allowed', `You have no template named «${ref}» on this profile.`)
@@ -102,7 +102,10 @@ export function templateCommands(services: TemplateServices): CommandGroup<Templ
             'out-of-stock',
             `${targetWords(catalog, target)} is out of stock today. Watch for it in Cloud Tray (the template's launch offers it), or try later.`
           )
-        const created = await services.create({ ...request, region: found.regionId }, { templateId: template.templateId })
+        const created = await services.create(
+          { ...request, region: found.regionId, ...(name !== undefined ? { name } : {}) },
+          { templateId: template.templateId }
+        )
         if (!created.ok) throw new FailedResult(created.error)
         return { instanceId: created.value.instanceId, regionId: found.regionId, hourlyRate: found.hourlyRate }
       },

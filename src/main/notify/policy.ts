@@ -5,7 +5,8 @@
  * news) and the settings.
  */
 import type { AppNotification, NotificationKind, Settings, StuckStart, Transition } from '../../shared/contract'
-import { knownStatus, statusGroup } from '../../shared/instance-rules'
+import { knownStatus } from '../../shared/instance-rules'
+import { transitionWords } from '../../shared/transition-words'
 import { formatDollars } from '../../shared/money'
 
 /** More notifications than this at once become one summary. */
@@ -46,31 +47,27 @@ export function notificationsFor(
     if (prefs[kind]) single.push({ id: makeId(kind, t.instanceId), kind, title, body, instanceId: t.instanceId })
   }
   for (const t of transitions) {
-    const name = `«${t.name}»`
-    const to = t.to === null ? null : knownStatus(t.to)
-    if (to === 'Running') {
+    const words = transitionWords(t)
+    if (words.kind === 'ready') {
       const created = actions.created.has(t.instanceId)
       if (created) settled.created.push(t.instanceId)
-      if (t.from !== null || created) add('ready', t, `${name} is ready`, 'Open its notebook or a terminal from Cloud Tray.')
-    } else if (t.to !== null && statusGroup(t.to) === 'failed') {
+      if (t.from !== null || created) add('ready', t, words.title, words.body ?? '')
+    } else if (words.kind === 'failed') {
       if (actions.created.has(t.instanceId)) settled.created.push(t.instanceId)
-      const reason = t.diagnosisMessage || t.message || 'The cloud gave no reason.'
-      add('failed', t, `${name} failed to start`, reason)
-    } else if (to === 'Stopped') {
+      add('failed', t, words.title, words.body ?? '')
+    } else if (words.kind === 'stopped') {
       if (actions.stopping.has(t.instanceId)) {
         settled.stopping.push(t.instanceId)
       } else if (t.from !== null && t.spot) {
         reclaimed.push({ instanceId: t.instanceId, name: t.name })
       } else if (t.from !== null) {
-        const why = t.message || 'It was stopped outside Cloud Tray; spot instances can be reclaimed by the provider.'
-        add('stopped', t, `${name} stopped`, why)
+        add('stopped', t, words.title, words.body ?? 'It was stopped outside Cloud Tray; spot instances can be reclaimed by the provider.')
       }
-    } else if (to === 'Released' || t.to === null) {
+    } else if (words.kind === 'released') {
       if (actions.terminating.has(t.instanceId)) {
         settled.terminating.push(t.instanceId)
       } else if (t.from !== null && knownStatus(t.from) !== 'Released') {
-        const body = t.to === null ? 'It is no longer in your instance list.' : t.message || 'Its resources were returned to the provider.'
-        add('released', t, `${name} was released`, body)
+        add('released', t, words.title, words.body ?? '')
       }
     }
   }

@@ -1,7 +1,7 @@
 /**
  * The SSH module against Debian's OpenSSH server on a loopback port: host-key prompts and
  * refusals, each way of authenticating, the shell and its window size, exec exit codes,
- * keepalive, reconnect, and flow control under a flood.
+ * keepalive, reconnect, flow control under a flood, and a command line's sessions.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
@@ -302,5 +302,87 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     terminals.input(terminalId, 'echo done_$((1+1))\n', harness.clientId)
     await harness.waitForOutput(terminalId, /done_2\r?\n/, 15_000)
     expect(terminals.stats(terminalId)!.peak).toBeLessThanOrEqual(PARSE_WINDOW.max + BATCH_MAX_BYTES)
+  })
+
+  // A command line's sessions (`ssh.open` with `run`, contract-ssh.ts: `cloud-tray ssh`).
+  describe('command line sessions', () => {
+    it('passes a command’s exit status, with its stdout and stderr apart', async () => {
+      const { harness, terminals } = setup()
+      const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId, undefined, {
+        command: 'echo out; echo err >&2; exit 7',
+        pty: false
+      })
+      await harness.waitForState(terminalId, 'closed')
+      expect(harness.lastStatus(terminalId)).toMatchObject({ state: 'closed', exitCode: 7, message: 'command ended (exit 7)' })
+      expect(harness.output(terminalId)).toBe('out\n')
+      expect(harness.errorOutput(terminalId)).toBe('err\n')
+      // A command runs once: there is nothing to reconnect.
+      expect(() => terminals.reconnect(terminalId, harness.clientId)).toThrow(/runs once/)
+    })
+
+    it('says which signal killed a command', async () => {
+      const { harness, terminals } = setup()
+      const { terminalId } = terminals.open('i-2', 80, 24, harness.clientId, undefined, { command: 'kill -TERM $$', pty: false })
+      await harness.waitForState(terminalId, 'closed')
+      expect(harness.lastStatus(terminalId)).toMatchObject({ signal: 'TERM', message: 'command ended (killed by SIGTERM)' })
+      expect(harness.lastStatus(terminalId)!.exitCode).toBeUndefined()
+    })
+
+    it('gives a pseudo-terminal of the asked size and TERM only when asked', async () => {
+      const { harness, terminals } = setup()
+      const withPty = terminals.open('i-3', 100, 30, harness.clientId, undefined, {
+        command: 'stty size; echo $TERM; test -t 0',
+        pty: true,
+        term: 'vt100'
+      })
+      await harness.waitForState(withPty.terminalId, 'closed')
+      expect(harness.output(withPty.terminalId)).toBe('30 100\r\nvt100\r\n')
+      expect(harness.lastStatus(withPty.terminalId)!.exitCode).toBe(0)
+      const without = terminals.open('i-3', 100, 30, harness.clientId, undefined, { command: 'test -t 0', pty: false })
+      await harness.waitForState(without.terminalId, 'closed')
+      expect(harness.lastStatus(without.terminalId)!.exitCode).toBe(1)
+    })
+
+    it('takes piped input as bytes, ends it with EOF, and credits what went out', async () => {
+      const { harness, terminals } = setup()
+      const { terminalId } = terminals.open('i-4', 80, 24, harness.clientId, undefined, {
+        command: 'od -An -tx1 | tr -d " \\n"; echo',
+        pty: false
+      })
+      await harness.waitForState(terminalId, 'connected')
+      const bytes = new Uint8Array([0, 255, 0xc3, 0x28, 10, 13])
+      terminals.input(terminalId, bytes, harness.clientId)
+      terminals.input(terminalId, 'ok', harness.clientId)
+      terminals.eof(terminalId, harness.clientId)
+      await harness.waitForState(terminalId, 'closed')
+      expect(harness.output(terminalId)).toBe('00ffc3280a0d6f6b\n')
+      expect(harness.written.get(terminalId)).toBe(8)
+    })
+
+    it('never runs a command again after its connection drops, and keeps a finished one’s link warm', async () => {
+      const { harness, terminals, links } = setup()
+      const first = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'true', pty: false })
+      await harness.waitForState(first.terminalId, 'closed')
+      const warm = links.connectionOf('i-5')
+      expect(warm).toBeDefined()
+      // The next one runs on the same connection: no new handshake.
+      const second = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'echo again', pty: false })
+      await harness.waitForState(second.terminalId, 'closed')
+      expect(links.connectionOf('i-5')).toBe(warm)
+      expect(harness.output(second.terminalId)).toBe('again\n')
+
+      const long = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'echo started; sleep 30', pty: false })
+      await harness.waitForOutput(long.terminalId, 'started')
+      await sshd.server.stop()
+      await harness.waitForState(long.terminalId, 'closed')
+      expect(harness.lastStatus(long.terminalId)).toMatchObject({
+        message: 'the connection to the instance was lost while the command ran'
+      })
+      expect(harness.lastStatus(long.terminalId)!.exitCode).toBeUndefined()
+      // It left the link: nothing is kept retrying on its behalf, so it can never run again.
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(links.usersOf('i-5')).toBe(0)
+      await sshd.server.start()
+    })
   })
 })

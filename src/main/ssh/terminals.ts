@@ -13,10 +13,16 @@
  * unless the user chose "End it". When the instance has no tmux the tab runs a plain shell and
  * says so once (`persistence`). A plain tab gets a new shell in place after a reconnect, with its
  * scrollback kept.
+ *
+ * A command line's session (`run`, contract-ssh.ts) is a tab that runs once: its command (or
+ * login shell) on the first connection it is handed, never again; it closes with the exit
+ * status, or, if the connection drops under it, without one. When it ends on a live connection,
+ * the link is kept warm for the next one (links.ts keepWarm), so `cloud-tray ssh box -- true`
+ * run again skips the SSH handshake, as OpenSSH's ControlPersist does.
  */
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { Clock } from '../../shared/clock'
-import type { Persistence, SessionRef, TerminalState, TerminalStatus } from '../../shared/contract-ssh'
+import type { Persistence, SessionRef, SshRun, TerminalState, TerminalStatus } from '../../shared/contract-ssh'
 import { AppError } from '../app-error'
 import type { ClientId, EventSink } from '../core-types'
 import type { SshConnection } from './links/connection'
@@ -28,6 +34,7 @@ import type { ParseWindowBounds } from './data-path/flow-control'
 import { attachOursCommand, attachUserCommand, type TmuxProbe } from './sessions/remote-scripts'
 import { isOurSession } from './sessions/session-names'
 import { NO_TMUX_MESSAGE, TmuxSessions } from './sessions/tmux-sessions'
+import { signalName } from './data-path/shell-exit'
 import { serverLine } from '../../shared/untrusted-text'
 
 export interface TerminalsOptions {
@@ -45,6 +52,8 @@ export interface TerminalsOptions {
 /** Erases the screen and the scrollback: a re-attached session's history replaces what the tab showed. */
 const CLEAR_ALL = '\x1b[0m\x1b[H\x1b[2J\x1b[3J'
 
+const LOST_WHILE_RUNNING = 'the connection to the instance was lost while the command ran'
+
 export class Terminals {
   private readonly terminals = new Map<string, TerminalTab>()
   readonly tmux: TmuxSessions
@@ -61,18 +70,22 @@ export class Terminals {
 
   /**
    * Opens a tab: answers its id at once; connection progress follows as `ssh.status`. With
-   * `session`, the tab's shell is that tmux session (ours is made if it is gone).
+   * `session`, the tab's shell is that tmux session (ours is made if it is gone); with `run`, a
+   * command line's session that runs once (never in tmux).
    */
   open(
     instanceId: string,
     cols: number,
     rows: number,
     clientId: ClientId,
-    session?: SessionRef
+    session?: SessionRef,
+    run?: SshRun
   ): { terminalId: string; session?: SessionRef } {
     if (session?.socket === 'ours' && !isOurSession(session.name))
       throw new AppError('not-allowed', 'That is not a session Cloud Tray made.')
+    if (session && run) throw new AppError('not-allowed', 'A command line’s session does not attach to a tmux session.')
     const terminalId = `t-${randomUUID()}`
+    const { emit } = this.options
     const terminal = new TerminalSession({
       id: terminalId,
       instanceId,
@@ -80,20 +93,29 @@ export class Terminals {
       cols,
       rows,
       clock: this.options.clock,
-      send: (data) => this.options.emit('ssh.data', { terminalId, data: plainBytes(data) }, clientId),
-      onShellExit: (_session, code) => void this.shellEnded(tab, code),
+      send: (data) => emit('ssh.data', { terminalId, data: plainBytes(data) }, clientId),
+      ...(run && !run.pty
+        ? { sendStderr: (data: Uint8Array) => emit('ssh.data', { terminalId, data: plainBytes(data), stream: 'stderr' }, clientId) }
+        : {}),
+      ...(run ? { onWritten: (bytes: number) => emit('ssh.written', { terminalId, bytes }, clientId) } : {}),
+      onShellExit: (_session, code, signal) => void this.shellEnded(tab, code, signalName(signal)),
       onChannelLost: () => this.channelLost(tab),
       ...(this.options.parseWindow ? { parseWindow: this.options.parseWindow } : {})
     })
-    const tab = new TerminalTab(terminal, session, this.tmux, (state, message, extra) => this.status(terminal, state, message, extra))
+    const tab = new TerminalTab(terminal, session, this.tmux, (state, message, extra) => this.status(terminal, state, message, extra), run)
     // Throws (in the user's words) before anything is kept when the instance cannot be reached.
     tab.lease = this.options.links.acquire(instanceId, tab)
     this.terminals.set(terminalId, tab)
     return { terminalId, ...(session ? { session } : {}) }
   }
 
-  input(terminalId: string, data: string, clientId: ClientId): void {
+  input(terminalId: string, data: string | Uint8Array, clientId: ClientId): void {
     this.owned(terminalId, clientId).session.write(data)
+  }
+
+  /** A command line's stdin ended. */
+  eof(terminalId: string, clientId: ClientId): void {
+    this.owned(terminalId, clientId).session.endInput()
   }
 
   resize(terminalId: string, cols: number, rows: number, clientId: ClientId): void {
@@ -122,6 +144,7 @@ export class Terminals {
   /** Connects again now: after a failure, during a backoff wait, or to replace a live shell. */
   reconnect(terminalId: string, clientId: ClientId): void {
     const tab = this.owned(terminalId, clientId)
+    if (tab.run) throw new AppError('not-allowed', 'A command runs once; run it again for a new one.')
     // A tab whose shell ended rejoins its instance's connection (made anew if it was the last).
     if (!tab.lease) tab.lease = this.options.links.acquire(tab.session.instanceId, tab)
     tab.session.finished = false
@@ -153,8 +176,18 @@ export class Terminals {
     return tab
   }
 
-  private async shellEnded(tab: TerminalTab, exitCode: number | null): Promise<void> {
+  private async shellEnded(tab: TerminalTab, exitCode: number | null, signal: string | undefined): Promise<void> {
     tab.session.finished = true
+    const suffix =
+      exitCode !== null ? ` (exit ${exitCode})` : signal ? ` (killed by ${/^[A-Z0-9]+$/.test(signal) ? `SIG${signal}` : signal})` : ''
+    const extra: Partial<TerminalStatus> = { ...(exitCode !== null ? { exitCode } : {}), ...(signal ? { signal } : {}) }
+    if (tab.run) {
+      this.status(tab.session, 'closed', `${tab.run.command === undefined ? 'session' : 'command'} ended${suffix}`, extra)
+      // The next command line's session on this instance skips the handshake.
+      if (tab.lease?.connection) this.options.links.keepWarm(tab.session.instanceId)
+      tab.leave()
+      return
+    }
     const session = tab.tmuxSession
     // A tmux client ends when its session ends, and also when it is detached (from another
     // terminal, or the user's own prefix key): only the instance can tell which.
@@ -164,11 +197,10 @@ export class Terminals {
       this.status(tab.session, 'closed', 'detached — the session keeps running on the instance; press Reconnect to attach again')
     else if (session && exitCode !== null && exitCode !== 0)
       // tmux itself could not run (the login shell or tmux failed to start): say how it ended.
-      this.status(tab.session, 'closed', `the session could not start (exit ${exitCode}) — press Reconnect to try again`)
+      this.status(tab.session, 'closed', `the session could not start (exit ${exitCode}) — press Reconnect to try again`, extra)
     else if (session) this.status(tab.session, 'closed', 'the session ended — press Reconnect for a new one')
     else {
-      const suffix = exitCode === null ? '' : ` (exit ${exitCode})`
-      this.status(tab.session, 'closed', `session ended${suffix} — press Reconnect for a new shell`)
+      this.status(tab.session, 'closed', `session ended${suffix} — press Reconnect for a new shell`, extra)
     }
     // The tab stays open (its scrollback is the user's) but no longer holds the connection.
     tab.leave()
@@ -179,7 +211,16 @@ export class Terminals {
     // If the connection is going down, the link tells every tab at once.
     setImmediate(() => {
       const { session } = tab
-      if (session.finished || session.hasChannel || !connection || tab.lease?.connection !== connection) return
+      if (session.finished || session.hasChannel) return
+      const connectionUp = connection !== undefined && tab.lease?.connection === connection
+      if (tab.run) {
+        // A command ends with its channel, whatever happens to the connection.
+        session.finished = true
+        this.status(session, 'closed', connectionUp ? 'the server closed the session without an exit status' : LOST_WHILE_RUNNING)
+        tab.leave()
+        return
+      }
+      if (!connectionUp) return
       session.finished = true
       this.status(session, 'closed', 'the server closed this shell — press Reconnect for a new one')
       tab.leave()
@@ -213,7 +254,9 @@ class TerminalTab implements LinkUser {
     /** The tmux session asked for; undefined: a plain shell. */
     private readonly wanted: SessionRef | undefined,
     private readonly tmux: TmuxSessions,
-    private readonly report: (state: TerminalState, message: string, extra?: Partial<TerminalStatus>) => void
+    private readonly report: (state: TerminalState, message: string, extra?: Partial<TerminalStatus>) => void,
+    /** A command line's session: runs once (see Terminals). */
+    readonly run?: SshRun
   ) {}
 
   get askClient(): ClientId {
@@ -238,6 +281,12 @@ class TerminalTab implements LinkUser {
   disconnected(): void {
     this.shellConnection = undefined
     this.session.detach()
+    if (this.run && this.session.everConnected && !this.session.finished) {
+      // A command cannot be picked up again on a new connection: it ended with the connection.
+      this.session.finished = true
+      this.report('closed', LOST_WHILE_RUNNING)
+      setImmediate(() => this.leave())
+    }
   }
 
   status(status: LinkStatus): void {
@@ -260,17 +309,21 @@ class TerminalTab implements LinkUser {
   }
 
   private async openShell(connection: SshConnection): Promise<void> {
-    const { session } = this
+    const { session, run } = this
     const instanceId = session.instanceId
     try {
-      const tmux = this.wanted && !this.plainBecause ? await this.tmuxOrPlain() : undefined
+      if (run && session.everConnected) return
+      const tmux = !run && this.wanted && !this.plainBecause ? await this.tmuxOrPlain() : undefined
       if (this.stale(connection)) return
       const wanted = this.wanted
       let channel
       let hold: ((first: Buffer) => Promise<Uint8Array | undefined>) | undefined
-      if (tmux && wanted?.socket === 'ours') {
+      if (run) {
+        const size = { cols: session.cols, rows: session.rows }
+        channel = await connection.run(run.command, run.pty ? { ...size, ...(run.term ? { term: run.term } : {}) } : undefined)
+      } else if (tmux && wanted?.socket === 'ours') {
         const buffer = `cloudtray-history-${randomBytes(6).toString('hex')}`
-        channel = await connection.execPty(attachOursCommand(wanted.name, buffer), session)
+        channel = await connection.run(attachOursCommand(wanted.name, buffer), session)
         // The history is in the buffer once tmux has drawn the screen (its first bytes).
         hold = () => this.history(instanceId, buffer)
       } else if (tmux && wanted) {
@@ -282,7 +335,7 @@ class TerminalTab implements LinkUser {
           this.leave()
           return
         }
-        channel = await connection.execPty(attachUserCommand(id), session)
+        channel = await connection.run(attachUserCommand(id), session)
       } else if (wanted?.socket === 'user') {
         session.finished = true
         this.report('failed', `This tab attaches to your tmux session «${wanted.name}», but the instance has no tmux now.`, {

@@ -14,12 +14,24 @@ export interface TrayAdapter {
   destroy(): void
 }
 
-/**
- * `icoDir`: on Windows, where the tray-<state>.ico files are (resources/tray, shipped as
- * extraResources): Electron's Tray docs recommend ICO there, whose entries (16–48 px) fit every
- * display scale. Elsewhere, or when a file is missing, the PNG pair.
- */
-export function createTrayAdapter(onActivate: (itemId: string) => void, icoDir?: string): TrayAdapter {
+/** The shell's own items (desktop-integration.ts trayShellItems), placed before the model's last item (Quit). */
+export interface ShellTrayItems {
+  items: { id: string; label: string }[]
+  onClick(id: string): void
+}
+
+export interface TrayAdapterOptions {
+  /**
+   * On Windows, where the tray-<state>.ico files are (resources/tray, shipped as extraResources):
+   * Electron's Tray docs recommend ICO there, whose entries (16–48 px) fit every display scale.
+   * Elsewhere, or when a file is missing, the PNG pair.
+   */
+  icoDir?: string
+  shell?: ShellTrayItems
+}
+
+export function createTrayAdapter(onActivate: (itemId: string) => void, options: TrayAdapterOptions = {}): TrayAdapter {
+  const { icoDir, shell } = options
   const isMac = process.platform === 'darwin'
   const images = new Map<TrayIcon, NativeImage>()
   const image = (icon: TrayIcon): NativeImage => {
@@ -52,8 +64,14 @@ export function createTrayAdapter(onActivate: (itemId: string) => void, icoDir?:
           ? { label: label(item.label), enabled: item.enabled, submenu: toTemplate(item.submenu ?? []) }
           : { label: label(item.label), enabled: item.enabled, click: () => onActivate(item.id) }
     )
+  const own: MenuItemConstructorOptions[] = (shell?.items ?? []).map((item) => ({
+    label: label(item.label),
+    click: () => shell!.onClick(item.id)
+  }))
   const menus = new MenuWhileOpen<readonly TrayMenuItem[]>((items) => {
-    const menu = Menu.buildFromTemplate(toTemplate(items))
+    const template = toTemplate(items)
+    if (own.length > 0) template.splice(Math.max(0, template.length - 1), 0, ...own, { type: 'separator' })
+    const menu = Menu.buildFromTemplate(template)
     menu.on('menu-will-show', () => menus.opened())
     menu.on('menu-will-close', () => menus.closed())
     tray.setContextMenu(menu)

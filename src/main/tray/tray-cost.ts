@@ -7,16 +7,12 @@
  */
 import type { TrayMenuItem } from '../../shared/contract'
 import type { CostSnapshot, GuardInstance } from '../../shared/contract-cost'
-import { formatClockTime, formatRate, gpuSummary, planWords, runwayWords } from '../../shared/cost-words'
+import { burnWords, formatClockTime, formatRate, gpuSummary, planWords } from '../../shared/cost-words'
 import { formatDollars } from '../../shared/money'
 import { cutText } from '../../shared/untrusted-text'
 
-/** "$24.40/h for 2 instances", or with a balance "≈ 41 h left at $24.40/h"; none when nothing is billed. */
-export function burnLine(cost: CostSnapshot | undefined): string | undefined {
-  if (!cost || cost.billedCount === 0) return undefined
-  if (cost.runway) return runwayWords(cost.runway, cost.burnRatePerHour)
-  return `${formatRate(cost.burnRatePerHour)} for ${cost.billedCount} ${cost.billedCount === 1 ? 'instance' : 'instances'}`
-}
+/** The menu's first line (src/shared/cost-words.ts, as `cloud-tray cost` says it too). */
+export const burnLine = burnWords
 
 /** The tooltip's cost part: "$24.40/h". */
 export function burnTooltip(cost: CostSnapshot | undefined): string | undefined {

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest'
 import {
   APP_ID,
   CRASH_RELOAD_INTERVAL_MS,
+  INSTALL_CLI_ITEM,
   appUserModelId,
   applicationMenuTemplate,
   managesLoginItem,
   reloadAfterCrash,
   trayClickOpensWindow,
+  trayShellItems,
   type MenuTemplateItem
 } from './desktop-integration'
 
@@ -40,8 +42,17 @@ describe('desktop integration', () => {
       expect(roles(applicationMenuTemplate(platform, true))).not.toContain(role)
   })
 
-  it('macOS keeps the app menu (Quit) and the editing roles (copy, paste)', () => {
-    expect(roles(applicationMenuTemplate('darwin', true))).toEqual(['appMenu', 'editMenu', 'windowMenu'])
+  it('macOS keeps the app menu (Quit) and the editing roles (copy, paste), with Install Command Line Tool in the installed app', () => {
+    const menu = applicationMenuTemplate('darwin', true)!
+    expect(roles(menu)).toEqual(['appMenu', 'about', 'services', 'hide', 'hideOthers', 'unhide', 'quit', 'editMenu', 'windowMenu'])
+    expect(menu[0]!.submenu).toContainEqual({ id: INSTALL_CLI_ITEM, label: 'Install Command Line Tool…' })
+  })
+
+  it('puts Install Command Line Tool in the tray menu on Windows, whose installed app has no menu bar', () => {
+    expect(trayShellItems('win32', true)).toEqual([{ id: INSTALL_CLI_ITEM, label: 'Install Command Line Tool…' }])
+    expect(trayShellItems('win32', false)).toEqual([])
+    expect(trayShellItems('linux', true)).toEqual([])
+    expect(trayShellItems('darwin', true)).toEqual([])
   })
 
   it('a Linux desktop without tray icons gives the window File → Quit (nothing else would quit)', () => {

@@ -37,12 +37,49 @@ export function managesLoginItem(isPackaged: boolean): boolean {
   return isPackaged
 }
 
-/** A menu item by role (Electron fills in label, accelerator and action) or a labelled submenu. */
+/**
+ * A menu item by role (Electron fills in label, accelerator and action), a labelled submenu, or
+ * one of the app's own items by `id` (index.ts gives it its action).
+ */
 export interface MenuTemplateItem {
   role?: string
+  id?: string
   label?: string
   type?: 'separator'
   submenu?: MenuTemplateItem[]
+}
+
+/**
+ * "Install Command Line Tool…" (src/main/cli-install): puts `cloud-tray` on the PATH. Only the
+ * installed app has the command line inside it; on Linux its packages do this themselves.
+ */
+export const INSTALL_CLI_ITEM = 'install-cli'
+const INSTALL_CLI_LABEL = 'Install Command Line Tool…'
+
+/** macOS's app menu as Electron's appMenu role makes it, with the command line's item after About. */
+const MAC_APP_MENU_WITH_CLI: MenuTemplateItem = {
+  role: 'appMenu',
+  submenu: [
+    { role: 'about' },
+    { type: 'separator' },
+    { id: INSTALL_CLI_ITEM, label: INSTALL_CLI_LABEL },
+    { type: 'separator' },
+    { role: 'services' },
+    { type: 'separator' },
+    { role: 'hide' },
+    { role: 'hideOthers' },
+    { role: 'unhide' },
+    { type: 'separator' },
+    { role: 'quit' }
+  ]
+}
+
+/**
+ * Windows' installed app has no menu bar: its menu is the tray's, so the item goes there, before
+ * Quit (tray-adapter.ts). Elsewhere none.
+ */
+export function trayShellItems(platform: NodeJS.Platform, isPackaged: boolean): { id: string; label: string }[] {
+  return platform === 'win32' && isPackaged ? [{ id: INSTALL_CLI_ITEM, label: INSTALL_CLI_LABEL }] : []
 }
 
 /**
@@ -56,7 +93,8 @@ export function applicationMenuTemplate(platform: NodeJS.Platform, isPackaged: b
   const developer: MenuTemplateItem[] = isPackaged
     ? []
     : [{ label: 'Developer', submenu: [{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }] }]
-  if (platform === 'darwin') return [{ role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }, ...developer]
+  if (platform === 'darwin')
+    return [isPackaged ? MAC_APP_MENU_WITH_CLI : { role: 'appMenu' }, { role: 'editMenu' }, { role: 'windowMenu' }, ...developer]
   // No tray (tray-host.ts): Quit would be nowhere, so the window gets a menu bar with it.
   const quit: MenuTemplateItem[] = trayShown ? [] : [{ label: 'File', submenu: [{ role: 'quit' }] }]
   return quit.length + developer.length > 0 ? [...quit, ...developer] : null

@@ -5,13 +5,13 @@
  */
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { dialog, Menu, type BrowserWindow, type MenuItemConstructorOptions } from 'electron'
+import { dialog, type BrowserWindow } from 'electron'
 import { applicationMenuTemplate } from './desktop-integration'
+import { setAppMenu } from './app-menu-adapter'
 import { NO_TRAY_MESSAGE } from './tray-host'
 
 export function useNoTrayMenu(isPackaged: boolean): void {
-  const template = applicationMenuTemplate(process.platform, isPackaged, false)
-  Menu.setApplicationMenu(template ? Menu.buildFromTemplate(template as MenuItemConstructorOptions[]) : null)
+  setAppMenu(applicationMenuTemplate(process.platform, isPackaged, false))
 }
 
 export function explainNoTrayOnce(dataDir: string): (window: BrowserWindow) => void {

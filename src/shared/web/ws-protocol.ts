@@ -12,7 +12,8 @@
  * `message` is replaced by `{$bin: index}`. A message without bytes is a plain text frame.
  *
  * A page may ask for main's messages on a streamed HTTP response instead (downlink.ts); the
- * frames are the same, only their envelope differs.
+ * frames are the same, only their envelope differs. The command line's socket carries these
+ * messages too, each frame length-prefixed (src/shared/node/cli-socket/).
  */
 import type { Result } from '../errors'
 

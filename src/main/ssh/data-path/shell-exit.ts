@@ -34,3 +34,13 @@ export function shellExitOf(channel: ClientChannel): ExitStatus {
 export function shellSignalOf(channel: ClientChannel): string | undefined {
   return statuses.get(channel)?.signal
 }
+
+/**
+ * A signal as a command line reports it: the plain name (`TERM`). ssh2 passes the server's name
+ * with "SIG" in front; it is a server string, so anything but a short plain name is not passed on.
+ */
+export function signalName(signal: string | undefined): string | undefined {
+  if (signal === undefined) return undefined
+  const name = signal.replace(/^SIG/, '')
+  return /^[A-Z0-9]{1,16}$/.test(name) ? name : 'an unknown signal'
+}

@@ -11,7 +11,7 @@ import type { ClientId } from '../../core-types'
 import { Utf8Batcher } from './batcher'
 import { FlowControl, type ParseWindowBounds } from './flow-control'
 import { limitReadAhead } from './read-ahead'
-import { shellExitOf, watchShellExit } from './shell-exit'
+import { shellExitOf, shellSignalOf, watchShellExit } from './shell-exit'
 
 export interface TerminalSessionOptions {
   id: string
@@ -21,8 +21,12 @@ export interface TerminalSessionOptions {
   rows: number
   clock: Clock
   send: (data: Uint8Array) => void
+  /** A command line's session without a pseudo-terminal: stderr apart (absent: stderr goes to `send`, as a terminal shows it). */
+  sendStderr?: (data: Uint8Array) => void
+  /** A command line's session: input bytes handed to SSH (its credit; see contract-ssh.ts). */
+  onWritten?: (bytes: number) => void
   /** The shell ended by itself (exit, logout), with its exit code when the server said. */
-  onShellExit: (session: TerminalSession, exitCode: number | null) => void
+  onShellExit: (session: TerminalSession, exitCode: number | null, signal: string | undefined) => void
   /** The channel closed without an exit status: usually the connection is going down. */
   onChannelLost: (session: TerminalSession) => void
   parseWindow?: ParseWindowBounds
@@ -50,6 +54,7 @@ export class TerminalSession {
   everConnected = false
   private channel: ClientChannel | undefined
   private readonly batcher: Utf8Batcher
+  private readonly errorBatcher: Utf8Batcher | undefined
   private readonly flow: FlowControl
   private readonly options: TerminalSessionOptions
 
@@ -62,6 +67,7 @@ export class TerminalSession {
     this.rows = options.rows
     this.flow = new FlowControl(options.parseWindow, () => options.clock.now())
     this.batcher = new Utf8Batcher({ clock: options.clock, send: options.send })
+    this.errorBatcher = options.sendStderr ? new Utf8Batcher({ clock: options.clock, send: options.sendStderr }) : undefined
   }
 
   get hasChannel(): boolean {
@@ -94,47 +100,53 @@ export class TerminalSession {
     limitReadAhead(channel)
     // Usually watched already, by whoever opened the channel (shell-exit.ts says why).
     watchShellExit(channel)
-    const deliver = (chunk: Buffer | Uint8Array): void => {
-      const action = this.flow.received(chunk.length)
-      // A flood (a quarter of the window owed): batches go out per read, not after 16 ms.
-      this.batcher.push(chunk, this.flow.unacknowledged >= this.flow.window / 4)
-      if (action === 'pause') {
-        channel.pause()
-        // Nothing more comes until the renderer catches up: holding the batch's tail for the
-        // batching delay would only keep it from being parsed (and acknowledged) meanwhile.
-        this.batcher.flush()
+    const deliverTo =
+      (batcher: Utf8Batcher) =>
+      (chunk: Buffer | Uint8Array): void => {
+        const action = this.flow.received(chunk.length)
+        // A flood (a quarter of the window owed): batches go out per read, not after 16 ms.
+        batcher.push(chunk as Buffer, this.flow.unacknowledged >= this.flow.window / 4)
+        if (action === 'pause') {
+          channel.pause()
+          // Nothing more comes until the renderer catches up: holding the batch's tail for the
+          // batching delay would only keep it from being parsed (and acknowledged) meanwhile.
+          this.flushAll()
+        }
       }
-    }
     let held: Buffer[] | undefined = hold ? [] : undefined
     const release = (prelude: Uint8Array | undefined): void => {
       const waiting = held
       held = undefined
       if (!waiting || this.channel !== channel) return
+      const deliver = deliverTo(this.batcher)
       if (prelude && prelude.length > 0) deliver(prelude)
       for (const chunk of waiting) deliver(chunk)
       if (!this.flow.isPaused) channel.resume()
     }
-    const onData = (chunk: Buffer): void => {
-      if (this.channel !== channel) return
-      if (held) {
-        held.push(chunk)
-        if (held.length === 1) {
-          channel.pause()
-          hold!(chunk).then(release, () => release(undefined))
+    const receiver = (batcher: Utf8Batcher): ((chunk: Buffer) => void) => {
+      const deliver = deliverTo(batcher)
+      return (chunk) => {
+        if (this.channel !== channel) return
+        if (held) {
+          held.push(chunk)
+          if (held.length === 1) {
+            channel.pause()
+            hold!(chunk).then(release, () => release(undefined))
+          }
+          return
         }
-        return
+        deliver(chunk)
       }
-      deliver(chunk)
     }
-    channel.on('data', onData)
-    channel.stderr.on('data', onData)
+    channel.on('data', receiver(this.batcher))
+    channel.stderr.on('data', receiver(this.errorBatcher ?? this.batcher))
     channel.on('close', () => {
       if (this.channel !== channel) return
       release(undefined)
-      this.batcher.flush(true)
+      this.flushAll(true)
       this.channel = undefined
       const exitCode = shellExitOf(channel)
-      if (exitCode !== undefined) this.options.onShellExit(this, exitCode)
+      if (exitCode !== undefined) this.options.onShellExit(this, exitCode, shellSignalOf(channel))
       else this.options.onChannelLost(this)
     })
     if (this.flow.isPaused) channel.pause()
@@ -145,7 +157,7 @@ export class TerminalSession {
     const channel = this.channel
     this.channel = undefined
     if (channel) {
-      this.batcher.flush(true)
+      this.flushAll(true)
       channel.removeAllListeners('data')
       channel.stderr.removeAllListeners('data')
     }
@@ -161,8 +173,23 @@ export class TerminalSession {
     }
   }
 
-  write(data: string): void {
-    this.channel?.write(data)
+  write(data: string | Uint8Array): void {
+    const channel = this.channel
+    if (!channel) return
+    const chunk = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength)
+    const onWritten = this.options.onWritten
+    if (!onWritten) {
+      channel.write(chunk)
+      return
+    }
+    // ssh2 calls back once the bytes went out within the server's window: the credit follows SSH.
+    const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.length
+    channel.write(chunk, () => onWritten(bytes))
+  }
+
+  /** The input ended: the command reads end-of-file (SSH's channel EOF). */
+  endInput(): void {
+    this.channel?.end()
   }
 
   resize(cols: number, rows: number): void {
@@ -181,9 +208,15 @@ export class TerminalSession {
     const channel = this.channel
     this.channel = undefined
     this.batcher.close()
+    this.errorBatcher?.close()
     if (channel) {
       channel.removeAllListeners('close')
       channel.close()
     }
+  }
+
+  private flushAll(final = false): void {
+    this.batcher.flush(final)
+    this.errorBatcher?.flush(final)
   }
 }

@@ -118,20 +118,26 @@ export class SshConnection {
   }
 
   /**
-   * A command on a PTY, as a shell would be (`ssh -t host command`): a persistent tab's tmux
-   * client. The same receive window and exit watching as `shell`.
+   * A command line's session (`SshRun`), or a persistent tab's tmux client: the command, or the
+   * login shell, with a pseudo-terminal only when asked (and then the shell's quick-Ctrl-C receive
+   * window). Its exit status is watched from ssh2's callback on: `exit 7` answers in the same read
+   * as the channel's confirmation.
    */
-  execPty(command: string, pty: PtyRequest): Promise<ClientChannel> {
-    const window: PseudoTtyOptions = { cols: pty.cols, rows: pty.rows, term: pty.term ?? 'xterm-256color' }
+  run(command: string | undefined, pty: PtyRequest | undefined): Promise<ClientChannel> {
+    const window: PseudoTtyOptions | false = pty ? { cols: pty.cols, rows: pty.rows, term: pty.term ?? 'xterm-256color' } : false
     return new Promise((resolve, reject) => {
-      this.client.exec(command, { pty: window }, (error, channel) => {
+      const opened = (error: Error | undefined, channel: ClientChannel): void => {
         if (error) return reject(error)
         watchShellExit(channel)
-        limitReceiveWindow(channel, receiveWindowFor(this.roundTrip))
-        this.shells.add(channel)
-        channel.once('close', () => this.shells.delete(channel))
+        if (pty) {
+          limitReceiveWindow(channel, receiveWindowFor(this.roundTrip))
+          this.shells.add(channel)
+          channel.once('close', () => this.shells.delete(channel))
+        }
         resolve(channel)
-      })
+      }
+      if (command === undefined) this.client.shell(window, opened)
+      else this.client.exec(command, window ? { pty: window } : {}, opened)
     })
   }
 

@@ -84,7 +84,7 @@ export class ExecUser implements LinkUser {
 
   /** The connection to run on: the live one, or the next one once the link is up. */
   private ready(live: SshConnection | undefined): Promise<SshConnection> {
-    this.touch()
+    this.hold()
     const connection = live ?? this.current
     if (connection) return Promise.resolve(connection)
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }))
@@ -123,7 +123,8 @@ export class ExecUser implements LinkUser {
     for (const waiter of waiters) waiter.reject(error)
   }
 
-  private touch(): void {
+  /** Holds the link `idleMs` from now (each command, and links.ts keepWarm). */
+  hold(): void {
     this.clock.clearTimeout(this.idleTimer)
     this.idleTimer = this.clock.setTimeout(() => this.release(), this.idleMs)
   }

@@ -148,23 +148,41 @@ export class SshLinks {
     if (!isRunning(instance)) {
       throw new ExecError('not-running', `${instance.instanceSpecInfo.name} is ${instance.instanceRuntimeInfo.status}, not Running.`)
     }
-    let link = this.links.get(instanceId)
-    if (!link?.execUser) {
-      const user = new ExecUser(this.options.clock, this.options.execIdleMs ?? DEFAULT_EXEC_IDLE_MS)
-      let lease: LinkLease
-      try {
-        lease = this.acquire(instanceId, user)
-      } catch (error) {
-        throw new ExecError('not-running', (error as Error).message)
-      }
-      link = this.links.get(instanceId) as Link
-      link.execUser = user
-      user.onIdle = () => {
-        if (link?.execUser === user) link.execUser = undefined
-        lease.release()
-      }
+    const { link, user } = this.execUserOf(instanceId)
+    return user.run(link.connection, link.target, command, options)
+  }
+
+  /**
+   * Keeps the instance's connection for `execIdleMs` from now, as a connection made for `exec` is
+   * kept: a command line's next session there skips the handshake. Does nothing when the instance
+   * cannot be reached (it is not running).
+   */
+  keepWarm(instanceId: string): void {
+    try {
+      this.execUserOf(instanceId).user.hold()
+    } catch {
+      // Not running any more: nothing to keep.
     }
-    return link.execUser.run(link.connection, link.target, command, options)
+  }
+
+  /** The link's background user (made, joining the link, when there is none). Throws ExecError when it cannot run. */
+  private execUserOf(instanceId: string): { link: Link; user: ExecUser } {
+    const existing = this.links.get(instanceId)
+    if (existing?.execUser) return { link: existing, user: existing.execUser }
+    const user = new ExecUser(this.options.clock, this.options.execIdleMs ?? DEFAULT_EXEC_IDLE_MS)
+    let lease: LinkLease
+    try {
+      lease = this.acquire(instanceId, user)
+    } catch (error) {
+      throw new ExecError('not-running', (error as Error).message)
+    }
+    const link = this.links.get(instanceId) as Link
+    link.execUser = user
+    user.onIdle = () => {
+      if (link.execUser === user) link.execUser = undefined
+      lease.release()
+    }
+    return { link, user }
   }
 
   /**

@@ -63,7 +63,8 @@ export abstract class Transfer {
       const note = this.note()
       this.finish({
         state: 'done',
-        message: `${itemsTotal} ${itemsTotal === 1 ? 'item' : 'items'}, ${formatBytes(bytesTotal)}.${note ? ` ${note}` : ''}`
+        message: `${itemsTotal} ${itemsTotal === 1 ? 'item' : 'items'}, ${formatBytes(bytesTotal)}.${note ? ` ${note}` : ''}`,
+        ...(note ? { note } : {})
       })
     } catch (error) {
       if (this.cancelled) {

@@ -11,8 +11,7 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { SftpFault } from '../../../emulator/reach-types'
 import type { FilesHarness } from './files-harness'
-import { localNameFor } from '../sftp/local-names'
-import { INJECTION_MARKER, makeOddTree, treeOf } from './odd-tree'
+import { INJECTION_MARKER, makeOddTree, renamedTree, treeOf } from './odd-tree'
 
 const MiB = 1024 * 1024
 
@@ -28,18 +27,6 @@ export interface FilesRig {
 }
 
 /** A tree as a download writes it: each name as local-names.ts allows it here. */
-function renamedTree(tree: Record<string, string>): Record<string, string> {
-  const local = (path: string): string =>
-    path
-      .split('/')
-      .map((name) => {
-        const decided = localNameFor(name)
-        return decided.ok ? decided.name : name
-      })
-      .join('/')
-  return Object.fromEntries(Object.entries(tree).map(([path, content]) => [local(path), content]))
-}
-
 export function filesSuite(setup: () => Promise<FilesRig>): void {
   let counter = 0
   const localFolder = (scratch: string): string => {

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { localNameFor } from '../sftp/local-names'
 
 /** The shell would run `touch` for this name if it ever reached one: the test looks for the marker. */
 export const INJECTION_MARKER = 'cloudtray-pwned'
@@ -52,4 +53,20 @@ export function treeOf(root: string): Record<string, string | 'folder'> {
   }
   visit(root, '')
   return out
+}
+
+/**
+ * A tree as a download writes it here: the names local-names.ts does not write as the instance
+ * spells them (a newline, a tab, a backslash) renamed, the contents the same.
+ */
+export function renamedTree(tree: Record<string, string>): Record<string, string> {
+  const local = (path: string): string =>
+    path
+      .split('/')
+      .map((name) => {
+        const decided = localNameFor(name)
+        return decided.ok ? decided.name : name
+      })
+      .join('/')
+  return Object.fromEntries(Object.entries(tree).map(([path, content]) => [local(path), content]))
 }

@@ -43,6 +43,10 @@ export class TerminalHarness {
   /** false: bytes are acknowledged only by `ackPending`. */
   autoAck = true
   private readonly text = new Map<string, string>()
+  /** A `run` session's stderr, apart (contract-ssh.ts: `stream: 'stderr'`). */
+  private readonly errorText = new Map<string, string>()
+  /** `ssh.written` credit per terminal. */
+  readonly written = new Map<string, number>()
   private readonly unacked = new Map<string, number>()
   private readonly decoders = new Map<string, TextDecoder>()
   private readonly waiters = new Waiters()
@@ -58,10 +62,12 @@ export class TerminalHarness {
   readonly emit: EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => {
     if (event.startsWith('ssh.') && target !== this.clientId) this.misrouted.push(event)
     if (event === 'ssh.data') {
-      const { terminalId, data } = payload as Events['ssh.data']
+      const { terminalId, data, stream } = payload as Events['ssh.data']
       this.bytesReceived += data.length
       this.dataTypes.add(data.constructor.name)
       if (this.onBytes) this.onBytes(terminalId, data)
+      else if (stream === 'stderr')
+        this.errorText.set(terminalId, (this.errorText.get(terminalId) ?? '') + Buffer.from(data).toString('utf8'))
       else {
         let decoder = this.decoders.get(terminalId)
         if (!decoder) this.decoders.set(terminalId, (decoder = new TextDecoder('utf-8')))
@@ -77,6 +83,9 @@ export class TerminalHarness {
         })
       } else if (this.autoAck) this.terminals.ack(terminalId, data.length, this.clientId)
       else this.unacked.set(terminalId, (this.unacked.get(terminalId) ?? 0) + data.length)
+    } else if (event === 'ssh.written') {
+      const { terminalId, bytes } = payload as Events['ssh.written']
+      this.written.set(terminalId, (this.written.get(terminalId) ?? 0) + bytes)
     } else if (event === 'ssh.status') {
       this.statuses.push(payload as TerminalStatus)
     } else if (event === 'ssh.prompt') {
@@ -136,6 +145,11 @@ export class TerminalHarness {
 
   output(terminalId: string): string {
     return this.text.get(terminalId) ?? ''
+  }
+
+  /** A `run` session's stderr. */
+  errorOutput(terminalId: string): string {
+    return this.errorText.get(terminalId) ?? ''
   }
 
   clearOutput(terminalId: string): void {
