@@ -23,7 +23,7 @@ test('create an instance with storage, node ports and an init script, and watch 
   await storage.getByLabel('Storage name').fill('datasets')
   await storage.getByLabel('Storage id').fill('vol-123')
 
-  const ports = page.getByLabel('Node ports')
+  const ports = page.getByLabel('Ports to publish')
   await ports.fill('8888')
   await ports.press('Enter')
   await ports.fill('6006')
@@ -33,7 +33,7 @@ test('create an instance with storage, node ports and an init script, and watch 
   await ports.press('Enter')
   await expect(page.getByText('Port 8888 is already in the list.')).toBeVisible()
   await ports.fill('')
-  await expect(page.getByRole('list', { name: 'Forwarded ports' }).getByRole('listitem')).toHaveCount(2)
+  await expect(page.getByRole('list', { name: 'Ports chosen to publish' }).getByRole('listitem')).toHaveCount(2)
 
   await page.getByLabel('Init script').fill('#!/bin/sh\necho ready > /tmp/ready\n')
   // Hourly billing locks the duration to 1.
@@ -54,8 +54,8 @@ test('create an instance with storage, node ports and an init script, and watch 
   await expect(toastsRegion.getByText('«train-e2e» is ready')).toHaveCount(1)
   await expect(toastsRegion.getByText(/→/)).toHaveCount(0)
   await expect(detail.getByRole('cell', { name: '/data' })).toBeVisible()
-  await expect(detail.getByRole('cell', { name: '8888' })).toBeVisible()
-  await expect(detail.getByRole('cell', { name: '6006' })).toBeVisible()
+  await expect(detail.getByRole('cell', { name: '8888', exact: true })).toBeVisible()
+  await expect(detail.getByRole('cell', { name: '6006', exact: true })).toBeVisible()
   await captureScreen(page, 'instance-detail')
 
   const created = shell.emulator().instances('demo')
@@ -131,7 +131,7 @@ test('stop one instance and delete another', async ({ page, shell }) => {
   expect(statuses['job-2']).toBeUndefined()
 })
 
-test('paste request JSON fills the form; the Ports dialog lists each forwarded port', async ({ page, shell }) => {
+test('paste request JSON fills the form; the Ports dialog lists each published port', async ({ page, shell }) => {
   await signIn(page, shell)
   await page.keyboard.press('Control+N')
   await page.getByRole('button', { name: 'Paste request JSON' }).click()
@@ -175,7 +175,7 @@ test('paste request JSON fills the form; the Ports dialog lists each forwarded p
   await expect(row).toContainText('$1.61/h')
   await page.getByRole('button', { name: 'Ports pasted-1' }).click()
   const ports = page.getByRole('dialog', { name: 'Ports of pasted-1' })
-  await expect(ports).toContainText('Port 8080')
+  await expect(ports.getByRole('table', { name: 'Published ports' }).getByRole('cell', { name: '8080', exact: true })).toBeVisible()
   await captureScreen(page, 'ports-dialog')
   await ports.getByRole('button', { name: 'Open port 8080 in browser' }).click()
   // In the web shell the link is recorded and listed, not opened.

@@ -47,7 +47,7 @@ test('forward Jupyter from the tray, see the instance’s page; upload a file, c
 
   // The instance's panel lists it, with its counters, open and busy.
   await row.getByRole('button', { name: /^Details of tools-e2e/ }).click()
-  const forwarded = page.getByRole('complementary', { name: 'Instance details' }).getByRole('list', { name: 'Forwarded ports' })
+  const forwarded = page.getByRole('complementary', { name: 'Instance details' }).getByRole('list', { name: 'Ports forwarded over SSH' })
   await expect(forwarded).toContainText('Jupyter (8888)')
   await expect(forwarded).toContainText(address)
   await expect(forwarded).toContainText('Open')
@@ -68,7 +68,8 @@ test('forward Jupyter from the tray, see the instance’s page; upload a file, c
   await files.getByLabel('Files to upload').setInputFiles({ name: "notes 'e2e'.txt", mimeType: 'text/plain', buffer: Buffer.from(CONTENT) })
   const transfer = (label: RegExp) =>
     files.getByRole('region', { name: 'Transfers' }).getByRole('listitem').filter({ hasText: label }).getByRole('status')
-  await expect(transfer(/^Uploading notes/)).toHaveText(/^Done: 1 item/, { timeout: 20_000 })
+  // Once done it says so in its name too (#24: it said "Uploading…" under "Done").
+  await expect(transfer(/^Uploaded notes/)).toHaveText(/^Done: 1 item/, { timeout: 20_000 })
   await expect(files.getByRole('checkbox', { name: "Select notes 'e2e'.txt" })).toBeVisible()
 
   await typeCommand(page, `cat "notes 'e2e'.txt"`)
@@ -81,7 +82,7 @@ test('forward Jupyter from the tray, see the instance’s page; upload a file, c
   })
   await files.getByRole('checkbox', { name: "Select notes 'e2e'.txt" }).check()
   await files.getByRole('button', { name: 'Download', exact: true }).click()
-  await expect(transfer(/^Downloading notes/)).toHaveText(/^Done: 1 item/, { timeout: 20_000 })
+  await expect(transfer(/^Downloaded notes/)).toHaveText(/^Done: 1 item/, { timeout: 20_000 })
   const saved = await page.evaluate(async () => {
     const root = await navigator.storage.getDirectory()
     const names: string[] = []
@@ -112,7 +113,7 @@ test('forward Jupyter from the tray, see the instance’s page; upload a file, c
   await files.getByRole('checkbox', { name: "Select notes 'e2e'.txt" }).uncheck()
   await files.getByRole('checkbox', { name: 'Select e2e folder' }).check()
   await files.getByRole('button', { name: 'Download', exact: true }).click()
-  await expect(transfer(/^Downloading e2e folder/)).toHaveText(/^Done: 2 items/, { timeout: 20_000 })
+  await expect(transfer(/^Downloaded e2e folder/)).toHaveText(/^Done: 2 items/, { timeout: 20_000 })
   const folderText = await page.evaluate(async () => {
     const root = await navigator.storage.getDirectory()
     const folder = await root.getDirectoryHandle('e2e folder')

@@ -43,16 +43,22 @@ export interface AxeOptions {
    * output, whose colours come from the remote program.
    */
   exclude?: string[]
+  /** Every violation fails, not only serious and critical ones (the screenshot walk). */
+  allImpacts?: boolean
+}
+
+/** axe-core's serious and critical violations (every one with `allImpacts`), each naming its rule and the elements it hit. */
+export async function axeViolations(page: Page, options: AxeOptions = {}): Promise<string[]> {
+  let builder = new AxeBuilder({ page })
+  for (const selector of options.exclude ?? []) builder = builder.exclude(selector)
+  const results = await builder.analyze()
+  const bad = results.violations.filter((v) => options.allImpacts || v.impact === 'serious' || v.impact === 'critical')
+  return bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 }
 
 /** Fails on serious or critical axe-core violations, naming each rule and the elements it hit. */
 export async function expectAccessible(page: Page, screen: string, options: AxeOptions = {}): Promise<void> {
-  let builder = new AxeBuilder({ page })
-  for (const selector of options.exclude ?? []) builder = builder.exclude(selector)
-  const results = await builder.analyze()
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-  const summary = bad.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
-  expect(summary, `axe-core on ${screen}`).toEqual([])
+  expect(await axeViolations(page, options), `axe-core on ${screen}`).toEqual([])
 }
 
 /**

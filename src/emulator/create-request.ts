@@ -7,6 +7,7 @@ import { CHARGE_MODES, HOURLY_CHARGE_MODES, isChargeMode, type ChargeMode } from
 import { priceIn, type Catalog, type CatalogImage, type CatalogInstanceType, type CatalogRegion } from './catalog'
 import {
   FieldError,
+  LimitCollector,
   isObject,
   optional,
   requireArray,
@@ -41,8 +42,17 @@ export interface CreateRequest {
   nodePorts: number[]
 }
 
+/**
+ * Every field over its limit is named in one answer (its order the spec's), as a form that
+ * checks all its fields would say them; a field unset or of the wrong type ends the reading there.
+ */
 export function readCreateRequest(body: Body, catalog: Catalog): CreateRequest {
-  const name = requireString(body, 'name', 'name', { nonEmpty: true, max: 128 })
+  const limits = new LimitCollector()
+  return limits.wrap(() => readFields(body, catalog, limits))
+}
+
+function readFields(body: Body, catalog: Catalog, limits: LimitCollector): CreateRequest {
+  const name = limits.check(() => requireString(body, 'name', 'name', { nonEmpty: true, max: 128 }), '')
 
   const imageId = requireString(body, 'imageId')
   const image = catalog.images.find((candidate) => candidate.imageId === imageId)
@@ -68,7 +78,7 @@ export function readCreateRequest(body: Body, catalog: Catalog): CreateRequest {
   // A mode the type's catalog entry leaves out, or prices as null, is not offered (catalog.ts).
   if (priceIn(instanceType, chargeMode) === undefined)
     throw new FieldError('billing.chargeMode', `field "billing.chargeMode": ${clip(instanceTypeId)} is not offered ${chargeMode}`)
-  const duration = requireInteger(billing, 'duration', 'billing.duration', { min: 1, max: MAX_DURATION })
+  const duration = limits.check(() => requireInteger(billing, 'duration', 'billing.duration', { min: 1, max: MAX_DURATION }), 1)
   if (HOURLY_CHARGE_MODES.includes(chargeMode) && duration !== 1)
     throw new FieldError('billing.duration', `field "billing.duration" must be 1 when billing ${chargeMode}, not ${duration}`)
 
@@ -86,15 +96,23 @@ export function readCreateRequest(body: Body, catalog: Catalog): CreateRequest {
   const config = requireObject(body, 'instanceConfiguration')
   const disk = { min: 0, max: MAX_DISK_GB }
   const configuration = {
-    extraDataDiskSizeDB: optional(config, 'extraDataDiskSizeDB', 0, () =>
-      requireInteger(config, 'extraDataDiskSizeDB', 'instanceConfiguration.extraDataDiskSizeDB', disk)
+    extraDataDiskSizeDB: limits.check(
+      () =>
+        optional(config, 'extraDataDiskSizeDB', 0, () =>
+          requireInteger(config, 'extraDataDiskSizeDB', 'instanceConfiguration.extraDataDiskSizeDB', disk)
+        ),
+      0
     ),
     enableCommonData: requireBoolean(config, 'enableCommonData', 'instanceConfiguration.enableCommonData'),
     enableDocker: requireBoolean(config, 'enableDocker', 'instanceConfiguration.enableDocker'),
-    dockerStorageSize: optional(config, 'dockerStorageSize', 0, () =>
-      requireInteger(config, 'dockerStorageSize', 'instanceConfiguration.dockerStorageSize', disk)
+    dockerStorageSize: limits.check(
+      () =>
+        optional(config, 'dockerStorageSize', 0, () =>
+          requireInteger(config, 'dockerStorageSize', 'instanceConfiguration.dockerStorageSize', disk)
+        ),
+      0
     ),
-    initScript: requireString(config, 'initScript', 'instanceConfiguration.initScript', { max: 64 * 1024 })
+    initScript: limits.check(() => requireString(config, 'initScript', 'instanceConfiguration.initScript', { max: 64 * 1024 }), '')
   }
 
   // Spot capacity is a type of its own: every instance of a spot type is a spot instance.

@@ -1,15 +1,55 @@
 /**
  * Reading request bodies field by field, in the order a caller asks, so the first problem in
  * the spec's order is the one reported. Every message names the field as `field "<dotted.path>"`
- * — the client pulls the path out of that phrase to point the form at the right input.
+ * — the client pulls the path out of that phrase to point the form at the right input. A value
+ * out of its bounds (too long, too big, not whole) is a `limit`: a reader that collects them
+ * (LimitCollector) reports every field over its limit in one answer, joined by "; ".
  */
 
 export class FieldError extends Error {
   constructor(
     readonly field: string,
-    message: string
+    message: string,
+    /** `shape`: unset or of the wrong type (reading stops there); `limit`: a value past its bounds. */
+    readonly kind: 'shape' | 'limit' = 'shape'
   ) {
     super(message)
+  }
+}
+
+/**
+ * Gathers limit errors while a body is read, so one answer names every field over its limit:
+ * `check` reads a field and keeps a limit error (answering `fallback`), a shape error ends the
+ * reading at once; `finish` (or a later error, through `wrap`) reports them all.
+ */
+export class LimitCollector {
+  private readonly found: FieldError[] = []
+
+  check<T>(read: () => T, fallback: T): T {
+    try {
+      return read()
+    } catch (error) {
+      if (!(error instanceof FieldError) || error.kind !== 'limit') throw error
+      this.found.push(error)
+      return fallback
+    }
+  }
+
+  /** Runs a whole reading: any error it ends with carries the limits found before it. */
+  wrap<T>(read: () => T): T {
+    let value: T
+    try {
+      value = read()
+    } catch (error) {
+      if (error instanceof FieldError && this.found.length > 0) throw this.combined([...this.found, error])
+      throw error
+    }
+    if (this.found.length > 0) throw this.combined(this.found)
+    return value
+  }
+
+  private combined(errors: FieldError[]): FieldError {
+    return new FieldError(errors[0]!.field, errors.map((error) => error.message).join('; '), 'limit')
   }
 }
 
@@ -41,7 +81,7 @@ export function requireString(body: Body, key: string, path = key, options: { no
   if (typeof value !== 'string') throw wrongType(path, 'a string', value)
   if (options.nonEmpty && value.trim() === '') throw new FieldError(path, `field "${path}" must not be empty`)
   if (options.max !== undefined && value.length > options.max)
-    throw new FieldError(path, `field "${path}" must be at most ${options.max} characters long`)
+    throw new FieldError(path, `field "${path}" must be at most ${options.max} characters long`, 'limit')
   return value
 }
 
@@ -54,9 +94,9 @@ export function requireBoolean(body: Body, key: string, path = key): boolean {
 export function requireInteger(body: Body, key: string, path = key, range: { min: number; max: number }): number {
   const value = present(body, key, path)
   if (typeof value !== 'number' || !Number.isFinite(value)) throw wrongType(path, 'a number', value)
-  if (!Number.isInteger(value)) throw new FieldError(path, `field "${path}" must be a whole number, not ${value}`)
+  if (!Number.isInteger(value)) throw new FieldError(path, `field "${path}" must be a whole number, not ${value}`, 'limit')
   if (value < range.min || value > range.max)
-    throw new FieldError(path, `field "${path}" must be between ${range.min} and ${range.max}, not ${value}`)
+    throw new FieldError(path, `field "${path}" must be between ${range.min} and ${range.max}, not ${value}`, 'limit')
   return value
 }
 

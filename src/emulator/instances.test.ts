@@ -111,6 +111,25 @@ describe('create: validation', () => {
     }
   })
 
+  it('names every field over its limit in one answer, in the spec order (#24)', async () => {
+    const answer = await create(
+      validCreate({
+        name: 'n'.repeat(500),
+        billing: { chargeMode: 'perDay', duration: 5000 },
+        instanceConfiguration: { ...validCreate().instanceConfiguration, enableDocker: true, dockerStorageSize: 1e20 }
+      })
+    )
+    expect(answer.status).toBe(400)
+    expect(answer.body.message).toBe(
+      'field "name" must be at most 128 characters long; field "billing.duration" must be between 1 and 1000, not 5000; ' +
+        'field "instanceConfiguration.dockerStorageSize" must be between 0 and 100000, not 100000000000000000000'
+    )
+    // A field of the wrong shape ends the reading, and still names the limits found before it.
+    const both = await create(validCreate({ name: 'n'.repeat(500), imageId: 'img-nope' }))
+    expect(both.body.message).toMatch(/^field "name" must be at most 128 characters long; field "imageId": no image/)
+    expect(emulator.control.instances('demo')).toHaveLength(0)
+  })
+
   it('accepts multi-period subscriptions', async () => {
     expect((await create(validCreate({ billing: { chargeMode: 'perWeek', duration: 3 } }))).status).toBe(200)
   })

@@ -5,6 +5,7 @@
 import type { Clock } from '../shared/clock'
 import type { AccountOptions } from './account/account'
 import type { Platform } from './core-types'
+import type { SshEnvironment } from './ssh/ssh-wing'
 import type { UpdateEngine } from './update/update-service'
 
 export type AppCoreOptions = Pick<
@@ -18,6 +19,8 @@ export type AppCoreOptions = Pick<
   version: string
   /** [0, 1) for poll jitter; injectable for deterministic tests. */
   random?: () => number
+  /** Where the SSH wing finds ~/.ssh (its config, keys, known_hosts); default: the user's own. */
+  sshEnvironment?: SshEnvironment
   /** How often the availability watch reads the catalog (default 60 s). */
   stockCheckIntervalMs?: number
 }

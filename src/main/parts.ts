@@ -136,8 +136,8 @@ export function mainParts(supervisor: Supervisor): MainParts {
 export function superviseMain(main: { log?: CoreLog | undefined; clock: Clock; events: EventHub; warnings: Warnings }): {
   supervisor: Supervisor
   parts: MainParts
-  /** What a part is built with to run under its guard: its clock, its view of the hub, and the hub's emit. */
-  under(part: Part): { clock: Clock; events: EventFeed; emit: EventSink }
+  /** What a part is built with to run under its guard: its clock, its view of the hub, the hub's emit, and the log. */
+  under(part: Part): { clock: Clock; events: EventFeed; emit: EventSink; log?: CoreLog }
 } {
   const { warnings, clock } = main
   const supervisor = new Supervisor({
@@ -148,7 +148,16 @@ export function superviseMain(main: { log?: CoreLog | undefined; clock: Clock; e
   })
   const parts = mainParts(supervisor)
   main.events.report({ failed: (event, error) => parts.window(event).fail(error), recovered: (event) => parts.window(event).ok() })
-  return { supervisor, parts, under: (part) => ({ clock: part.clock(clock), events: part.feed(main.events), emit: main.events.emit }) }
+  return {
+    supervisor,
+    parts,
+    under: (part) => ({
+      clock: part.clock(clock),
+      events: part.feed(main.events),
+      emit: main.events.emit,
+      ...(main.log ? { log: main.log } : {})
+    })
+  }
 }
 
 type Calls<T> = { [K in keyof T]?: unknown }

@@ -76,6 +76,7 @@ export const ImageInfoSchema = z.object({
   tags: z.array(z.string()).nullable(),
   type: z.string()
 })
+export type ImageInfo = z.infer<typeof ImageInfoSchema>
 
 export const InstanceConfigurationInfoSchema = z.object({
   enableCommonData: z.boolean(),

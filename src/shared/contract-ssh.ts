@@ -159,8 +159,11 @@ export interface SshCommands {
    */
   'ssh.configPreview': {
     input: { instanceId: string }
-    /** `inPlace`: the file already holds exactly this block where it belongs (nothing to write). */
-    result: { path: string; block: string; placement: string; inPlace: boolean }
+    /**
+     * `inPlace`: the file already holds exactly this block where it belongs (nothing to write).
+     * `exists`: the file is there now (it is backed up before the write); else the write creates it.
+     */
+    result: { path: string; block: string; placement: string; inPlace: boolean; exists: boolean }
   }
   /**
    * Writes `block`, the previewed text, and only that: when the block planned now differs (the

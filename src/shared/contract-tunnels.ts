@@ -23,8 +23,13 @@ export type TunnelState =
   | 'open'
   /** Listening; the SSH connection dropped and is being made again (connections wait). */
   | 'reconnecting'
-  /** Remembered, not listening: the instance is not running (or the app is not signed in). */
+  /** Remembered, not listening: the instance is not running yet (or the app is not signed in). */
   | 'waiting'
+  /**
+   * Not listening, for good: the instance stopped or failed, and the cloud has no call to start
+   * it again. The window offers to remove the tunnel.
+   */
+  | 'ended'
   /** Listening, but the connection needs the user (e.g. a host key to check); connections are refused. */
   | 'failed'
 

@@ -390,6 +390,10 @@ export interface CoreCommands {
   'images.remove': { input: { imageId: string }; result: CatalogView }
   'balance.get': { input: void; result: BalanceSnapshot }
   'balance.refresh': { input: void; result: BalanceSnapshot }
+  /** The Sandbox's own console: an API key for its account (it has no console to make one in). */
+  'sandbox.makeApiKey': { input: void; result: { username: string; key: string } }
+  /** The Sandbox's practice money: adds $100 to its account's balance; answers the balance read after. */
+  'sandbox.addMoney': { input: void; result: BalanceSnapshot }
   'settings.get': { input: void; result: Settings }
   'settings.update': { input: SettingsPatch; result: Settings }
   /** Runs a tray item's action (the Electron tray calls it in main; the web shell's tray panel from the page). */
@@ -485,6 +489,8 @@ export const COMMAND_NAMES = [
   'images.remove',
   'balance.get',
   'balance.refresh',
+  'sandbox.makeApiKey',
+  'sandbox.addMoney',
   'settings.get',
   'settings.update',
   'tray.activate',

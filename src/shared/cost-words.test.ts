@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatDuration, formatRate, gpuSummary, planWords, runwayWords } from './cost-words'
+import { formatCountdown, formatDuration, formatRate, gpuSummary, planWords, runwayWords } from './cost-words'
 
 const gpu = (utilization: number | null, used: number | null = 0, total: number | null = 81_920) => ({
   utilization,
@@ -41,5 +41,17 @@ describe('cost words', () => {
     expect(formatRate(0.004)).toBe('$0.004/h')
     expect(planWords('perWeek', 3)).toBe('3-week plan')
     expect(planWords('constructor', 1)).toBe('constructor plan')
+  })
+})
+
+describe('the countdown’s time left, one way everywhere (#24)', () => {
+  it.each([
+    [5 * 60_000, '5:00'],
+    [57_000, '0:57'],
+    [56_200, '0:57'],
+    [0, '0:00'],
+    [-3_000, '0:00']
+  ])('%i ms: %s', (ms, words) => {
+    expect(formatCountdown(ms)).toBe(words)
   })
 })

@@ -32,16 +32,49 @@ export function formatClockTime(ms: number): string {
   return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`
 }
 
-/** "≈ 41 h left at $24.40/h"; "≈ 3 d 2 h left…" for long ones; "balance spent" at 0. */
-export function runwayWords(runway: { hours: number }, perHour: number): string {
-  if (runway.hours <= 0) return `balance spent at ${formatRate(perHour)}`
+/**
+ * Time left on an auto-stop countdown, "4:57" (minutes:seconds, rounded up): the one way the
+ * banner and the details say it, so they never disagree ("less than a minute" beside "0:57").
+ */
+export function formatCountdown(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000))
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/**
+ * A moment as a person reads it from `now`: "11:22" today, "tomorrow 11:22", else "Dec 17,
+ * 11:22" (with the year when it is not this one). A time that is not today always says its day:
+ * "ends 11:22" for a plan ending in three weeks read as today.
+ */
+export function formatMoment(ms: number, now: number): string {
+  const time = formatClockTime(ms)
+  const at = new Date(ms)
+  const today = new Date(now)
+  const sameDay = (a: Date, b: Date): boolean =>
+    a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate()
+  if (sameDay(at, today)) return time
+  if (sameDay(at, new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1))) return `tomorrow ${time}`
+  const year = at.getFullYear() === today.getFullYear() ? '' : ` ${at.getFullYear()}`
+  return `${MONTHS[at.getMonth()]} ${at.getDate()}${year}, ${time}`
+}
+
+/** "≈ 41 h left", "≈ 3 d 2 h left", "≈ 20 min left"; "balance spent" at 0. */
+export function runwayLeft(runway: { hours: number }): string {
+  if (runway.hours <= 0) return 'balance spent'
   const left =
     runway.hours < 1
       ? `${Math.max(1, Math.floor(runway.hours * 60))} min`
       : runway.hours < 100
         ? `${Math.floor(runway.hours)} h`
         : formatDuration(runway.hours * 3_600_000)
-  return `≈ ${left} left at ${formatRate(perHour)}`
+  return `≈ ${left} left`
+}
+
+/** "≈ 41 h left at $24.40/h"; "≈ 3 d 2 h left…" for long ones; "balance spent" at 0. */
+export function runwayWords(runway: { hours: number }, perHour: number): string {
+  return `${runwayLeft(runway)} at ${formatRate(perHour)}`
 }
 
 /** "$24.40/h for 2 instances", or with a balance "≈ 41 h left at $24.40/h"; none when nothing is billed (the tray's first line). */

@@ -29,8 +29,18 @@ export const MIN_PORT = 1
 export const MAX_PORT = 65_535
 
 const text = z.string().max(MAX_TEXT_LENGTH)
-/** A size in GB (the spec's defaults are 0; a negative size means nothing). */
-const sizeGB = z.number().min(0)
+/**
+ * The largest size in GB a request carries: beyond it a number no longer counts whole
+ * gigabytes exactly (Number.MAX_SAFE_INTEGER). The cloud's own limit, lower, comes in its answer.
+ */
+export const MAX_SIZE_GB = Number.MAX_SAFE_INTEGER
+/**
+ * A size in GB: whole gigabytes (no disk has half of one), 0 or more (the spec's defaults are 0:
+ * none, or the default size), finite and exact. The create form checks its size fields with it.
+ */
+export const SizeGBSchema = z.number().int().min(0).max(MAX_SIZE_GB)
+/** A number of billing periods: whole, at least one, exact. The form's duration is checked with it. */
+export const DurationSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)
 
 export const RemoteStorageRequestSchema = z
   .object({
@@ -52,18 +62,17 @@ export const CreateInstanceRequestSchema = z
     billing: z
       .object({
         chargeMode: z.enum(CHARGE_MODES),
-        // A number of periods: whole, at least one.
-        duration: z.number().int().min(1)
+        duration: DurationSchema
       })
       .strict(),
     remoteStorages: z.array(RemoteStorageRequestSchema).max(MAX_LIST_LENGTH),
     instanceConfiguration: z
       .object({
         /** Extra data disk in GB. The field name is the provider's, typo included. */
-        extraDataDiskSizeDB: sizeGB.optional(),
+        extraDataDiskSizeDB: SizeGBSchema.optional(),
         enableCommonData: z.boolean(),
         enableDocker: z.boolean(),
-        dockerStorageSize: sizeGB.optional(),
+        dockerStorageSize: SizeGBSchema.optional(),
         initScript: z.string().max(MAX_INIT_SCRIPT_LENGTH)
       })
       .strict(),

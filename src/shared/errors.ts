@@ -46,12 +46,23 @@ export type AppErrorKind = (typeof APP_ERROR_KINDS)[number]
 
 export type ErrorKind = CloudErrorKind | AppErrorKind
 
+/** One field a refusal names: its dotted path, and the cloud's own words about it (untrusted text). */
+export interface FieldProblem {
+  field: string
+  said: string
+}
+
 export interface ErrorInfo {
   kind: ErrorKind
   /** A sentence for the user: what happened and what to do next. Never carries a token. */
   message: string
   /** For invalid-request / already-exists: the dotted path of the field at fault. */
   field?: string
+  /**
+   * For invalid-request: every field the cloud's answer names, each with what it said of it,
+   * in the answer's order (`field` is the first). A form shows them all at once.
+   */
+  fields?: FieldProblem[]
   /** For bad-credentials: login attempts left before the account locks. */
   retriesLeft?: number
   /** For a locked account: when it unlocks (Unix ms), when the server says so. */

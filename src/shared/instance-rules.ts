@@ -160,9 +160,12 @@ export function sshEnded(instance: Instance | undefined): boolean {
   return isStopping(status) || group === 'ended' || group === 'failed'
 }
 
-/** The Ports panel: a Running instance with at least one port besides SSH. */
+/**
+ * The Ports panel (ports the cloud published, and ports forwarded over SSH): a Running instance
+ * with a published port besides SSH, or an SSH port to forward others over.
+ */
 export function canOpenPorts(instance: Instance): boolean {
-  return isRunning(instance) && forwardedPorts(instance).length > 0
+  return isRunning(instance) && (forwardedPorts(instance).length > 0 || sshEntry(instance) !== undefined)
 }
 
 // ---------------------------------------------------------------- SSH and forwarded ports

@@ -35,3 +35,12 @@ export function hourlyRate(billing: { chargeMode: string; price: number }): numb
   if (hours === undefined || !Number.isFinite(billing.price) || billing.price <= 0) return 0
   return billing.price / hours
 }
+
+/**
+ * How long `available` dollars last at `ratePerHour`: absent without a balance or with nothing
+ * burning; 0 once the balance is spent. The cost guard's runway, and the launch review's.
+ */
+export function runway(available: number | undefined, ratePerHour: number): { hours: number; available: number } | undefined {
+  if (available === undefined || !Number.isFinite(available) || !(ratePerHour > 0)) return undefined
+  return { hours: Math.max(0, available) / ratePerHour, available }
+}

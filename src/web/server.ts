@@ -19,6 +19,7 @@ import { startSandboxEmulator, type EmulatorControl, type EmulatorOptions, type 
 import { createAppCore } from '../main/core'
 import { CliPlaceError, startCliSocket, type CliSocketServer } from '../main/cli-socket/cli-socket-server'
 import { currentCliSocketPlace, type CliSocketPlace } from '../shared/node/cli-socket/place'
+import { defaultSshEnvironment } from '../main/ssh/ssh-wing'
 import { createNetworkRoute } from '../main/network/network-route'
 import { createLogger, logDirFor } from '../main/log'
 import type { AppCore, Keychain } from '../main/core-types'
@@ -51,6 +52,10 @@ export interface WebShellOptions {
    * place (src/shared/node/cli-socket/place.ts), or at the place given (tests). Default: off.
    */
   cliSocket?: boolean | { place: CliSocketPlace }
+  /** The desktop's handler for editor links (web-platform.ts); default: recorded and taken. */
+  editorHandler?: (url: string) => Promise<void>
+  /** A home folder standing in for the user's (its ~/.ssh/config is what "Add to ~/.ssh/config" writes); default: the user's own. */
+  sshHome?: string
   log?: (line: string) => void
 }
 
@@ -122,7 +127,12 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
   const appLog = createLogger({ dir: logDirFor(dataDir) })
   const clock = options.clock ?? systemClock()
   const version = await packageVersion()
-  const web = createWebPlatform({ onQuit: () => (options.onQuit ? options.onQuit() : void close()), now: () => clock.now(), log })
+  const web = createWebPlatform({
+    onQuit: () => (options.onQuit ? options.onQuit() : void close()),
+    now: () => clock.now(),
+    log,
+    ...(options.editorHandler ? { editorHandler: options.editorHandler } : {})
+  })
   const core = createAppCore({
     dataDir,
     log: appLog,
@@ -134,7 +144,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
     network: createNetworkRoute({ log: (line) => appLog.info(line) }),
     ...(options.baseUrl !== undefined ? { baseUrlOverride: options.baseUrl } : {}),
     ...(options.reach ? { reach: options.reach } : {}),
-    ...(options.clock ? { clock: options.clock } : {})
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.sshHome !== undefined ? { sshEnvironment: { ...defaultSshEnvironment(), homeDir: options.sshHome } } : {})
   })
 
   let port = 0
@@ -189,7 +200,8 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
       if (ownDataDir) await control?.endSessions().catch(() => undefined)
       await core.stop()
       appLog.close()
-      // A shell the ended tmux server leaves may still write its history there for a moment: retried (ENOTEMPTY).
+      // A Sandbox instance's shell, or one an ended tmux server leaves, may still be writing its
+      // history into its home as it ends (SIGHUP): a folder that fills again is tried again (ENOTEMPTY).
       if (ownDataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
     })()
     return closing

@@ -19,6 +19,12 @@ export interface WebPlatformOptions {
   now: () => number
   /** Lines for the terminal running `npm run web` (what would have happened). */
   log?: (line: string) => void
+  /**
+   * The desktop's handler for editor links (vscode://, cursor://): resolves when one took the
+   * link, rejects (with the reason) when none would. Default: recorded and taken. Tests pass a
+   * refusing one to see what a computer without VS Code shows.
+   */
+  editorHandler?: (url: string) => Promise<void>
 }
 
 export interface WebPlatform {
@@ -51,11 +57,18 @@ export function createWebPlatform(options: WebPlatformOptions): WebPlatform {
     openNotebook: async (request) => log(`notebook window (recorded): ${request.instanceName} ${request.url}`),
     refreshNotebookCookies: async () => {},
     openExternal: async (url) => log(`external link (recorded): ${url}`),
-    openEditor: async (url) => log(`editor link (recorded): ${url}`),
+    openEditor: async (url) => {
+      log(`editor link (recorded): ${url}`)
+      await options.editorHandler?.(url)
+    },
     setStartAtLogin: (enabled) => log(`start at login (recorded): ${enabled ? 'on' : 'off'}`),
     // The page is the window; nothing to raise.
     showWindow: () => {},
-    quit: () => options.onQuit(),
+    // The pages hear it first: what follows is their connection closing, not a fault.
+    quit: () => {
+      emit('quit', {})
+      options.onQuit()
+    },
     writeClipboard: () => {},
     // No save dialog here: the page that asked downloads the file (the browser asks where, as it does).
     async saveFile(file, clientId) {

@@ -218,9 +218,10 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         await Promise.all([...queues.values()])
         await Promise.all([...endpoints.keys()].map((id) => closeEndpoints(id)))
         await notebook.close()
+        // Shells may still write into their homes as they end: tried again, not left behind.
         if (temporaryRoot !== undefined) {
           await endSessions()
-          await rm(temporaryRoot, { recursive: true, force: true })
+          await rm(temporaryRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
         }
       }
     }

@@ -13,6 +13,8 @@ import { acceptsClientEnv, loginShell, shellArguments, shellEnvironment, shellSt
 import { pumpWithBackpressure } from './backpressure'
 import { keepTailOnExit } from './pty-tail'
 import { sftpServerCommand, type SftpFault } from './sftp-server'
+import { sftpJail, type SftpJail } from './sftp-jail'
+import { inShownHome } from './shown-home'
 
 export interface SessionOptions {
   home: string
@@ -71,9 +73,10 @@ export function serveSession(session: Session, options: SessionOptions): { close
       ...(options.binDir ? { binDir: options.binDir } : {}),
       ...(options.tmuxDir ? { tmuxDir: options.tmuxDir } : {})
     })
-    const shell = loginShell()
-    const args = shellArguments(shell, command)
-    running = ptyInfo ? runInPty(channel, shell, args, env, ptyInfo, options) : runInPipes(channel, shell, args, env, options)
+    const login = loginShell()
+    // In the home as a real instance shows it (/root), where this machine can (shown-home.ts).
+    const { file, args } = inShownHome(login, shellArguments(login, command), options.home, options.username)
+    running = ptyInfo ? runInPty(channel, file, args, env, ptyInfo, options) : runInPipes(channel, file, args, env, options)
   }
   session.on('shell', (accept) => {
     if (running) return
@@ -89,7 +92,8 @@ export function serveSession(session: Session, options: SessionOptions): { close
     const server = info.name === 'sftp' ? sftpServerCommand(options.sftpFault?.() ?? 'none', options.home) : undefined
     if (running || server === undefined) return reject()
     const env = shellEnvironment({ home: options.home, username: options.username, clientEnv })
-    running = runInPipes(accept(), server.file, server.args, env, options)
+    // Shown as a real instance's home, and never left (sftp-jail.ts).
+    running = runInPipes(accept(), server.file, server.args, env, options, sftpJail(options.home, options.username))
   })
   return { close: () => running?.kill() }
 }
@@ -136,12 +140,26 @@ function runInPty(
   }
 }
 
-function runInPipes(channel: ServerChannel, file: string, args: string[], env: Record<string, string>, options: SessionOptions): Running {
+function runInPipes(
+  channel: ServerChannel,
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  options: SessionOptions,
+  between?: SftpJail
+): Running {
   const child = spawnChild(file, args, { cwd: options.home, env, stdio: 'pipe' })
   // end: false, so the exit status can still be sent after the output: the channel ends in finish().
-  child.stdout.pipe(channel, { end: false })
+  if (between) {
+    child.stdout.pipe(between.toClient).pipe(channel, { end: false })
+    channel.pipe(between.toServer).pipe(child.stdin)
+    // A client that breaks the protocol ends its own session, never the emulator.
+    for (const side of [between.toClient, between.toServer]) side.on('error', () => safely(() => child.kill()))
+  } else {
+    child.stdout.pipe(channel, { end: false })
+    channel.pipe(child.stdin)
+  }
   child.stderr.pipe(channel.stderr, { end: false })
-  channel.pipe(child.stdin)
   child.stdin.on('error', () => {}) // the command may exit without reading its input
   child.on('error', (error) => {
     const message = shellStartFailure(file, error)

@@ -370,6 +370,12 @@ export class Account {
   }
 
   /** Set while the Sandbox profile is the session's and its emulator runs. */
+  /** The Sandbox while it is the profile in use and runs; else a refusal in the user's words. */
+  runningSandbox(): RunningSandbox {
+    if (!this.sandboxRunning) throw new AppError('not-allowed', 'The Sandbox is not running here, so it cannot do this.')
+    return this.sandboxRunning
+  }
+
   sandbox(): SandboxInfo | undefined {
     return this.sandboxRunning && this.session.currentProfileId === SANDBOX_PROFILE_ID ? this.sandboxRunning.info : undefined
   }

@@ -36,8 +36,16 @@ export interface EmulatorHandle {
   close(): Promise<void>
   /** Set when the emulator runs with reach (real SSH, notebook, ports): SHA-256 of its notebook certificate, hex. */
   notebookCertSha256?: string
-  /** The emulator's control, for what the Sandbox comes with (its catalog's images). */
-  control?: { catalog(): { images: { imageId: string; name: string }[] } }
+  /**
+   * The emulator's control, for what the Sandbox comes with (its catalog's images) and what its
+   * Settings offer: an API key for its account, practice money.
+   */
+  control?: {
+    catalog(): { images: { imageId: string; name: string }[] }
+    createApiKey?(username: string): string
+    balance?(username: string): { balance: number }
+    setBalance?(username: string, values: { balance?: number }): void
+  }
 }
 
 export type StartEmulator = (options: EmulatorStartOptions) => Promise<EmulatorHandle>
@@ -64,6 +72,10 @@ export interface RunningSandbox {
   images: { imageId: string; name: string }[]
   /** How to reach it by hand (Settings shows it; the sign-in form fills in the password). */
   access: SandboxAccess
+  /** A console-style API key for its account (the Sandbox has no console to make one in). */
+  makeApiKey(): string
+  /** Adds practice money to its account's balance. */
+  addMoney(dollars: number): void
   close(): Promise<void>
 }
 
@@ -101,6 +113,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       password,
       controlUrl: handle.controlUrl,
       ...(handle.controlSecretPath ? { controlSecretFile: handle.controlSecretPath } : {})
+    },
+    makeApiKey() {
+      const create = handle.control?.createApiKey
+      if (!create) throw new Error('this Sandbox cannot make API keys')
+      return create(SANDBOX_USERNAME)
+    },
+    addMoney(dollars) {
+      const { balance, setBalance } = handle.control ?? {}
+      if (!balance || !setBalance) throw new Error('this Sandbox has no practice money to add')
+      setBalance(SANDBOX_USERNAME, { balance: balance(SANDBOX_USERNAME).balance + dollars })
     },
     close: () => handle.close()
   }

@@ -3,7 +3,16 @@ import type { Balance } from '../../shared/balance'
 import { ManualClock, flushAsync } from '../../shared/clock'
 import type { BalanceSnapshot, EventName } from '../../shared/contract'
 import type { EventSink } from '../core-types'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll } from 'vitest'
 import { BALANCE_INTERVAL_MS, BalanceModel } from './balance-model'
+import { LowBalanceMemory } from './low-balance-memory'
+
+const scratch = mkdtempSync(join(tmpdir(), 'cloudtray-balance-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+let folders = 0
 
 const amount = (available: number): Balance => ({
   balance: available,
@@ -12,8 +21,10 @@ const amount = (available: number): Balance => ({
   availableCreditAmount: 0
 })
 
-function rig(start = 100) {
+function rig(start = 100, dataDir = join(scratch, String(folders++))) {
   const clock = new ManualClock(1_000)
+  let account: string | undefined = 'sandbox/demo'
+  const memory = new LowBalanceMemory(dataDir)
   let available = start
   let failing = false
   let threshold: number | null = 10
@@ -30,11 +41,16 @@ function rig(start = 100) {
     toErrorInfo: (error) => ({ kind: 'network', message: (error as Error).message }),
     threshold: () => threshold,
     low: (value, limit) => void warnings.push(`${value} < ${limit}`),
-    emit: ((event: EventName, snapshot: BalanceSnapshot) => void heard.push(snapshot)) as EventSink
+    emit: ((event: EventName, snapshot: BalanceSnapshot) => void heard.push(snapshot)) as EventSink,
+    account: () => account,
+    warned: memory
   })
   return {
     clock,
     model,
+    memory,
+    dataDir,
+    signInAs: (key: string | undefined) => void (account = key),
     warnings,
     heard,
     reads: () => reads,
@@ -84,6 +100,37 @@ describe('BalanceModel', () => {
     expect(r.warnings).toHaveLength(3)
   })
 
+  it('warns once per dip, not again at the next sign-in or start; another account has its own dip (#24)', async () => {
+    const r = rig(5)
+    r.model.started()
+    await flushAsync()
+    expect(r.warnings).toEqual(['5 < 10'])
+    // Sign out and in again, still low: no second warning.
+    r.model.ending()
+    r.model.started()
+    await flushAsync()
+    expect(r.warnings).toEqual(['5 < 10'])
+    // Another account, low too: its own warning.
+    r.model.ending()
+    r.signInAs('hpc-ai/ada')
+    r.model.started()
+    await flushAsync()
+    expect(r.warnings).toEqual(['5 < 10', '5 < 10'])
+    // A restart (a new model over the same data folder) remembers both dips.
+    await r.memory.flushed()
+    const restarted = rig(5, r.dataDir)
+    await restarted.memory.load()
+    restarted.model.started()
+    await flushAsync()
+    expect(restarted.warnings).toEqual([])
+    // Back above the level, then down again: a new dip, a new warning.
+    restarted.set(50)
+    await restarted.clock.advanceAsync(BALANCE_INTERVAL_MS)
+    restarted.set(4)
+    await restarted.clock.advanceAsync(BALANCE_INTERVAL_MS)
+    expect(restarted.warnings).toEqual(['4 < 10'])
+  })
+
   it('keeps the last amount with the error when a read fails; signing out forgets it and stops reading', async () => {
     const r = rig()
     r.model.started()
@@ -109,7 +156,9 @@ describe('BalanceModel', () => {
       toErrorInfo: () => ({ kind: 'network', message: '' }),
       threshold: () => 10,
       low: () => void r.warnings.push('low'),
-      emit: () => {}
+      emit: () => {},
+      account: () => 'sandbox/demo',
+      warned: r.memory
     })
     slow.started()
     slow.ending()

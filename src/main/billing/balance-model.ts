@@ -2,8 +2,9 @@
  * The account's balance, as main knows it: read with GET /balance when a session starts, then
  * every minute while signed in, and on demand. It keeps the latest answer (or why it could not
  * be read), tells the hub (`balance`: the windows, the tray, the cost guard) when it changes, and warns once
- * each time the available balance falls below the user's threshold (re-armed once it is back at
- * or above it, or the threshold changes).
+ * each time an account's available balance falls below the user's threshold: once per dip, not
+ * at every sign-in or start (low-balance-memory.ts); re-armed once it is back at or above it, or
+ * the threshold changes.
  *
  * The one place the app's money comes from: the window, the tray and the cost guard read it
  * here (`snapshot()`, the `balance` event), never asking the cloud themselves.
@@ -13,6 +14,7 @@ import { availableOf, spendableOf } from '../../shared/balance'
 import type { Clock, TimerHandle } from '../../shared/clock'
 import type { BalanceSnapshot, ErrorInfo } from '../../shared/contract'
 import type { EventSink } from '../core-types'
+import type { LowBalanceMemory } from './low-balance-memory'
 
 /** The balance moves with usage over minutes; once a minute keeps the tray current and the API unbothered. */
 export const BALANCE_INTERVAL_MS = 60_000
@@ -26,6 +28,10 @@ export interface BalanceModelOptions {
   threshold(): number | null
   /** The available balance fell below the threshold. */
   low(available: number, threshold: number): void
+  /** Whose balance it is (`profileId/username`): a dip is warned once per account. */
+  account(): string | undefined
+  /** Which accounts were warned for the dip they are in (kept across sign-ins and restarts). */
+  warned: Pick<LowBalanceMemory, 'has' | 'add' | 'delete' | 'clear' | 'load' | 'flushed'>
   /** The hub: `balance` on every change. */
   emit: EventSink
   intervalMs?: number
@@ -38,13 +44,21 @@ export class BalanceModel {
   /** Bumped when the session changes: an answer for the old one is dropped. */
   private generation = 0
   private active = false
-  /** Warned for the current dip below the threshold. */
-  private warned = false
 
   constructor(private readonly options: BalanceModelOptions) {}
 
   snapshot(): BalanceSnapshot {
     return this.current
+  }
+
+  /** Reads which accounts were already warned for their dip (at start, before the first read). */
+  load(): Promise<void> {
+    return this.options.warned.load()
+  }
+
+  /** Resolves once the warned accounts are on disk (Quit waits for it). */
+  flushed(): Promise<void> {
+    return this.options.warned.flushed()
   }
 
   /** Dollars that can be spent now (the cost guard's runway), when the account reports a balance. */
@@ -56,7 +70,6 @@ export class BalanceModel {
   started(): void {
     this.generation++
     this.active = true
-    this.warned = false
     void this.refresh()
   }
 
@@ -75,15 +88,12 @@ export class BalanceModel {
     this.active = false
     this.options.clock.clearTimeout(this.timer)
     this.timer = undefined
-    if (forget) {
-      this.warned = false
-      this.set({ balance: null, fetchedAt: null })
-    }
+    if (forget) this.set({ balance: null, fetchedAt: null })
   }
 
   /** The user changed the threshold: judge the balance against the new one. */
   thresholdChanged(): void {
-    this.warned = false
+    this.options.warned.clear()
     this.judge()
   }
 
@@ -124,14 +134,16 @@ export class BalanceModel {
   private judge(): void {
     const balance = this.current.balance
     const threshold = this.options.threshold()
-    if (!balance || threshold === null) return
+    const account = this.options.account()
+    if (!balance || threshold === null || account === undefined) return
     const available = availableOf(balance)
+    const { warned } = this.options
     if (available >= threshold) {
-      this.warned = false
+      warned.delete(account)
       return
     }
-    if (this.warned) return
-    this.warned = true
+    if (warned.has(account)) return
+    warned.add(account)
     this.options.low(available, threshold)
   }
 

@@ -117,6 +117,23 @@ describe('interpretAnswer: error bodies by shape, whatever the status', () => {
     expect(error.toInfo().field).toBe('instanceConfiguration.enableDocker')
   })
 
+  it('an answer naming several fields carries each, with what it said of each (#24)', () => {
+    const error = failure(400, {
+      message:
+        'field "name" must be at most 128 characters long; field "instanceConfiguration.dockerStorageSize" must be between 0 and 100000, not 1e+20'
+    })
+    expect(error.kind).toBe('invalid-request')
+    expect(error.field).toBe('name')
+    expect(error.toInfo().fields).toEqual([
+      { field: 'name', said: 'field "name" must be at most 128 characters long' },
+      {
+        field: 'instanceConfiguration.dockerStorageSize',
+        said: 'field "instanceConfiguration.dockerStorageSize" must be between 0 and 100000, not 1e+20'
+      }
+    ])
+    expect(error.message).toContain('Check the fields "name", "instanceConfiguration.dockerStorageSize"')
+  })
+
   it('a field-naming message is invalid-request even on HTTP 200 or 500', () => {
     expect(failure(200, { message: 'field "name" is not set' }).kind).toBe('invalid-request')
     expect(failure(500, { message: 'field "name" is not set' }).field).toBe('name')

@@ -10,7 +10,7 @@
 import type { z } from 'zod'
 import { BAD_CREDENTIALS_CODE, ErrorBodySchema, NOT_LOGGED_IN_CODE, type ErrorBody } from '../../shared/api'
 import { CloudError } from './errors'
-import { fieldFromMessage, instantIn, lockedUntilFromMessage, quotable, saysLocked } from './messages'
+import { fieldFromMessage, fieldProblemsFromMessage, instantIn, lockedUntilFromMessage, quotable, saysLocked } from './messages'
 
 /** What a call was doing, for messages that say what went wrong in the user's words. */
 export type CloudOperation =
@@ -161,10 +161,17 @@ function fromMessageBody(body: ErrorBody, status: number, context: CallContext):
     )
   }
   if (field === undefined && status >= 500) return serverError(status, said, context)
-  const fix = field !== undefined ? ` Check the field "${field}" and try again.` : ' Check what you entered and try again.'
+  const fields = fieldProblemsFromMessage(body.message)
+  const named = fields.length > 1 ? fields.map((problem) => `"${problem.field}"`).join(', ') : undefined
+  const fix = named
+    ? ` Check the fields ${named} and try again.`
+    : field !== undefined
+      ? ` Check the field "${field}" and try again.`
+      : ' Check what you entered and try again.'
   return new CloudError('invalid-request', `Could not ${WHAT[context.operation]}: the cloud says "${said}".${fix}`, {
     status,
-    ...(field !== undefined ? { field } : {})
+    ...(field !== undefined ? { field } : {}),
+    ...(fields.length > 0 ? { fields } : {})
   })
 }
 

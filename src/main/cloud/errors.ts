@@ -3,11 +3,13 @@
  * src/shared/errors.ts) and show `message`, which is written for the user and never carries the
  * access token. `toInfo()` is the plain object that crosses IPC (classes do not survive it).
  */
-import type { CloudErrorKind, ErrorInfo } from '../../shared/errors'
+import type { CloudErrorKind, ErrorInfo, FieldProblem } from '../../shared/errors'
 
 export interface CloudErrorOptions {
   /** invalid-request / already-exists: the dotted path of the field at fault. */
   field?: string
+  /** invalid-request: every field the answer names, with what it said of each (when it names more than one). */
+  fields?: FieldProblem[]
   /** bad-credentials: login attempts left before the account locks. */
   retriesLeft?: number
   /** A locked account: when it unlocks (Unix ms), when the server says so. */
@@ -21,6 +23,7 @@ export interface CloudErrorOptions {
 export class CloudError extends Error {
   readonly kind: CloudErrorKind
   readonly field?: string
+  readonly fields?: FieldProblem[]
   readonly retriesLeft?: number
   readonly lockedUntil?: number
   readonly status?: number
@@ -30,6 +33,7 @@ export class CloudError extends Error {
     this.name = 'CloudError'
     this.kind = kind
     if (options.field !== undefined) this.field = options.field
+    if (options.fields !== undefined) this.fields = options.fields
     if (options.retriesLeft !== undefined) this.retriesLeft = options.retriesLeft
     if (options.lockedUntil !== undefined) this.lockedUntil = options.lockedUntil
     if (options.status !== undefined) this.status = options.status
@@ -41,6 +45,7 @@ export class CloudError extends Error {
       kind: this.kind,
       message: this.message,
       ...(this.field !== undefined ? { field: this.field } : {}),
+      ...(this.fields !== undefined ? { fields: this.fields } : {}),
       ...(this.retriesLeft !== undefined ? { retriesLeft: this.retriesLeft } : {}),
       ...(this.lockedUntil !== undefined ? { lockedUntil: this.lockedUntil } : {})
     }

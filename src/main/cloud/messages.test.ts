@@ -1,7 +1,29 @@
 import { describe, expect, it } from 'vitest'
 import { CreateInstanceRequestSchema } from '../../shared/create-request'
 import { CreateVolumeRequestSchema } from '../../shared/volume-request'
-import { fieldFromMessage, lockedUntilFromMessage, quotable, saysLocked, schemaPaths } from './messages'
+import { fieldFromMessage, fieldProblemsFromMessage, lockedUntilFromMessage, quotable, saysLocked, schemaPaths } from './messages'
+
+describe('fieldProblemsFromMessage', () => {
+  it('splits an answer naming several fields into one problem each, in its order', () => {
+    expect(
+      fieldProblemsFromMessage(
+        'field "name" must be at most 128 characters long; field "billing.duration" must be between 1 and 1000, and field "nodePorts.2": port 22 is SSH.'
+      )
+    ).toEqual([
+      { field: 'name', said: 'field "name" must be at most 128 characters long' },
+      { field: 'billing.duration', said: 'field "billing.duration" must be between 1 and 1000' },
+      { field: 'nodePorts.2', said: 'field "nodePorts.2": port 22 is SSH' }
+    ])
+  })
+
+  it('finds nothing without the field phrasing, and bounds what a hostile answer can make it keep', () => {
+    expect(fieldProblemsFromMessage('Volume already exists')).toEqual([])
+    const many = Array.from({ length: 500 }, (_, i) => `field "f${i}" is bad`).join('; ')
+    expect(fieldProblemsFromMessage(many)).toHaveLength(20)
+    const [long] = fieldProblemsFromMessage(`field "name" ${'x'.repeat(5000)}`)
+    expect(long!.said.length).toBeLessThanOrEqual(300)
+  })
+})
 
 describe('fieldFromMessage', () => {
   it.each([

@@ -12,6 +12,13 @@ const PATH = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\]|\.\d+)*`
 
 /** `field "a.b" is not set`, `field 'a.b' ...`, `Field: "a.b"`. */
 const FIELD_QUOTED = new RegExp(String.raw`\bfield\s*:?\s*["'\`“‘](${PATH})["'\`”’]`, 'i')
+const FIELD_QUOTED_ALL = new RegExp(FIELD_QUOTED.source, 'gi')
+/** Between one field's words and the next: "; ", ", and ", a new line. */
+const TRAILING_JOINT = /[\s;,.]*(?:\band\s*)?$/i
+/** At most this many fields are taken from one answer (a hostile one could name thousands). */
+const MAX_FIELD_PROBLEMS = 20
+/** And each field's words at most this long (the rest is cut, with an ellipsis). */
+const MAX_SAID_LENGTH = 300
 /** `field a.b must be …`: unquoted, so only trusted when it is dotted or a known request field. */
 const FIELD_BARE = new RegExp(String.raw`\bfield\s*:?\s*(${PATH})`, 'i')
 /** A quoted dotted path anywhere, e.g. `"billing.duration" must be 1`. */
@@ -63,6 +70,21 @@ export function fieldFromMessage(message: string): string | undefined {
     if (path && isKnownPath(path)) return path
   }
   return undefined
+}
+
+/**
+ * Every field a message names with the `field "<path>"` phrasing, each with the words about it
+ * (from its phrase to the next one's): `field "name" must be at most 128 characters long; field
+ * "instanceConfiguration.dockerStorageSize" must be between 0 and 100000` → two problems. Empty
+ * when the message names no field that way. Paths keep their indexes (`nodePorts.2`).
+ */
+export function fieldProblemsFromMessage(message: string): { field: string; said: string }[] {
+  const matches = [...message.matchAll(FIELD_QUOTED_ALL)].slice(0, MAX_FIELD_PROBLEMS)
+  return matches.map((match, index) => {
+    const end = matches[index + 1]?.index ?? message.length
+    const said = message.slice(match.index, end).replace(TRAILING_JOINT, '')
+    return { field: match[1]!, said: said.length > MAX_SAID_LENGTH ? `${said.slice(0, MAX_SAID_LENGTH - 1)}…` : said }
+  })
 }
 
 /** `2026-01-01T12:15:00.000Z`, `2026-01-01 12:15:00 UTC`, `2026-01-01T13:15+01:00`: a zone is required. */

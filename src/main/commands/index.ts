@@ -28,6 +28,7 @@ import { instanceCommands } from './instances'
 import { jobsCommands } from './jobs'
 import { notebookCommands, openNotebook, type NotebookServices } from './notebook'
 import { profileCommands } from './profiles'
+import { sandboxCommands } from './sandbox'
 import { sessionCommands } from './session'
 import { settingsCommands } from './settings'
 import { sshCommands } from './ssh'
@@ -82,6 +83,7 @@ export function commandGroups(parts: Parts) {
     volumeCommands(account),
     catalogCommands(catalog),
     billingCommands({ signedIn: () => catalog.signedIn(), balance }),
+    sandboxCommands({ runningSandbox: () => account.runningSandbox(), balance }),
     settingsCommands({ store: settings, emit, platform, balance }),
     notebookCommands(notebooks),
     trayCommands({

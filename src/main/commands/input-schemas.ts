@@ -120,6 +120,8 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'images.remove': z.object({ imageId: z.string().min(1).max(MAX_TEXT_LENGTH) }).strict(),
   'balance.get': none,
   'balance.refresh': none,
+  'sandbox.makeApiKey': none,
+  'sandbox.addMoney': none,
   'settings.get': none,
   'settings.update': SettingsPatchSchema,
   'tray.activate': z.object({ itemId: z.string().min(1).max(300) }).strict(),

@@ -67,9 +67,12 @@ describe.skipIf(
         /^cursor:\/\/vscode-remote\/ssh-remote\+cloudtray-edit-box\//
       )
 
+      // The OS refuses the link (no handler for vscode:): said in words, on the field the window shows the download page for.
       failOpen = true
       await expect(call(group, 'editor.open', { instanceId: 'i-ed', editor: 'vscode' })).rejects.toMatchObject({
-        message: expect.stringMatching(/could not open VS Code.*Remote - SSH extension/)
+        field: 'editor',
+        message:
+          'VS Code did not open: no application is registered for vscode:. It seems not to be installed here: install it with its Remote - SSH extension, then open again.'
       })
     } finally {
       wing.dispose()

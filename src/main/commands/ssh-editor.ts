@@ -43,10 +43,14 @@ export function editorCommands(deps: EditorDeps): CommandGroup<EditorCommand> {
         try {
           await deps.openEditor(url)
         } catch (error) {
+          // The OS refused the link (on Linux: no handler for vscode:, ship's scheme-handler.ts): the
+          // window says so in words, with the editor's download page (field `editor`).
+          const said = (error as Error).message.replace(/\.$/, '')
+          const reason = said.charAt(0).toLowerCase() + said.slice(1)
           throw new AppError(
             'not-allowed',
-            `Your system could not open ${EDITOR_NAMES[editor]} (${(error as Error).message}). Is it installed, with its Remote - SSH extension?`,
-            { cause: error }
+            `${EDITOR_NAMES[editor]} did not open: ${reason}. It seems not to be installed here: install it with its Remote - SSH extension, then open again.`,
+            { field: 'editor', cause: error }
           )
         }
         return { url }

@@ -25,8 +25,12 @@ describe('ssh commands: copy and config', () => {
     const { options } = fakeWingOptions(join(scratch, 'data'), [instance], '/data/sandbox_ed25519')
     const { wing, group } = sshGroupOver(options, { homeDir: join(scratch, 'home'), agent: undefined })
     await expect(call(group, 'ssh.command', { instanceId: 'i-1' })).resolves.toEqual({ command: 'ssh -p 31022 ubuntu@127.0.0.1' })
-    const preview = await call<{ path: string; block: string; placement: string }>(group, 'ssh.configPreview', { instanceId: 'i-1' })
+    const preview = await call<{ path: string; block: string; placement: string; exists: boolean }>(group, 'ssh.configPreview', {
+      instanceId: 'i-1'
+    })
     expect(preview.path).toBe(join(scratch, 'home', '.ssh', 'config'))
+    // No file yet: nothing to back up (#24: the preview said "backed up first" all the same).
+    expect(preview.exists).toBe(false)
     expect(preview.block).toContain(
       'Host cloudtray-trainer\n  HostName 127.0.0.1\n  Port 31022\n  User ubuntu\n  IdentityFile /data/sandbox_ed25519\n'
     )
@@ -37,6 +41,7 @@ describe('ssh commands: copy and config', () => {
     })
     expect(written).toEqual({ path: preview.path, backupPath: null })
     expect(readFileSync(written.path, 'utf8')).toBe(preview.block)
+    expect((await call<{ exists: boolean }>(group, 'ssh.configPreview', { instanceId: 'i-1' })).exists).toBe(true)
     wing.dispose()
   })
 

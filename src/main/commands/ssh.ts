@@ -81,9 +81,16 @@ export function sshCommands(wing: SshWing): SshGroup {
       'ssh.configPreview': async ({ instanceId }) => {
         const input = wing.hostBlock(instanceId)
         try {
-          const existing = (await readSshConfig(wing.homeDir)) ?? ''
+          const read = await readSshConfig(wing.homeDir)
+          const existing = read ?? ''
           const plan = planHostBlock(existing, input)
-          return { path: configPath, block: plan.block, placement: plan.placement, inPlace: hostBlockInPlace(existing, input) }
+          return {
+            path: configPath,
+            block: plan.block,
+            placement: plan.placement,
+            inPlace: hostBlockInPlace(existing, input),
+            exists: read !== null
+          }
         } catch (error) {
           throw configFailure('read', error)
         }

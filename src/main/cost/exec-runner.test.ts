@@ -8,7 +8,10 @@ const failure = (reason: string, message: string): Error => Object.assign(new Er
 describe('execRunner', () => {
   it('runs the command through the links’ exec, bounded so a probe never runs into the next', async () => {
     const calls: unknown[][] = []
-    const runner = execRunner({ exec: async (...args) => (calls.push(args), { exitCode: 0, stdout: '3, 1, 2\n', stderr: '' }) })
+    const runner = execRunner({
+      exec: async (...args) => (calls.push(args), { exitCode: 0, stdout: '3, 1, 2\n', stderr: '' }),
+      onConnected: () => () => {}
+    })
     expect(await runner.run('i-1', GPU_QUERY)).toEqual({ exitCode: 0, stdout: '3, 1, 2\n', stderr: '' })
     expect(calls).toEqual([['i-1', GPU_QUERY, { timeoutMs: PROBE_TIMEOUT_MS, maxOutputBytes: GPU_OUTPUT_BYTES }]])
   })
@@ -26,9 +29,23 @@ describe('execRunner', () => {
     ['not-running', false]
   ])('%s: a missed sample in the links’ words (only the user can fix it: %s)', async (reason, needsUser) => {
     const message = `Why, in words (${reason}).`
-    const runner = execRunner({ exec: async () => Promise.reject(failure(reason, message)) })
+    const runner = execRunner({ exec: async () => Promise.reject(failure(reason, message)), onConnected: () => () => {} })
     const error = await runner.run('i-1', GPU_QUERY).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ProbeUnavailable)
     expect(error).toMatchObject({ needsUser, message })
+  })
+
+  it('hands on the links’ word that an instance’s connection came up, and stops when asked (#24)', () => {
+    const listeners = new Set<(instanceId: string) => void>()
+    const runner = execRunner({
+      exec: async () => ({ exitCode: 0, stdout: '', stderr: '' }),
+      onConnected: (listener) => (listeners.add(listener), () => void listeners.delete(listener))
+    })
+    const heard: string[] = []
+    const stop = runner.onReady!((instanceId) => heard.push(instanceId))
+    for (const listener of listeners) listener('i-1')
+    stop()
+    for (const listener of listeners) listener('i-2')
+    expect(heard).toEqual(['i-1'])
   })
 })

@@ -14,6 +14,8 @@ export interface ExecLinks {
     command: string,
     options?: { timeoutMs?: number; maxOutputBytes?: number }
   ): Promise<{ exitCode: number | null; stdout: string; stderr: string; truncated?: true }>
+  /** Each connection that comes up, by instance (a host key just trusted, a reconnect). */
+  onConnected(listener: (instanceId: string) => void): () => void
 }
 
 /** A probe waits this long at most: it must never run into the next one. */
@@ -34,6 +36,7 @@ export function execRunner(links: ExecLinks): GpuRunner {
         // The links' words already say what to do ("Open a terminal to the instance once…").
         throw new ProbeUnavailable(message, typeof reason === 'string' && NEEDS_USER.has(reason))
       }
-    }
+    },
+    onReady: (listener) => links.onConnected(listener)
   }
 }

@@ -160,6 +160,71 @@ describe('GpuProbes', () => {
     expect(NEEDS_USER_RETRY_MS).toBe(10 * MIN)
   })
 
+  it('reads at once when the instance’s connection comes up after the user trusted its host key, not ten minutes later (#24)', async () => {
+    const clock = new ManualClock()
+    const start = clock.now()
+    let trusted = false
+    const fake = scripted(() => {
+      if (!trusted) throw new ProbeUnavailable('The host key of 10.0.0.9:30022 is not trusted yet: open a terminal to it once.', true)
+      return { stdout: '42, 100, 200\n', exitCode: 0 }
+    })
+    fake.useClock(clock)
+    const ready = new Set<(instanceId: string) => void>()
+    const runner: GpuRunner = { ...fake.runner, onReady: (listener) => (ready.add(listener), () => void ready.delete(listener)) }
+    const probes = new GpuProbes({ clock, runner, onChange: () => {} })
+    probes.update(
+      targets([
+        ['i-1', { probe: true }],
+        ['i-2', { probe: true }]
+      ])
+    )
+    await clock.advanceAsync(FIRST_PROBE_DELAY_MS + MIN, settle)
+    expect(probes.activity('i-1')).toMatchObject({ state: 'unavailable', reason: expect.stringMatching(/not trusted yet/) })
+    expect(fake.calls).toHaveLength(2)
+
+    // The user opens a terminal and trusts the key: the link's connection comes up.
+    trusted = true
+    for (const listener of ready) listener('i-1')
+    await clock.advanceAsync(0, settle)
+    expect(fake.calls.filter((call) => call.instanceId === 'i-1')).toHaveLength(2)
+    expect(fake.calls.at(-1)!.at).toBe(start + FIRST_PROBE_DELAY_MS + MIN)
+    const activity = probes.activity('i-1')
+    expect(activity.state).toBe('probing')
+    expect(probes.samples('i-1').at(-1)).toMatchObject({ at: start + FIRST_PROBE_DELAY_MS + MIN, gpus: [{ utilization: 42 }] })
+    // The other instance was not touched; it keeps its own (rare) turn.
+    expect(fake.calls.filter((call) => call.instanceId === 'i-2')).toHaveLength(1)
+    // A working probe keeps its period: another connection does not probe again.
+    for (const listener of ready) listener('i-1')
+    await clock.advanceAsync(0, settle)
+    expect(fake.calls.filter((call) => call.instanceId === 'i-1')).toHaveLength(2)
+    await clock.advanceAsync(MIN, settle)
+    expect(fake.calls.filter((call) => call.instanceId === 'i-1')).toHaveLength(3)
+    probes.dispose()
+    expect(ready.size).toBe(0)
+  })
+
+  it('a connection that comes up while a failing probe is in flight runs the next one at once (#24)', async () => {
+    const clock = new ManualClock()
+    const answers: ((answer: { stdout: string; exitCode: number | null } | Error) => void)[] = []
+    const fake = scripted(
+      () => new Promise((resolve, reject) => answers.push((answer) => (answer instanceof Error ? reject(answer) : resolve(answer))))
+    )
+    let listener: ((instanceId: string) => void) | undefined
+    const runner: GpuRunner = { ...fake.runner, onReady: (l) => ((listener = l), () => (listener = undefined)) }
+    const probes = new GpuProbes({ clock, runner, onChange: () => {} })
+    probes.update(targets([['i-1', { probe: true }]]))
+    await clock.advanceAsync(FIRST_PROBE_DELAY_MS, settle)
+    expect(answers).toHaveLength(1)
+    listener!('i-1')
+    answers[0]!(new ProbeUnavailable('not trusted yet', true))
+    await clock.advanceAsync(0, settle)
+    expect(answers).toHaveLength(2)
+    answers[1]!({ stdout: '5, 1, 2', exitCode: 0 })
+    await clock.advanceAsync(0, settle)
+    expect(probes.activity('i-1').state).toBe('probing')
+    probes.dispose()
+  })
+
   it('recovers: a probe that works again clears the reason', async () => {
     const clock = new ManualClock()
     const fake = scripted((_id, call) => {

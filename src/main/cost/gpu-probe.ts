@@ -38,6 +38,11 @@ export interface GpuRunner {
    * `truncated`: the command printed more than GPU_OUTPUT_BYTES; what is past it was not read.
    */
   run(instanceId: string, command: string): Promise<{ stdout: string; stderr?: string; exitCode: number | null; truncated?: boolean }>
+  /**
+   * Hears when an instance can be reached again (its SSH connection came up: the user trusted its
+   * host key, typed a passphrase, or the network is back). Answers the call that stops listening.
+   */
+  onReady?(listener: (instanceId: string) => void): () => void
 }
 
 /** The probe could not run: why, in the user's words, and whether only the user can fix it. */
@@ -132,6 +137,10 @@ interface Tracked {
   timer?: TimerHandle
   /** Bumped when tracking ends, so a probe in flight is ignored when it lands. */
   generation: number
+  /** A probe is queued or running (its timer has fired). */
+  inFlight?: boolean
+  /** The instance became reachable while a probe was in flight: if that one fails, try again at once. */
+  readyAgain?: boolean
 }
 
 export interface GpuProbesOptions {
@@ -157,7 +166,11 @@ export class GpuProbes {
   /** Probes waiting for one of the MAX_PROBES_AT_ONCE slots, first come first served. */
   private readonly queue: (() => void)[] = []
 
-  constructor(private readonly options: GpuProbesOptions) {}
+  private readonly stopListening: (() => void) | undefined
+
+  constructor(private readonly options: GpuProbesOptions) {
+    this.stopListening = options.runner.onReady?.((instanceId) => this.ready(instanceId))
+  }
 
   /**
    * The instances running now, each probed or with the reason it cannot be. Instances not named
@@ -201,8 +214,24 @@ export class GpuProbes {
     return [...this.tracked.keys()]
   }
 
+  /**
+   * The instance's SSH connection just came up. A probe that failed for want of one (a host key
+   * not trusted yet waits NEEDS_USER_RETRY_MS) runs now, so the load and the idle rule do not wait
+   * up to ten minutes after the user trusted the key. A probe that is working keeps its period.
+   */
+  ready(instanceId: string): void {
+    const tracked = this.tracked.get(instanceId)
+    if (!tracked || this.disposed) return
+    if (tracked.inFlight) tracked.readyAgain = true
+    else if (tracked.unavailable !== undefined) {
+      this.options.clock.clearTimeout(tracked.timer)
+      this.schedule(instanceId, tracked, 0)
+    }
+  }
+
   dispose(): void {
     this.disposed = true
+    this.stopListening?.()
     this.queue.length = 0
     for (const [instanceId, tracked] of this.tracked) this.untrack(instanceId, tracked)
   }
@@ -230,6 +259,8 @@ export class GpuProbes {
 
   private async probe(instanceId: string, tracked: Tracked): Promise<void> {
     const generation = tracked.generation
+    tracked.inFlight = true
+    tracked.readyAgain = false
     if (this.running >= MAX_PROBES_AT_ONCE) await new Promise<void>((resolve) => this.queue.push(resolve))
     // A slot is ours until the runner answers (handed on in `finally`, never dropped).
     this.running++
@@ -237,6 +268,7 @@ export class GpuProbes {
       // Untracked (or all disposed) while it waited: nothing to ask.
       if (tracked.generation === generation && !this.disposed) await this.probeNow(instanceId, tracked, generation)
     } finally {
+      tracked.inFlight = false
       this.running--
       this.queue.shift()?.()
     }
@@ -275,7 +307,9 @@ export class GpuProbes {
     }
     if (tracked.generation !== generation || this.disposed) return
     this.record(tracked, sample, unavailable)
-    // Once a minute from the start of each probe, so a slow answer does not stretch the period.
+    // Once a minute from the start of each probe, so a slow answer does not stretch the period;
+    // at once if it failed while the instance's connection came up meanwhile.
+    if (unavailable !== undefined && tracked.readyAgain) nextDelay = 0
     this.schedule(instanceId, tracked, Math.max(0, startedAt + nextDelay - clock.now()))
     this.options.onChange(instanceId)
   }

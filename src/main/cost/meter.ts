@@ -64,14 +64,8 @@ export function burnRate(meters: readonly Pick<InstanceMeter, 'hourlyRate'>[]): 
   return meters.reduce((sum, meter) => sum + meter.hourlyRate, 0)
 }
 
-/**
- * How long `available` dollars last at `ratePerHour`: absent without a balance or with nothing
- * burning; 0 once the balance is spent.
- */
-export function runway(available: number | undefined, ratePerHour: number): { hours: number; available: number } | undefined {
-  if (available === undefined || !Number.isFinite(available) || !(ratePerHour > 0)) return undefined
-  return { hours: Math.max(0, available) / ratePerHour, available }
-}
+/** The runway lives with the money rules (shared): the review before a launch reckons it the same way. */
+export { runway } from '../../shared/money'
 
 function positive(value: number): number {
   return Number.isFinite(value) && value > 0 ? value : 0

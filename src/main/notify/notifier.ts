@@ -74,8 +74,8 @@ export class Notifier {
   }
 
   /** The available balance fell below the user's threshold (the balance model says so once per dip). */
-  lowBalance(available: number, threshold: number): void {
-    this.deliver(lowBalanceNotification(this.id('low-balance'), available, threshold))
+  lowBalance(available: number, threshold: number, sandbox = false): void {
+    this.deliver(lowBalanceNotification(this.id('low-balance'), available, threshold, sandbox))
   }
 
   /** Records an action this app took, so its outcome is not announced as news. */

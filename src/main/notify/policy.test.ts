@@ -111,4 +111,12 @@ describe('#15: stuck starts and a low balance', () => {
       body: expect.stringMatching(/below the \$10.00 you set/)
     })
   })
+
+  it('the Sandbox’s low balance asks for practice money in its Settings, not a console it does not have (#24)', () => {
+    const sandbox = lowBalanceNotification('id', 4.2, 10, true)
+    expect(sandbox.title).toBe('Practice balance low: $4.20')
+    expect(sandbox.body).toMatch(/Add practice money in Settings → Sandbox/)
+    expect(sandbox.body).not.toMatch(/console/)
+    expect(lowBalanceNotification('id', 4.2, 10).body).toMatch(/Top up in your provider's console/)
+  })
 })

@@ -109,12 +109,17 @@ export function stuckNotification(id: string, stuck: StuckStart, now: number): A
   return { id, kind: 'stuck', title: `${name} is stuck starting`, body: `${reported} ${advice}`, instanceId: stuck.instanceId }
 }
 
-/** The available balance fell below the user's threshold. */
-export function lowBalanceNotification(id: string, available: number, threshold: number): AppNotification {
+/**
+ * The available balance fell below the user's threshold. The Sandbox bills practice money, which
+ * its Settings add; any other cloud is topped up in its own console.
+ */
+export function lowBalanceNotification(id: string, available: number, threshold: number, sandbox = false): AppNotification {
   return {
     id,
     kind: 'low-balance',
-    title: `Balance low: ${formatDollars(available)}`,
-    body: `Your available balance is below the ${formatDollars(threshold)} you set in Settings. Top up in the HPC-AI console, or stop instances you do not need.`
+    title: `${sandbox ? 'Practice balance' : 'Balance'} low: ${formatDollars(available)}`,
+    body: sandbox
+      ? `The Sandbox's practice balance is below the ${formatDollars(threshold)} you set in Settings. Add practice money in Settings → Sandbox, or stop instances you do not need.`
+      : `Your available balance is below the ${formatDollars(threshold)} you set in Settings. Top up in your provider's console, or stop instances you do not need.`
   }
 }

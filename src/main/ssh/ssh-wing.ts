@@ -75,7 +75,7 @@ export interface SshWingOptions {
   /** A tunnel's page in the browser; an editor's Remote-SSH link; Electron's folder dialog for downloads. */
   platform: Pick<Platform, 'openExternal' | 'openEditor' | 'pickFolder'>
   /** Default: the user's own (defaultSshEnvironment). */
-  environment?: SshEnvironment
+  environment?: SshEnvironment | undefined
 }
 
 export class SshWing {

@@ -51,6 +51,11 @@ const cost: CostSnapshot = {
   ]
 }
 
+const withPlanEnd = (entry: GuardInstance, endsAt: number): GuardInstance => ({
+  ...entry,
+  meter: { ...entry.meter, plan: { ...entry.meter.plan!, endsAt } }
+})
+
 const labels = (items: TrayMenuItem[] | undefined): string[] => (items ?? []).filter((i) => i.type !== 'separator').map((i) => i.label)
 const sub = (items: TrayMenuItem[], id: string) => items.find((i) => i.id === `instance:${id}`)?.submenu
 
@@ -74,7 +79,7 @@ describe('the cost guard in the tray', () => {
   })
 
   it('each instance: its price (or plan), its GPUs, the rule that would stop it', () => {
-    const model = trayModel(signedIn, snap, DEFAULT_SETTINGS, { cost })
+    const model = trayModel(signedIn, snap, DEFAULT_SETTINGS, { cost: { ...cost, at: ENDS - 60_000 } })
     expect(labels(sub(model.items, 'a')).slice(0, 3)).toEqual([
       '$19.92/h',
       'GPU 87 % · 40 of 80 GiB',
@@ -106,5 +111,27 @@ describe('the cost guard in the tray', () => {
     const none = trayModel(signedIn, snap, DEFAULT_SETTINGS, { cost: { at: 0, burnRatePerHour: 0, billedCount: 0, instances: [] } })
     expect(none.items[0]!.label).toBe('Signed in as demo')
     expect(none.tooltip).toBe('2 running')
+  })
+})
+
+describe('the tray’s plan line says the day when it is not today (#24)', () => {
+  const planAt = (endsAt: number, at: number) =>
+    labels(
+      sub(
+        trayModel(signedIn, snap, DEFAULT_SETTINGS, {
+          cost: { ...cost, at, instances: cost.instances.map((entry) => (entry.instanceId === 'b' ? withPlanEnd(entry, endsAt) : entry)) }
+        }).items,
+        'b'
+      )
+    )[0]
+  const now = new Date(2026, 10, 26, 9, 0).getTime()
+
+  it.each([
+    ['today: the time alone', new Date(2026, 10, 26, 11, 22).getTime(), '$107.52 1-week plan, ends 11:22'],
+    ['tomorrow', new Date(2026, 10, 27, 11, 22).getTime(), '$107.52 1-week plan, ends tomorrow 11:22'],
+    ['three weeks on', new Date(2026, 11, 17, 11, 22).getTime(), '$107.52 1-week plan, ends Dec 17, 11:22'],
+    ['next year', new Date(2027, 0, 3, 8, 5).getTime(), '$107.52 1-week plan, ends Jan 3 2027, 08:05']
+  ])('%s', (_when, endsAt, line) => {
+    expect(planAt(endsAt, now)).toBe(line)
   })
 })

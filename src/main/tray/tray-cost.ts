@@ -7,7 +7,7 @@
  */
 import type { TrayMenuItem } from '../../shared/contract'
 import type { CostSnapshot, GuardInstance } from '../../shared/contract-cost'
-import { burnWords, formatClockTime, formatRate, gpuSummary, planWords } from '../../shared/cost-words'
+import { burnWords, formatClockTime, formatMoment, formatRate, gpuSummary, planWords } from '../../shared/cost-words'
 import { formatDollars } from '../../shared/money'
 import { cutText } from '../../shared/untrusted-text'
 
@@ -36,15 +36,18 @@ export function countdownItems(cost: CostSnapshot | undefined, signedIn: boolean
     }))
 }
 
-/** Lines at the top of an instance's submenu: price, GPUs, the rule that would stop it. */
-export function instanceCostLines(entry: GuardInstance | undefined): TrayMenuItem[] {
+/**
+ * Lines at the top of an instance's submenu: price, GPUs, the rule that would stop it. `now`: the
+ * snapshot's time, from which a plan's end says its day when it is not today.
+ */
+export function instanceCostLines(entry: GuardInstance | undefined, now: number): TrayMenuItem[] {
   if (!entry) return []
   const id = entry.instanceId
   const line = (key: string, label: string): TrayMenuItem => ({ id: `instance:${id}:${key}`, label, enabled: false, type: 'normal' })
   const { meter } = entry
   const lines: TrayMenuItem[] = []
   const price = meter.plan
-    ? `${formatDollars(meter.plan.committed)} ${planWords(meter.chargeMode, meter.plan.periods)}${meter.plan.endsAt ? `, ends ${formatClockTime(meter.plan.endsAt)}` : ''}`
+    ? `${formatDollars(meter.plan.committed)} ${planWords(meter.chargeMode, meter.plan.periods)}${meter.plan.endsAt ? `, ends ${formatMoment(meter.plan.endsAt, now)}` : ''}`
     : meter.hourlyRate > 0
       ? formatRate(meter.hourlyRate)
       : `${formatDollars(meter.price)} per ${meter.chargeMode}`

@@ -189,6 +189,11 @@ describe('tray model', () => {
     expect(line(95.2, 10)).toBe('Balance: $95.20')
     expect(line(4.2, 10)).toBe('Balance low: $4.20')
     expect(line(4.2, null)).toBe('Balance: $4.20')
+    // #24: vouchers and credits are money too; the tray says them as the window does.
+    const withExtras = { balance: { ...balance(95.2).balance, availableVoucherAmount: 5, availableCreditAmount: 2.5 }, fetchedAt: 1 }
+    expect(byId(trayModel(signedIn, snap([]), DEFAULT_SETTINGS, { balance: withExtras }).items, 'balance')?.label).toBe(
+      'Balance: $95.20 + $7.50 vouchers and credits'
+    )
     expect(byId(trayModel(signedIn, snap([]), DEFAULT_SETTINGS).items, 'balance')).toBeUndefined()
     expect(byId(trayModel(signedOut, snap([]), DEFAULT_SETTINGS, { balance: balance(5) }).items, 'balance')).toBeUndefined()
   })
@@ -255,6 +260,16 @@ describe('tray tunnels', () => {
     )!
     expect(waiting.label).toBe('waiting for the instance → port 5000')
     expect(waiting.submenu!.map((i) => i.enabled)).toEqual([false, false, true])
+  })
+
+  it('an ended tunnel (its instance stopped and will not run again) says so and offers only Remove (#24)', () => {
+    const ended = byId(withTunnels(stopped, [{ ...jupyter, state: 'ended' as never }]), 'instance:x1:tunnel:tun-1')!
+    expect(ended.label).toBe('ended → Jupyter (8888)')
+    expect(ended.submenu!.map((i) => [i.label, i.enabled])).toEqual([
+      ['Open http://127.0.0.1:8888', false],
+      ['Copy 127.0.0.1:8888', false],
+      ['Remove', true]
+    ])
   })
 
   it('has no tunnel items when the core gives no tunnels (older callers)', () => {

@@ -5,7 +5,7 @@
  */
 import type { UpdateState } from '../../shared/contract-update'
 import type { Instance } from '../../shared/api'
-import { availableOf } from '../../shared/balance'
+import { availableOf, extrasOf } from '../../shared/balance'
 import {
   canOpenNotebook,
   canOpenTerminal,
@@ -151,7 +151,8 @@ export function trayModel(session: SessionState, snapshot: InstancesSnapshot, se
           stuck.has(instance.instanceMetadata.instanceId),
           notebookPassword,
           context.tunnels,
-          guarded.get(instance.instanceMetadata.instanceId)
+          guarded.get(instance.instanceMetadata.instanceId),
+          cost?.at ?? 0
         )
       )
     if (shown.length < instances.length) {
@@ -219,7 +220,9 @@ function instanceSubmenu(
   stuck: boolean,
   notebookPassword: boolean,
   tunnels: TrayContext['tunnels'],
-  cost: GuardInstance | undefined
+  cost: GuardInstance | undefined,
+  /** The cost snapshot's time: what "today" is for the plan line. */
+  now: number
 ): TrayMenuItem {
   const id = instance.instanceMetadata.instanceId
   const status = instance.instanceRuntimeInfo.status
@@ -228,7 +231,7 @@ function instanceSubmenu(
   // Item ids carry the node port: a port the server lists twice gets one item (the first).
   const ports = uniqueBy(forwardedPorts(instance), (p) => p.nodePort).items
   const submenu: TrayMenuItem[] = [
-    ...instanceCostLines(cost),
+    ...instanceCostLines(cost, now),
     item(
       `instance:${id}:notebook`,
       notebookPassword ? 'Open notebook (asks for your password once)…' : 'Open notebook',
@@ -267,12 +270,16 @@ function instanceSubmenu(
   return { id: `instance:${id}`, label: `${instance.instanceSpecInfo.name} — ${shown}`, enabled: true, type: 'submenu', submenu }
 }
 
-/** "Balance: $95.20", "Balance low: $4.20" (below the user's threshold); none until read. */
+/**
+ * "Balance: $95.20", "Balance low: $4.20" (below the user's threshold), with the vouchers and
+ * credits spent before it when there are any, as the window's sidebar says; none until read.
+ */
 function balanceLine(session: SessionState, settings: Settings, snapshot: BalanceSnapshot | undefined): string | undefined {
   if (session.status !== 'signed-in' || !snapshot?.balance) return undefined
   const available = availableOf(snapshot.balance)
+  const extras = extrasOf(snapshot.balance)
   const low = settings.lowBalanceThreshold !== null && available < settings.lowBalanceThreshold
-  return `${low ? 'Balance low' : 'Balance'}: ${formatDollars(available)}`
+  return `${low ? 'Balance low' : 'Balance'}: ${formatDollars(available)}${extras > 0 ? ` + ${formatDollars(extras)} vouchers and credits` : ''}`
 }
 
 /**
@@ -305,8 +312,8 @@ function tunnelItems(instanceId: string, reachable: boolean, tunnels: NonNullabl
   for (const tunnel of tunnels) {
     const prefix = `instance:${instanceId}:tunnel:${tunnel.tunnelId}`
     const name = tunnel.label ? `${tunnel.label} (${tunnel.remotePort})` : `port ${tunnel.remotePort}`
-    const where = tunnel.state === 'waiting' ? 'waiting for the instance' : tunnel.localAddress
-    const live = tunnel.state !== 'waiting'
+    const live = tunnel.state !== 'waiting' && tunnel.state !== 'ended'
+    const where = tunnel.state === 'waiting' ? 'waiting for the instance' : tunnel.state === 'ended' ? 'ended' : tunnel.localAddress
     items.push({
       id: prefix,
       label: `${where} → ${name}`,
@@ -315,7 +322,7 @@ function tunnelItems(instanceId: string, reachable: boolean, tunnels: NonNullabl
       submenu: [
         item(`${prefix}:open`, `Open http://${tunnel.localAddress}`, live),
         item(`${prefix}:copy`, `Copy ${tunnel.localAddress}`, live),
-        item(`${prefix}:stop`, 'Stop forwarding', true)
+        item(`${prefix}:stop`, tunnel.state === 'ended' ? 'Remove' : 'Stop forwarding', true)
       ]
     })
   }

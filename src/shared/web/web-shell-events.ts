@@ -27,6 +27,11 @@ export interface WebShellEvents {
    */
   notification: AppNotification
   /**
+   * The tray's Quit ran: the web shell is closing. The page stops reconnecting and says Cloud
+   * Tray has quit, instead of an error and "Reconnecting…" for ever.
+   */
+  quit: Record<string, never>
+  /**
    * A file main would have saved through a dialog (an exported launch template): the page that
    * asked saves it as a download.
    */

@@ -86,6 +86,8 @@ export class SshLinks {
   /** Passphrases typed in this app session, by key file. Memory only. */
   private readonly passphrases = new Map<string, string>()
   private readonly acceptedOnce = new Set<string>()
+  /** Told each time an instance's connection comes up (see onConnected). */
+  private readonly connectedListeners = new Set<(instanceId: string) => void>()
   private disposed = false
 
   constructor(private readonly options: SshLinksOptions) {
@@ -235,6 +237,17 @@ export class SshLinks {
     for (const link of this.links.values()) if (link.retryTimer) this.retryNow(link)
   }
 
+  /**
+   * Hears every connection that comes up, by instance: the first, each reconnect, and the one a
+   * window makes after the user trusted the host key or typed a passphrase. Background work that
+   * failed for want of a connection (the GPU probes) tries again now instead of at its next turn.
+   * Answers the call that stops listening.
+   */
+  onConnected(listener: (instanceId: string) => void): () => void {
+    this.connectedListeners.add(listener)
+    return () => void this.connectedListeners.delete(listener)
+  }
+
   /** After a wake: every live connection is asked at once whether it still answers (connection.ts probe). */
   probeNow(): void {
     for (const link of this.links.values()) link.connection?.probe(this.options.clock)
@@ -357,6 +370,13 @@ export class SshLinks {
         link.everConnected = true
         void connection.closed.then((reason) => this.connectionClosed(link, connection, reason))
         for (const user of [...link.users]) if (link.connection === connection) this.hand(link, user, connection, false)
+        for (const listener of [...this.connectedListeners]) {
+          try {
+            listener(link.instanceId)
+          } catch {
+            // A listener's failure is its own; the link and its users are already served.
+          }
+        }
       },
       (error: unknown) => {
         link.connecting = undefined

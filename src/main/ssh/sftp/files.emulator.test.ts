@@ -46,8 +46,9 @@ describe.skipIf(skipBecause(noSftpServer, 'the files tests against the emulator'
         harness,
         instanceId: sandbox.instanceId,
         scratch: sandbox.dataDir,
-        // The Sandbox keeps its state (and so the instance homes) in the data folder.
-        home: join(sandbox.dataDir, 'sandbox', REACH_FOLDER, 'homes', safeFolderName(sandbox.instanceId)),
+        // Shown as a real instance's home (#24); the Sandbox keeps it in its data folder.
+        home: '/root',
+        homeOnDisk: join(sandbox.dataDir, 'sandbox', REACH_FOLDER, 'homes', safeFolderName(sandbox.instanceId)),
         setFault: (fault) => sandbox.emulator.control.faults.sftp(sandbox.instanceId, fault)
       }
     })

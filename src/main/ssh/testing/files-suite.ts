@@ -7,7 +7,7 @@
  * what arrived straight from the disk.
  */
 import { existsSync, mkdirSync, readdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { expect, it } from 'vitest'
 import type { SftpFault } from '../../../emulator/reach-types'
 import type { FilesHarness } from './files-harness'
@@ -20,8 +20,10 @@ export interface FilesRig {
   instanceId: string
   /** A folder on this machine for the local side. */
   scratch: string
-  /** Where the server's SFTP session starts (the user's home). */
+  /** Where the server's SFTP session starts (the user's home), as the server shows it. */
   home: string
+  /** Where that home is on this machine, when the server shows it by another name (the Sandbox: `/root`). */
+  homeOnDisk?: string
   /** The server's SFTP from its next session on (sftp-server.ts). */
   setFault(fault: SftpFault): Promise<void> | void
 }
@@ -29,6 +31,9 @@ export interface FilesRig {
 /** A tree as a download writes it: each name as local-names.ts allows it here. */
 export function filesSuite(setup: () => Promise<FilesRig>): void {
   let counter = 0
+  /** A path the server names, on this machine's disk (the test reads what the server wrote). */
+  const onDisk = (rig: FilesRig, path: string): string =>
+    rig.homeOnDisk === undefined ? path : join(rig.homeOnDisk, relative(rig.home, path))
   const localFolder = (scratch: string): string => {
     const folder = join(scratch, `local-${++counter}`)
     mkdirSync(folder, { recursive: true })
@@ -51,7 +56,8 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
   }
 
   it('uploads and downloads a tree with odd names byte-identical, names never reaching a shell', async () => {
-    const { harness, instanceId, scratch, home: expectedHome } = await setup()
+    const rig = await setup()
+    const { harness, instanceId, scratch, home: expectedHome } = rig
     const { sessionId, home } = await harness.open(instanceId)
     expect(home).toBe(expectedHome)
     const local = localFolder(scratch)
@@ -60,8 +66,8 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
 
     const up = await harness.upload(sessionId, remote, local, [root])
     expect(up).toMatchObject({ state: 'done', bytesDone: up.bytesTotal, itemsDone: up.itemsTotal })
-    expect(treeOf(join(remote, root))).toEqual(treeOf(join(local, root)))
-    expect(readdirSync(join(remote, root)).filter((name) => name.includes('.cloudtray-'))).toEqual([])
+    expect(treeOf(onDisk(rig, join(remote, root)))).toEqual(treeOf(join(local, root)))
+    expect(readdirSync(onDisk(rig, join(remote, root))).filter((name) => name.includes('.cloudtray-'))).toEqual([])
 
     const back = localFolder(scratch)
     const down = await harness.download(sessionId, [join(remote, root)], back)
@@ -72,7 +78,8 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
     expect(down.message).toMatch(/6 names were changed to be safe on your computer \(“/)
 
     // `$(touch …)` in a name stayed a name: no marker anywhere the shell would have made it.
-    for (const folder of [home, remote, join(remote, root), process.cwd()]) expect(existsSync(join(folder, INJECTION_MARKER))).toBe(false)
+    for (const folder of [home, remote, join(remote, root)]) expect(existsSync(join(onDisk(rig, folder), INJECTION_MARKER))).toBe(false)
+    expect(existsSync(join(process.cwd(), INJECTION_MARKER))).toBe(false)
 
     const listing = (await harness.invoke('files.list', { sessionId, path: join(remote, root) })) as {
       entries: { name: string; type: string }[]
@@ -82,7 +89,8 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
   })
 
   it('leaves nothing under the final name, nor the temporary file, when an upload is cancelled', async () => {
-    const { harness, instanceId, scratch } = await setup()
+    const rig = await setup()
+    const { harness, instanceId, scratch } = rig
     const { sessionId, home } = await harness.open(instanceId)
     const local = localFolder(scratch)
     makeOddTree(local, 'big', 64 * MiB)
@@ -95,7 +103,7 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
     expect(outcome).toMatchObject({ state: 'cancelled' })
     expect(outcome.bytesDone).toBeLessThan(64 * MiB)
     // "Cancelled" is reported once the temporary file is gone.
-    expect(readdirSync(remote)).toEqual([])
+    expect(readdirSync(onDisk(rig, remote))).toEqual([])
   })
 
   it('says the disk is full when it is, and leaves nothing behind', async () => {
@@ -126,7 +134,8 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
   })
 
   it('makes, renames and deletes folders, refusing to overwrite', async () => {
-    const { harness, instanceId, scratch } = await setup()
+    const rig = await setup()
+    const { harness, instanceId, scratch } = rig
     const { sessionId, home } = await harness.open(instanceId)
     const folder = join(home, 'ops')
     await harness.invoke('files.mkdir', { sessionId, path: folder })
@@ -137,12 +146,12 @@ export function filesSuite(setup: () => Promise<FilesRig>): void {
       field: 'name'
     })
     await harness.invoke('files.rename', { sessionId, from: join(folder, 'a b'), to: join(folder, 'd "e"') })
-    expect(readdirSync(folder).sort()).toEqual(['c', 'd "e"'])
+    expect(readdirSync(onDisk(rig, folder)).sort()).toEqual(['c', 'd "e"'])
     const local = localFolder(scratch)
     makeOddTree(local, 'tree', 1024)
     await harness.upload(sessionId, join(folder, 'c'), local, ['tree'])
     await harness.invoke('files.delete', { sessionId, paths: [join(folder, 'c'), join(folder, 'd "e"')] })
-    expect(readdirSync(folder)).toEqual([])
+    expect(readdirSync(onDisk(rig, folder))).toEqual([])
     await expect(harness.invoke('files.delete', { sessionId, paths: ['/'] })).rejects.toMatchObject({
       message: expect.stringMatching(/whole disk/)
     })

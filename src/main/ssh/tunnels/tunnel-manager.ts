@@ -15,6 +15,7 @@ import type { ClientId } from '../../core-types'
 import type { SshLinks } from '../links/links'
 import { PortInUseError, isPortFree, portRefusal, suggestPort } from './local-port'
 import { isRunning, sshEnded } from '../../../shared/instance-rules'
+import { statusWords } from '../../../shared/status-words'
 import { Tunnel } from './tunnel'
 import type { TunnelStore } from './tunnel-store'
 import { serverLine } from '../../../shared/untrusted-text'
@@ -184,9 +185,11 @@ export class TunnelManager {
       }
       tunnel.instanceName = instance.instanceSpecInfo.name
       const running = isRunning(instance)
-      // A restart on its way back (Starting) keeps the listener: the link reconnects through it.
-      if (sshEnded(instance) && tunnel.listening) tunnel.suspend(waitingLine(instance))
-      else if (!tunnel.listening && !running) tunnel.message = waitingLine(instance)
+      // Stopped or failed: the cloud has no start call, so it will not run again; the window offers
+      // to remove the tunnel. A restart on its way back (Starting) keeps the listener: the link
+      // reconnects through it; one not listening yet waits, its line kept up to date.
+      if (sshEnded(instance)) tunnel.end(endedLine(instance))
+      else if (!tunnel.listening && !running) tunnel.describe(waitingLine(instance))
       else if (!tunnel.listening && running) await this.resume(tunnel)
     }
     if (gone.length > 0) {
@@ -276,5 +279,11 @@ export class TunnelManager {
 }
 
 function waitingLine(instance: Instance): string {
-  return `waiting for ${instance.instanceSpecInfo.name} to run (now ${instance.instanceRuntimeInfo.status})`
+  return `waiting for ${instance.instanceSpecInfo.name} to run (now ${statusWords(instance.instanceRuntimeInfo.status).toLowerCase()})`
+}
+
+function endedLine(instance: Instance): string {
+  const name = instance.instanceSpecInfo.name
+  const status = statusWords(instance.instanceRuntimeInfo.status).toLowerCase()
+  return `${name} is ${status} and will not run again (the cloud has no call to start an instance), so this tunnel cannot open. Remove it; forward the port again on a new instance.`
 }

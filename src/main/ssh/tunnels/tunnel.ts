@@ -112,6 +112,17 @@ export class Tunnel implements LinkUser {
     this.set('waiting', message)
   }
 
+  /** Its instance will not run again: stops listening, and says so (told, unlike a plain assignment). */
+  end(message: string): void {
+    this.shutDown()
+    this.set('ended', message)
+  }
+
+  /** Not listening: a new line about why (the instance's status moved on). */
+  describe(message: string): void {
+    if (!this.server) this.set(this.state, message)
+  }
+
   /** Stops for good. */
   close(): void {
     this.shutDown()

@@ -18,6 +18,7 @@ import { splitClock } from '../testing/split-clock'
 import { sshdInstance, sshdLinks } from '../testing/sshd-links'
 import { TunnelManager } from './tunnel-manager'
 import { TunnelStore } from './tunnel-store'
+import type { TunnelInfo } from '../../../shared/contract-tunnels'
 
 const MiB = 1024 * 1024
 
@@ -44,12 +45,13 @@ describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
     await knownHosts.remember('127.0.0.1', sshd.server.port, { keyType, keyBase64 })
     const links = sshdLinks(sshd.server, { clock, knownHosts, homeDir: dataDir })
     const opened: string[] = []
+    const published: TunnelInfo[][] = []
     const tunnels = new TunnelManager({
       links,
       clock,
       store: new TunnelStore(dataDir),
       findInstance: () => instance,
-      publish: () => {},
+      publish: (list) => void published.push(list),
       openUrl: async (url) => void opened.push(url)
     })
     cleanups.push(
@@ -66,8 +68,43 @@ describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
     }
-    return { tunnels, links, manual, opened, snapshot, until, stateOf, dataDir }
+    return { tunnels, links, manual, opened, published, snapshot, until, stateOf, dataDir }
   }
+
+  it('a stopped instance’s tunnel says it will not run again, and its line follows the status (#24)', async () => {
+    const { tunnels, until, stateOf, snapshot, published } = await setup()
+    const instance = snapshot.instances[0]!
+    const tunnel = await tunnels.start({ instanceId: 'i-1', remotePort: app.port }, 'window-1')
+    await until('open', () => stateOf(tunnel.tunnelId)?.state === 'open')
+
+    instance.instanceRuntimeInfo.status = 'Stopped'
+    await tunnels.instances(snapshot)
+    const ended = stateOf(tunnel.tunnelId)!
+    expect(ended.state).toBe('ended')
+    expect(ended.message).toMatch(/is stopped and will not run again \(the cloud has no call to start an instance\).*Remove it/)
+    await expect(httpText(tunnel.localPort)).rejects.toThrow(/ECONNREFUSED/)
+    await until('told', () => published.at(-1)?.find((entry) => entry.tunnelId === tunnel.tunnelId)?.state === 'ended')
+    // Removing it forgets it.
+    await tunnels.stop(tunnel.tunnelId)
+    expect(tunnels.list()).toEqual([])
+  })
+
+  it('a tunnel waiting for a start says where the start is now, and the windows hear each change (#24)', async () => {
+    const { tunnels, until, stateOf, dataDir } = await setup()
+    const tunnel = await tunnels.start({ instanceId: 'i-1', remotePort: app.port }, 'window-1')
+    await until('open', () => stateOf(tunnel.tunnelId)?.state === 'open')
+    tunnels.signedOut()
+    // Signed in again while the instance is still on its way up: waiting, its line following the status.
+    const later = await setup(dataDir, 'Initializing')
+    later.snapshot.instances[0]!.instanceRuntimeInfo.status = 'Initializing'
+    await later.tunnels.instances(later.snapshot)
+    expect(later.stateOf(tunnel.tunnelId)).toMatchObject({ state: 'waiting', message: 'waiting for test-box to run (now preparing)' })
+    later.snapshot.instances[0]!.instanceRuntimeInfo.status = 'PullingImage'
+    await later.tunnels.instances(later.snapshot)
+    expect(later.stateOf(tunnel.tunnelId)?.message).toBe('waiting for test-box to run (now downloading image)')
+    await later.until('told', () => later.published.at(-1)?.[0]?.message === 'waiting for test-box to run (now downloading image)')
+    later.tunnels.signedOut()
+  })
 
   it('carries an HTTP request and a 64 MiB body each way intact, counting connections and bytes', async () => {
     const { tunnels, until, stateOf, opened } = await setup()

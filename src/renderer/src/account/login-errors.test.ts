@@ -19,8 +19,18 @@ describe('login errors', () => {
 
   it('names the server that could not be reached and points at Settings', () => {
     const problem = describeLoginError({ kind: 'network', message: 'Connection refused.' }, 'https://hpc-ai.com/api')
-    expect(problem.text).toBe('Could not reach https://hpc-ai.com/api.')
-    expect(problem.hint).toContain('Settings')
+    expect(problem.text).toBe('Could not reach https://hpc-ai.com/api: Connection refused.')
+    expect(problem.suggestSettings).toBe(true)
+  })
+
+  it('says an unreachable profile once: main’s words already name it and what to do (#24)', () => {
+    const message =
+      "Could not reach https://127.0.0.1:9: nothing answered there (connection refused). Check the profile's address, and that the service is running."
+    const problem = describeLoginError({ kind: 'network', message }, 'https://127.0.0.1:9/api')
+    const said = [problem.text, problem.hint ?? ''].join(' ')
+    expect(said.match(/Could not reach/g)).toHaveLength(1)
+    expect(said.match(/Check the profile's address/g)).toHaveLength(1)
+    expect(problem.text).toBe(message)
     expect(problem.suggestSettings).toBe(true)
   })
 

@@ -32,13 +32,21 @@ export function describeLoginError(problem: ErrorInfo, baseUrl: string | undefin
         hint: 'Check both and try again.',
         suggestSettings: false
       }
+    // Main's words already name the server and what to do; said once, with the way to Settings.
     case 'network':
       return {
-        text: `Could not reach ${baseUrl ?? 'the server'}.`,
-        hint: `${problem.message} Check the profile's address in Settings, or your network.`,
+        text: baseUrl && !problem.message.includes(hostOf(baseUrl)) ? `Could not reach ${baseUrl}: ${problem.message}` : problem.message,
         suggestSettings: true
       }
     default:
       return { text: problem.message, suggestSettings: false }
+  }
+}
+
+function hostOf(address: string): string {
+  try {
+    return new URL(address).host
+  } catch {
+    return address
   }
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { CreateInstanceRequestSchema, MAX_INIT_SCRIPT_LENGTH, MAX_LIST_LENGTH, MAX_TEXT_LENGTH } from '../../../shared/create-request'
 import {
   addNodePort,
+  cloudFieldErrors,
   draftFromRequestJson,
   draftToRequest,
   emptyDraft,
@@ -70,6 +71,46 @@ describe('create form', () => {
     ).toBeDefined()
   })
 
+  it('refuses at the field the sizes no disk can have: not finite, beyond exact numbers, fractional (#24)', () => {
+    const disk = (extraDataDiskSizeGB: number) =>
+      validateDraft({ ...filled(), extraDataDiskSizeGB })['instanceConfiguration.extraDataDiskSizeDB']
+    const docker = (dockerStorageSize: number) =>
+      validateDraft({ ...filled(), enableDocker: true, dockerStorageSize })['instanceConfiguration.dockerStorageSize']
+    for (const impossible of [1e20, Number.MAX_SAFE_INTEGER + 2, Infinity, Number.NaN]) {
+      expect(disk(impossible)).toBe('No disk is that big: enter a size in GB.')
+      expect(docker(impossible)).toBe('No disk is that big: enter a size in GB.')
+    }
+    expect(disk(10.5)).toBe('Enter whole gigabytes: a disk has no part of one.')
+    expect(disk(-1)).toBe('Enter a size in GB, 0 (none) or more.')
+    expect(docker(-1)).toBe('Enter a size in GB, 0 (the default) or more.')
+    expect(disk(Number.MAX_SAFE_INTEGER)).toBeUndefined()
+    // Docker off: its size is not sent, so it is not judged.
+    expect(validateDraft({ ...filled(), enableDocker: false, dockerStorageSize: 1e20 })).toEqual({})
+    expect(validateDraft({ ...withChargeMode(filled(), 'perDay'), duration: 1e20 })['billing.duration']).toMatch(/whole number/)
+  })
+
+  it('puts every field a refusal names on its field at once, in the form’s words (#24)', () => {
+    expect(
+      cloudFieldErrors([
+        { field: 'name', said: 'field "name" must be at most 128 characters long' },
+        {
+          field: 'instanceConfiguration.dockerStorageSize',
+          said: 'field "instanceConfiguration.dockerStorageSize" must be between 0 and 100000, not 100000000000000000000'
+        },
+        { field: 'billing.duration', said: 'field "billing.duration" must be between 1 and 1000, not 5000' },
+        { field: 'nodePorts[1]', said: 'field "nodePorts[1]": port 8000 is listed twice' },
+        { field: 'nodePorts.3', said: 'field "nodePorts.3": port 22 is SSH' },
+        { field: 'instanceTypeId', said: 'field "instanceTypeId": gpu-h100 is out of stock in us-west-1' }
+      ])
+    ).toEqual({
+      name: 'The cloud takes at most 128 characters here; shorten it.',
+      'instanceConfiguration.dockerStorageSize': 'The cloud takes 0 to 100000 GB here.',
+      'billing.duration': 'The cloud takes 1 to 1000 periods here.',
+      nodePorts: 'The cloud refused this: “field "nodePorts[1]": port 8000 is listed twice”.',
+      instanceTypeId: 'Out of stock in this region now: choose another type or region.'
+    })
+  })
+
   it('never lets through a request main would refuse', () => {
     // Mostly good values, now and then a bad one, so each check meets drafts that fail only it.
     const rarely = <T>(good: fc.Arbitrary<T>, bad: fc.Arbitrary<T>): fc.Arbitrary<T> =>
@@ -78,7 +119,10 @@ describe('create form', () => {
       fc.string({ minLength: 1, maxLength: 12 }).filter((t) => t.trim() !== ''),
       fc.constantFrom('', ' ', 'x'.repeat(MAX_TEXT_LENGTH + 1))
     )
-    const size = rarely(fc.oneof(fc.constant(null), fc.nat({ max: 1e6 })), fc.double({ min: -10, max: -0.1, noNaN: true }))
+    const size = rarely(
+      fc.oneof(fc.constant(null), fc.nat({ max: 1e6 })),
+      fc.oneof(fc.double({ min: -10, max: -0.1, noNaN: true }), fc.constantFrom(0.5, 1e20, Infinity, Number.NaN, 2 ** 60))
+    )
     const draft = fc.record({
       name: text,
       imageId: text,

@@ -9,13 +9,16 @@
 import { CHARGE_MODES, HOURLY_CHARGE_MODES, isChargeMode, type ChargeMode } from '../../../shared/api'
 import {
   CREATE_REQUEST_FIELDS,
+  DurationSchema,
   MAX_INIT_SCRIPT_LENGTH,
   MAX_LIST_LENGTH,
   MAX_PORT,
   MAX_TEXT_LENGTH,
   MIN_PORT,
+  SizeGBSchema,
   type CreateInstanceRequest
 } from '../../../shared/create-request'
+import type { FieldProblem } from '../../../shared/errors'
 import { SSH_PORT } from '../../../shared/instance-rules'
 
 export interface StorageRow {
@@ -89,12 +92,16 @@ export function withChargeMode(draft: CreateDraft, mode: ChargeMode): CreateDraf
   return { ...draft, chargeMode: mode, duration: isHourly(mode) ? 1 : draft.duration }
 }
 
-function isWholeNumber(value: number | null, min: number): value is number {
-  return value !== null && Number.isInteger(value) && value >= min
-}
-
-function isSize(value: number): boolean {
-  return Number.isFinite(value) && value >= 0
+/**
+ * What is wrong with a size in GB, in the form's words; undefined when the request's own rule
+ * (SizeGBSchema: whole, 0 or more, exact) takes it. Empty counts as 0, as the form sends it.
+ */
+function sizeProblem(value: number | null, zeroMeans: string): string | undefined {
+  if (SizeGBSchema.safeParse(value ?? 0).success) return undefined
+  if (value === null || !Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER)
+    return 'No disk is that big: enter a size in GB.'
+  if (value < 0) return `Enter a size in GB, 0 (${zeroMeans}) or more.`
+  return 'Enter whole gigabytes: a disk has no part of one.'
 }
 
 const TOO_LONG = `Use at most ${MAX_TEXT_LENGTH} characters.`
@@ -121,8 +128,8 @@ export function validateDraft(draft: CreateDraft): FieldErrors {
   if (!isChargeMode(draft.chargeMode)) errors['billing.chargeMode'] = 'Choose a billing mode.'
   if (isHourly(draft.chargeMode)) {
     if (draft.duration !== 1) errors['billing.duration'] = 'Hourly billing always runs for 1 period.'
-  } else if (!isWholeNumber(draft.duration, 1)) {
-    errors['billing.duration'] = 'Enter how many periods to subscribe, 1 or more.'
+  } else if (!DurationSchema.safeParse(draft.duration).success) {
+    errors['billing.duration'] = 'Enter how many periods to subscribe: a whole number, 1 or more.'
   }
   if (draft.storages.length > MAX_LIST_LENGTH) errors['remoteStorages'] = `Mount at most ${MAX_LIST_LENGTH} storages.`
   // Only a mount path is required; the other columns are the cloud's to judge.
@@ -134,12 +141,10 @@ export function validateDraft(draft: CreateDraft): FieldErrors {
       if (row[field].trim().length > MAX_TEXT_LENGTH) errors[`${path}.${field}`] = TOO_LONG
     }
   })
-  if (!isSize(draft.extraDataDiskSizeGB ?? 0)) {
-    errors['instanceConfiguration.extraDataDiskSizeDB'] = 'Enter a size in GB, 0 (none) or more.'
-  }
-  if (draft.enableDocker && !isSize(draft.dockerStorageSize ?? 0)) {
-    errors['instanceConfiguration.dockerStorageSize'] = 'Enter a size in GB, 0 (the default) or more.'
-  }
+  const diskProblem = sizeProblem(draft.extraDataDiskSizeGB, 'none')
+  if (diskProblem) errors['instanceConfiguration.extraDataDiskSizeDB'] = diskProblem
+  const dockerProblem = draft.enableDocker ? sizeProblem(draft.dockerStorageSize, 'the default') : undefined
+  if (dockerProblem) errors['instanceConfiguration.dockerStorageSize'] = dockerProblem
   if (draft.initScript.length > MAX_INIT_SCRIPT_LENGTH) {
     errors['instanceConfiguration.initScript'] =
       `Keep the script under ${MAX_INIT_SCRIPT_LENGTH / 1024} KiB of text; fetch a longer one from inside the instance.`
@@ -224,6 +229,57 @@ export function draftToRequest(draft: CreateDraft): CreateInstanceRequest {
 /** `remoteStorages[0].mountPath` and `remoteStorages.0.mountPath` are the same field. */
 export function normaliseFieldPath(path: string): string {
   return path.replace(/\[(\d+)\]/g, '.$1').replace(/^\./, '')
+}
+
+/** The form's field (its error slot) for a path the cloud names: every port is the port list's. */
+export function formFieldKey(path: string): string {
+  const normal = normaliseFieldPath(path)
+  return normal.startsWith('nodePorts') ? 'nodePorts' : normal
+}
+
+/** What each size-like field counts, for "The cloud takes 0 to 100000 GB here." */
+const UNITS: Record<string, string> = {
+  'instanceConfiguration.extraDataDiskSizeDB': 'GB',
+  'instanceConfiguration.dockerStorageSize': 'GB',
+  'billing.duration': 'periods'
+}
+
+/** Quotes the cloud's words for the user: one line, bounded (they are untrusted text). */
+function quoted(said: string): string {
+  const line = said.replace(/\s+/g, ' ').trim()
+  return `“${line.length > 200 ? `${line.slice(0, 199)}…` : line}”`
+}
+
+/**
+ * A refusal of the cloud for one field, in the form's words: its limits where the answer names
+ * them (a length, a range), else what it said, quoted. The real limits are the cloud's (the spec
+ * states none): the form learns them from this answer, next to the field, with the input kept.
+ */
+export function cloudFieldWords(problem: FieldProblem): string {
+  const said = problem.said
+  const field = normaliseFieldPath(problem.field).replace(/\.\d+(?=\.|$)/g, '')
+  const longest = /at most (\d+) characters/i.exec(said)
+  if (longest) return `The cloud takes at most ${longest[1]} characters here; shorten it.`
+  const range = /between (-?\d+(?:\.\d+)?) and (-?\d+(?:\.\d+)?)/i.exec(said)
+  if (range) {
+    const unit = UNITS[field]
+    return `The cloud takes ${range[1]} to ${range[2]}${unit ? ` ${unit}` : ''} here.`
+  }
+  if (/is not set|must not be empty/i.test(said)) return 'The cloud needs this filled in.'
+  if (/whole number/i.test(said)) return 'The cloud takes whole numbers only here.'
+  if (/out of stock/i.test(said)) return 'Out of stock in this region now: choose another type or region.'
+  if (/no (image|instance type|region) with id/i.test(said)) return `The cloud knows no such id: ${quoted(said)}.`
+  return `The cloud refused this: ${quoted(said)}.`
+}
+
+/** Every field a refusal names, as the form's error slots with the form's words (the first problem of a field wins). */
+export function cloudFieldErrors(problems: readonly FieldProblem[]): FieldErrors {
+  const errors: FieldErrors = {}
+  for (const problem of problems) {
+    const key = formFieldKey(problem.field)
+    errors[key] ??= cloudFieldWords(problem)
+  }
+  return errors
 }
 
 export type PasteResult = { ok: true; draft: CreateDraft; ignored: string[] } | { ok: false; message: string }

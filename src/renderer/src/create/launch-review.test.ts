@@ -45,7 +45,7 @@ const draft = (overrides: Partial<CreateDraft>): CreateDraft =>
   filledDraft({ imageId: 'img-1', instanceTypeId: 'h100', region: 'r-us', ...overrides })
 
 describe('the review before launch', () => {
-  it('names the type by GPU, the region by name and the image by its label', () => {
+  it('names the type by GPU, the region by name and the image by its label, then the whole rest of the request (#24)', () => {
     const review = launchReview(draft({ nodePorts: [8888] }), catalog, images)
     expect(review.lines).toEqual([
       { label: 'Name', value: 'train' },
@@ -53,8 +53,30 @@ describe('the review before launch', () => {
       { label: 'Region', value: 'us-west-1' },
       { label: 'Image', value: 'My PyTorch (img-1)' },
       { label: 'Billing', value: 'Per hour' },
-      { label: 'Forwarded ports', value: '8888' }
+      { label: 'Data disk', value: "None: the type's own disk only" },
+      { label: 'Docker', value: 'Off' },
+      { label: 'Common data', value: 'Off' },
+      { label: 'Remote storage', value: 'None' },
+      { label: 'Published ports', value: '8888, and SSH (22)' },
+      { label: 'Init script', value: 'None' }
     ])
+    const everything = launchReview(
+      draft({
+        extraDataDiskSizeGB: 200,
+        enableDocker: true,
+        dockerStorageSize: 50,
+        enableCommonData: true,
+        initScript: '#!/bin/sh\napt-get update\npip install vllm\necho one\necho two\n'
+      }),
+      catalog,
+      images
+    )
+    expect(Object.fromEntries(everything.lines.map((line) => [line.label, line.value]))).toMatchObject({
+      'Data disk': "200 GB, besides the type's own disk",
+      Docker: 'On, with 50 GB of storage',
+      'Common data': "On: the provider's shared datasets are mounted",
+      'Init script': '#!/bin/sh\napt-get update\npip install vllm\n… and 2 more lines'
+    })
   })
 
   it('hourly: the price per hour; a plan: price per period × periods; unknown: said, never free', () => {
@@ -68,9 +90,14 @@ describe('the review before launch', () => {
     expect(launchReview(draft({}), null, []).cost).toMatch(/^Price unknown/)
   })
 
-  it('spot: its risk in one line, for a spot type or the spot box', () => {
+  it('spot is the type’s: its risk and the spot price for a spot type, never for an on-demand one (#24)', () => {
     expect(launchReview(draft({}), catalog, images).spotRisk).toBeUndefined()
-    expect(launchReview(draft({ instanceTypeId: 'spot' }), catalog, images).spotRisk).toBe(SPOT_RISK)
-    expect(launchReview(draft({ isSpotInstance: true }), catalog, images).spotRisk).toBe(SPOT_RISK)
+    const spot = launchReview(draft({ instanceTypeId: 'spot' }), catalog, images)
+    expect(spot.spotRisk).toBe(SPOT_RISK)
+    expect(spot.cost).toBe('$0.25 per hour, billed while it runs, until you stop or delete it.')
+    // An old draft (or a pasted request) asking spot of an on-demand type: the type decides.
+    const asked = launchReview(draft({ isSpotInstance: true }), catalog, images)
+    expect(asked.spotRisk).toBeUndefined()
+    expect(asked.lines.some((line) => line.label === 'Spot')).toBe(false)
   })
 })

@@ -8,23 +8,26 @@
 import type { InstanceCatalog } from '../../../shared/catalog'
 import { offerOf, priceOf } from '../../../shared/catalog'
 import type { KnownImage } from '../../../shared/contract'
-import { formatDollars } from '../../../shared/money'
+import { formatDollars, hourlyRate } from '../../../shared/money'
 import { isHourly, type CreateDraft } from './create-form'
 import { chargeModeLabel, chargeModeUnit, typeLabel } from '../lib/format'
+import { sentLines, type ReviewLine } from './review-sent'
 
 export interface LaunchReview {
-  /** Label → value, in reading order. */
-  lines: { label: string; value: string }[]
+  /** Label → value, in reading order: every field of the request. */
+  lines: ReviewLine[]
   /** The cost in one sentence. */
   cost: string
   /** Unit price × periods when known (for tests and the sum's emphasis). */
   total?: number
+  /** Dollars per hour of this launch (a plan spread over its hours), when its price is known: the balance check's rate. */
+  hourlyRate?: number
   /** Spot's risk in one line, when the launch is a spot instance. */
   spotRisk?: string
 }
 
 export const SPOT_RISK =
-  'Spot: cheaper, but the provider can reclaim it whenever it needs the capacity, which stops the instance and what runs on it.'
+  'Spot capacity: cheaper, but the provider can reclaim it whenever it needs the capacity, which stops the instance and what runs on it.'
 
 function plural(count: number, unit: string): string {
   return `${count} ${unit}${count === 1 ? '' : 's'}`
@@ -39,9 +42,10 @@ export function launchReview(draft: CreateDraft, catalog: InstanceCatalog | null
   const price = priceOf(catalog, typeId, draft.chargeMode, regionId)
   const unit = chargeModeUnit(draft.chargeMode)
   const periods = isHourly(draft.chargeMode) ? 1 : (draft.duration ?? 1)
-  const spot = draft.isSpotInstance || offer?.spot === true
+  // Spot is the type's (the catalog says); a type the catalog does not list keeps what was asked.
+  const spot = offer ? offer.spot : draft.isSpotInstance
 
-  const lines = [
+  const lines: ReviewLine[] = [
     { label: 'Name', value: draft.name.trim() },
     { label: 'Type', value: offer ? typeLabel(offer) : typeId },
     { label: 'Region', value: regionName ?? regionId },
@@ -53,12 +57,8 @@ export function launchReview(draft: CreateDraft, catalog: InstanceCatalog | null
         : `${chargeModeLabel(draft.chargeMode)}, ${plural(periods, unit)}`
     }
   ]
-  if (draft.nodePorts.length > 0) lines.push({ label: 'Forwarded ports', value: draft.nodePorts.join(', ') })
-  if (draft.storages.length > 0)
-    lines.push({
-      label: 'Remote storage',
-      value: draft.storages.map((row) => `${row.remoteStorageName || row.remoteStorageId} at ${row.mountPath}`).join('; ')
-    })
+  if (spot) lines.push({ label: 'Spot', value: 'Yes: spot capacity, at the spot price' })
+  for (const line of sentLines(draft)) lines.push(line)
 
   let cost: string
   let total: number | undefined
@@ -70,5 +70,12 @@ export function launchReview(draft: CreateDraft, catalog: InstanceCatalog | null
     total = price * periods
     cost = `${formatDollars(price)} per ${unit} × ${plural(periods, unit)} = ${formatDollars(total)}.`
   }
-  return { lines, cost, ...(total !== undefined ? { total } : {}), ...(spot ? { spotRisk: SPOT_RISK } : {}) }
+  const rate = price === undefined ? 0 : hourlyRate({ chargeMode: draft.chargeMode, price })
+  return {
+    lines,
+    cost,
+    ...(total !== undefined ? { total } : {}),
+    ...(rate > 0 ? { hourlyRate: rate } : {}),
+    ...(spot ? { spotRisk: SPOT_RISK } : {})
+  }
 }

@@ -94,7 +94,7 @@ export function actionState(instance: Instance, action: InstanceAction, pending?
     case 'ports':
       if (canOpenPorts(instance)) return ENABLED
       if (!isRunning(instance)) return { enabled: false, reason: `Ports answer once the instance is Running (now ${status}).` }
-      return { enabled: false, reason: 'No ports were forwarded when this instance was created.' }
+      return { enabled: false, reason: 'This instance has no published ports and no SSH port to forward others over.' }
     case 'stop':
       if (pending === 'stopping' || isStopping(instance.instanceRuntimeInfo.status)) return { enabled: false, reason: 'Already stopping.' }
       return canStop(instance) ? ENABLED : { enabled: false, reason: `Already ${status.toLowerCase()}.` }

@@ -89,6 +89,11 @@ export function onWebShell<E extends WebShellEventName>(event: E, listener: (pay
   return webBridge ? webBridge.onShellEvent(event, listener) : () => {}
 }
 
+/** Web shell only: the web shell quit; stop reconnecting to it. */
+export function closeWebShellConnection(): void {
+  webBridge?.close()
+}
+
 /**
  * A notice (a keystroke, a resize, an ack): one way over either transport, so a terminal flood
  * brings no answer back per message. Main checks it and drops what it cannot take.

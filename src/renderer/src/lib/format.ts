@@ -1,7 +1,7 @@
 /**
  * How instances read in the list and the detail panel. Pure, so the wording is tested in Node.
  */
-import type { Instance } from '../../../shared/api'
+import type { ImageInfo, Instance, RegionInfo } from '../../../shared/api'
 import type { Stock } from '../../../shared/catalog'
 import { statusGroup } from '../../../shared/instance-rules'
 import { formatDollars, hourlyRate } from '../../../shared/money'
@@ -18,6 +18,30 @@ const CHARGE_MODE_UNITS: ReadonlyMap<string, string> = new Map([
   ['perWeek', 'week'],
   ['perMonth', 'month']
 ])
+
+/**
+ * A region as the app names it everywhere: by its short name (`us-west-1`), the name the launch
+ * form's catalog and the console use, so the list, the details, the create form, its review and
+ * the volumes say the same. `full` adds what else the instance says of it, for a title or the details.
+ */
+export function regionWords(region: Pick<RegionInfo, 'value' | 'name' | 'location' | 'regionId'>): { name: string; full: string } {
+  const name = region.value.trim() || region.name.trim() || region.regionId
+  const more = [region.name.trim(), region.location.trim()].filter(
+    (part, index, all) => part && part !== name && all.indexOf(part) === index
+  )
+  return { name, full: more.length > 0 ? `${name} (${more.join(', ')})` : name }
+}
+
+/**
+ * "PyTorch 2.5.1 · x86_64 · public": the image's name, architecture and kind, each once. The
+ * cloud's `type` is often "public" and `isPublic` says so again; a private image says private.
+ */
+export function imageLine(image: ImageInfo): string {
+  const kind = image.type.trim() || (image.isPublic === 'true' ? 'public' : image.isPublic === 'false' ? 'private' : '')
+  const parts = [image.name.trim(), image.architecture.trim(), kind]
+  if (image.isPublic === 'true' && kind.toLowerCase() !== 'public') parts.push('public')
+  return parts.filter(Boolean).join(' · ')
+}
 
 /** "2 × A100 · 16 CPU · 128 GB", leaving out the GPU part for CPU-only types. */
 export function formatInstanceType(instance: Instance): string {

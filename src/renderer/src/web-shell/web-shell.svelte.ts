@@ -6,7 +6,7 @@
  */
 import type { TrayModel } from '../../../shared/contract'
 import type { RecordedEffect } from '../../../shared/web/web-shell-events'
-import { inWebShell, onConnectionState, onWebShell } from '../lib/bridge'
+import { closeWebShellConnection, inWebShell, onConnectionState, onWebShell } from '../lib/bridge'
 import type { ConnectionState } from '../lib/transport-ws'
 
 const MAX_RECORDED = 50
@@ -25,6 +25,22 @@ class WebShellStore {
   /** Newest first. */
   recorded = $state<RecordedEffect[]>([])
   connection = $state<ConnectionState>('open')
+  /**
+   * Cloud Tray quit from this page's tray panel (or told the page it is quitting): the lost
+   * connection that follows is the quit, not a fault, so nothing reconnects or reports an error.
+   */
+  quit = $state(false)
+  private quitAsked = false
+
+  /** The tray panel's Quit is on its way: a connection lost from now on is Cloud Tray quitting. */
+  quitting(): void {
+    this.quitAsked = true
+  }
+
+  private ended(): void {
+    this.quit = true
+    closeWebShellConnection()
+  }
 
   listen(): () => void {
     if (!this.active) return () => {}
@@ -38,8 +54,10 @@ class WebShellStore {
         if (this.recorded.some((seen) => seen.id === effect.id)) return
         this.recorded = [effect, ...this.recorded].slice(0, MAX_RECORDED)
       }),
+      onWebShell('quit', () => this.ended()),
       onConnectionState((state) => {
-        this.connection = state
+        if (this.quitAsked && state !== 'open') this.ended()
+        else this.connection = state
       }),
       // A file main would have saved through a dialog (an exported template): the browser downloads it.
       onWebShell('download', (file) => download(file.fileName, file.text))

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { RemoteEntry } from '../../../../shared/contract-files'
 import { conflicts, fromDropped, fromPicked, type DroppedEntry } from './collect'
+import { transferLabel } from './transfer-label'
 import { breadcrumbs, nameProblem, parentPath, sortEntries, uniqueName, visibleName } from './entries'
 
 const entry = (name: string, type: RemoteEntry['type'], target?: 'file' | 'folder'): RemoteEntry => ({
@@ -106,5 +107,19 @@ describe('collecting an upload', () => {
       { name: 'notes.txt', size: 1 }
     ])
     expect(conflicts(items, new Set(['proj', 'other']))).toEqual(['proj'])
+  })
+})
+
+describe('a transfer’s name follows its state (#24)', () => {
+  it.each([
+    ['upload', 'running', undefined, 'Uploading notes.txt (4 KB)'],
+    ['upload', 'done', undefined, 'Uploaded notes.txt (4 KB)'],
+    ['upload', 'failed', undefined, 'Upload of notes.txt (4 KB) failed'],
+    ['download', 'starting', 'Downloads', 'Downloading notes.txt (4 KB) to Downloads'],
+    ['download', 'done', 'Downloads', 'Downloaded notes.txt (4 KB) to Downloads'],
+    ['download', 'done', undefined, 'Downloaded notes.txt (4 KB)'],
+    ['download', 'cancelled', 'Downloads', 'Download of notes.txt (4 KB) cancelled']
+  ] as const)('%s, %s, into %s', (direction, phase, folder, label) => {
+    expect(transferLabel(direction, 'notes.txt (4 KB)', phase, folder)).toBe(label)
   })
 })

@@ -140,7 +140,7 @@ export class FilesPanel {
     if (!this.sessionId || !this.cwd) return
     const result = await call('files.download', { sessionId: this.sessionId, paths: names.map((name) => joinPath(this.cwd!, name)) })
     if (!result.ok) return this.failedToStart(names, result.error.message)
-    const view = this.track('download', result.value.items)
+    const view = this.track('download', result.value.items, folder.name)
     const receiver = new DownloadReceiver(view, result.value.transferId, result.value.items, folder)
     view.transferId = result.value.transferId
     this.router.transfers.set(result.value.transferId, { view, panel: this, receiver })
@@ -161,7 +161,7 @@ export class FilesPanel {
     })
     if (!result.ok) return this.failedToStart(names, result.error.message)
     if (result.value.canceled) return
-    const view = this.track('download', result.value.items)
+    const view = this.track('download', result.value.items, result.value.folder)
     view.transferId = result.value.transferId
     this.router.transfers.set(result.value.transferId, { view, panel: this })
     // Following its progress now: main may start.
@@ -197,14 +197,13 @@ export class FilesPanel {
     this.message = 'reconnecting to Cloud Tray…'
   }
 
-  private track(direction: 'upload' | 'download', items: readonly TransferItem[]): TransferView {
+  private track(direction: 'upload' | 'download', items: readonly TransferItem[], folder?: string): TransferView {
     const files = items.filter((item) => item.kind === 'file')
     const total = files.reduce((sum, item) => sum + item.size, 0)
     const first = items[0]?.path.split('/')[0] ?? ''
     const tops = new Set(items.map((item) => item.path.split('/')[0]))
     const what = tops.size > 1 ? `${first} and ${tops.size - 1} more` : first
-    const verb = direction === 'upload' ? 'Uploading' : 'Downloading'
-    const view = new TransferView(direction, `${verb} ${what} (${formatBytes(total)})`, total, items.length)
+    const view = new TransferView(direction, `${what} (${formatBytes(total)})`, total, items.length, folder)
     this.transfers = [...this.transfers, view]
     return view
   }

@@ -10,6 +10,7 @@ import { FILES_CHUNK, FILES_WINDOW, type TransferItem, type TransferProgress, ty
 import { call, send } from '../../lib/bridge'
 import { RateMeter } from './transfer-rate'
 import { uniqueName } from './entries'
+import { transferLabel } from './transfer-label'
 
 export class TransferView {
   transferId = $state<string | null>(null)
@@ -25,10 +26,18 @@ export class TransferView {
 
   constructor(
     readonly direction: 'upload' | 'download',
-    readonly label: string,
+    /** What moves: "notes.txt (4 KB)", "data and 2 more (1.2 GB)". */
+    readonly what: string,
     readonly bytesTotal: number,
-    readonly itemsTotal: number
+    readonly itemsTotal: number,
+    /** A download's folder on this computer, as the user knows it. */
+    readonly folder?: string
   ) {}
+
+  /** Its name in the panel, following its state (transfer-label.ts). */
+  get label(): string {
+    return transferLabel(this.direction, this.what, this.state, this.folder)
+  }
 
   get finished(): boolean {
     return this.state === 'done' || this.state === 'failed' || this.state === 'cancelled'
