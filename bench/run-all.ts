@@ -24,6 +24,8 @@ const BENCHES: { file: string; target: string }[] = [
   { file: 'tunnel-throughput.ts', target: '256 MiB through an app tunnel vs ssh -L ≥ 0.8' },
   { file: 'emulator-load.ts', target: 'emulator under autocannon answers correctly' },
   { file: 'gpu-probe.ts', target: 'SSH connections for GPU probes vs a fresh connection per probe ≤ 0.05' },
+  { file: 'reattach.ts', target: 'the link back → live output in a tmux tab vs ssh -t host tmux attach ≤ 1.2' },
+  { file: 'restore-tabs.ts', target: '20 restored tabs vs 1: the active tab’s first live byte ≤ 1.5, the 19 others not connected' },
   { file: 'cli-latency.ts', target: 'cloud-tray list --json vs the window’s contract ≤ 1.5; cloud-tray ssh vs OpenSSH ssh ≤ 1.0' },
   {
     file: 'soak.ts',

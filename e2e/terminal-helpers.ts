@@ -2,7 +2,7 @@
  * What the terminal specs share: a Sandbox whose instances are reachable, typing a command, and
  * finding text in the scrollback (xterm draws no text a locator can read; its find bar counts).
  */
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 import { createReach } from '../src/emulator/reach/index'
 import type { WebShellOptions } from '../src/web/server'
 
@@ -10,6 +10,20 @@ import type { WebShellOptions } from '../src/web/server'
 export const REACHABLE_SANDBOX: WebShellOptions = {
   emulator: { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 },
   reach: createReach()
+}
+
+/** The terminal view's connection pill (the active pane's state). */
+export function terminalState(page: Page): Locator {
+  return page.getByRole('status').filter({ hasText: /^(Connecting|Connected|Reconnecting|Session ended|Not connected)$/ })
+}
+
+/** From the instance list: the row's Terminal, the first connection's host key accepted, connected. */
+export async function openFirstTerminal(page: Page, row: Locator): Promise<void> {
+  await row.getByRole('button', { name: /terminal/i }).click()
+  const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
+  await expect(hostKey).toBeVisible({ timeout: 20_000 })
+  await hostKey.getByRole('button', { name: 'Accept and remember' }).click()
+  await expect(terminalState(page)).toHaveText('Connected', { timeout: 20_000 })
 }
 
 /** Types a command line into the active terminal tab and presses Enter. */

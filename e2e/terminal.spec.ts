@@ -76,6 +76,8 @@ test('open a terminal, run a command, resize, search, end the session and reconn
   await expect(page.getByRole('tab')).toHaveCount(2)
   await expect(state).toHaveText('Connected', { timeout: 20_000 })
   await expect(page.getByRole('tab', { selected: true })).toHaveText(/term-e2e.* \(2\)/)
+  // Its shell lives in a tmux session on the instance: closing asks whether it keeps running.
   await page.getByRole('button', { name: 'Close tab' }).click()
+  await page.getByRole('dialog', { name: 'Keep what runs in this tab?' }).getByRole('button', { name: 'End it' }).click()
   await expect(page.getByRole('tab')).toHaveCount(1)
 })

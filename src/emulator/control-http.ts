@@ -113,6 +113,22 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
       }
     ],
     [
+      'POST /faults/tmux',
+      async (body) => {
+        const tmux = requireString(body, 'tmux')
+        if (tmux !== 'present' && tmux !== 'missing') throw new RangeError('field "tmux" must be one of present, missing')
+        await control.faults.tmux(requireString(body, 'instanceId'), tmux)
+        return done()
+      }
+    ],
+    [
+      'POST /faults/ssh-drop',
+      (body) => {
+        control.faults.dropSsh(requireString(body, 'instanceId'))
+        return done()
+      }
+    ],
+    [
       'POST /faults/reset',
       async () => {
         await control.faults.reset()

@@ -43,6 +43,10 @@ export interface FaultControl {
    * may not write (`read-only`); `none` ends the fault. Needs the built-in SSH servers.
    */
   sftp(instanceId: string, fault: SftpFault): void
+  /** `missing`: the instance's shells answer "tmux: not found" (exit 127); `present` ends it. Needs the built-in SSH servers. */
+  tmux(instanceId: string, tmux: 'present' | 'missing'): Promise<void>
+  /** Drops every SSH client's TCP connection to the instance now (no SSH goodbye), as a network that goes away would. */
+  dropSsh(instanceId: string): void
 }
 
 export interface EmulatorControl {
@@ -92,6 +96,11 @@ export interface EmulatorControl {
   /** /api requests received (faulted ones included) since start or the last reset; with `route` (`/instance/list`), those to it. */
   requestCount(route?: string): number
   resetRequestCount(): void
+  /**
+   * Ends every instance's tmux servers, as if each machine stopped. With a state file they outlive
+   * the emulator (they run on while the app is closed); tests that used them call this at the end.
+   */
+  endSessions(): Promise<void>
 }
 
 /** `POST /__emulator/gpu`'s body without the instance id. */
@@ -112,6 +121,12 @@ export interface ControlDeps {
   reach: () => ReachAddresses | undefined
   /** The reach's SFTP fault switch; throws an ApiError when the reach has none. */
   setSftpFault: (instanceId: string, fault: SftpFault) => void
+  /** The reach's tmux switch; throws an ApiError when the reach has none. */
+  setTmuxPresent: (instanceId: string, present: boolean) => Promise<void>
+  /** Ends every instance's tmux servers (reach.endSessions). */
+  endSessions: () => Promise<void>
+  /** reach.dropSshConnections. */
+  dropSsh: (instanceId: string) => void
   sshKeys: Map<string, string[]>
   counter: RequestCounter
   gpus: GpuBoard
@@ -168,8 +183,17 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       sftp(instanceId, fault) {
         if (!instances.get(instanceId)) throw notFoundInstance()
         deps.setSftpFault(instanceId, fault)
+      },
+      async tmux(instanceId, tmux) {
+        if (!instances.get(instanceId)) throw notFoundInstance()
+        await deps.setTmuxPresent(instanceId, tmux === 'present')
+      },
+      dropSsh(instanceId) {
+        if (!instances.get(instanceId)) throw notFoundInstance()
+        deps.dropSsh(instanceId)
       }
     },
+    endSessions: () => deps.endSessions(),
     expireTokens(username) {
       auth.expireTokens(username)
     },

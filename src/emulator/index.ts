@@ -216,6 +216,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         })
       reach.setSftpFault(instanceId, fault)
     },
+    setTmuxPresent: async (instanceId, present) => {
+      if (!reach?.setTmuxPresent)
+        throw new ApiError(409, {
+          message: 'A missing tmux needs the emulator’s own SSH servers (start it with reach, without --ssh-backend).'
+        })
+      await reach.setTmuxPresent(instanceId, present)
+    },
+    endSessions: async () => {
+      await reach?.endSessions?.()
+    },
+    dropSsh: (instanceId) => {
+      if (!reach?.dropSshConnections)
+        throw new ApiError(409, { message: 'Dropping SSH connections needs the emulator’s own SSH servers (start it with reach).' })
+      reach.dropSshConnections(instanceId)
+    },
     sshKeys,
     counter,
     gpus,

@@ -49,6 +49,12 @@ export interface Reach {
   sshStats?(): Record<string, { connections: number; execs: number }>
   /** Makes the instance's SFTP fail as a full disk or a read-only folder would; `none` ends it. Optional. */
   setSftpFault?(instanceId: string, fault: SftpFault): void
+  /** Whether the instance's shells find tmux. Optional. */
+  setTmuxPresent?(instanceId: string, present: boolean): Promise<void>
+  /** Ends every instance's tmux servers (what outlives its SSH sessions). Optional. */
+  endSessions?(): Promise<void>
+  /** Drops every SSH client's TCP connection to the instance. Optional. */
+  dropSshConnections?(instanceId: string): void
   close(): Promise<void>
 }
 

@@ -23,6 +23,7 @@ import { execRunner } from './cost/exec-runner'
 import { guardStoreIn } from './cost/guard-store'
 import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
+import { jobsOn } from './jobs/jobs-on'
 import { Notifier } from './notify/notifier'
 import { osSafePlatform } from './os-text'
 import { guardCalls, superviseMain } from './parts'
@@ -49,7 +50,6 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const notifier = new Notifier({ platform, settings, ...under(parts.notify) })
   const watcher = new Watcher({
     ...under(parts.watch),
-    log,
     toErrorInfo,
     random: options.random ?? Math.random,
     list: () => account.client().listAllInstances(),
@@ -58,9 +58,6 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     onStuck: (stuck) => notifier.stuck(stuck),
     onNotLoggedIn: () => void account.expire(null)
   })
-  const lowBalanceWarned = new LowBalanceMemory(dataDir, (error) =>
-    log?.warn('could not keep the low-balance warnings', { error: String(error) })
-  )
   const balance = new BalanceModel({
     ...under(parts.balance),
     toErrorInfo,
@@ -68,23 +65,14 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     threshold: () => settings.get().lowBalanceThreshold,
     low: (available, threshold) => notifier.lowBalance(available, threshold, account.currentProfile().builtIn === 'sandbox'),
     account: () => account.accountKey(),
-    warned: lowBalanceWarned
+    warned: new LowBalanceMemory(dataDir, (error) => log?.warn('could not keep the low-balance warnings', { error: String(error) }))
   })
   const catalog = new Catalog({ dataDir, clock: parts.catalog.clock(clock), account, toErrorInfo, emit })
-  const wing = new SshWing({
-    dataDir,
-    ...under(parts.ssh),
-    platform,
-    settings,
-    account,
-    watcher,
-    ...(options.sshEnvironment ? { environment: options.sshEnvironment } : {})
-  })
+  const wing = new SshWing({ dataDir, ...under(parts.ssh), platform, settings, account, watcher, environment: options.sshEnvironment })
   const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
   // A launch main makes itself (a watch's, a template's without the window) is the Create button's own command.
   const create: CreateCommand = (request, origin) => door.handle('instances.create', { request, origin }, { clientId: MAIN_CLIENT })
-  const templates = new Templates({ dataDir, ...under(parts.templates), account, catalog, find: (id) => watcher.find(id), log })
-  // Every watch shares one catalog read, through the cache the create form reads too.
+  const templates = new Templates({ dataDir, ...under(parts.templates), account, catalog, find: (id) => watcher.find(id) })
   const availability = new Availability({ ...options, ...under(parts.availability), account, catalog, templates, create, notifier })
   // What runs only while signed in starts and stops at the session's moments.
   for (const part of [watcher, balance, catalog, availability]) account.listen(part)
@@ -100,25 +88,25 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     runner: execRunner(wing.links),
     // The Stop button's own command: checked, recorded as this app's action, through the re-login gate.
     stop: (instanceId) => door.handle('instances.stop', { instanceId }, { clientId: MAIN_CLIENT }),
-    balance: () => balance.spendable(),
-    ...(log ? { log } : {})
+    balance: () => balance.spendable()
   })
   // A restart to update waits while the wing has a terminal, a tunnel or a transfer open.
   const updates = new UpdateService({ clock, emit, events, settings, log, engine: options.updater, current: version, activity: wing })
   const shown = { account, watcher, balance, guard, updates, tunnels: wing.tunnels, problems: () => supervisor.problems() }
   const tray = new TrayPresenter({ ...under(parts.tray), platform, settings, ...shown, launch: { templates, availability } })
+  const jobs = jobsOn({ dataDir, ...under(parts.jobs), wing, account, watcher, notifier, guard, platform })
   guardCalls(parts, { watcher, balance, catalog, notifier, wing, availability })
   // The door answers with one command group per area, each made of the parts it needs (commands/index.ts).
   const ground = { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog }
-  door.serve(commandGroups({ ...ground, wing, guard, updates, templates, availability, tray, create }))
+  door.serve(commandGroups({ ...ground, wing, guard, updates, templates, availability, jobs, tray, create }))
 
   /** Settings, profiles (the tray's first menu follows them), the cost guard's rules, the catalog, templates and watches from disk. */
   const readLocalState = async (): Promise<void> => {
     const loaded = await settings.load()
     if (loaded.warning) warnings.warn('settings-invalid', loaded.warning)
     await account.loadProfiles()
+    await Promise.all([wing.load(), jobs.load(), balance.load()])
     const [rules, , ...files] = await Promise.all([guard.load(), catalog.load(), templates.load(), availability.load()])
-    await lowBalanceWarned.load()
     if (rules.warning) warnings.warn('cost-guard-invalid', rules.warning)
     for (const [index, warning] of files.flat().entries()) warnings.warn(`launch-files-invalid-${index}`, warning)
   }
@@ -139,11 +127,11 @@ export function createAppCore(options: AppCoreOptions): AppCore {
       updates.stop()
       watcher.stop()
       availability.stop()
-      guard.dispose()
+      for (const part of [guard, jobs]) part.dispose()
       balance.stop()
       account.stop()
       wing.dispose()
-      await Promise.all([catalog.close(), guard.flushed(), templates.flushed(), availability.flushed(), lowBalanceWarned.flushed()])
+      await Promise.all([catalog.close(), ...[guard, templates, availability, balance, jobs, wing].map((part) => part.flushed())])
       await account.close()
     },
     // The window opens while start() still runs: its first questions wait for the saved state only.

@@ -32,6 +32,7 @@ export interface MainParts {
   notify: Part
   tray: Part
   ssh: Part
+  jobs: Part
   templates: Part
   availability: Part
   /** Delivering one kind of event to the windows. */
@@ -93,6 +94,13 @@ export function mainParts(supervisor: Supervisor): MainParts {
         'Terminals or tunnels hit an error'
       )
     ),
+    jobs: supervisor.part(
+      'jobs',
+      words(
+        'Watching your jobs hit an internal error, so the end of one may not be told. Open the instance’s details to see its jobs.',
+        'Jobs may not be watched'
+      )
+    ),
     templates: supervisor.part(
       'templates',
       words(
@@ -128,8 +136,8 @@ export function mainParts(supervisor: Supervisor): MainParts {
 export function superviseMain(main: { log?: CoreLog | undefined; clock: Clock; events: EventHub; warnings: Warnings }): {
   supervisor: Supervisor
   parts: MainParts
-  /** What a part is built with to run under its guard: its clock, its view of the hub, and the hub's emit. */
-  under(part: Part): { clock: Clock; events: EventFeed; emit: EventSink }
+  /** What a part is built with to run under its guard: its clock, its view of the hub, the hub's emit, and the log. */
+  under(part: Part): { clock: Clock; events: EventFeed; emit: EventSink; log?: CoreLog }
 } {
   const { warnings, clock } = main
   const supervisor = new Supervisor({
@@ -140,7 +148,16 @@ export function superviseMain(main: { log?: CoreLog | undefined; clock: Clock; e
   })
   const parts = mainParts(supervisor)
   main.events.report({ failed: (event, error) => parts.window(event).fail(error), recovered: (event) => parts.window(event).ok() })
-  return { supervisor, parts, under: (part) => ({ clock: part.clock(clock), events: part.feed(main.events), emit: main.events.emit }) }
+  return {
+    supervisor,
+    parts,
+    under: (part) => ({
+      clock: part.clock(clock),
+      events: part.feed(main.events),
+      emit: main.events.emit,
+      ...(main.log ? { log: main.log } : {})
+    })
+  }
 }
 
 type Calls<T> = { [K in keyof T]?: unknown }

@@ -34,8 +34,11 @@ export interface CostGuardSettings {
   offerStopOnQuit: boolean
 }
 
-/** The rules that stop an instance (a reminder and the plan warning never do). */
-export type StopRule = 'stop-after' | 'stop-at' | 'idle'
+/**
+ * Why an instance is to be stopped: a rule (a reminder and the plan warning never stop), or
+ * `job-done`, a job that ended whose user asked at its start for the instance to stop then.
+ */
+export type StopRule = 'stop-after' | 'stop-at' | 'idle' | 'job-done'
 
 /** An automatic stop about to happen: "Keep running" cancels it. */
 export interface Countdown {

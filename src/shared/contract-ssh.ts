@@ -18,6 +18,32 @@
 
 export type TerminalState = 'connecting' | 'connected' | 'reconnecting' | 'closed' | 'failed'
 
+/**
+ * Which tmux server a session is on: `ours` is Cloud Tray's own (`tmux -L cloudtray`, where its
+ * tabs and jobs run), `user` the user's default one (sessions they made themselves).
+ */
+export type SessionSocket = 'ours' | 'user'
+
+/** A tmux session on an instance. Ours are named `cloudtray-…`; the user's name is text to show and match, never a command. */
+export interface SessionRef {
+  socket: SessionSocket
+  name: string
+}
+
+/**
+ * Whether what runs in a tab survives a dropped connection: in a tmux session (it keeps running
+ * on the instance, and the tab attaches again), or a plain shell, and why.
+ */
+export type Persistence =
+  | { kind: 'tmux'; session: SessionRef }
+  | {
+      kind: 'plain'
+      /** `off`: the profile's setting; `no-tmux` / `old-tmux`: the instance lacks a tmux we can use; `check-failed`: we could not tell. */
+      why: 'off' | 'no-tmux' | 'old-tmux' | 'check-failed'
+      /** What to tell the user, in their words (the no-tmux notice). */
+      message: string
+    }
+
 export interface TerminalStatus {
   terminalId: string
   state: TerminalState
@@ -31,6 +57,8 @@ export interface TerminalStatus {
   exitCode?: number
   /** `closed` because the command was killed: the signal's name (`TERM`, `KILL`, …). */
   signal?: string
+  /** With `connected`: whether the tab's shell lives in a tmux session, and which. */
+  persistence?: Persistence
 }
 
 /** A session for a command line (see the top of this file). */
@@ -41,6 +69,24 @@ export interface SshRun {
   pty: boolean
   /** TERM for the pseudo-terminal; default `xterm-256color`. */
   term?: string
+}
+
+/** A tmux session on an instance, as the instance's panel lists it. */
+export interface InstanceSession {
+  socket: SessionSocket
+  /** tmux's own id on its server (`$3`): how Cloud Tray targets it. */
+  id: string
+  /** Shown as text only. */
+  name: string
+  /** How many terminals are attached to it now (0: detached). */
+  attached: number
+  /** Unix ms. */
+  createdAt: number
+  lastActivityAt: number
+  /** Its last non-empty line of output, as text. */
+  lastLine: string
+  /** Set for a job's session (Run a job…). */
+  jobId?: string
 }
 
 export type SshPrompt =
@@ -83,12 +129,26 @@ export type PromptAnswer =
   | { kind: 'cancel' }
 
 export interface SshCommands {
+  /**
+   * Opens a terminal. With `session`, its shell is that tmux session (one of ours is made when it
+   * is gone; one of the user's must exist). Without, main makes a new session of ours when the
+   * profile keeps sessions (the default) and answers it, so the tab can come back to it; else a
+   * plain shell.
+   */
   'ssh.open': {
-    /** `run`: a command line's session (see the top of this file); absent: a window's terminal tab. */
-    input: { instanceId: string; cols: number; rows: number; run?: SshRun }
-    result: { terminalId: string }
+    /**
+     * `session`: a window's tab on that tmux session; `run`: a command line's session (see the top
+     * of this file); neither: a window's terminal tab (in a new tmux session of ours when the profile keeps sessions).
+     */
+    input: { instanceId: string; cols: number; rows: number; session?: SessionRef; run?: SshRun }
+    result: { terminalId: string; session?: SessionRef }
   }
-  'ssh.close': { input: { terminalId: string }; result: void }
+  /** Closes a terminal; `end: true` also ends its tmux session ("End it"), else it keeps running ("Leave it running"). */
+  'ssh.close': { input: { terminalId: string; end?: boolean }; result: void }
+  /** The instance's tmux sessions (ours and the user's own), with their last line of output. */
+  'ssh.sessions': { input: { instanceId: string }; result: InstanceSession[] }
+  /** Ends a tmux session on the instance (the panel's "End"). */
+  'ssh.endSession': { input: { instanceId: string; session: SessionRef }; result: void }
   'ssh.reconnect': { input: { terminalId: string }; result: void }
   'ssh.answer': { input: { promptId: string; answer: PromptAnswer }; result: void }
   /** `ssh -p <nodePort> <user>@<address>`, quoted for POSIX shells; refused when a value is not one SSH accepts. */

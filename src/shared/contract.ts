@@ -23,11 +23,13 @@ import type { InstanceCatalog } from './catalog'
 import type { StuckReason } from './instance-rules'
 import type { CreateInstanceRequest } from './create-request'
 import type { ErrorInfo, Result } from './errors'
-import type { SshCommands, SshEvents, SshNotices } from './contract-ssh'
+import type { SessionRef, SshCommands, SshEvents, SshNotices } from './contract-ssh'
+import type { JobsCommands, JobsEvents } from './contract-jobs'
 import type { CostCommands, CostEvents, CostGuardSettings } from './contract-cost'
 import type { UpdateChannel, UpdateCommands, UpdateEvents } from './contract-update'
 import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
+import type { TerminalsCommands } from './contract-terminals'
 import type { LaunchCommands, LaunchEvents, LaunchFill, LaunchOrigin } from './contract-launch'
 
 export type { ErrorInfo, Result } from './errors'
@@ -225,6 +227,8 @@ export type NotificationKind =
   | 'stock'
   /** A spot instance the provider reclaimed. */
   | 'reclaimed'
+  /** A job (Run a job…) ended: how, with "Open". */
+  | 'job'
 
 /**
  * A button on a notification. Real buttons exist only on some desktops (Electron's `actions` are
@@ -232,8 +236,8 @@ export type NotificationKind =
  * are shown, and the web shell's toast carries them as buttons.
  */
 export interface NotificationAction {
-  /** The cost guard's `keep-running`, `stop-now`; the watch's `launch-now`, `dismiss`; a reclaim's `relaunch`. */
-  id: 'keep-running' | 'stop-now' | 'launch-now' | 'dismiss' | 'relaunch'
+  /** The cost guard's `keep-running`, `stop-now`; the watch's `launch-now`, `dismiss`; a reclaim's `relaunch`; a job's `open-job` (its terminal, `jobId`). */
+  id: 'keep-running' | 'stop-now' | 'launch-now' | 'dismiss' | 'relaunch' | 'open-job'
   label: string
 }
 
@@ -248,6 +252,8 @@ export interface AppNotification {
   actions?: NotificationAction[]
   /** The availability watch it is about: a click and its actions act on that watch. */
   watchId?: string
+  /** A job's notification: the job "Open" opens. */
+  jobId?: string
 }
 
 export type TrayIcon = 'idle' | 'running' | 'busy' | 'attention'
@@ -276,13 +282,14 @@ export type NavigateTarget =
    * action, `notebook-password` for the password notebook pages need on an API-key session.
    * `show: 'forward-port'`: the tray's "Other port…": show that instance's "Forward a port" dialog.
    */
-  | { view: 'instances'; instanceId?: string; confirm?: 'stop' | 'terminate' | 'notebook-password'; show?: 'forward-port' }
+  | { view: 'instances'; instanceId?: string; confirm?: 'stop' | 'terminate' | 'notebook-password'; show?: 'forward-port' | 'run-job' }
   /** `fill`: the form filled in (a template, "Launch now", "Launch again"), at the review step when it says so. */
   | { view: 'create-instance'; fill?: LaunchFill }
   | { view: 'templates' }
   | { view: 'volumes' }
   | { view: 'create-volume' }
-  | { view: 'terminal'; instanceId: string }
+  /** `attach`: open a tab on that tmux session (a job's, or one the instance's panel lists), or show the tab that has it. */
+  | { view: 'terminal'; instanceId: string; attach?: SessionRef }
   | { view: 'settings' }
 
 // ---------------------------------------------------------------- settings
@@ -303,6 +310,7 @@ export interface Settings {
   openWindowAtStart: boolean
   theme: Theme
   terminalFontSize: number
+  terminals: TerminalSettings
   /**
    * Programs on the instance may set the clipboard (OSC 52). Off by default: a program that fills
    * the clipboard unseen could make the next paste run something.
@@ -311,6 +319,19 @@ export interface Settings {
   costGuard: CostGuardSettings
   /** Which releases the updater installs: stable ones, or betas too. */
   updateChannel: UpdateChannel
+}
+
+/** What Cloud Tray does with terminal sessions on instances (Settings → Terminal). */
+export interface TerminalSettings {
+  /**
+   * Profiles (by id) whose terminals run plain shells: by default a tab's shell lives in a tmux
+   * session on the instance, which survives a dropped connection and a restart of the app.
+   */
+  plainShellProfiles: string[]
+  /** "Don't show again" on the notice that an instance has no tmux. */
+  hideNoTmuxNotice: boolean
+  /** Closing a tab whose session keeps running: ask, or what the user chose to remember. */
+  onCloseTab: 'ask' | 'leave-running' | 'end'
 }
 
 export type SettingsPatch = {
@@ -410,8 +431,16 @@ export interface CoreEvents {
   balance: BalanceSnapshot
 }
 
-export type Commands = CoreCommands & SshCommands & TunnelCommands & FilesCommands & CostCommands & UpdateCommands & LaunchCommands
-export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & UpdateEvents & LaunchEvents
+export type Commands = CoreCommands &
+  SshCommands &
+  TunnelCommands &
+  FilesCommands &
+  CostCommands &
+  UpdateCommands &
+  LaunchCommands &
+  TerminalsCommands &
+  JobsCommands
+export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & UpdateEvents & LaunchEvents & JobsEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices & FilesNotices
 
@@ -471,6 +500,8 @@ export const COMMAND_NAMES = [
   'warnings.get',
   'ssh.open',
   'ssh.close',
+  'ssh.sessions',
+  'ssh.endSession',
   'ssh.reconnect',
   'ssh.answer',
   'ssh.command',
@@ -517,7 +548,14 @@ export const COMMAND_NAMES = [
   'availability.watch',
   'availability.cancel',
   'availability.launchNow',
-  'availability.setRelaunch'
+  'availability.setRelaunch',
+  'terminals.restore',
+  'terminals.save',
+  'terminals.saveScrollback',
+  'jobs.run',
+  'jobs.list',
+  'jobs.open',
+  'jobs.remove'
 ] as const satisfies readonly CommandName[]
 
 export const NOTICE_NAMES = [
@@ -556,7 +594,8 @@ export const EVENT_NAMES = [
   'templates',
   'availability',
   'launched',
-  'reclaimed'
+  'reclaimed',
+  'jobs'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel names: one per command (invoke), one per notice (send) and one per event. */

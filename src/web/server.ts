@@ -196,11 +196,13 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
       await transport.close()
       server.closeAllConnections()
       await new Promise<void>((resolve) => server.close(() => resolve()))
+      // A data folder of its own goes away: so do the Sandbox instances' tmux sessions, which outlive the Sandbox.
+      if (ownDataDir) await control?.endSessions().catch(() => undefined)
       await core.stop()
       appLog.close()
-      // A Sandbox instance's shell may still be writing its history into its home as it ends
-      // (SIGHUP): a folder that fills again while it is removed is tried again, not left behind.
-      if (ownDataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
+      // A Sandbox instance's shell, or one an ended tmux server leaves, may still be writing its
+      // history into its home as it ends (SIGHUP): a folder that fills again is tried again (ENOTEMPTY).
+      if (ownDataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
     })()
     return closing
   }

@@ -4,7 +4,7 @@
  * of its port-22 entry and a TCP forwarder per other node port; for all instances one HTTPS
  * notebook endpoint. Everything binds 127.0.0.1.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { EmuInstanceView, Reach, ReachContext } from '../reach-types'
@@ -16,6 +16,7 @@ import type { SftpFault } from './sftp-server'
 import { startInstanceSshServer, type SshStats } from './ssh-server'
 import { startTcpForwarder, type ForwardTarget } from './tcp-forwarder'
 import { writeGpuFiles } from './gpu-files'
+import { endTmuxServers, setTmuxMissing, tmuxDirFor } from './instance-tmux'
 
 export interface ReachOptions {
   /** Point every instance's SSH node port at this existing SSH server instead of the built-in one. */
@@ -39,6 +40,16 @@ export interface EmulatorReach extends Reach {
    * from its next SFTP session on; `none` ends the fault. Built-in SSH servers only.
    */
   setSftpFault(instanceId: string, fault: SftpFault): void
+  /** Whether the instance has tmux (instance-tmux.ts): `false` makes its shells answer "tmux: not found". */
+  setTmuxPresent(instanceId: string, present: boolean): Promise<void>
+  /**
+   * Ends what runs in every instance beyond its SSH sessions (its tmux servers), as stopping them
+   * all would. Without a state file it happens on close; with one, the instances' sessions outlive
+   * the emulator (they keep running while the app is closed) and a test ends them itself.
+   */
+  endSessions(): Promise<void>
+  /** Drops every SSH client's TCP connection to the instance at once (a network that goes away). */
+  dropSshConnections(instanceId: string): void
 }
 
 /** Beside the state file: `<stateDir>/emulator-reach/`. */
@@ -46,6 +57,8 @@ export const REACH_FOLDER = 'emulator-reach'
 
 interface Endpoint {
   close(): Promise<void>
+  /** The SSH server's: drops its clients' TCP connections. */
+  dropConnections?(): void
 }
 
 export function createReach(options: ReachOptions = {}): (context: ReachContext) => Promise<EmulatorReach> {
@@ -55,6 +68,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
     const temporaryRoot = context.stateDir === undefined ? await mkdtemp(join(tmpdir(), 'cloud-tray-emulator-')) : undefined
     const reachDir = context.stateDir === undefined ? temporaryRoot! : join(context.stateDir, REACH_FOLDER)
     const homesRoot = join(reachDir, 'homes')
+    const homeOf = (instanceId: string): string => join(homesRoot, safeFolderName(instanceId))
     // Per instance, first on its sessions' PATH: the emulated nvidia-smi and its data (gpu-files.ts).
     const binDirOf = (instanceId: string): string => join(reachDir, 'bin', safeFolderName(instanceId))
     const writeGpus = async (instanceId: string): Promise<void> => {
@@ -130,8 +144,10 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
     ): Promise<Endpoint> => {
       if (entry.port !== 22) return startTcpForwarder(entry.nodePort, inside(entry.port), context.log)
       if (options.sshBackend) return startTcpForwarder(entry.nodePort, options.sshBackend, context.log)
-      const home = join(homesRoot, safeFolderName(instance.instanceId))
+      const home = homeOf(instance.instanceId)
       await mkdir(home, { recursive: true, mode: 0o700 })
+      // tmux falls back to the shared /tmp when its folder is missing: it must exist first.
+      await mkdir(tmuxDirFor(home), { recursive: true, mode: 0o700 })
       await writeGpus(instance.instanceId)
       return startInstanceSshServer({
         port: entry.nodePort,
@@ -142,11 +158,19 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         authorizedKeys: () => context.sshKeysFor(context.instance(instance.instanceId)?.owner ?? instance.owner),
         home,
         ...(context.gpus ? { binDir: binDirOf(instance.instanceId) } : {}),
+        tmuxDir: tmuxDirFor(home),
         stats: statsOf(instance.instanceId),
         log: context.log,
         inside,
         sftpFault: () => sftpFaults.get(instance.instanceId) ?? 'none'
       })
+    }
+
+    /** Every instance that ever had a home here. */
+    const endSessions = async (): Promise<void> => {
+      if (options.sshBackend) return
+      const homes = await readdir(homesRoot).catch(() => [] as string[])
+      await Promise.all(homes.map((name) => endTmuxServers(tmuxDirFor(join(homesRoot, name)))))
     }
 
     return {
@@ -170,7 +194,20 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       },
       instanceStopped: (instanceId) => {
         notebook.remove(instanceId)
-        return serially(instanceId, () => closeEndpoints(instanceId))
+        // A stopped machine's processes end with it: its tmux sessions too.
+        return serially(instanceId, async () => {
+          await closeEndpoints(instanceId)
+          if (!options.sshBackend) await endTmuxServers(tmuxDirFor(homeOf(instanceId)))
+        })
+      },
+      async setTmuxPresent(instanceId, present) {
+        if (!hostKey) throw new Error('A missing tmux needs the built-in SSH servers; with --ssh-backend the backend has its own.')
+        await mkdir(binDirOf(instanceId), { recursive: true, mode: 0o700 })
+        await setTmuxMissing(binDirOf(instanceId), !present)
+      },
+      endSessions,
+      dropSshConnections(instanceId) {
+        for (const endpoint of endpoints.get(instanceId) ?? []) endpoint.dropConnections?.()
       },
       sshStats: () => Object.fromEntries([...sshStats].map(([instanceId, stats]) => [instanceId, { ...stats }])),
       gpusChanged: (instanceId) =>
@@ -182,7 +219,10 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         await Promise.all([...endpoints.keys()].map((id) => closeEndpoints(id)))
         await notebook.close()
         // Shells may still write into their homes as they end: tried again, not left behind.
-        if (temporaryRoot !== undefined) await rm(temporaryRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
+        if (temporaryRoot !== undefined) {
+          await endSessions()
+          await rm(temporaryRoot, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 })
+        }
       }
     }
   }

@@ -13,6 +13,8 @@ export interface ShellContext {
   clientEnv?: Record<string, string>
   /** The instance's own commands (the emulated nvidia-smi), first on PATH. */
   binDir?: string
+  /** The instance's own tmux socket folder (instance-tmux.ts), so instances never share a tmux server. */
+  tmuxDir?: string
 }
 
 export function loginShell(
@@ -84,6 +86,7 @@ export function shellEnvironment(
     env['USERPROFILE'] = context.home
   }
   if (context.term) env.TERM = context.term
+  if (context.tmuxDir) env['TMUX_TMPDIR'] = context.tmuxDir
   return { ...env, ...context.clientEnv }
 }
 

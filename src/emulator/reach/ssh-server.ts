@@ -4,7 +4,7 @@
  * (ssh-session.ts: shells, exec, SFTP) and direct-tcpip to ports inside the instance
  * (instance-apps.ts decides what answers there).
  */
-import { connect, isIP, type Socket } from 'node:net'
+import { connect, createServer, isIP, type Socket } from 'node:net'
 import ssh2 from 'ssh2'
 import type { Connection } from 'ssh2'
 import { decidePublicKey, parseAuthorizedKeys } from './authorized-keys'
@@ -24,6 +24,8 @@ export interface InstanceSshServerOptions {
   home: string
   /** Put first on the sessions' PATH: the instance's own commands (the emulated nvidia-smi). */
   binDir?: string
+  /** The instance's own tmux socket folder (instance-tmux.ts). */
+  tmuxDir?: string
   /** Counted into (kept across the instance's runs by the caller); default: this server's own. */
   stats?: SshStats
   log(line: string): void
@@ -37,6 +39,8 @@ export interface InstanceSshServer {
   readonly port: number
   /** Logins accepted and commands run (exec requests) since the server started. */
   readonly stats: SshStats
+  /** Drops every client's TCP connection at once, as a network that goes away would (no SSH goodbye). */
+  dropConnections(): void
   close(): Promise<void>
 }
 
@@ -73,6 +77,7 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
           home: options.home,
           username: options.username,
           ...(options.binDir ? { binDir: options.binDir } : {}),
+          ...(options.tmuxDir ? { tmuxDir: options.tmuxDir } : {}),
           log,
           ...(options.sftpFault ? { sftpFault: options.sftpFault } : {})
         })
@@ -111,16 +116,26 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
       })
     })
   })
-  const port = await listenOnLoopback(server, options.port)
+  // Clients' sockets are accepted here and handed to ssh2, so a test can drop them (dropConnections).
+  const tcpSockets = new Set<Socket>()
+  const tcp = createServer((socket) => {
+    tcpSockets.add(socket)
+    socket.once('close', () => tcpSockets.delete(socket))
+    server.injectSocket(socket)
+  })
+  const port = await listenOnLoopback(tcp, options.port)
   log(`ssh ${options.instanceId}: listening on 127.0.0.1:${port} for ${options.username}`)
   return {
     port,
     stats,
+    dropConnections() {
+      for (const socket of tcpSockets) socket.destroy()
+    },
     async close() {
       for (const session of sessions) session.close()
       for (const socket of sockets) socket.destroy()
       for (const client of clients) client.end()
-      await closeServer(server)
+      await closeServer(tcp)
     }
   }
 }

@@ -21,6 +21,8 @@ export interface SessionOptions {
   username: string
   /** First on PATH (the instance's own commands). */
   binDir?: string
+  /** The instance's tmux socket folder (instance-tmux.ts). */
+  tmuxDir?: string
   log(line: string): void
   /** The SFTP fault a test asked for (sftp-server.ts); none when absent. */
   sftpFault?: () => SftpFault
@@ -68,7 +70,8 @@ export function serveSession(session: Session, options: SessionOptions): { close
       username: options.username,
       term: ptyInfo?.term,
       clientEnv,
-      ...(options.binDir ? { binDir: options.binDir } : {})
+      ...(options.binDir ? { binDir: options.binDir } : {}),
+      ...(options.tmuxDir ? { tmuxDir: options.tmuxDir } : {})
     })
     const login = loginShell()
     // In the home as a real instance shows it (/root), where this machine can (shown-home.ts).

@@ -31,7 +31,7 @@ export interface BalanceModelOptions {
   /** Whose balance it is (`profileId/username`): a dip is warned once per account. */
   account(): string | undefined
   /** Which accounts were warned for the dip they are in (kept across sign-ins and restarts). */
-  warned: Pick<LowBalanceMemory, 'has' | 'add' | 'delete' | 'clear'>
+  warned: Pick<LowBalanceMemory, 'has' | 'add' | 'delete' | 'clear' | 'load' | 'flushed'>
   /** The hub: `balance` on every change. */
   emit: EventSink
   intervalMs?: number
@@ -49,6 +49,16 @@ export class BalanceModel {
 
   snapshot(): BalanceSnapshot {
     return this.current
+  }
+
+  /** Reads which accounts were already warned for their dip (at start, before the first read). */
+  load(): Promise<void> {
+    return this.options.warned.load()
+  }
+
+  /** Resolves once the warned accounts are on disk (Quit waits for it). */
+  flushed(): Promise<void> {
+    return this.options.warned.flushed()
   }
 
   /** Dollars that can be spent now (the cost guard's runway), when the account reports a balance. */

@@ -10,6 +10,7 @@ import type { BalanceModel } from '../billing/balance-model'
 import type { Catalog } from '../catalog/catalog'
 import type { CreateCommand, EventSink, Platform } from '../core-types'
 import type { CostGuard } from '../cost/cost-guard'
+import type { Jobs } from '../jobs/jobs'
 import type { Notifier } from '../notify/notifier'
 import type { SettingsStore } from '../settings/settings-store'
 import type { SshWing } from '../ssh/ssh-wing'
@@ -24,6 +25,7 @@ import { billingCommands } from './billing'
 import { catalogCommands } from './catalog'
 import { costCommands } from './cost'
 import { instanceCommands } from './instances'
+import { jobsCommands } from './jobs'
 import { notebookCommands, openNotebook, type NotebookServices } from './notebook'
 import { profileCommands } from './profiles'
 import { sandboxCommands } from './sandbox'
@@ -31,6 +33,7 @@ import { sessionCommands } from './session'
 import { settingsCommands } from './settings'
 import { sshCommands } from './ssh'
 import { templateCommands } from './templates'
+import { terminalsCommands } from './terminals'
 import { trayCommands } from './tray'
 import { updateCommands } from './update'
 import { volumeCommands } from './volumes'
@@ -50,6 +53,7 @@ export interface Parts {
   catalog: Catalog
   wing: SshWing
   guard: CostGuard
+  jobs: Jobs
   updates: UpdateService
   templates: Templates
   availability: Availability
@@ -62,6 +66,7 @@ export function commandGroups(parts: Parts) {
   const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, updates, tray } =
     parts
   const { templates, availability, create } = parts
+  const { jobs } = parts
   const notebooks: NotebookServices = {
     platform,
     accessToken: () => account.accessToken(),
@@ -99,6 +104,8 @@ export function commandGroups(parts: Parts) {
       }
     }),
     sshCommands(wing),
+    terminalsCommands(wing),
+    jobsCommands(jobs),
     costCommands({ guard }),
     templateCommands({ templates, platform, catalog, create, signedIn: () => catalog.signedIn() }),
     availabilityCommands(availability),

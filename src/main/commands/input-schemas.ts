@@ -22,6 +22,9 @@ import { SettingsPatchSchema } from '../settings/settings-schema'
 import { FILES_CHUNK } from '../../shared/contract-files'
 import { MAX_DOWNLOAD_ITEMS } from '../ssh/sftp/download'
 import { MAX_PATH } from '../ssh/sftp/remote-path'
+import { JOB_ID, sessionRefSchema } from '../ssh/sessions/session-names'
+import { MAX_JOB_COMMAND, MAX_JOB_FOLDER } from '../../shared/contract-jobs'
+import { MAX_SAVED_SCROLLBACK, MAX_SAVED_TABS, SAVED_ID } from '../../shared/contract-terminals'
 
 const id = z.string().min(1).max(200)
 const name = z.string().max(200)
@@ -60,6 +63,7 @@ const sessionRef = z.object({ sessionId: id }).strict()
 /** A path on the instance: checked in full by src/main/ssh/sftp/remote-path.ts. */
 const remotePath = z.string().min(1).max(MAX_PATH)
 const terminalRef = z.object({ terminalId: id }).strict()
+const tmuxSession = sessionRefSchema.strict()
 const templateRef = z.object({ templateId: id }).strict()
 const watchRef = z.object({ watchId: id }).strict()
 
@@ -125,8 +129,10 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'external.open': z.object({ url: z.string().min(1).max(4000) }).strict(),
   'clipboard.read': none,
   'warnings.get': none,
-  'ssh.open': z.object({ instanceId: id, ...dimensions, run: sshRun.optional() }).strict(),
-  'ssh.close': terminalRef,
+  'ssh.open': z.object({ instanceId: id, ...dimensions, session: tmuxSession.optional(), run: sshRun.optional() }).strict(),
+  'ssh.close': z.object({ terminalId: id, end: z.boolean().optional() }).strict(),
+  'ssh.sessions': instanceRef,
+  'ssh.endSession': z.object({ instanceId: id, session: tmuxSession }).strict(),
   'ssh.reconnect': terminalRef,
   'ssh.answer': z.object({ promptId: id, answer: promptAnswer }).strict(),
   'ssh.command': instanceRef,
@@ -176,6 +182,23 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'files.download': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
   'files.downloadToFolder': z.object({ sessionId: id, paths: z.array(remotePath).min(1).max(10_000) }).strict(),
   'files.cancel': z.object({ transferId: id }).strict(),
+  'terminals.restore': none,
+  // Checked tab by tab by the store (ssh/saved-tabs/saved-tabs.ts); here only its size.
+  'terminals.save': z
+    .object({ tabs: z.array(z.unknown()).max(MAX_SAVED_TABS), activeTab: z.record(id, id), lastInstanceId: id.optional() })
+    .strict() as unknown as z.ZodType<CommandInput<'terminals.save'>, unknown>,
+  'terminals.saveScrollback': z.object({ paneId: z.string().regex(SAVED_ID), data: z.string().max(MAX_SAVED_SCROLLBACK * 2) }).strict(),
+  'jobs.run': z
+    .object({
+      instanceId: id,
+      command: z.string().trim().min(1, 'Type the command line to run.').max(MAX_JOB_COMMAND, `At most ${MAX_JOB_COMMAND} characters.`),
+      folder: z.string().max(MAX_JOB_FOLDER, `At most ${MAX_JOB_FOLDER} characters.`),
+      stopWhenDone: z.boolean()
+    })
+    .strict(),
+  'jobs.list': instanceRef,
+  'jobs.open': z.object({ jobId: z.string().regex(JOB_ID) }).strict(),
+  'jobs.remove': z.object({ jobId: z.string().regex(JOB_ID) }).strict(),
   'templates.list': none,
   'templates.save': z
     .object({ templateId: id.optional(), name: TemplateNameSchema, spec: LaunchSpecSchema, relaunch: RelaunchRuleSchema.nullable() })

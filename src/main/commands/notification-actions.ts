@@ -7,6 +7,7 @@
  * - a stock notice's click or "Launch now" → `availability.launchNow`: the review step filled in,
  *   or the form saying the stock came and went; "Dismiss" → `availability.cancel`;
  * - a reclaim's "Relaunch like this one" → `launches.again` at the review step;
+ * - a job's end, clicked or its "Open" → `jobs.open`: the window shows the job's terminal;
  * - any other click opens the window at the notice's instance.
  */
 import type {
@@ -42,7 +43,7 @@ export function notificationActivator(
     services.platform.showNotification({ id: `action-failed-${Date.now()}`, kind: 'summary', title, body: message })
   }
   const activate = async (notification: AppNotification, action?: NotificationAction['id']): Promise<void> => {
-    const { instanceId, watchId } = notification
+    const { instanceId, watchId, jobId } = notification
     if (action === 'stop-now' && instanceId) {
       const result = await run('instances.stop', { instanceId })
       if (!result.ok) failed('Could not stop the instance', result.error.message)
@@ -55,6 +56,9 @@ export function notificationActivator(
       const outcome = await run('availability.launchNow', { watchId })
       if (outcome.ok) show({ view: 'create-instance', fill: outcome.value.fill })
       else show({ view: 'instances' })
+    } else if (jobId && notification.kind === 'job' && (action === 'open-job' || action === undefined)) {
+      const result = await run('jobs.open', { jobId })
+      if (!result.ok) failed('Could not open the job', result.error.message)
     } else if (action === 'relaunch' && instanceId) {
       const fill = await run('launches.again', { instanceId, review: true })
       if (fill.ok) show({ view: 'create-instance', fill: fill.value })

@@ -14,7 +14,16 @@ import { filesCommands, type FilesCommand, type FilesNotice } from './ssh-files'
 import { tunnelCommands, type TunnelCommand } from './ssh-tunnels'
 
 type SshCommand =
-  'ssh.open' | 'ssh.close' | 'ssh.reconnect' | 'ssh.answer' | 'ssh.forgetHostKey' | 'ssh.command' | 'ssh.configPreview' | 'ssh.configWrite'
+  | 'ssh.open'
+  | 'ssh.close'
+  | 'ssh.sessions'
+  | 'ssh.endSession'
+  | 'ssh.reconnect'
+  | 'ssh.answer'
+  | 'ssh.forgetHostKey'
+  | 'ssh.command'
+  | 'ssh.configPreview'
+  | 'ssh.configWrite'
 
 type SshNotice = 'ssh.ack' | 'ssh.input' | 'ssh.resize' | 'ssh.eof'
 
@@ -32,14 +41,29 @@ export function sshCommands(wing: SshWing): SshGroup {
           { cause: error }
         )
   const filesGroup = filesCommands(wing.files, wing.pickFolder)
+  // exec's failures (not running, host key not trusted yet, …) in the words they already have.
+  const sessionsCall = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work()
+    } catch (error) {
+      if (error instanceof AppError) throw error
+      throw new AppError('ssh', (error as Error).message, { cause: error })
+    }
+  }
 
   return {
     handlers: {
       ...tunnelCommands(wing.tunnels).handlers,
       ...filesGroup.handlers,
       ...editorCommands(wing).handlers,
-      'ssh.open': async ({ instanceId, cols, rows, run }, { clientId }) => terminals.open(instanceId, cols, rows, clientId, run),
-      'ssh.close': async ({ terminalId }, { clientId }) => terminals.close(terminalId, clientId),
+      // A command line's session runs once, never in tmux; a window's tab in its tmux session.
+      'ssh.open': async ({ instanceId, cols, rows, session, run }, { clientId }) =>
+        run
+          ? terminals.open(instanceId, cols, rows, clientId, undefined, run)
+          : wing.openTerminal(instanceId, cols, rows, clientId, session),
+      'ssh.close': async ({ terminalId, end }, { clientId }) => terminals.close(terminalId, clientId, end === true),
+      'ssh.sessions': async ({ instanceId }) => sessionsCall(() => wing.sessions.list(instanceId)),
+      'ssh.endSession': async ({ instanceId, session }) => sessionsCall(() => wing.sessions.end(instanceId, session)),
       'ssh.reconnect': async ({ terminalId }, { clientId }) => terminals.reconnect(terminalId, clientId),
       'ssh.answer': async ({ promptId, answer }, { clientId }) => links.answer(promptId, answer, clientId),
       'ssh.forgetHostKey': async ({ host, port }) => {

@@ -91,6 +91,8 @@ export function trayCommands(services: TrayServices): CommandGroup<'tray.activat
           }
           case 'terminal':
             return navigate({ view: 'terminal', instanceId: action.instanceId })
+          case 'run-job':
+            return navigate({ view: 'instances', instanceId: action.instanceId, show: 'run-job' })
           case 'stop':
             // Stopping ends billing and work in progress: the window asks first.
             return navigate({ view: 'instances', instanceId: action.instanceId, confirm: 'stop' })

@@ -39,7 +39,17 @@ import {
   stoppedNotice,
   type NoticeSubject
 } from './notices'
-import { evaluate, initialState, keepRunning, resumeCountdown, stopFailed, withRules, type RuleEffect, type RuleState } from './rules'
+import {
+  evaluate,
+  initialState,
+  jobDoneCountdown,
+  keepRunning,
+  resumeCountdown,
+  stopFailed,
+  withRules,
+  type RuleEffect,
+  type RuleState
+} from './rules'
 
 export interface CostGuardOptions {
   clock: Clock
@@ -137,6 +147,26 @@ export class CostGuard {
     this.options.store.set(scope, instanceId, keepRunning(state, this.options.clock.now()))
     this.look()
     return this.snapshot()
+  }
+
+  /**
+   * A job ended and its user asked at the start for the instance to stop then: the countdown
+   * notice (with Keep running), then the stop, as for a rule. Answers the countdown's minutes, or
+   * undefined when no countdown started (signed out, not stoppable, one already under way).
+   */
+  stopAfterJob(instanceId: string, reason: string): number | undefined {
+    const scope = this.options.scope()
+    const instance = this.billed().find((each) => each.instanceMetadata.instanceId === instanceId)
+    if (!scope || !instance || !canStop(instance)) return undefined
+    const now = this.options.clock.now()
+    const minutes = this.options.settings.get().costGuard.countdownMinutes
+    const current = this.options.store.get(scope, instanceId) ?? initialState(this.options.settings.get().costGuard.defaults, now)
+    const step = jobDoneCountdown(current, reason, now, minutes * 60_000)
+    if (!step.started) return current.countdown ? Math.max(1, Math.round((current.countdown.endsAt - now) / 60_000)) : undefined
+    this.options.store.set(scope, instanceId, step.state)
+    this.act(scope, instance, step.state, { kind: 'countdown', countdown: step.started }, false)
+    this.look()
+    return minutes
   }
 
   snapshot(): CostSnapshot {

@@ -6,6 +6,7 @@ import { idleEvidence } from './idle'
 import {
   evaluate,
   initialState,
+  jobDoneCountdown,
   keepRunning,
   nextTimeOfDay,
   resumeCountdown,
@@ -299,5 +300,26 @@ describe('the plan warning', () => {
     run.clock.advance(2 * HOUR)
     run.look()
     expect(run.effects).toEqual([])
+  })
+})
+
+describe('a job that ended with “Stop the instance when it ends”', () => {
+  const facts = (now: number): RuleFacts => ({ now, runStartedAt: now - HOUR, stoppable: true, countdownMs: COUNTDOWN })
+
+  it('counts down like a rule, with no rule on, and stops when the countdown runs out', () => {
+    const start = Date.UTC(2026, 0, 1, 9)
+    const asked = jobDoneCountdown(initialState(NO_RULES, start), 'its job ended', start, COUNTDOWN)
+    expect(asked.started).toEqual({ rule: 'job-done', reason: 'its job ended', startedAt: start, endsAt: start + COUNTDOWN })
+    const waiting = evaluate(asked.state, facts(start + COUNTDOWN - 1))
+    expect([waiting.effects, waiting.state.countdown?.rule, waiting.wakeAt]).toEqual([[], 'job-done', start + COUNTDOWN])
+    const due = evaluate(waiting.state, facts(start + COUNTDOWN))
+    expect(due.effects).toEqual([{ kind: 'stop', rule: 'job-done', reason: 'its job ended' }])
+  })
+
+  it('ends with Keep running, and never doubles a countdown already under way', () => {
+    const start = Date.UTC(2026, 0, 1, 9)
+    const asked = jobDoneCountdown(initialState(NO_RULES, start), 'its job ended', start, COUNTDOWN)
+    expect(evaluate(keepRunning(asked.state, start + MIN), facts(start + COUNTDOWN)).effects).toEqual([])
+    expect(jobDoneCountdown(asked.state, 'another job ended', start + MIN, COUNTDOWN).started).toBeUndefined()
   })
 })

@@ -83,6 +83,8 @@ export function stopReason(rule: StopRule, rules: GuardRules): string {
       return `it has run for ${hoursWords(rules.stopAfterHours ?? 0)}`
     case 'stop-at':
       return `you asked for it to stop at ${rules.stopAtTime ?? ''}`
+    case 'job-done':
+      return 'its job ended and you asked for it to stop then'
   }
 }
 
@@ -115,7 +117,35 @@ function dueTimes(state: RuleState, facts: RuleFacts): Partial<Record<StopRule, 
 }
 
 function ruleIsOn(rule: StopRule, rules: GuardRules): boolean {
-  return rule === 'idle' ? rules.idle !== null : rule === 'stop-after' ? rules.stopAfterHours !== null : rules.stopAtTime !== null
+  switch (rule) {
+    case 'idle':
+      return rules.idle !== null
+    case 'stop-after':
+      return rules.stopAfterHours !== null
+    case 'stop-at':
+      return rules.stopAtTime !== null
+    case 'job-done':
+      // Not a rule: the user asked for it when starting the job; only Keep running (or a stop) ends it.
+      return true
+  }
+}
+
+/**
+ * A job ended whose user asked for the instance to stop then: the same countdown as a rule's,
+ * unless one is under way or a stop was already asked for.
+ */
+export function jobDoneCountdown(
+  current: RuleState,
+  reason: string,
+  now: number,
+  countdownMs: number
+): { state: RuleState; started?: Countdown } {
+  if (current.countdown || current.stopAskedAt !== undefined) return { state: current }
+  const started: Countdown = { rule: 'job-done', reason, startedAt: now, endsAt: now + countdownMs }
+  const state: RuleState = { ...current, countdown: started }
+  // The user's explicit wish outlasts an earlier "Keep running".
+  delete state.keepRunningUntil
+  return { state, started }
 }
 
 /** One look at an instance at `facts.now`. */

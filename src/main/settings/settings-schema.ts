@@ -27,6 +27,7 @@ export const DEFAULT_SETTINGS: Settings = {
   openWindowAtStart: true,
   theme: 'system',
   terminalFontSize: 14,
+  terminals: { plainShellProfiles: [], hideNoTmuxNotice: false, onCloseTab: 'ask' },
   terminalClipboardWrite: false,
   costGuard: DEFAULT_COST_GUARD,
   updateChannel: 'stable'
@@ -40,6 +41,9 @@ const lowBalanceThreshold = z.number().min(0).max(MAX_LOW_BALANCE).nullable()
 const fastMs = z.number().int().min(MIN_FAST_POLL_MS).max(MAX_FAST_POLL_MS)
 const steadyMs = z.number().int().min(MIN_STEADY_POLL_MS).max(MAX_STEADY_POLL_MS)
 const terminalFontSize = z.number().int().min(MIN_TERMINAL_FONT_SIZE).max(MAX_TERMINAL_FONT_SIZE)
+const plainShellProfiles = z.array(z.string().min(1).max(200)).max(100)
+const hideNoTmuxNotice = z.boolean()
+const onCloseTab = z.enum(['ask', 'leave-running', 'end'])
 
 export const SettingsSchema = z.object({
   notifications: z
@@ -64,6 +68,13 @@ export const SettingsSchema = z.object({
   openWindowAtStart: z.boolean().default(d.openWindowAtStart),
   theme: z.enum(['system', 'light', 'dark']).default(d.theme),
   terminalFontSize: terminalFontSize.default(d.terminalFontSize),
+  terminals: z
+    .object({
+      plainShellProfiles: plainShellProfiles.catch(d.terminals.plainShellProfiles).default(d.terminals.plainShellProfiles),
+      hideNoTmuxNotice: hideNoTmuxNotice.default(d.terminals.hideNoTmuxNotice),
+      onCloseTab: onCloseTab.catch(d.terminals.onCloseTab).default(d.terminals.onCloseTab)
+    })
+    .default(d.terminals),
   terminalClipboardWrite: z.boolean().default(d.terminalClipboardWrite),
   costGuard: z
     .object({
@@ -98,6 +109,7 @@ export const SettingsPatchSchema = z
     openWindowAtStart: z.boolean(),
     theme: z.enum(['system', 'light', 'dark']),
     terminalFontSize,
+    terminals: z.object({ plainShellProfiles, hideNoTmuxNotice, onCloseTab }).partial().strict(),
     terminalClipboardWrite: z.boolean(),
     costGuard: z
       .object({ defaults: GuardRulesSchema, countdownMinutes, trayTitle: z.boolean(), offerStopOnQuit: z.boolean() })
@@ -114,6 +126,7 @@ export function applySettingsPatch(current: Settings, patch: z.infer<typeof Sett
     ...patch,
     notifications: { ...current.notifications, ...patch.notifications },
     pollIntervals: { ...current.pollIntervals, ...patch.pollIntervals },
+    terminals: { ...current.terminals, ...patch.terminals },
     costGuard: { ...current.costGuard, ...patch.costGuard }
   })
 }

@@ -308,7 +308,10 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   describe('command line sessions', () => {
     it('passes a command’s exit status, with its stdout and stderr apart', async () => {
       const { harness, terminals } = setup()
-      const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId, { command: 'echo out; echo err >&2; exit 7', pty: false })
+      const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId, undefined, {
+        command: 'echo out; echo err >&2; exit 7',
+        pty: false
+      })
       await harness.waitForState(terminalId, 'closed')
       expect(harness.lastStatus(terminalId)).toMatchObject({ state: 'closed', exitCode: 7, message: 'command ended (exit 7)' })
       expect(harness.output(terminalId)).toBe('out\n')
@@ -319,7 +322,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
 
     it('says which signal killed a command', async () => {
       const { harness, terminals } = setup()
-      const { terminalId } = terminals.open('i-2', 80, 24, harness.clientId, { command: 'kill -TERM $$', pty: false })
+      const { terminalId } = terminals.open('i-2', 80, 24, harness.clientId, undefined, { command: 'kill -TERM $$', pty: false })
       await harness.waitForState(terminalId, 'closed')
       expect(harness.lastStatus(terminalId)).toMatchObject({ signal: 'TERM', message: 'command ended (killed by SIGTERM)' })
       expect(harness.lastStatus(terminalId)!.exitCode).toBeUndefined()
@@ -327,7 +330,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
 
     it('gives a pseudo-terminal of the asked size and TERM only when asked', async () => {
       const { harness, terminals } = setup()
-      const withPty = terminals.open('i-3', 100, 30, harness.clientId, {
+      const withPty = terminals.open('i-3', 100, 30, harness.clientId, undefined, {
         command: 'stty size; echo $TERM; test -t 0',
         pty: true,
         term: 'vt100'
@@ -335,14 +338,17 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
       await harness.waitForState(withPty.terminalId, 'closed')
       expect(harness.output(withPty.terminalId)).toBe('30 100\r\nvt100\r\n')
       expect(harness.lastStatus(withPty.terminalId)!.exitCode).toBe(0)
-      const without = terminals.open('i-3', 100, 30, harness.clientId, { command: 'test -t 0', pty: false })
+      const without = terminals.open('i-3', 100, 30, harness.clientId, undefined, { command: 'test -t 0', pty: false })
       await harness.waitForState(without.terminalId, 'closed')
       expect(harness.lastStatus(without.terminalId)!.exitCode).toBe(1)
     })
 
     it('takes piped input as bytes, ends it with EOF, and credits what went out', async () => {
       const { harness, terminals } = setup()
-      const { terminalId } = terminals.open('i-4', 80, 24, harness.clientId, { command: 'od -An -tx1 | tr -d " \\n"; echo', pty: false })
+      const { terminalId } = terminals.open('i-4', 80, 24, harness.clientId, undefined, {
+        command: 'od -An -tx1 | tr -d " \\n"; echo',
+        pty: false
+      })
       await harness.waitForState(terminalId, 'connected')
       const bytes = new Uint8Array([0, 255, 0xc3, 0x28, 10, 13])
       terminals.input(terminalId, bytes, harness.clientId)
@@ -355,17 +361,17 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
 
     it('never runs a command again after its connection drops, and keeps a finished one’s link warm', async () => {
       const { harness, terminals, links } = setup()
-      const first = terminals.open('i-5', 80, 24, harness.clientId, { command: 'true', pty: false })
+      const first = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'true', pty: false })
       await harness.waitForState(first.terminalId, 'closed')
       const warm = links.connectionOf('i-5')
       expect(warm).toBeDefined()
       // The next one runs on the same connection: no new handshake.
-      const second = terminals.open('i-5', 80, 24, harness.clientId, { command: 'echo again', pty: false })
+      const second = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'echo again', pty: false })
       await harness.waitForState(second.terminalId, 'closed')
       expect(links.connectionOf('i-5')).toBe(warm)
       expect(harness.output(second.terminalId)).toBe('again\n')
 
-      const long = terminals.open('i-5', 80, 24, harness.clientId, { command: 'echo started; sleep 30', pty: false })
+      const long = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'echo started; sleep 30', pty: false })
       await harness.waitForOutput(long.terminalId, 'started')
       await sshd.server.stop()
       await harness.waitForState(long.terminalId, 'closed')

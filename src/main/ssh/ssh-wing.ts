@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import type { Instance } from '../../shared/api'
 import type { Clock } from '../../shared/clock'
 import type { InstancesSnapshot, Profile, SessionState, Settings } from '../../shared/contract'
+import type { SessionRef } from '../../shared/contract-ssh'
 import type { Editor } from '../../shared/contract-tunnels'
 import type { UpdateBlockers } from '../../shared/contract-update'
 import { sshEnded } from '../../shared/instance-rules'
@@ -29,6 +30,9 @@ import { SshLinks, type SshLinksOptions } from './links/links'
 import { FilesManager } from './sftp/files-manager'
 import { sshCommand, sshTarget } from './target'
 import { Terminals, type TerminalsOptions } from './terminals'
+import { newSessionName } from './sessions/session-names'
+import { TmuxSessions } from './sessions/tmux-sessions'
+import { SavedTabs } from './saved-tabs/saved-tabs'
 import { TunnelManager } from './tunnels/tunnel-manager'
 import { TunnelStore } from './tunnels/tunnel-store'
 
@@ -61,14 +65,17 @@ export interface SshWingOptions {
   events: EventFeed
   /** The watcher: the instance as it last saw it. */
   watcher: { find(instanceId: string): Instance | undefined }
-  /** The account: the profile in use, the Sandbox's key while its emulator runs, the session when the wing is built. */
-  account: { currentProfile(): Profile; sandbox(): SandboxInfo | undefined; state(): SessionState }
-  /** The key set in Settings. */
-  settings: { get(): Pick<Settings, 'sshKeyFile'> }
+  /**
+   * The account: the profile in use, the Sandbox's key while its emulator runs, the session when
+   * the wing is built, whose it is (`profileId/username`: saved tabs are per account).
+   */
+  account: { currentProfile(): Profile; sandbox(): SandboxInfo | undefined; state(): SessionState; accountKey(): string | undefined }
+  /** The key set in Settings; which profiles' terminals run plain shells. */
+  settings: { get(): Pick<Settings, 'sshKeyFile' | 'terminals'> }
   /** A tunnel's page in the browser; an editor's Remote-SSH link; Electron's folder dialog for downloads. */
   platform: Pick<Platform, 'openExternal' | 'openEditor' | 'pickFolder'>
   /** Default: the user's own (defaultSshEnvironment). */
-  environment?: SshEnvironment
+  environment?: SshEnvironment | undefined
 }
 
 export class SshWing {
@@ -79,8 +86,14 @@ export class SshWing {
   /** The shared connections: `exec` runs background commands (a GPU probe) on them. */
   readonly links: SshLinks
   readonly terminals: Terminals
+  /** tmux on the instances: persistent tabs, the sessions an instance's panel lists, jobs. */
+  readonly sessions: TmuxSessions
   readonly tunnels: TunnelManager
   readonly files: FilesManager
+  /** The open terminal tabs and their scrollback, kept for the next start (saved-tabs/). */
+  readonly savedTabs: SavedTabs
+  /** Whose session this is now, kept so a sign-out knows whose saved tabs to delete. */
+  private account: string | undefined
   /** Which editors "Open in …" offers. */
   readonly editors: () => Editor[]
   /** Electron's folder dialog in main, where downloads are written by main; absent where the window picks (the web shell). */
@@ -103,7 +116,8 @@ export class SshWing {
       agent: environment.agent,
       ...environment.links
     })
-    this.terminals = new Terminals({ links: this.links, clock, emit, ...environment.terminals })
+    this.sessions = new TmuxSessions(this.links)
+    this.terminals = new Terminals({ links: this.links, clock, emit, tmux: this.sessions, ...environment.terminals })
     this.tunnels = new TunnelManager({
       links: this.links,
       clock,
@@ -114,6 +128,7 @@ export class SshWing {
       openUrl: (url) => options.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
     })
     this.files = new FilesManager({ links: this.links, clock, emit })
+    this.savedTabs = new SavedTabs(dataDir)
     this.editors =
       environment.editors ??
       (() => installedEditors({ platform: process.platform, env: process.env, home: environment.homeDir, exists: existsSync }))
@@ -129,6 +144,20 @@ export class SshWing {
     const found = this.options.watcher.find(instanceId)
     if (!found) throw new AppError('not-allowed', 'That instance is no longer in your list. Refresh the list and try again.')
     return found
+  }
+
+  /**
+   * Opens a terminal tab. Without `session`, a new tmux session of ours when the profile keeps
+   * sessions (the default; Settings → Terminal), else a plain shell; the answer names the session.
+   */
+  openTerminal(instanceId: string, cols: number, rows: number, clientId: ClientId, session?: SessionRef) {
+    const chosen: SessionRef | undefined = session ?? (this.keepsSessions() ? { socket: 'ours', name: newSessionName() } : undefined)
+    return this.terminals.open(instanceId, cols, rows, clientId, chosen)
+  }
+
+  /** Whether the current profile's terminals live in tmux sessions. */
+  keepsSessions(): boolean {
+    return !this.options.settings.get().terminals.plainShellProfiles.includes(this.options.account.currentProfile().id)
   }
 
   /** The `ssh …` command to paste into a terminal (`ssh.command`, the tray's "Copy SSH command"). */
@@ -170,6 +199,16 @@ export class SshWing {
   }
 
   /** Quit: every tunnel, files session and terminal closes, then the connections. */
+  /** What the wing keeps on disk and reads at start: the window's saved terminal tabs. */
+  load(): Promise<void> {
+    return this.savedTabs.load()
+  }
+
+  /** Resolves once what the wing writes to disk is written. */
+  flushed(): Promise<void> {
+    return this.savedTabs.flushed()
+  }
+
   dispose(): void {
     this.tunnels.dispose()
     this.files.dispose()
@@ -183,10 +222,21 @@ export class SshWing {
     return account.currentProfile().builtIn === 'sandbox' ? account.sandbox()?.sshPrivateKeyPath : undefined
   }
 
-  /** Signed in: the profile's remembered tunnels come back; signed out: they close (an expiry keeps them). */
+  /**
+   * Signed in: the profile's remembered tunnels come back; signed out: they close (an expiry keeps
+   * them), and the account's saved terminal tabs and their scrollback are deleted.
+   */
   private sessionChanged(state: SessionState): void {
     if (state.status === 'signed-in') void this.tunnels.signedIn(state.profileId)
     else if (state.status === 'signed-out') this.tunnels.signedOut()
+    const before = this.account
+    this.account = this.options.account.accountKey()
+    if (state.status === 'signed-out' && before !== undefined) void this.savedTabs.forgetAccount(before).catch(() => undefined)
+  }
+
+  /** Whose terminals these are now (`profileId/username`), or undefined while signed out. */
+  accountKey(): string | undefined {
+    return this.options.account.accountKey()
   }
 
   /** A new instance list: connections to stopped instances end now (exec probes included), not after retries; tunnels follow. */

@@ -38,12 +38,18 @@ export async function startSandboxCore(options: {
   /** Seeds one Running instance of this name; none when absent. */
   instanceName?: string
   onEvent?: (event: EventName, payload: unknown, target: ClientId | undefined) => void
+  /**
+   * The data folder of a core that ran before (a restart: the same Sandbox state, known hosts,
+   * saved tabs and jobs); it is kept on close. Absent: a fresh one, removed on close.
+   */
+  dataDir?: string
+  /** The core's clock (the cost guard's countdowns, the jobs' retries); default the system's. */
   /** The reach's options (`sshBackend`: every instance's SSH port leads to that server). */
   reach?: ReachOptions
-  /** The core's clock (the emulator keeps real time). */
+  /** The core's clock (the cost guard's countdowns, the jobs' retries; the emulator keeps real time). */
   clock?: Clock
 }): Promise<SandboxCore> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-sandbox-core-'))
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'cloudtray-sandbox-core-')))
   const platform = recordingPlatform()
   let emulator: Emulator | undefined
   const core = createAppCore({
@@ -92,8 +98,10 @@ export async function startSandboxCore(options: {
     call,
     signIn,
     async close() {
+      // A data folder of its own goes: the instances' tmux sessions (which outlive the Sandbox) too.
+      if (options.dataDir === undefined) await emulator?.control.endSessions().catch(() => undefined)
       await core.stop()
-      await rm(dataDir, { recursive: true, force: true })
+      if (options.dataDir === undefined) await rm(dataDir, { recursive: true, force: true })
     }
   }
 }

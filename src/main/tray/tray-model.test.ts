@@ -53,6 +53,7 @@ describe('tray model', () => {
     expect(subs[0]!.submenu!.filter((i) => i.type !== 'separator').map((i) => i.label)).toEqual([
       'Open notebook',
       'Open terminal',
+      'Run a job…',
       'Copy SSH command',
       '8888 → http://10.0.0.5:30888',
       'Launch again…',
@@ -62,8 +63,12 @@ describe('tray model', () => {
   })
 
   it.each<[string, Instance, Record<string, boolean>]>([
-    ['Running: everything', running, { notebook: true, terminal: true, 'copy-ssh': true, 'port:30888': true, stop: true }],
-    ['Starting: only stop', starting, { notebook: false, terminal: false, 'copy-ssh': false, 'port:30888': false, stop: true }],
+    ['Running: everything', running, { notebook: true, terminal: true, 'run-job': true, 'copy-ssh': true, 'port:30888': true, stop: true }],
+    [
+      'Starting: only stop',
+      starting,
+      { notebook: false, terminal: false, 'run-job': false, 'copy-ssh': false, 'port:30888': false, stop: true }
+    ],
     ['Stopped: nothing', stopped, { notebook: false, terminal: false, 'copy-ssh': false, 'port:30888': false, stop: false }],
     ['failed: stop (ends billing)', failed, { notebook: false, terminal: false, 'copy-ssh': false, stop: true }],
     [
@@ -118,6 +123,7 @@ describe('tray model', () => {
   it('item ids round-trip to actions', () => {
     expect(parseTrayItemId('quit')).toEqual({ kind: 'quit' })
     expect(parseTrayItemId('instance:notebook-1:stop')).toEqual({ kind: 'stop', instanceId: 'notebook-1' })
+    expect(parseTrayItemId('instance:notebook-1:run-job')).toEqual({ kind: 'run-job', instanceId: 'notebook-1' })
     expect(parseTrayItemId('instance:notebook-1:port:30888')).toEqual({ kind: 'open-port', instanceId: 'notebook-1', nodePort: 30888 })
     expect(parseTrayItemId('instance:x:rm -rf')).toBeUndefined()
     expect(parseTrayItemId('status')).toBeUndefined()

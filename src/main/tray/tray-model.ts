@@ -68,6 +68,7 @@ export type TrayAction =
   | { kind: 'update-restart' }
   | { kind: 'notebook'; instanceId: string }
   | { kind: 'terminal'; instanceId: string }
+  | { kind: 'run-job'; instanceId: string }
   | { kind: 'copy-ssh'; instanceId: string }
   | { kind: 'open-port'; instanceId: string; nodePort: number }
   | { kind: 'stop'; instanceId: string }
@@ -106,11 +107,14 @@ export function parseTrayItemId(itemId: string): TrayAction | undefined {
     if (tunnel[2] === 'forward-other') return { kind: 'forward-other', instanceId }
     return { kind: `tunnel-${tunnel[5] as 'open' | 'copy' | 'stop'}`, instanceId, tunnelId: tunnel[4]! }
   }
-  const match = /^instance:(.+):(notebook|terminal|copy-ssh|stop|terminate|keep-running|launch-again|port:(\d{1,5}))$/.exec(itemId)
+  const match = /^instance:(.+):(notebook|terminal|run-job|copy-ssh|stop|terminate|keep-running|launch-again|port:(\d{1,5}))$/.exec(itemId)
   if (!match) return undefined
   const instanceId = match[1]!
   if (match[3] !== undefined) return { kind: 'open-port', instanceId, nodePort: Number(match[3]) }
-  return { kind: match[2] as 'notebook' | 'terminal' | 'copy-ssh' | 'stop' | 'terminate' | 'keep-running' | 'launch-again', instanceId }
+  return {
+    kind: match[2] as 'notebook' | 'terminal' | 'run-job' | 'copy-ssh' | 'stop' | 'terminate' | 'keep-running' | 'launch-again',
+    instanceId
+  }
 }
 
 export function trayModel(session: SessionState, snapshot: InstancesSnapshot, settings: Settings, context: TrayContext = {}): TrayModel {
@@ -234,6 +238,7 @@ function instanceSubmenu(
       signedIn && canOpenNotebook(instance)
     ),
     item(`instance:${id}:terminal`, 'Open terminal', terminal),
+    item(`instance:${id}:run-job`, 'Run a job…', terminal),
     item(`instance:${id}:copy-ssh`, 'Copy SSH command', terminal)
   ]
   if (tunnels)

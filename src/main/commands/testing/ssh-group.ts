@@ -21,7 +21,10 @@ export interface Sent {
 /** What the wing needs of the app, faked; change `settings.get()`'s object or `platform` before building the wing. */
 export function fakeWingOptions(dataDir: string, instances: Instance[], sandboxKey?: string): { options: SshWingOptions; sent: Sent[] } {
   const sent: Sent[] = []
-  const settings = { sshKeyFile: null } as unknown as Settings
+  const settings = {
+    sshKeyFile: null,
+    terminals: { plainShellProfiles: ['sandbox'], hideNoTmuxNotice: false, onCloseTab: 'ask' }
+  } as unknown as Settings
   const options: SshWingOptions = {
     dataDir,
     clock: systemClock(),
@@ -31,7 +34,8 @@ export function fakeWingOptions(dataDir: string, instances: Instance[], sandboxK
     account: {
       currentProfile: (): Profile => ({ id: 'sandbox', name: 'Sandbox', baseUrl: 'http://127.0.0.1:1', builtIn: 'sandbox' }),
       sandbox: () => (sandboxKey ? { notebookCertSha256: 'ab', sshPrivateKeyPath: sandboxKey } : undefined),
-      state: () => ({ status: 'signed-in', profileId: 'sandbox', remembered: false, keychain: 'available' })
+      state: () => ({ status: 'signed-in', profileId: 'sandbox', remembered: false, keychain: 'available' }),
+      accountKey: () => 'sandbox/demo'
     },
     settings: { get: () => settings },
     platform: {

@@ -88,20 +88,24 @@ export class TerminalSession {
     }
   }
 
-  attach(channel: ClientChannel): void {
+  /**
+   * Takes `channel` as the tab's shell. With `hold`, its first bytes wait (the channel paused)
+   * until `hold` answers what goes before them: a re-attached tmux session's history, which must
+   * land in the scrollback above the screen tmux draws. Only a flag is checked per chunk.
+   */
+  attach(channel: ClientChannel, hold?: (first: Buffer) => Promise<Uint8Array | undefined>): void {
     this.detach()
     this.channel = channel
     this.everConnected = true
     limitReadAhead(channel)
     // Usually watched already, by whoever opened the channel (shell-exit.ts says why).
     watchShellExit(channel)
-    const receiver =
+    const deliverTo =
       (batcher: Utf8Batcher) =>
-      (chunk: Buffer): void => {
-        if (this.channel !== channel) return
+      (chunk: Buffer | Uint8Array): void => {
         const action = this.flow.received(chunk.length)
         // A flood (a quarter of the window owed): batches go out per read, not after 16 ms.
-        batcher.push(chunk, this.flow.unacknowledged >= this.flow.window / 4)
+        batcher.push(chunk as Buffer, this.flow.unacknowledged >= this.flow.window / 4)
         if (action === 'pause') {
           channel.pause()
           // Nothing more comes until the renderer catches up: holding the batch's tail for the
@@ -109,10 +113,36 @@ export class TerminalSession {
           this.flushAll()
         }
       }
+    let held: Buffer[] | undefined = hold ? [] : undefined
+    const release = (prelude: Uint8Array | undefined): void => {
+      const waiting = held
+      held = undefined
+      if (!waiting || this.channel !== channel) return
+      const deliver = deliverTo(this.batcher)
+      if (prelude && prelude.length > 0) deliver(prelude)
+      for (const chunk of waiting) deliver(chunk)
+      if (!this.flow.isPaused) channel.resume()
+    }
+    const receiver = (batcher: Utf8Batcher): ((chunk: Buffer) => void) => {
+      const deliver = deliverTo(batcher)
+      return (chunk) => {
+        if (this.channel !== channel) return
+        if (held) {
+          held.push(chunk)
+          if (held.length === 1) {
+            channel.pause()
+            hold!(chunk).then(release, () => release(undefined))
+          }
+          return
+        }
+        deliver(chunk)
+      }
+    }
     channel.on('data', receiver(this.batcher))
     channel.stderr.on('data', receiver(this.errorBatcher ?? this.batcher))
     channel.on('close', () => {
       if (this.channel !== channel) return
+      release(undefined)
       this.flushAll(true)
       this.channel = undefined
       const exitCode = shellExitOf(channel)

@@ -118,9 +118,10 @@ export class SshConnection {
   }
 
   /**
-   * A command line's session (`SshRun`): the command, or the login shell, with a pseudo-terminal
-   * only when asked (and then the shell's quick-Ctrl-C receive window). Its exit status is watched
-   * from ssh2's callback on: `exit 7` answers in the same read as the channel's confirmation.
+   * A command line's session (`SshRun`), or a persistent tab's tmux client: the command, or the
+   * login shell, with a pseudo-terminal only when asked (and then the shell's quick-Ctrl-C receive
+   * window). Its exit status is watched from ssh2's callback on: `exit 7` answers in the same read
+   * as the channel's confirmation.
    */
   run(command: string | undefined, pty: PtyRequest | undefined): Promise<ClientChannel> {
     const window: PseudoTtyOptions | false = pty ? { cols: pty.cols, rows: pty.rows, term: pty.term ?? 'xterm-256color' } : false

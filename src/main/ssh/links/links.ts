@@ -76,6 +76,8 @@ interface Link {
   handed: WeakMap<LinkUser, SshConnection>
   /** The exec-only user while one holds the link (see exec). */
   execUser?: ExecUser
+  /** What was learnt about the instance once for this link (`once`), e.g. whether it has tmux. */
+  facts: Map<string, Promise<unknown>>
 }
 
 export class SshLinks {
@@ -102,7 +104,16 @@ export class SshLinks {
     const target = this.targetFor(instanceId)
     let link = this.links.get(instanceId)
     if (!link) {
-      link = { instanceId, target, users: new Set(), attempt: 0, everConnected: false, promptIds: new Set(), handed: new WeakMap() }
+      link = {
+        instanceId,
+        target,
+        users: new Set(),
+        attempt: 0,
+        everConnected: false,
+        promptIds: new Set(),
+        handed: new WeakMap(),
+        facts: new Map()
+      }
       this.links.set(instanceId, link)
     }
     link.users.add(user)
@@ -174,6 +185,24 @@ export class SshLinks {
       lease.release()
     }
     return { link, user }
+  }
+
+  /**
+   * Learns something about the instance once per link (kept across its reconnects, forgotten when
+   * the link ends): `learn` runs for the first caller, the others share its answer. A failure is
+   * not kept, so the next caller asks again. Without a link (nobody holds one) it just runs.
+   */
+  once<T>(instanceId: string, key: string, learn: () => Promise<T>): Promise<T> {
+    const link = this.links.get(instanceId)
+    if (!link) return learn()
+    const known = link.facts.get(key) as Promise<T> | undefined
+    if (known) return known
+    const asked = learn()
+    link.facts.set(key, asked)
+    asked.catch(() => {
+      if (link.facts.get(key) === asked) link.facts.delete(key)
+    })
+    return asked
   }
 
   /**

@@ -9,7 +9,9 @@
  * makes both, for the emulator and here alike).
  *
  * Sessions get HOME set to an empty folder of the fixture (`SetEnv HOME=…`), so the login shell
- * reads none of the real user's rc files. Those belong to the machine, not the test: this VM's
+ * reads none of the real user's rc files, and their own tmux socket folder (`TMUX_TMPDIR`), so
+ * their tmux server is the fixture's, never the machine's; `dispose` ends it. `setTmuxPresent(false)`
+ * puts a `tmux` that is "not found" first on the sessions' PATH (from the next start). Those belong to the machine, not the test: this VM's
  * ~/.bashrc runs `pyenv rehash`, which takes a lock file; a session the tests SIGKILL leaves that
  * lock behind, and every later shell then waits 60 s on it, so no command ever answers.
  */
@@ -19,6 +21,7 @@ import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { join as shellJoin } from 'shlex'
+import { endTmuxServers, MISSING_TMUX_SCRIPT } from '../../../emulator/reach/instance-tmux'
 import { SFTP_FAULTS, sftpServerCommand, type SftpFault } from '../../../emulator/reach/sftp-server'
 
 export const SSHD = '/usr/sbin/sshd'
@@ -66,6 +69,7 @@ export class OpenSshServer {
   port = 0
   private process: ChildProcess | undefined
   private readonly extraConfig: string[]
+  private tmuxPresent = true
   readonly hostKeyType: NonNullable<OpenSshServerOptions['hostKeyType']>
 
   constructor(options: OpenSshServerOptions = {}) {
@@ -76,6 +80,7 @@ export class OpenSshServer {
     keygen(this.userKeyPath, 'ed25519')
     writeFileSync(this.authorizedKeysPath, readFileSync(`${this.userKeyPath}.pub`))
     mkdirSync(this.homePath)
+    mkdirSync(this.tmuxDir, { mode: 0o700 })
   }
 
   /** From the next SFTP session on, the server fails as a read-only folder or a full disk would. */
@@ -101,6 +106,24 @@ export class OpenSshServer {
     ].join('\n')
     writeFileSync(path, script, { mode: 0o755 })
     return path
+  }
+
+  /** The sessions' TMUX_TMPDIR: their tmux server's socket is under it. */
+  get tmuxDir(): string {
+    return join(this.dir, 'tmux')
+  }
+
+  /** From the next start on, the sessions find no tmux (`false`: "tmux: not found", exit 127), or find it again. */
+  setTmuxPresent(present: boolean): void {
+    this.tmuxPresent = present
+    const bin = join(this.dir, 'no-tmux-bin')
+    mkdirSync(bin, { recursive: true })
+    writeFileSync(join(bin, 'tmux'), MISSING_TMUX_SCRIPT, { mode: 0o755 })
+  }
+
+  /** Ends the sessions' tmux server (what outlives sshd's sessions). */
+  endTmux(): Promise<void> {
+    return endTmuxServers(this.tmuxDir)
   }
 
   /** The sessions' HOME: an empty folder, so no rc file of the real user runs. */
@@ -160,7 +183,9 @@ export class OpenSshServer {
         'PrintLastLog no',
         'LogLevel ERROR',
         'MaxStartups 50',
-        `SetEnv HOME=${this.homePath}`,
+        `SetEnv HOME=${this.homePath} TMUX_TMPDIR=${this.tmuxDir}${
+          this.tmuxPresent ? '' : ` PATH=${join(this.dir, 'no-tmux-bin')}:/usr/local/bin:/usr/bin:/bin`
+        }`,
         `Subsystem sftp ${this.writeSftpWrapper()}`,
         ...this.extraConfig
       ].join('\n') + '\n'
@@ -200,6 +225,7 @@ export class OpenSshServer {
   async dispose(): Promise<void> {
     this.thaw()
     await this.stop()
+    await this.endTmux()
     rmSync(this.dir, { recursive: true, force: true })
   }
 }

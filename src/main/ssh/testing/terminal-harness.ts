@@ -1,9 +1,13 @@
 /**
  * Drives the terminals (terminals.ts) the way a renderer would, for tests and benchmarks: records events per
  * client, decodes each terminal's bytes, acknowledges them (at once, or when told), answers
- * prompts with a policy, and waits for output with a deadline instead of sleeping.
+ * prompts with a policy, and waits for output with a deadline instead of sleeping. With `useXterm`,
+ * each terminal's bytes also go into a headless xterm (@xterm/headless, the renderer's own parser)
+ * and are acknowledged once it parsed them, as a tab does: its buffer is what the tab shows.
  */
 import { TextDecoder } from 'node:util'
+import { createRequire } from 'node:module'
+import type { Terminal as Xterm } from '@xterm/headless'
 import type { Events, EventName } from '../../../shared/contract'
 import type { PromptAnswer, SshPrompt, TerminalStatus } from '../../../shared/contract-ssh'
 import type { Clock } from '../../../shared/clock'
@@ -11,6 +15,10 @@ import type { ClientId, EventSink } from '../../core-types'
 import { SshLinks, type SshLinksOptions } from '../links/links'
 import { Terminals, type TerminalsOptions } from '../terminals'
 import { Waiters } from './waiters'
+
+// @xterm/headless is CommonJS without named exports Node can see: required, so the benchmarks
+// (plain Node through tsx) can use this harness as the tests (vitest) do.
+const { Terminal: HeadlessTerminal } = createRequire(import.meta.url)('@xterm/headless') as typeof import('@xterm/headless')
 
 type TerminalKnobs = Pick<TerminalsOptions, 'parseWindow'>
 
@@ -47,6 +55,9 @@ export class TerminalHarness {
   readonly dataTypes = new Set<string>()
   /** Byte sink for benchmarks: when set, text is not decoded or kept. */
   onBytes: ((terminalId: string, data: Uint8Array) => void) | undefined
+  /** Set before opening: each terminal gets a headless xterm of this size (see `screen`). */
+  useXterm: { cols: number; rows: number; scrollback?: number } | undefined
+  private readonly xterms = new Map<string, Xterm>()
 
   readonly emit: EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => {
     if (event.startsWith('ssh.') && target !== this.clientId) this.misrouted.push(event)
@@ -62,7 +73,15 @@ export class TerminalHarness {
         if (!decoder) this.decoders.set(terminalId, (decoder = new TextDecoder('utf-8')))
         this.text.set(terminalId, (this.text.get(terminalId) ?? '') + decoder.decode(data, { stream: true }))
       }
-      if (this.autoAck) this.terminals.ack(terminalId, data.length, this.clientId)
+      if (this.useXterm) {
+        // Acknowledged once parsed, as the renderer's ParsedAcks does.
+        this.screen(terminalId).write(data, () => {
+          // A notice for a terminal closed meanwhile is dropped, as the dispatcher drops it.
+          if (this.autoAck) ignoreClosed(() => this.terminals.ack(terminalId, data.length, this.clientId))
+          else this.unacked.set(terminalId, (this.unacked.get(terminalId) ?? 0) + data.length)
+          this.waiters.wake()
+        })
+      } else if (this.autoAck) this.terminals.ack(terminalId, data.length, this.clientId)
       else this.unacked.set(terminalId, (this.unacked.get(terminalId) ?? 0) + data.length)
     } else if (event === 'ssh.written') {
       const { terminalId, bytes } = payload as Events['ssh.written']
@@ -97,6 +116,31 @@ export class TerminalHarness {
         links.dispose()
       }
     }
+  }
+
+  /** The terminal's headless xterm (with `useXterm`): what its tab would show. */
+  screen(terminalId: string): Xterm {
+    let term = this.xterms.get(terminalId)
+    if (!term) {
+      const size = this.useXterm ?? { cols: 80, rows: 24 }
+      term = new HeadlessTerminal({
+        cols: size.cols,
+        rows: size.rows,
+        scrollback: size.scrollback ?? 10_000,
+        scrollOnEraseInDisplay: true,
+        allowProposedApi: true
+      })
+      this.xterms.set(terminalId, term)
+    }
+    return term
+  }
+
+  /** Every line of the terminal's xterm buffer, scrollback and screen, as text (parsed so far). */
+  screenLines(terminalId: string): string[] {
+    const buffer = this.screen(terminalId).buffer.active
+    const lines: string[] = []
+    for (let row = 0; row < buffer.length; row++) lines.push(buffer.getLine(row)?.translateToString(true) ?? '')
+    return lines
   }
 
   output(terminalId: string): string {
@@ -143,5 +187,13 @@ export class TerminalHarness {
 
   waitForState(terminalId: string, state: TerminalStatus['state'], timeoutMs?: number): Promise<void> {
     return this.waitFor(() => this.lastStatus(terminalId)?.state === state, `state ${state}`, timeoutMs)
+  }
+}
+
+function ignoreClosed(action: () => void): void {
+  try {
+    action()
+  } catch {
+    // That terminal is closed.
   }
 }

@@ -1,415 +1,111 @@
 /**
- * One terminal tab: an xterm.js Terminal with its addons, bound to one `terminalId` in main.
- *
- * Terminal bytes never touch Svelte state: `ssh.data` goes straight to `term.write`, and the ack
- * is sent from xterm's write callback, i.e. once xterm has parsed those bytes (that is what
- * lets main's flow control hold a `yes` flood back instead of drowning the renderer). Only the
- * small things the toolbar shows (state, message, renderer, find results) are reactive.
- *
- * The tab's DOM element lives as long as the tab, so leaving the Terminal view and coming back
- * re-attaches the same xterm with its scrollback.
+ * One terminal tab: its panes (each its own shell, or its own tmux session, over its instance's
+ * shared link; panes may be on different instances) in a split layout (pane-layout.ts), which one
+ * has the focus, and the title the user gave it. The tab is listed in its instance's terminal view
+ * (the instance of its first pane). What is saved for the next start is `toSaved()`.
  */
-import { Terminal, type ITerminalOptions } from '@xterm/xterm'
-import { FitAddon } from '@xterm/addon-fit'
-import { SearchAddon } from '@xterm/addon-search'
-import { Unicode11Addon } from '@xterm/addon-unicode11'
-import { WebLinksAddon } from '@xterm/addon-web-links'
-import { WebglAddon } from '@xterm/addon-webgl'
-import '@xterm/xterm/css/xterm.css'
-import type { TerminalState, TerminalStatus } from '../../../shared/contract-ssh'
-import { call, send } from '../lib/bridge'
-import { copyText } from '../lib/clipboard'
-import { appSettings } from '../lib/settings.svelte'
-import { toasts } from '../lib/toasts.svelte'
-import { readOsc52 } from './osc'
-import { ParsedAcks } from './parsed-acks'
-import { planPaste, type PastePlan } from './paste'
-import { statusLine } from './status-line'
-import { clampFontSize, MINIMUM_CONTRAST_RATIO, TERMINAL_FONT_FAMILY, terminalTheme } from './terminal-theme'
-import { throttle } from './throttle'
-import type { Tone } from '../ui/tone'
+import type { PaneLayout, SavedTab } from '../../../shared/contract-terminals'
+import { paneIdsOf, paneTowards, removePane, setRatio, splitPane, type Direction, type SplitPath } from './pane-layout'
+import type { TerminalPane } from './terminal-pane.svelte'
 
-export type TabState = TerminalState | 'opening'
-
-/** Each state of a tab in the user's words and its tone (the toolbar's pill, the tab's dot). */
-export const TAB_STATES: Record<TabState, { label: string; tone: Tone }> = {
-  opening: { label: 'Connecting', tone: 'busy' },
-  connecting: { label: 'Connecting', tone: 'busy' },
-  connected: { label: 'Connected', tone: 'ok' },
-  reconnecting: { label: 'Reconnecting', tone: 'busy' },
-  closed: { label: 'Session ended', tone: 'muted' },
-  failed: { label: 'Not connected', tone: 'bad' }
+export interface TabStart {
+  tabId?: string
+  title: string
+  titleByUser?: boolean
+  layout?: PaneLayout
+  activePaneId?: string
+  /** Whose tab (`profileId/username`), as main stamped it. */
+  account?: string | undefined
 }
 
-const SEARCH_DECORATIONS = {
-  matchBackground: '#f2cc60',
-  matchOverviewRuler: '#f2cc60',
-  activeMatchBackground: '#ff9f1a',
-  activeMatchColorOverviewRuler: '#ff9f1a'
-}
-
-let nextKey = 1
-
-/** Told which terminal in main is the tab's, so main's events for it reach it (terminals.svelte.ts). */
-export interface TabRouting {
-  opened(terminalId: string, tab: TerminalTab): void
-  closed(terminalId: string): void
+export function newTabId(): string {
+  return `t-${crypto.randomUUID()}`
 }
 
 export class TerminalTab {
-  readonly key = `tab-${nextKey++}`
+  readonly key: string
   readonly instanceId: string
-  readonly element: HTMLDivElement
-  terminalId: string | null = null
-
-  // Reactive: what the toolbar and the tab strip show.
   title = $state('')
-  state = $state<TabState>('opening')
-  message = $state('')
-  needsUser = $state(false)
-  renderer = $state<'webgl' | 'dom'>('dom')
-  searchResults = $state<{ index: number; count: number } | null>(null)
-  /** A multi-line paste waiting for the user's confirmation. */
-  pendingPaste = $state<PastePlan | null>(null)
-  /** Columns × rows, shown in the status bar (and what main's PTY is told). */
-  size = $state({ cols: 80, rows: 24 })
-  /** Set when opening failed before a terminal existed in main (e.g. the instance stopped). */
-  openError = $state<string | null>(null)
+  titleByUser = $state(false)
+  layout = $state<PaneLayout>({ kind: 'pane', paneId: '' })
+  panes = $state<TerminalPane[]>([])
+  activePaneKey = $state('')
+  /** Its panes are in the page (it was shown once): a restored tab is drawn only when first shown. */
+  shown = $state(false)
+  readonly account: string | undefined
 
-  private readonly term: Terminal
-  private readonly routing: TabRouting
-  private readonly fit = new FitAddon()
-  private readonly search = new SearchAddon()
-  private webgl: WebglAddon | undefined
-  private opened = false
-  private disposed = false
-  private toldClipboardBlocked = false
-  private readonly acks = new ParsedAcks((bytes) => {
-    if (this.terminalId && !this.disposed) send('ssh.ack', { terminalId: this.terminalId, bytes })
-  })
-  private readonly sendResize = throttle((cols: number, rows: number) => {
-    if (this.terminalId) send('ssh.resize', { terminalId: this.terminalId, cols, rows })
-  }, 100)
-
-  constructor(instanceId: string, title: string, options: { fontSize: number; theme: 'light' | 'dark' }, routing: TabRouting) {
+  constructor(instanceId: string, panes: TerminalPane[], start: TabStart) {
+    this.key = start.tabId ?? newTabId()
     this.instanceId = instanceId
-    this.routing = routing
-    this.title = title
-    this.element = document.createElement('div')
-    this.element.className = 'xterm-host'
-    const termOptions: ITerminalOptions = {
-      fontSize: clampFontSize(options.fontSize),
-      fontFamily: TERMINAL_FONT_FAMILY,
-      theme: terminalTheme(options.theme),
-      minimumContrastRatio: MINIMUM_CONTRAST_RATIO,
-      scrollback: 10_000,
-      cursorBlink: true,
-      // Needed by the unicode11 addon (unicode.activeVersion).
-      allowProposedApi: true,
-      screenReaderMode: false,
-      // OSC 8 hyperlinks a program prints go where clicked links go: main's check, http(s) only (osc.ts).
-      linkHandler: {
-        activate: (event, uri) => {
-          event.preventDefault()
-          void call('external.open', { url: uri })
-        },
-        allowNonHttpProtocols: false
-      }
-    }
-    this.term = new Terminal(termOptions)
-    this.term.loadAddon(this.fit)
-    this.term.loadAddon(this.search)
-    this.term.loadAddon(new Unicode11Addon())
-    this.term.unicode.activeVersion = '11'
-    this.term.loadAddon(
-      new WebLinksAddon((event, uri) => {
-        event.preventDefault()
-        void call('external.open', { url: uri })
-      })
-    )
-    this.search.onDidChangeResults(({ resultIndex, resultCount }) => {
-      this.searchResults = resultCount > 0 ? { index: resultIndex, count: resultCount } : { index: -1, count: 0 }
-    })
-    // What a program may ask through OSC sequences (osc.ts): the clipboard only if the user
-    // allows it, titles never (the tab keeps the instance's name).
-    this.term.parser.registerOscHandler(52, (data) => this.onClipboardWrite(data))
-    for (const title of [0, 1, 2]) this.term.parser.registerOscHandler(title, () => true)
-    this.term.attachCustomKeyEventHandler((event) => this.onKey(event))
-    this.term.onData((data) => this.onInput(data))
-    this.term.onResize(({ cols, rows }) => {
-      this.size = { cols, rows }
-      this.sendResize(cols, rows)
-    })
-    // Take pastes before xterm does, to strip paste markers and confirm multi-line pastes.
-    this.element.addEventListener('paste', (event) => this.onPasteEvent(event), { capture: true })
+    this.title = start.title
+    this.titleByUser = start.titleByUser === true
+    this.panes = panes
+    const first = panes[0]!
+    this.layout = start.layout ?? { kind: 'pane', paneId: first.key }
+    this.activePaneKey = start.activePaneId && panes.some((pane) => pane.key === start.activePaneId) ? start.activePaneId : first.key
+    this.account = start.account
   }
 
-  /** Puts the terminal into `container` (first time: opens xterm and the SSH session). */
-  attach(container: HTMLElement): void {
-    if (this.disposed) return
-    container.append(this.element)
-    if (!this.opened) {
-      this.opened = true
-      this.term.open(this.element)
-      this.loadWebgl()
-      this.fitNow()
-      this.size = { cols: this.term.cols, rows: this.term.rows }
-      void this.openSession()
-    } else {
-      this.fitNow()
-    }
+  get activePane(): TerminalPane {
+    return this.pane(this.activePaneKey) ?? this.panes[0]!
   }
 
-  detach(): void {
-    this.element.remove()
+  pane(key: string): TerminalPane | undefined {
+    return this.panes.find((pane) => pane.key === key)
   }
 
-  fitNow(): void {
-    if (!this.opened || !this.element.isConnected || this.element.clientWidth === 0) return
-    try {
-      this.fit.fit()
-    } catch {
-      // Not laid out yet; the next ResizeObserver tick fits it.
+  /** Panes in the order the layout draws them. */
+  get orderedPanes(): TerminalPane[] {
+    return paneIdsOf(this.layout).flatMap((key) => this.pane(key) ?? [])
+  }
+
+  /** `pane` goes beside (`right`) or under (`down`) the active pane and takes the focus. */
+  addSplit(pane: TerminalPane, direction: 'right' | 'down'): void {
+    this.layout = splitPane(this.layout, this.activePaneKey, pane.key, direction)
+    this.panes = [...this.panes, pane]
+    this.activePaneKey = pane.key
+  }
+
+  /** Takes `pane` out of the layout; true when it was the last one (the tab closes). */
+  removePane(pane: TerminalPane): boolean {
+    const rest = removePane(this.layout, pane.key)
+    this.panes = this.panes.filter((each) => each !== pane)
+    if (!rest) return true
+    this.layout = rest
+    if (this.activePaneKey === pane.key) this.activePaneKey = paneIdsOf(rest)[0]!
+    return false
+  }
+
+  resize(path: SplitPath, ratio: number): void {
+    this.layout = setRatio(this.layout, path, ratio)
+  }
+
+  /** The pane in `direction` from the active one takes the focus; undefined at the edge. */
+  focusTowards(direction: Direction): TerminalPane | undefined {
+    const next = paneTowards(this.layout, this.activePaneKey, direction)
+    if (next) this.activePaneKey = next
+    return next ? this.pane(next) : undefined
+  }
+
+  /** Whether any pane's shell lives in a tmux session (closing then asks: leave it running, or end it). */
+  get keepsSessions(): boolean {
+    return this.panes.some((pane) => pane.session !== undefined && pane.persistence?.kind !== 'plain')
+  }
+
+  toSaved(): SavedTab {
+    return {
+      tabId: this.key,
+      instanceId: this.instanceId,
+      title: this.title,
+      titleByUser: this.titleByUser,
+      layout: $state.snapshot(this.layout) as PaneLayout,
+      panes: this.panes.map((pane) => ({
+        paneId: pane.key,
+        instanceId: pane.instanceId,
+        ...(pane.session ? { session: $state.snapshot(pane.session) } : {})
+      })),
+      activePaneId: this.activePaneKey,
+      ...(this.account ? { account: this.account } : {})
     }
   }
-
-  focus(): void {
-    this.term.focus()
-  }
-
-  setTheme(theme: 'light' | 'dark'): void {
-    this.term.options.theme = terminalTheme(theme)
-  }
-
-  setFontSize(size: number): void {
-    this.term.options.fontSize = clampFontSize(size)
-    this.fitNow()
-  }
-
-  get fontSize(): number {
-    return this.term.options.fontSize ?? 14
-  }
-
-  /** Bytes from main. Acknowledged once xterm has parsed them (one ack per parse slice, see ParsedAcks). */
-  write(data: Uint8Array): void {
-    const bytes = data.length
-    this.term.write(data, () => this.acks.parsed(bytes))
-  }
-
-  onStatus(status: TerminalStatus): void {
-    this.state = status.state
-    this.message = status.message
-    this.needsUser = status.needsUser === true
-    this.term.write(statusLine(status, this.atLineStart()))
-  }
-
-  /** Whether the cursor sits at the start of a line (as far as xterm has parsed). */
-  private atLineStart(): boolean {
-    return this.term.buffer.active.cursorX === 0
-  }
-
-  async reconnect(): Promise<void> {
-    if (!this.terminalId) {
-      await this.openSession()
-      return
-    }
-    this.needsUser = false
-    const result = await call('ssh.reconnect', { terminalId: this.terminalId })
-    if (!result.ok) this.showProblem(result.error.message)
-  }
-
-  findNext(text: string, options: { caseSensitive: boolean; regex: boolean }): boolean {
-    return this.search.findNext(text, { ...options, incremental: false, decorations: SEARCH_DECORATIONS })
-  }
-
-  findPrevious(text: string, options: { caseSensitive: boolean; regex: boolean }): boolean {
-    return this.search.findPrevious(text, { ...options, decorations: SEARCH_DECORATIONS })
-  }
-
-  clearSearch(): void {
-    this.search.clearDecorations()
-    this.searchResults = null
-    this.term.clearSelection()
-  }
-
-  confirmPaste(): void {
-    const plan = this.pendingPaste
-    this.pendingPaste = null
-    if (plan) this.term.paste(plan.text)
-    this.focus()
-  }
-
-  cancelPaste(): void {
-    this.pendingPaste = null
-    this.focus()
-  }
-
-  /** Text currently selected (for the Copy button). */
-  selection(): string {
-    return this.term.getSelection()
-  }
-
-  async copySelection(): Promise<boolean> {
-    const text = this.term.getSelection()
-    return text ? copyText(text) : false
-  }
-
-  /**
-   * Paste button and Ctrl/⌘+Shift+V. The desktop app reads the clipboard in main (its page may
-   * not: the permission policy denies clipboard-read); in a browser (`npm run web`) the page
-   * asks the browser.
-   */
-  async pasteFromClipboard(): Promise<void> {
-    const fromMain = await call('clipboard.read')
-    if (fromMain.ok) return this.requestPaste(fromMain.value.text)
-    try {
-      this.requestPaste(await navigator.clipboard.readText())
-    } catch {
-      this.showProblem('The clipboard could not be read. Use your system paste shortcut (Ctrl+V or ⌘V) inside the terminal.')
-    }
-  }
-
-  dispose(): void {
-    if (this.disposed) return
-    this.disposed = true
-    if (this.terminalId) this.routing.closed(this.terminalId)
-    this.sendResize.cancel()
-    if (this.terminalId) void call('ssh.close', { terminalId: this.terminalId })
-    this.webgl?.dispose()
-    this.term.dispose()
-    this.element.remove()
-  }
-
-  // ---------------------------------------------------------------- internals
-
-  private async openSession(): Promise<void> {
-    this.openError = null
-    this.state = 'opening'
-    const result = await call('ssh.open', { instanceId: this.instanceId, cols: this.term.cols, rows: this.term.rows })
-    if (this.disposed) {
-      if (result.ok) void call('ssh.close', { terminalId: result.value.terminalId })
-      return
-    }
-    if (!result.ok) {
-      this.state = 'failed'
-      this.needsUser = true
-      this.openError = result.error.message
-      this.showProblem(result.error.message)
-      return
-    }
-    this.terminalId = result.value.terminalId
-    this.routing.opened(this.terminalId, this)
-  }
-
-  private showProblem(message: string): void {
-    this.message = message
-    this.term.write(statusLine({ terminalId: this.terminalId ?? '', state: 'failed', message }, this.atLineStart()))
-  }
-
-  private onInput(data: string): void {
-    if (!this.terminalId) return
-    if (this.state === 'connected') {
-      send('ssh.input', { terminalId: this.terminalId, data })
-    } else if ((this.state === 'closed' || this.state === 'failed') && data === '\r') {
-      // "press Enter to reconnect", as the status line says.
-      void this.reconnect()
-    }
-  }
-
-  /** OSC 52 from the program: done only with the setting on; said once per tab when it is off. */
-  private onClipboardWrite(data: string): boolean {
-    const request = readOsc52(data, appSettings.current?.terminalClipboardWrite === true)
-    if (request.kind === 'write') void copyText(request.text)
-    else if (request.why === 'blocked' && !this.toldClipboardBlocked) {
-      this.toldClipboardBlocked = true
-      toasts.show(
-        'info',
-        'A program tried to copy to your clipboard',
-        'A program on the instance tried to set your clipboard; it was left as it was. To let programs do that (e.g. tmux or vim copying over SSH), turn on “Let programs in the terminal copy to the clipboard” in Settings.'
-      )
-    }
-    return true
-  }
-
-  private onKey(event: KeyboardEvent): boolean {
-    if (event.type !== 'keydown') return true
-    const mod = event.ctrlKey || event.metaKey
-    if (mod && event.shiftKey && event.code === 'KeyC') {
-      event.preventDefault()
-      void this.copySelection()
-      return false
-    }
-    if (mod && event.shiftKey && event.code === 'KeyV') {
-      event.preventDefault()
-      void this.pasteFromClipboard()
-      return false
-    }
-    if (mod && event.shiftKey && event.code === 'KeyF') {
-      event.preventDefault()
-      this.element.dispatchEvent(new CustomEvent('terminal-find', { bubbles: true }))
-      return false
-    }
-    return true
-  }
-
-  private onPasteEvent(event: ClipboardEvent): void {
-    event.preventDefault()
-    event.stopPropagation()
-    this.requestPaste(event.clipboardData?.getData('text/plain') ?? '')
-  }
-
-  private requestPaste(raw: string): void {
-    const plan = planPaste(raw)
-    if (plan.text === '') return
-    if (plan.needsConfirmation) this.pendingPaste = plan
-    else this.term.paste(plan.text)
-  }
-
-  /**
-   * WebGL when a GPU draws it; the DOM renderer when WebGL is missing, is a software
-   * rasteriser (SwiftShader, llvmpipe: VMs, remote desktops, --disable-gpu), where each frame
-   * costs more than parsing and output crawls, or when the context is lost later.
-   */
-  private loadWebgl(): void {
-    if (!hardwareWebgl()) {
-      this.renderer = 'dom'
-      return
-    }
-    try {
-      const webgl = new WebglAddon()
-      webgl.onContextLoss(() => {
-        webgl.dispose()
-        this.webgl = undefined
-        this.renderer = 'dom'
-        this.term.refresh(0, this.term.rows - 1)
-      })
-      this.term.loadAddon(webgl)
-      this.webgl = webgl
-      this.renderer = 'webgl'
-    } catch {
-      this.webgl = undefined
-      this.renderer = 'dom'
-    }
-  }
-}
-
-let hardwareWebglCache: boolean | undefined
-
-/** Whether WebGL2 exists and is drawn by a GPU rather than a software rasteriser. */
-function hardwareWebgl(): boolean {
-  if (hardwareWebglCache !== undefined) return hardwareWebglCache
-  let result = false
-  try {
-    const gl = document.createElement('canvas').getContext('webgl2')
-    if (gl) {
-      const info = gl.getExtension('WEBGL_debug_renderer_info')
-      const name = info ? String(gl.getParameter(info.UNMASKED_RENDERER_WEBGL)) : ''
-      result = !/swiftshader|llvmpipe|software|softpipe/i.test(name)
-      gl.getExtension('WEBGL_lose_context')?.loseContext()
-    }
-  } catch {
-    result = false
-  }
-  hardwareWebglCache = result
-  return result
 }

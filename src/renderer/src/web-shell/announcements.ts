@@ -5,7 +5,7 @@
  * here (the cost guard's with their choices as buttons). Every other status change is shown in place (the list, the badges), never as a toast.
  */
 import type { AppNotification } from '../../../shared/contract'
-import { onWebShell } from '../lib/bridge'
+import { call, onWebShell } from '../lib/bridge'
 import { cost, GUARD_KINDS, type GuardKind } from '../cost/cost.svelte'
 import { availability } from '../launch/availability.svelte'
 import { toasts, type ToastTone } from '../lib/toasts.svelte'
@@ -21,7 +21,8 @@ const TONES: Record<Exclude<AppNotification['kind'], GuardKind | LaunchKind>, To
   stopped: 'info',
   released: 'info',
   summary: 'info',
-  expiring: 'warning'
+  expiring: 'warning',
+  job: 'info'
 }
 
 /** Only the web shell sends these; in Electron this listens to nothing. */
@@ -31,6 +32,13 @@ export function listenForAnnouncements(): () => void {
     if (notification.kind === 'expiring') return
     // The cost guard's carry their choices ("Keep running", "Stop now"): the cost store shows them.
     if (isGuardKind(notification.kind)) return cost.announce(notification)
+    // A job's end carries "Open": its terminal.
+    if (notification.kind === 'job') {
+      const jobId = notification.jobId
+      const actions = jobId ? [{ label: 'Open', run: () => void call('jobs.open', { jobId }) }] : []
+      toasts.show(TONES.job, notification.title, notification.body, { sticky: true, actions })
+      return
+    }
     if (notification.kind === 'stock' || notification.kind === 'reclaimed') return availability.announce(notification)
     // A stuck start and a low balance ask for something to be done: they stay until dismissed.
     const sticky = notification.kind === 'stuck' || notification.kind === 'low-balance'

@@ -1,0 +1,101 @@
+/**
+ * The jobs this app started, per account, in `<dataDir>/jobs.json` (0600, rewritten atomically):
+ * enough to find each job on its instance again after a restart and to tell its end once. Read
+ * entry by entry: a bad entry is dropped, the others stay.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { z } from 'zod'
+import type { JobView } from '../../shared/contract-jobs'
+import { MAX_JOB_COMMAND, MAX_JOB_FOLDER } from '../../shared/contract-jobs'
+import { writeFileAtomic } from '../../shared/node/atomic-write'
+import { JOB_ID } from '../ssh/sessions/session-names'
+
+export interface JobRecord extends JobView {
+  /** `profileId/username`: a job is shown and watched only for its account. */
+  account: string
+  /** Its end was told (the notification, and the stop asked for): never twice. */
+  reported: boolean
+}
+
+/** The most jobs kept; the oldest ended ones go first. */
+export const MAX_JOBS = 200
+
+const RecordSchema = z.object({
+  jobId: z.string().regex(JOB_ID),
+  account: z.string().min(1).max(400),
+  instanceId: z.string().min(1).max(200),
+  instanceName: z.string().max(200),
+  command: z.string().min(1).max(MAX_JOB_COMMAND),
+  folder: z.string().max(MAX_JOB_FOLDER),
+  stopWhenDone: z.boolean(),
+  state: z.enum(['running', 'finished', 'failed', 'lost']),
+  exitStatus: z.number().int().min(0).max(255).optional(),
+  startedAt: z.number().finite(),
+  endedAt: z.number().finite().optional(),
+  lastLines: z.array(z.string().max(1000)).max(50),
+  sessionAlive: z.boolean(),
+  reported: z.boolean()
+})
+
+export class JobStore {
+  private records: JobRecord[] = []
+  private writing: Promise<void> = Promise.resolve()
+
+  constructor(private readonly dataDir: string) {}
+
+  async load(): Promise<void> {
+    let json: unknown
+    try {
+      json = JSON.parse(await readFile(join(this.dataDir, 'jobs.json'), 'utf8'))
+    } catch {
+      return
+    }
+    const entries = Array.isArray((json as { jobs?: unknown })?.jobs) ? (json as { jobs: unknown[] }).jobs : []
+    this.records = entries.flatMap((entry) => {
+      const parsed = RecordSchema.safeParse(entry)
+      if (!parsed.success) return []
+      const { problem: _problem, ...record } = parsed.data as JobRecord
+      return [record]
+    })
+  }
+
+  all(): readonly JobRecord[] {
+    return this.records
+  }
+
+  get(jobId: string): JobRecord | undefined {
+    return this.records.find((record) => record.jobId === jobId)
+  }
+
+  /** Adds or replaces a job, then writes the file. */
+  put(record: JobRecord): Promise<void> {
+    const others = this.records.filter((each) => each.jobId !== record.jobId)
+    this.records = trim([...others, record])
+    return this.write()
+  }
+
+  remove(jobId: string): Promise<void> {
+    this.records = this.records.filter((record) => record.jobId !== jobId)
+    return this.write()
+  }
+
+  flushed(): Promise<void> {
+    return this.writing
+  }
+
+  private write(): Promise<void> {
+    const text = JSON.stringify({ jobs: this.records }, null, 2) + '\n'
+    const next = this.writing.then(() => writeFileAtomic(join(this.dataDir, 'jobs.json'), text, 0o600))
+    this.writing = next.catch(() => undefined)
+    return next
+  }
+}
+
+/** At most MAX_JOBS: running jobs always stay; the oldest ended ones go. */
+function trim(records: JobRecord[]): JobRecord[] {
+  if (records.length <= MAX_JOBS) return records
+  const ended = records.filter((record) => record.state !== 'running').sort((a, b) => a.startedAt - b.startedAt)
+  const drop = new Set(ended.slice(0, records.length - MAX_JOBS).map((record) => record.jobId))
+  return records.filter((record) => !drop.has(record.jobId))
+}

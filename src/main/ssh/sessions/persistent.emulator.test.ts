@@ -1,0 +1,128 @@
+/**
+ * Persistent terminals through the whole core against the Sandbox (the emulator's own SSH
+ * servers; their instances run this machine's tmux): a tab runs a counter printing a line every
+ * 100 ms; the emulator drops the TCP connection (no SSH goodbye, as a network that goes away);
+ * the tab attaches to the same session again and its buffer (a headless xterm fed and
+ * acknowledged as the renderer does) shows every tick. Then the core is stopped and started
+ * again on the same data folder: the saved tab comes back with its scrollback, attaches to the
+ * session, and the counter is still running, still without a gap. Without tmux on the instance
+ * the tab says so.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { SavedTerminals } from '../../../shared/contract-terminals'
+import { posixShellMissing, skipBecause } from '../../../shared/node/testing/platform-support'
+import { startSandboxCore, type SandboxCore } from '../../testing/sandbox-core'
+import { TerminalView } from '../../testing/terminal-view'
+import { COUNTER, lastTick, tickGaps, ticks } from '../testing/counter'
+import { tmuxMissing } from '../testing/tmux'
+
+describe.skipIf(skipBecause(posixShellMissing(), 'persistent terminals in the Sandbox') || tmuxMissing())(
+  'persistent terminals against the Sandbox',
+  { timeout: 90_000 },
+  () => {
+    const cores: SandboxCore[] = []
+    const folders: string[] = []
+    afterAll(async () => {
+      for (const sandbox of cores.splice(0)) {
+        await sandbox.emulator.control.endSessions().catch(() => undefined)
+        await sandbox.close().catch(() => undefined)
+      }
+      for (const folder of folders) await rm(folder, { recursive: true, force: true })
+    })
+
+    async function start(dataDir: string, name?: string) {
+      const view = new TerminalView()
+      const sandbox = await startSandboxCore({ ...(name ? { instanceName: name } : {}), dataDir, onEvent: view.onEvent })
+      view.bind(sandbox.core)
+      cores.push(sandbox)
+      return { sandbox, view }
+    }
+
+    async function freshFolder(): Promise<string> {
+      const folder = await mkdtemp(join(tmpdir(), 'cloudtray-persist-core-'))
+      folders.push(folder)
+      return folder
+    }
+
+    it('re-attaches after the server drops the TCP connection, with no tick missing', async () => {
+      const { sandbox, view } = await start(await freshFolder(), 'persist-drop')
+      const { instanceId } = sandbox
+      const opened = await sandbox.call('ssh.open', { instanceId, cols: 100, rows: 20 })
+      // The profile keeps sessions (the default): main made one and named it.
+      expect(opened.session).toMatchObject({ socket: 'ours', name: expect.stringMatching(/^cloudtray-[a-z0-9]+$/) })
+      const { terminalId } = opened
+      await view.waitForState(terminalId, 'connected')
+      expect(view.lastStatus(terminalId)?.persistence).toEqual({ kind: 'tmux', session: opened.session })
+      view.type(terminalId, COUNTER)
+      await view.waitFor(() => lastTick(view.lines(terminalId)) >= 20, 'tick 20')
+
+      sandbox.emulator.control.faults.dropSsh(instanceId)
+      await view.waitForState(terminalId, 'reconnecting')
+      const beforeDrop = lastTick(view.lines(terminalId))
+      await view.waitForState(terminalId, 'connected')
+      await view.waitFor(() => lastTick(view.lines(terminalId)) >= beforeDrop + 20, 'ticks after the reconnect')
+      expect(tickGaps(ticks(view.lines(terminalId)))).toEqual([])
+      const sessions = await sandbox.call('ssh.sessions', { instanceId })
+      expect(sessions.filter((each) => each.socket === 'ours').map((each) => each.name)).toEqual([opened.session!.name])
+    })
+
+    it('comes back after the core is stopped and started again: the tab restored, the counter still running', async () => {
+      const dataDir = await freshFolder()
+      const first = await start(dataDir, 'persist-restart')
+      const { instanceId } = first.sandbox
+      const opened = await first.sandbox.call('ssh.open', { instanceId, cols: 100, rows: 20 })
+      const saved: SavedTerminals = {
+        tabs: [
+          {
+            tabId: 'tab-1',
+            instanceId,
+            title: 'training',
+            titleByUser: true,
+            layout: { kind: 'pane', paneId: 'pane-1' },
+            panes: [{ paneId: 'pane-1', instanceId, session: opened.session! }],
+            activePaneId: 'pane-1'
+          }
+        ],
+        activeTab: { [instanceId]: 'tab-1' },
+        lastInstanceId: instanceId
+      }
+      await first.sandbox.call('terminals.save', saved)
+      await first.view.waitForState(opened.terminalId, 'connected')
+      first.view.type(opened.terminalId, COUNTER)
+      await first.view.waitFor(() => lastTick(first.view.lines(opened.terminalId)) >= 20, 'tick 20')
+      await first.sandbox.call('terminals.saveScrollback', { paneId: 'pane-1', data: first.view.lines(opened.terminalId).join('\r\n') })
+      const beforeStop = lastTick(first.view.lines(opened.terminalId))
+      await first.sandbox.close()
+      cores.splice(cores.indexOf(first.sandbox), 1)
+
+      const second = await start(dataDir)
+      const restored = await second.sandbox.call('terminals.restore')
+      expect(restored.tabs).toEqual([{ ...saved.tabs[0], account: 'sandbox/demo' }])
+      expect(restored.activeTab).toEqual(saved.activeTab)
+      expect(restored.scrollback['pane-1']).toContain(`tick ${beforeStop}`)
+      const again = await second.sandbox.call('ssh.open', { instanceId, cols: 100, rows: 20, session: opened.session })
+      await second.view.waitForState(again.terminalId, 'connected')
+      await second.view.waitFor(() => lastTick(second.view.lines(again.terminalId)) >= beforeStop + 20, 'the counter, still running')
+      const numbers = ticks(second.view.lines(again.terminalId))
+      expect(tickGaps(numbers)).toEqual([])
+      expect(numbers[0]).toBe(1)
+    })
+
+    it('without tmux on the instance: the tab says so and runs a plain shell', async () => {
+      const { sandbox, view } = await start(await freshFolder(), 'persist-none')
+      await sandbox.emulator.control.faults.tmux(sandbox.instanceId, 'missing')
+      const { terminalId } = await sandbox.call('ssh.open', { instanceId: sandbox.instanceId, cols: 100, rows: 20 })
+      await view.waitForState(terminalId, 'connected')
+      expect(view.lastStatus(terminalId)?.persistence).toEqual({
+        kind: 'plain',
+        why: 'no-tmux',
+        message: 'This tab ends if the connection drops. Install tmux on the instance to keep jobs running: `apt-get install tmux`.'
+      })
+      view.type(terminalId, 'echo plain-$((40+2))\n')
+      await view.waitFor(() => view.lines(terminalId).some((line) => line.includes('plain-42')), 'plain-42')
+    })
+  }
+)
