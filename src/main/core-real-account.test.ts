@@ -21,13 +21,14 @@ describe('the balance', () => {
     await rig.login()
     const r = rig
     await expect.poll(() => r.of('balance').at(-1)?.balance?.availableBalance).toBe(100)
-    expect(trayLabel(r, 'balance')).toBe('Balance: $100.00')
+    // Vouchers and credits are part of what can be spent (#24: the tray left them out).
+    expect(trayLabel(r, 'balance')).toBe('Balance: $100.00 + $5.00 vouchers and credits')
 
     r.emulator.control.setBalance('demo', { balance: 3.5 })
     const refreshed = await r.call('balance.refresh')
     expect(refreshed).toMatchObject({ ok: true, value: { balance: { balance: 3.5, availableVoucherAmount: 5 } } })
-    expect(r.platform.notifications.filter((n) => n.kind === 'low-balance').map((n) => n.title)).toEqual(['Balance low: $3.50'])
-    expect(trayLabel(r, 'balance')).toBe('Balance low: $3.50')
+    expect(r.platform.notifications.filter((n) => n.kind === 'low-balance').map((n) => n.title)).toEqual(['Practice balance low: $3.50'])
+    expect(trayLabel(r, 'balance')).toBe('Balance low: $3.50 + $5.00 vouchers and credits')
     await r.call('balance.refresh')
     expect(r.platform.notifications.filter((n) => n.kind === 'low-balance')).toHaveLength(1)
 
