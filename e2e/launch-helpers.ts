@@ -71,7 +71,7 @@ export async function addStorage(page: Page, storage: { mountPath: string; name:
 
 /** Adds a node port with the ports field's Enter. */
 export async function addPort(page: Page, port: string): Promise<void> {
-  const ports = page.getByLabel('Node ports')
+  const ports = page.getByLabel('Ports to publish')
   await ports.fill(port)
   await ports.press('Enter')
 }
