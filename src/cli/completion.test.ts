@@ -10,9 +10,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as pty from 'node-pty'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { skipBecause } from '../shared/node/testing/platform-support'
 import { buildCli } from './testing/built-cli'
 
 const has = (shell: string): boolean => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0
+/** True to skip, after printing why (CI installs both shells: .ci/run). */
+const shellMissing = (shell: string): boolean =>
+  skipBecause(
+    has(shell) ? undefined : `${shell} is not installed (on Debian or Ubuntu: sudo apt-get install ${shell})`,
+    `${shell} completion`
+  )
 for (const shell of ['zsh', 'fish'])
   if (!has(shell)) console.log(`completion: skipping ${shell}: it is not installed (.ci/run installs it)`)
 
@@ -63,7 +70,7 @@ describe('shell completion', () => {
     expect(bash([stub, 'completion', ''])).toEqual(['bash', 'zsh', 'fish'])
   })
 
-  it.skipIf(!has('fish'))('fish: commands with their descriptions, options, and instance names', () => {
+  it.skipIf(shellMissing('fish'))('fish: commands with their descriptions, options, and instance names', () => {
     const file = script('fish')
     const complete = (line: string): string[] =>
       execFileSync('fish', ['--no-config', '-c', `source '${file}'; complete -C '${line}'`], {
@@ -80,7 +87,7 @@ describe('shell completion', () => {
     expect(complete('cloud-tray cp b')).toContain('box:')
   })
 
-  it.skipIf(!has('zsh'))('zsh: parses, registers with compinit, and completes an instance name at a real prompt', async () => {
+  it.skipIf(shellMissing('zsh'))('zsh: parses, registers with compinit, and completes an instance name at a real prompt', async () => {
     const file = script('zsh')
     expect(spawnSync('zsh', ['-n', file]).status).toBe(0)
     const registered = execFileSync(
