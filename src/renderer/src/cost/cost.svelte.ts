@@ -43,6 +43,8 @@ class CostStore implements MirrorStore {
   }
 
   byId = $derived(new Map((this.snapshot?.instances ?? []).map((entry) => [entry.instanceId, entry])))
+  /** The stops the guard made, by instance: the details say the guard stopped it, not "at your request". */
+  stopsById = $derived(new Map((this.snapshot?.stops ?? []).map((stop) => [stop.instanceId, stop])))
   countdowns = $derived((this.snapshot?.instances ?? []).filter((entry) => entry.countdown !== undefined))
 
   listen(): () => void {
