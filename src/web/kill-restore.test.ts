@@ -18,6 +18,7 @@ import WebSocket from 'ws'
 import type { CommandName, CommandResult } from '../shared/contract'
 import type { SessionRef } from '../shared/contract-ssh'
 import { posixShellMissing, skipBecause } from '../shared/node/testing/platform-support'
+import { pollUntil } from '../shared/node/testing/poll-until'
 import { COUNTER, lastTick, tickGaps, ticks } from '../main/ssh/testing/counter'
 import { tmuxMissing } from '../main/ssh/testing/tmux'
 import { createWsBridge, fetchDownlink, type WebSocketLike, type WsBridge } from '../renderer/src/lib/transport-ws'
@@ -81,15 +82,8 @@ function openPage(shell: Shell) {
   return { bridge, call, lines, states }
 }
 
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> =>
+  pollUntil(what, probe, { timeoutMs: 30_000 })
 
 describe.skipIf(skipBecause(posixShellMissing(), 'kill -9 of the web shell') || tmuxMissing())(
   'kill -9 of the web shell',

@@ -7,53 +7,22 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { PromptAnswer, SshPrompt } from '../../shared/contract-ssh'
 import { BATCH_MAX_BYTES } from './data-path/batcher'
 import { PARSE_WINDOW } from './data-path/flow-control'
 import { CHANNEL_READ_AHEAD } from './data-path/read-ahead'
 import { MIN_WINDOW, SSH2_WINDOW } from './data-path/receive-window'
 import { ROUND_TRIP_PROBES, probeRoundTrips } from './data-path/round-trip'
-import { KnownHostsStore } from './host-keys/known-hosts-store'
 import type { SshLinksOptions } from './links/links'
-import { runningInstance } from './testing/instance'
 import { opensshAvailable } from './testing/openssh-server'
 import { useOpenSshServer } from './testing/use-openssh-server'
-import { splitClock } from './testing/split-clock'
-import { TerminalHarness, type TerminalRig } from './testing/terminal-harness'
+import { opensshTerminals } from './testing/openssh-terminals'
 import { lowest } from '../../shared/extremes'
-
-const acceptAll = (prompt: SshPrompt): PromptAnswer | undefined =>
-  prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-and-remember' } : undefined
 
 describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   const sshd = useOpenSshServer('cloudtray-ssh-test-')
-  const rigs: TerminalRig[] = []
-  sshd.onEnd(async () => {
-    for (const rig of rigs) rig.dispose()
-  })
-
-  let counter = 0
-  function setup(overrides: Partial<SshLinksOptions> = {}, knownHostsFile?: string) {
-    const harness = new TerminalHarness()
-    const home = join(sshd.scratch, `home-${++counter}`)
-    mkdirSync(home, { recursive: true })
-    const { clock, manual } = splitClock()
-    const rig = harness.connect({
-      clock,
-      findInstance: (instanceId) =>
-        runningInstance({ instanceId, host: '127.0.0.1', port: sshd.server.port, username: sshd.server.username }),
-      knownHosts: new KnownHostsStore(knownHostsFile ?? join(home, 'app-known_hosts'), join(home, '.ssh', 'known_hosts')),
-      homeDir: home,
-      settingsKeyFile: () => sshd.server.userKeyPath,
-      sandboxKeyFile: () => undefined,
-      agent: undefined,
-      random: () => 0,
-      ...overrides
-    })
-    rigs.push(rig)
-    harness.answerPrompt = acceptAll
-    return { harness, terminals: rig.terminals, links: rig.links, manual, home }
-  }
+  const openTerminals = opensshTerminals(sshd)
+  const setup = (links: Partial<SshLinksOptions> = {}, appKnownHosts?: string) =>
+    openTerminals({ links, ...(appKnownHosts ? { appKnownHosts } : {}) })
 
   function fingerprintOf(pubFile: string): string {
     return execFileSync('ssh-keygen', ['-lf', pubFile], { encoding: 'utf8' }).split(' ')[1] as string
@@ -139,7 +108,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('asks for the passphrase of an encrypted key, again when it is wrong, and keeps it for the session', async () => {
-    const encrypted = sshd.server.addUserKey(`enc-${counter}`, 'correct horse')
+    const encrypted = sshd.server.addUserKey('enc-key', 'correct horse')
     const { harness, terminals } = setup({ settingsKeyFile: () => encrypted })
     const answers = ['wrong', 'correct horse']
     harness.answerPrompt = (prompt) => {
@@ -165,11 +134,11 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('authenticates through ssh-agent', async () => {
-    const socket = join(sshd.scratch, `agent-${counter}.sock`)
+    const socket = join(sshd.scratch, 'agent.sock')
     const agent: ChildProcess = spawn('ssh-agent', ['-D', '-a', socket], { stdio: 'ignore' })
     try {
       for (let i = 0; i < 100 && !existsSync(socket); i++) await new Promise((resolve) => setTimeout(resolve, 20))
-      const agentOnly = sshd.server.addUserKey(`agent-${counter}`)
+      const agentOnly = sshd.server.addUserKey('agent-key')
       execFileSync('ssh-add', [agentOnly], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'ignore' })
       const { harness, terminals } = setup({ agent: socket, settingsKeyFile: () => null })
       const { terminalId } = terminals.open('i-5', 80, 24, harness.clientId)
@@ -183,7 +152,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('fails without retrying when no key is accepted', async () => {
-    const stranger = join(sshd.scratch, `stranger-${counter}`)
+    const stranger = join(sshd.scratch, 'stranger-key')
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', stranger])
     const { harness, terminals, manual } = setup({ settingsKeyFile: () => stranger })
     harness.answerPrompt = (prompt) => (prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-once' } : { kind: 'cancel' })
@@ -200,7 +169,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
 
   it('refuses a changed host key with both fingerprints until the old key is forgotten', async () => {
     const { harness, terminals, links, home } = setup()
-    const other = join(sshd.scratch, `other-host-${counter}`)
+    const other = join(sshd.scratch, 'other-host-key')
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', other])
     const otherKey = readFileSync(`${other}.pub`, 'utf8').trim().split(' ')[1]
     mkdirSync(join(home, '.ssh'), { recursive: true })
