@@ -8,20 +8,17 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { LaunchTemplate, TemplateInput } from '../../shared/contract-launch'
-import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
+import { createRequest, type CoreRig } from '../testing/core-harness'
+import { coreRigsPerTest } from '../testing/core-rigs'
 
 const H100X8 = 'gpu-h100-sxm-8x'
 
-let rig: CoreRig | undefined
-afterEach(async () => {
-  await rig?.close()
-  rig = undefined
-})
+const rigs = coreRigsPerTest()
 
 async function signedIn(): Promise<{ r: CoreRig; usWest: string; singapore: string; frankfurt: string }> {
-  const r = (rig = await createCoreRig())
+  const r = await rigs.open()
   await r.login()
   const [usWest, singapore, frankfurt] = r.emulator.control.catalog().regions.map((region) => region.regionId)
   return { r, usWest: usWest!, singapore: singapore!, frankfurt: frankfurt! }
