@@ -30,8 +30,9 @@ const spots = (shell: WebShell) =>
     .instances('demo')
     .filter((i) => i.instanceSpecInfo.name === 'spot-job')
 
-/** A spot RTX 4090 launched through the form with a volume and a port, Running. */
-async function launchSpot(page: Page, tick: (ms: number) => Promise<void>): Promise<void> {
+/** Signed in, with a spot RTX 4090 launched through the form with a volume and a port, Running: where both tests start. */
+async function signedInWithSpot(page: Page, shell: WebShell, tick: (ms: number) => Promise<void>): Promise<void> {
+  await signIn(page, shell)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'New instance' }).click()
   await page.getByLabel('Name', { exact: true }).fill('spot-job')
   await chooseLaunch(page, { type: /^1 × RTX-4090-SPOT/, image: IMAGE })
@@ -57,8 +58,7 @@ test('with "Relaunch automatically when reclaimed": one new instance with the sa
   shell,
   tick
 }) => {
-  await signIn(page, shell)
-  await launchSpot(page, tick)
+  await signedInWithSpot(page, shell, tick)
   await details(page).getByRole('checkbox', { name: 'Relaunch automatically when reclaimed' }).check()
   const rule = details(page).getByRole('form', { name: 'Relaunch rule' })
   await rule.getByRole('spinbutton', { name: 'At most ($ per hour)' }).fill('1')
@@ -103,8 +103,7 @@ test('without it: the notification says it was reclaimed, and Relaunch like this
   shell,
   tick
 }) => {
-  await signIn(page, shell)
-  await launchSpot(page, tick)
+  await signedInWithSpot(page, shell, tick)
   await reclaim(shell, tick)
   const notice = toasts(page).getByRole('status').filter({ hasText: '«spot-job» was reclaimed by the provider' })
   await expect(notice).toBeVisible()
