@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
 import { ManualClock } from '../../shared/clock'
 import type { CreateInstanceRequest } from '../../shared/create-request'
+import { EVERY_PART } from '../../shared/testing/create-request'
 import { createRequest, type CoreRig } from '../testing/core-harness'
 import { coreRigsPerTest } from '../testing/core-rigs'
 import { pass, until } from './testing/stock-time'
@@ -26,15 +27,7 @@ async function runningSpot(): Promise<{ r: CoreRig; clock: ManualClock; request:
     instanceTypeId: SPOT,
     region,
     isSpotInstance: true,
-    nodePorts: [8888, 6006],
-    remoteStorages: [{ mountPath: '/data', remoteStorageName: 'datasets', remoteStorageId: 'vol-123', type: 'filesystem' }],
-    instanceConfiguration: {
-      extraDataDiskSizeDB: 50,
-      enableCommonData: true,
-      enableDocker: true,
-      dockerStorageSize: 20,
-      initScript: 'pip install -r /data/req.txt'
-    }
+    ...EVERY_PART
   })
   const created = await r.call('instances.create', { request })
   if (!created.ok) throw new Error(created.error.message)

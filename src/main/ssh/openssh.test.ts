@@ -275,12 +275,21 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
 
   // A command line's sessions (`ssh.open` with `run`, contract-ssh.ts: `cloud-tray ssh`).
   describe('command line sessions', () => {
+    /** A rig whose `run` opens `command` as the command line does (`cloud-tray ssh … -- command`): no pty unless asked. */
+    function commandLine() {
+      const rig = setup()
+      const run = (instanceId: string, command: string, pty?: { cols: number; rows: number; term: string }) =>
+        rig.terminals.open(instanceId, pty?.cols ?? 80, pty?.rows ?? 24, rig.harness.clientId, undefined, {
+          command,
+          pty: pty !== undefined,
+          ...(pty ? { term: pty.term } : {})
+        })
+      return { ...rig, run }
+    }
+
     it('passes a command’s exit status, with its stdout and stderr apart', async () => {
-      const { harness, terminals } = setup()
-      const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId, undefined, {
-        command: 'echo out; echo err >&2; exit 7',
-        pty: false
-      })
+      const { harness, terminals, run } = commandLine()
+      const { terminalId } = run('i-1', 'echo out; echo err >&2; exit 7')
       await harness.waitForState(terminalId, 'closed')
       expect(harness.lastStatus(terminalId)).toMatchObject({ state: 'closed', exitCode: 7, message: 'command ended (exit 7)' })
       expect(harness.output(terminalId)).toBe('out\n')
@@ -290,34 +299,27 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     })
 
     it('says which signal killed a command', async () => {
-      const { harness, terminals } = setup()
-      const { terminalId } = terminals.open('i-2', 80, 24, harness.clientId, undefined, { command: 'kill -TERM $$', pty: false })
+      const { harness, run } = commandLine()
+      const { terminalId } = run('i-2', 'kill -TERM $$')
       await harness.waitForState(terminalId, 'closed')
       expect(harness.lastStatus(terminalId)).toMatchObject({ signal: 'TERM', message: 'command ended (killed by SIGTERM)' })
       expect(harness.lastStatus(terminalId)!.exitCode).toBeUndefined()
     })
 
     it('gives a pseudo-terminal of the asked size and TERM only when asked', async () => {
-      const { harness, terminals } = setup()
-      const withPty = terminals.open('i-3', 100, 30, harness.clientId, undefined, {
-        command: 'stty size; echo $TERM; test -t 0',
-        pty: true,
-        term: 'vt100'
-      })
+      const { harness, run } = commandLine()
+      const withPty = run('i-3', 'stty size; echo $TERM; test -t 0', { cols: 100, rows: 30, term: 'vt100' })
       await harness.waitForState(withPty.terminalId, 'closed')
       expect(harness.output(withPty.terminalId)).toBe('30 100\r\nvt100\r\n')
       expect(harness.lastStatus(withPty.terminalId)!.exitCode).toBe(0)
-      const without = terminals.open('i-3', 100, 30, harness.clientId, undefined, { command: 'test -t 0', pty: false })
+      const without = run('i-3', 'test -t 0')
       await harness.waitForState(without.terminalId, 'closed')
       expect(harness.lastStatus(without.terminalId)!.exitCode).toBe(1)
     })
 
     it('takes piped input as bytes, ends it with EOF, and credits what went out', async () => {
-      const { harness, terminals } = setup()
-      const { terminalId } = terminals.open('i-4', 80, 24, harness.clientId, undefined, {
-        command: 'od -An -tx1 | tr -d " \\n"; echo',
-        pty: false
-      })
+      const { harness, terminals, run } = commandLine()
+      const { terminalId } = run('i-4', 'od -An -tx1 | tr -d " \\n"; echo')
       await harness.waitForState(terminalId, 'connected')
       const bytes = new Uint8Array([0, 255, 0xc3, 0x28, 10, 13])
       terminals.input(terminalId, bytes, harness.clientId)
@@ -329,18 +331,18 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     })
 
     it('never runs a command again after its connection drops, and keeps a finished one’s link warm', async () => {
-      const { harness, terminals, links } = setup()
-      const first = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'true', pty: false })
+      const { harness, links, run } = commandLine()
+      const first = run('i-5', 'true')
       await harness.waitForState(first.terminalId, 'closed')
       const warm = links.connectionOf('i-5')
       expect(warm).toBeDefined()
       // The next one runs on the same connection: no new handshake.
-      const second = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'echo again', pty: false })
+      const second = run('i-5', 'echo again')
       await harness.waitForState(second.terminalId, 'closed')
       expect(links.connectionOf('i-5')).toBe(warm)
       expect(harness.output(second.terminalId)).toBe('again\n')
 
-      const long = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'echo started; sleep 30', pty: false })
+      const long = run('i-5', 'echo started; sleep 30')
       await harness.waitForOutput(long.terminalId, 'started')
       await sshd.server.stop()
       await harness.waitForState(long.terminalId, 'closed')

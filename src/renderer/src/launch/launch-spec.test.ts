@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readCatalog } from '../../../shared/catalog'
-import { validCreateRequest } from '../../../shared/testing/create-request'
+import { EVERY_PART, validCreateRequest } from '../../../shared/testing/create-request'
 import { draftFromSpec, regionsOffering, relaunchRuleFrom, specFromDraft } from './launch-spec'
 
 describe('the draft and a launch spec (#26)', () => {
@@ -8,16 +8,8 @@ describe('the draft and a launch spec (#26)', () => {
     const request = validCreateRequest({
       name: 'train',
       billing: { chargeMode: 'perWeek', duration: 3 },
-      remoteStorages: [{ mountPath: '/data', remoteStorageName: 'd', remoteStorageId: 'v-1', type: 'filesystem' }],
-      instanceConfiguration: {
-        extraDataDiskSizeDB: 40,
-        enableCommonData: true,
-        enableDocker: true,
-        dockerStorageSize: 15,
-        initScript: 'echo hi\n'
-      },
-      isSpotInstance: true,
-      nodePorts: [8888, 6006]
+      ...EVERY_PART,
+      isSpotInstance: true
     })
     const spec = { request, regions: [request.region, 'eu-1'], imageLabel: 'PyTorch' }
     expect(specFromDraft(draftFromSpec(spec), spec.regions)).toEqual(spec)
