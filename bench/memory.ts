@@ -21,7 +21,7 @@
  *
  *   npx tsx bench/memory.ts
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -34,7 +34,7 @@ import { createMemoryKeychain } from '../src/main/account/keychain'
 import type { EventName, Events } from '../src/shared/contract'
 import type { TerminalStatus } from '../src/shared/contract-ssh'
 import { startWebShell, type WebShell } from '../src/web/server'
-import { runBench } from './run-bench'
+import { endSandboxBench, runBench } from './run-bench'
 
 const INSTANCES = 20
 const TABS = 8
@@ -307,13 +307,7 @@ async function main(): Promise<number> {
     return growthOk && leakOk && firstLineKept ? 0 : 1
   } finally {
     terminals.off()
-    await shell
-      .emulator()
-      .endSessions()
-      .catch(() => undefined)
-    await shell.close().catch(() => undefined)
-    await browser.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await endSandboxBench(shell, browser, dataDir)
   }
 }
 
