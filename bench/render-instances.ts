@@ -19,7 +19,7 @@
  * new, one instance's status changed): the DOM mutations it causes are counted, and which rows
  * they touch. Target: one row.
  */
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { parseArgs } from 'node:util'
 import { chromium } from '@playwright/test'
@@ -91,18 +91,14 @@ const MUTATION_PROBE = `(() => {
 })()`
 
 /**
- * Runs before the app: notes when an `instances` event reaches the page, ahead of the app's own
- * handler (listeners fire in registration order; the app sets onmessage after construction).
+ * Runs before the app: notes when the page starts reading an `instances` event (its JSON.parse,
+ * the first thing the app does with the message, whichever way main's messages come).
  */
 const ARRIVAL_PROBE = `(() => {
-  const Native = window.WebSocket
-  window.WebSocket = class extends Native {
-    constructor(url, protocols) {
-      super(url, protocols)
-      this.addEventListener('message', (event) => {
-        if (typeof event.data === 'string' && event.data.startsWith('{"t":"event","event":"instances"')) window.__arrived = performance.now()
-      })
-    }
+  const parse = JSON.parse
+  JSON.parse = function (text, reviver) {
+    if (typeof text === 'string' && text.slice(0, 48).includes('"event":"instances"')) window.__arrived = performance.now()
+    return parse.call(this, text, reviver)
   }
 })()`
 
@@ -154,16 +150,22 @@ async function main(): Promise<void> {
   const { dir } = await ensureRendererBuild(REPO_ROOT, (line) => console.error(line))
   const { core, set } = snapshotCore()
   let port = 0
-  const server = createServer((request, response) => void serveStatic(dir, request, response))
+  // Main's messages come on the page's downlink (a streamed response), as in the web shell. On
+  // the socket instead, Playwright's network tracking would copy every WebSocket frame's text to
+  // this process over the DevTools pipe: a 1000-instance list made the browser and this process
+  // serialize and parse it again on the same two cores as the page, which the page then waited for.
+  let handleRequest: (request: IncomingMessage, response: ServerResponse) => boolean = () => false
+  const server = createServer((request, response) => {
+    if (!handleRequest(request, response)) void serveStatic(dir, request, response)
+  })
   const secret = createSecret()
-  // No downlink (this server does not route it): every message stays on the socket, where the
-  // arrival probe watches for the snapshot.
   const transport = attachWsTransport(server, {
     core,
     secret,
     allowedOrigins: () => [`http://127.0.0.1:${port}`],
     allowedHosts: () => [`127.0.0.1:${port}`]
   })
+  handleRequest = (request, response) => transport.handleRequest(request, response)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   port = (server.address() as AddressInfo).port
 

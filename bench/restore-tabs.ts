@@ -11,7 +11,7 @@
  *
  *   npx tsx bench/restore-tabs.ts [--rounds 3]
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser } from '@playwright/test'
@@ -22,7 +22,7 @@ import type { SessionRef, TerminalStatus } from '../src/shared/contract-ssh'
 import type { SavedTerminals } from '../src/shared/contract-terminals'
 import type { EventName, Events } from '../src/shared/contract'
 import { startWebShell, type WebShell, type WebShellOptions } from '../src/web/server'
-import { runBench } from './run-bench'
+import { endSandboxBench, runBench } from './run-bench'
 
 const TARGET_RATIO = 1.5
 const TABS = 20
@@ -161,13 +161,7 @@ async function main(): Promise<number> {
     console.log(`  ratio ${TABS}/1: ${ratio.toFixed(2)} (target ≤ ${TARGET_RATIO}) ${ok ? 'PASS' : 'FAIL'}`)
     return ok ? 0 : 1
   } finally {
-    await shell
-      .emulator()
-      .endSessions()
-      .catch(() => undefined)
-    await shell.close().catch(() => undefined)
-    await browser.close()
-    rmSync(dataDir, { recursive: true, force: true })
+    await endSandboxBench(shell, browser, dataDir)
   }
 }
 

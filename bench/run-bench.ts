@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
 import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
+import type { WebShell } from '../src/web/server'
 
 /** Runs a benchmark's `main` and exits with the code it answers (1, with the error printed, if it throws). */
 export function runBench(main: () => Promise<number>): void {
@@ -55,4 +56,18 @@ export async function withTrustedSshd(
     await server.dispose()
     rmSync(scratch, { recursive: true, force: true })
   }
+}
+
+/**
+ * After a bench on the web shell and the Sandbox's real SSH servers: the instances' tmux servers
+ * (they would outlive the bench), the shell, the browser and the bench's data folder.
+ */
+export async function endSandboxBench(shell: WebShell, browser: { close(): Promise<void> }, dataDir: string): Promise<void> {
+  await shell
+    .emulator()
+    .endSessions()
+    .catch(() => undefined)
+  await shell.close().catch(() => undefined)
+  await browser.close()
+  rmSync(dataDir, { recursive: true, force: true })
 }

@@ -15,6 +15,7 @@ import type { WebShellEvents } from '../../shared/web/web-shell-events'
 import type { AppCore, ClientId } from '../../main/core-types'
 import { DOWNLINK_OFFER } from '../../shared/web/downlink'
 import { Downlinks, TOO_SLOW } from './downlink-server'
+import { toWire } from '../../shared/web/instances-wire'
 import { secretsMatch } from '../../shared/node/secret'
 import {
   BYTE_CARRYING_EVENTS,
@@ -132,7 +133,7 @@ export function attachWsTransport(server: Server, options: WsTransportOptions): 
   }
 
   const unsubscribe = options.core.subscribe((event, payload, target) => {
-    const message: ServerMessage = { t: 'event', event, payload }
+    const message: ServerMessage = { t: 'event', event, payload: toWire(event, payload) }
     if (target !== undefined) {
       send(target, message)
       return

@@ -5,10 +5,29 @@
  */
 export type TableTier = 'wide' | 'two-line' | 'narrow'
 
+export type TableColumn = 'name' | 'status' | 'gpu' | 'region' | 'price' | 'uptime' | 'load' | 'actions'
+
 export interface TableLayout {
   tier: TableTier
   /** Each row's height in px (the header's is its own). */
   rowHeight: number
+  /**
+   * Columns a row (and the one-line header) leaves to screen readers: what a narrower table
+   * leaves to the details, and the header's words for what stands on a row's second line.
+   */
+  spokenOnly: { row: ReadonlySet<TableColumn>; head: ReadonlySet<TableColumn> }
+}
+
+const WIDE: TableLayout = { tier: 'wide', rowHeight: 52, spokenOnly: { row: new Set(), head: new Set() } }
+const TWO_LINE: TableLayout = {
+  tier: 'two-line',
+  rowHeight: 72,
+  spokenOnly: { row: new Set(['region']), head: new Set(['region', 'gpu', 'actions']) }
+}
+const NARROW: TableLayout = {
+  tier: 'narrow',
+  rowHeight: 72,
+  spokenOnly: { row: new Set(['gpu', 'region', 'uptime', 'load']), head: new Set(['gpu', 'region', 'uptime', 'load', 'actions']) }
 }
 
 /**
@@ -21,6 +40,6 @@ export const TWO_LINE_FROM_PX = 600
 
 export function tableLayout(widthPx: number): TableLayout {
   // Before the first layout (0) the widest is assumed: a row is never taller than it has to be.
-  if (widthPx === 0 || widthPx >= WIDE_FROM_PX) return { tier: 'wide', rowHeight: 52 }
-  return { tier: widthPx >= TWO_LINE_FROM_PX ? 'two-line' : 'narrow', rowHeight: 72 }
+  if (widthPx === 0 || widthPx >= WIDE_FROM_PX) return WIDE
+  return widthPx >= TWO_LINE_FROM_PX ? TWO_LINE : NARROW
 }

@@ -5,6 +5,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { downlinkBytes } from '../../../shared/web/testing/downlink-bytes'
+import type { InstancesSnapshot } from '../../../shared/contract'
+import { toWire } from '../../../shared/web/instances-wire'
+import { makeInstance } from '../../../shared/testing/instance'
 import { encodeFrame } from '../../../shared/web/ws-protocol'
 import { createWsBridge, type WebSocketLike } from './transport-ws'
 
@@ -49,6 +52,24 @@ describe('the page’s WebSocket transport with a downlink', () => {
     )
     await answered
     await expect.poll(() => order).toEqual(['answer', 'event'])
+    bridge.close()
+  })
+
+  it('the instance list comes in the server’s wire form and reaches listeners as the snapshot main sent', async () => {
+    let push!: (bytes: Uint8Array) => void
+    const stream = new ReadableStream<Uint8Array>({ start: (controller) => (push = (bytes) => controller.enqueue(bytes)) })
+    const bridge = createWsBridge({ origin: 'ws://127.0.0.1:1', secret: 's', createSocket: helloSocket, openDownlink: async () => stream })
+    const snapshot: InstancesSnapshot = {
+      instances: [makeInstance({ id: 'a', name: 'one' }), makeInstance({ id: 'b', name: 'two', status: 'Stopped' })],
+      fetchedAt: 7,
+      mode: 'steady'
+    }
+    const heard: InstancesSnapshot[] = []
+    bridge.on('instances', (payload) => heard.push(payload))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    push(oneRead({ t: 'event', event: 'instances', payload: toWire('instances', snapshot) }))
+    await expect.poll(() => heard.length).toBe(1)
+    expect(heard[0]).toEqual(snapshot)
     bridge.close()
   })
 })

@@ -22,6 +22,7 @@ import {
 } from '../../../shared/web/ws-protocol'
 import { DOWNLINK_HEADER, DOWNLINK_OFFER, DOWNLINK_PATH, DownlinkDecoder } from '../../../shared/web/downlink'
 import type { WebShellEventName, WebShellEvents } from '../../../shared/web/web-shell-events'
+import { fromWire } from '../../../shared/web/instances-wire'
 
 /** The subset of the browser's WebSocket this uses (the `ws` package's client fits, for tests). */
 export interface WebSocketLike {
@@ -221,8 +222,10 @@ export function createWsBridge(options: WsBridgeOptions): WsBridge {
         resolve?.(message.result)
         return
       }
-      case 'event':
-        for (const listener of listeners.get(message.event) ?? []) listener(message.payload)
+      case 'event': {
+        const payload = fromWire(message.event, message.payload)
+        for (const listener of listeners.get(message.event) ?? []) listener(payload)
+      }
     }
   }
 
