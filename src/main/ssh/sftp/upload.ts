@@ -96,6 +96,8 @@ export class Upload extends Transfer {
     let confirmedBefore = 0
     let writer = this.writerOn(lanes, () => confirmedBefore)
     let closed = false
+    /** The connection under `lanes` went: a request on it would never be answered. */
+    let dead = false
     try {
       let offset = 0
       for (;;) {
@@ -113,15 +115,17 @@ export class Upload extends Transfer {
           await writer.finish()
           break
         } catch (error) {
-          if (!this.resumable(writer.failed ?? error)) throw error
+          if (error instanceof AppError || !this.resumable(writer.failed ?? error)) throw error
           // The connection went: the temporary file stays on the instance. On the next
           // connection it is opened again, checked, and whatever was not confirmed is written again.
           const unconfirmed = writer.unconfirmed()
           confirmedBefore += writer.written
           lanes.end()
+          dead = true
           await this.backOnline(link, client)
           client = link.sftp()
           lanes = await this.reopen(link, client, temporary, item, unconfirmed[0]?.position ?? offset)
+          dead = false
           writer = this.writerOn(lanes, () => confirmedBefore)
           for (const piece of unconfirmed) writer.push(piece.data, piece.position)
         }
@@ -132,7 +136,9 @@ export class Upload extends Transfer {
       else await client.rename(temporary, path)
       this.completedBytes += item.size
     } catch (error) {
-      const cause = writer.failed instanceof ConnectionDropped ? lostDuringTransfer() : (writer.failed ?? error)
+      // The step's own words first (a part file that changed, the link that gave up), else the writer's.
+      const failure = error instanceof AppError ? error : (writer.failed ?? error)
+      const cause = failure instanceof ConnectionDropped ? lostDuringTransfer() : failure
       const explained =
         cause instanceof AppError || this.stopping
           ? cause
@@ -142,8 +148,10 @@ export class Upload extends Transfer {
               ...(isConnectionLoss(cause) ? {} : { freeBytes: await client.freeBytes(parentOf(path)) }),
               remainingBytes: item.size - confirmedBefore - writer.written
             })
-      if (!closed) await lanes.close().catch(() => undefined)
-      await client.unlink(temporary).catch(() => undefined)
+      if (!closed && !dead) await lanes.close().catch(() => undefined)
+      // After a drop, the temporary file goes on the next connection if there is one already.
+      const live = dead ? liveSftp(link, client) : client
+      await live?.unlink(temporary).catch(() => undefined)
       throw explained
     } finally {
       this.writer = undefined
@@ -206,6 +214,16 @@ export class Upload extends Transfer {
   private wrote(bytes: number): void {
     this.progress({ bytesDone: bytes })
     this.upload.written(bytes)
+  }
+}
+
+/** The session's SFTP if it is connected again (not `dead`'s connection), else undefined. */
+function liveSftp(link: TransferLink, dead: SftpClient): SftpClient | undefined {
+  try {
+    const now = link.sftp()
+    return now === dead ? undefined : now
+  } catch {
+    return undefined
   }
 }
 
