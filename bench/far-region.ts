@@ -16,17 +16,13 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
 import type { OpenSshServer } from '../src/main/ssh/testing/openssh-server'
-import { runBench, withTrustedSshd } from './run-bench'
+import { numberArgument, runBench, withTrustedSshd } from './run-bench'
 import { compareSftp, compareTunnels, pulledMbps } from './transfer-rigs'
 
 const SFTP_TARGET = 1.5
 const TUNNEL_TARGET = 1.0
-const argument = (name: string, fallback: number): number => {
-  const at = process.argv.indexOf(name)
-  return at > 0 ? Number(process.argv[at + 1]) : fallback
-}
-const MIB = argument('--mib', 256)
-const RTT_MS = argument('--rtt-ms', 50)
+const MIB = numberArgument('--mib', 256)
+const RTT_MS = numberArgument('--rtt-ms', 50)
 const BYTES = MIB * 1024 * 1024
 
 /** The delaying proxy in front of `targetPort`, in its own process; answers its port. */

@@ -4,6 +4,12 @@ import { join } from 'node:path'
 import { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
 import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
 
+/** The number after `--name` on the command line, or `fallback`. */
+export function numberArgument(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name)
+  return at > 0 ? Number(process.argv[at + 1]) : fallback
+}
+
 /** Runs a benchmark's `main` and exits with the code it answers (1, with the error printed, if it throws). */
 export function runBench(main: () => Promise<number>): void {
   main().then(

@@ -10,12 +10,11 @@
  *   npx tsx bench/sftp-throughput.ts [--mib 256]
  */
 import type { OpenSshServer } from '../src/main/ssh/testing/openssh-server'
-import { runBench, withTrustedSshd } from './run-bench'
+import { numberArgument, runBench, withTrustedSshd } from './run-bench'
 import { compareSftp } from './transfer-rigs'
 
 const TARGET_RATIO = 0.9
-const mibArg = process.argv.indexOf('--mib')
-const MIB = mibArg > 0 ? Number(process.argv[mibArg + 1]) : 256
+const MIB = numberArgument('--mib', 256)
 const BYTES = MIB * 1024 * 1024
 
 async function main(server: OpenSshServer, scratch: string): Promise<number> {

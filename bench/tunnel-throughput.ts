@@ -10,12 +10,11 @@
  */
 import type { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
 import type { OpenSshServer } from '../src/main/ssh/testing/openssh-server'
-import { runBench, withTrustedSshd } from './run-bench'
+import { numberArgument, runBench, withTrustedSshd } from './run-bench'
 import { compareTunnels, pulledMbps as mbps } from './transfer-rigs'
 
 const TARGET_RATIO = 0.8
-const mibArg = process.argv.indexOf('--mib')
-const MIB = mibArg > 0 ? Number(process.argv[mibArg + 1]) : 256
+const MIB = numberArgument('--mib', 256)
 const BYTES = MIB * 1024 * 1024
 
 async function main(server: OpenSshServer, scratch: string, knownHosts: KnownHostsStore): Promise<number> {

@@ -17,7 +17,7 @@ import { joinRemote, nameOf } from './remote-path'
 import { FileLanes, type TransferLink } from './lanes'
 import { PipelinedReader, type SftpClient } from './sftp-client'
 import { sftpFailure } from './sftp-errors'
-import { ConnectionDropped, Transfer, type TransferOptions } from './transfer'
+import { Transfer, type TransferOptions } from './transfer'
 
 /** More than this many items in one download is refused (the window lists each). */
 export const MAX_DOWNLOAD_ITEMS = 100_000
@@ -106,12 +106,6 @@ export class Download extends Transfer {
     return links && names ? `${links} ${names}` : (links ?? names)
   }
 
-  protected override interrupted(): boolean {
-    if (!this.reader) return false
-    this.reader.stop(new ConnectionDropped())
-    return true
-  }
-
   /**
    * One file, read over its lanes and handed on in order. When the connection drops, the reader
    * on the next connection starts where the bytes handed on end (what the window or the disk sink
@@ -133,6 +127,7 @@ export class Download extends Transfer {
         from
       )
       this.reader = reader
+      this.haltMoving = (error) => reader.stop(error)
       try {
         await reader.finished
         await lanes.close().catch(() => undefined)
@@ -150,6 +145,7 @@ export class Download extends Transfer {
         await this.unchanged(client, item)
       } finally {
         this.reader = undefined
+        this.haltMoving = undefined
       }
     }
   }

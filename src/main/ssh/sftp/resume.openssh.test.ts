@@ -10,7 +10,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { EventName, Events } from '../../../shared/contract'
-import { FILES_WINDOW } from '../../../shared/contract-files'
+import { FILES_WINDOW, type TransferProgress } from '../../../shared/contract-files'
 import { filesCommands } from '../../commands/ssh-files'
 import type { ClientId } from '../../core-types'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
@@ -62,79 +62,71 @@ describe.skipIf(!opensshAvailable())('SFTP transfers resume after a dropped conn
     const local = join(sshd.scratch, `local-${endings.length}`)
     mkdirSync(local)
     const { sessionId, home } = await harness.open('i-1')
-    /** Once the link says it is reconnecting after the cut, its backoff (1 s on the test's clock) is let pass. */
-    const reconnectAfterCut = async (statusesBefore: () => number): Promise<void> => {
-      await harness.waitFor(
-        () => harness.statuses.slice(statusesBefore()).some((status) => status.sessionId === sessionId && status.state === 'reconnecting'),
+    let statusesAtCut: number | undefined
+    /** Cuts the link once (`act`: the proxy's cut unless told), remembering where the statuses were. */
+    const cutOnce = async (act: () => unknown = () => proxy.cut()): Promise<void> => {
+      if (statusesAtCut !== undefined) return
+      statusesAtCut = harness.statuses.length
+      await act()
+    }
+    /** Resolves once the link says it is reconnecting after the cut. */
+    const reconnecting = (): Promise<void> =>
+      harness.waitFor(
+        () =>
+          statusesAtCut !== undefined &&
+          harness.statuses.slice(statusesAtCut).some((status) => status.sessionId === sessionId && status.state === 'reconnecting'),
         'the link to reconnect'
       )
+    /** Uploads `name` from the local folder, the link cut (by `act`) a third of the way. */
+    const uploadCut = (name: string, act?: () => unknown) =>
+      harness.upload(sessionId, home, local, [name], {
+        onSent: async (_transferId, sent) => {
+          if (sent >= CUT_AT + FILES_WINDOW) await cutOnce(act)
+        }
+      })
+    /** The transfer was cut, the link's backoff (1 s on the test's clock) passes, and it ends done. */
+    const resumesToTheEnd = async (outcome: Promise<TransferProgress>): Promise<void> => {
+      await reconnecting()
       manual.advance(1_000)
+      const result = await outcome
+      expect(result.message).not.toMatch(/lost/)
+      expect(result.state).toBe('done')
+      expect(statusesAtCut).not.toBeUndefined()
     }
-    return { proxy, harness, sessionId, home, local, reconnectAfterCut, manual }
+    return { proxy, harness, sessionId, home, local, manual, cutOnce, reconnecting, uploadCut, resumesToTheEnd }
   }
 
   it('an upload cut a third of the way continues on the next connection and arrives byte-identical, no part file left', async () => {
-    let statusesAtCut = Infinity
-    const { proxy, harness, sessionId, home, local, reconnectAfterCut } = await setup()
+    const { home, local, uploadCut, resumesToTheEnd } = await setup()
     const payload = randomBytes(SIZE)
     writeFileSync(join(local, 'dataset.bin'), payload)
-    const outcome = harness.upload(sessionId, home, local, ['dataset.bin'], {
-      onSent: (_transferId, sent) => {
-        if (sent < CUT_AT + FILES_WINDOW || statusesAtCut !== Infinity) return
-        statusesAtCut = harness.statuses.length
-        proxy.cut()
-      }
-    })
-    await reconnectAfterCut(() => statusesAtCut)
-    const result = await outcome
-    expect(result.message).not.toMatch(/lost/)
-    expect(result.state).toBe('done')
-    expect(statusesAtCut).not.toBe(Infinity)
+    await resumesToTheEnd(uploadCut('dataset.bin'))
     expect(readFileSync(join(home, 'dataset.bin')).equals(payload)).toBe(true)
     expect(readdirSync(home).filter((name) => name.includes('dataset'))).toEqual(['dataset.bin'])
   })
 
   it('a download cut a third of the way continues from the bytes already saved and arrives byte-identical', async () => {
     let received = 0
-    let statusesAtCut = Infinity
-    let cutNow = (): void => {}
+    let cut = (): void => {}
     const rig = await setup((event, payload) => {
       if (event !== 'files.data') return
       received += (payload as Events['files.data']).data.length
-      if (received >= CUT_AT && statusesAtCut === Infinity) cutNow()
+      if (received >= CUT_AT) cut()
     })
-    cutNow = () => {
-      statusesAtCut = rig.harness.statuses.length
-      rig.proxy.cut()
-    }
-    const { harness, sessionId, home, local, reconnectAfterCut } = rig
+    cut = () => void rig.cutOnce()
+    const { harness, sessionId, home, local, resumesToTheEnd } = rig
     const payload = randomBytes(SIZE)
     writeFileSync(join(home, 'weights.bin'), payload)
-    const outcome = harness.download(sessionId, [join(home, 'weights.bin')], local)
-    await reconnectAfterCut(() => statusesAtCut)
-    const result = await outcome
-    expect(result.message).not.toMatch(/lost/)
-    expect(result.state).toBe('done')
-    expect(statusesAtCut).not.toBe(Infinity)
+    await resumesToTheEnd(harness.download(sessionId, [join(home, 'weights.bin')], local))
     expect(readFileSync(join(local, 'weights.bin')).equals(payload)).toBe(true)
   })
 
   it('an upload whose link does not come back within two minutes fails in words, and then nothing is left under its name', async () => {
-    let statusesAtCut = Infinity
-    const { proxy, harness, sessionId, home, local, manual } = await setup()
+    const { proxy, home, local, manual, reconnecting, uploadCut } = await setup()
     writeFileSync(join(local, 'stranded.bin'), randomBytes(SIZE))
-    const outcome = harness.upload(sessionId, home, local, ['stranded.bin'], {
-      onSent: async (_transferId, sent) => {
-        if (sent < CUT_AT + FILES_WINDOW || statusesAtCut !== Infinity) return
-        statusesAtCut = harness.statuses.length
-        // The instance's address stops answering altogether.
-        await proxy.close()
-      }
-    })
-    await harness.waitFor(
-      () => harness.statuses.slice(statusesAtCut).some((status) => status.state === 'reconnecting'),
-      'the link to reconnect'
-    )
+    // The instance's address stops answering altogether.
+    const outcome = uploadCut('stranded.bin', () => proxy.close())
+    await reconnecting()
     await manual.advanceAsync(RESUME_WITHIN_MS)
     const result = await outcome
     expect(result.state).toBe('failed')

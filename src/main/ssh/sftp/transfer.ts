@@ -123,13 +123,12 @@ export abstract class Transfer {
    */
   connectionLost(): void {
     if (this.reason) return
-    if (!this.interrupted()) this.fail(lostDuringTransfer())
+    if (this.haltMoving) this.haltMoving(new ConnectionDropped())
+    else this.fail(lostDuringTransfer())
   }
 
-  /** Stops the file moving now for a resume; false when nothing resumable is under way. */
-  protected interrupted(): boolean {
-    return false
-  }
+  /** Stops the bytes of the file now moving (its reader or writer) for a resume; unset between files. */
+  protected haltMoving: ((error: Error) => void) | undefined
 
   /** Whether `error` (from a file's reads or writes) is a dropped connection this transfer may resume after. */
   protected resumable(error: unknown): boolean {

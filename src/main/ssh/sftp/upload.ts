@@ -72,12 +72,6 @@ export class Upload extends Transfer {
     }
   }
 
-  protected override interrupted(): boolean {
-    if (!this.writer) return false
-    this.writer.interrupt(new ConnectionDropped())
-    return true
-  }
-
   private async file(link: TransferLink, index: number, item: TransferItem, path: string): Promise<void> {
     let client = link.sftp()
     await makeFolders(client, parentOf(path))
@@ -155,6 +149,7 @@ export class Upload extends Transfer {
       throw explained
     } finally {
       this.writer = undefined
+      this.haltMoving = undefined
     }
   }
 
@@ -167,6 +162,7 @@ export class Upload extends Transfer {
       () => this.wake?.()
     )
     this.writer = writer
+    this.haltMoving = (error) => writer.interrupt(error)
     return writer
   }
 
