@@ -4,19 +4,22 @@
  * stock watch's minutes pass without waiting for them).
  */
 import { ManualClock } from '../src/shared/clock'
-import { test as base } from './web-fixture'
+import { FAST_EMULATOR, test as base } from './web-fixture'
+
+/** Moves `clock` on by `ms` in steps of `stepMs`, letting loopback requests finish between them. */
+export async function advanceClock(clock: ManualClock, ms: number, stepMs = 5_000): Promise<void> {
+  const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20))
+  for (let done = 0; done < ms; done += stepMs) await clock.advanceAsync(Math.min(stepMs, ms - done), settle)
+}
 
 export const clockedTest = base.extend<{ clock: ManualClock; tick: (ms: number) => Promise<void> }>({
   clock: async ({}, use) => {
     await use(new ManualClock(Date.now()))
   },
   shellOptions: async ({ clock }, use) => {
-    await use({ emulator: { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }, clock })
+    await use({ emulator: FAST_EMULATOR, clock })
   },
   tick: async ({ clock }, use) => {
-    const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 20))
-    await use(async (ms) => {
-      for (let done = 0; done < ms; done += 5_000) await clock.advanceAsync(Math.min(5_000, ms - done), settle)
-    })
+    await use((ms) => advanceClock(clock, ms))
   }
 })

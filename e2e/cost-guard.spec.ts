@@ -145,6 +145,9 @@ test('stop when idle 2 min: the countdown notice, then the stop and why', async 
   // Its own stop is not announced as someone else's.
   await expect(toasts(page).getByText('stopped outside Cloud Tray')).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'Keep running: «idle-trainer-1»' })).toHaveCount(0)
+  // The details say who stopped it and why, not the cloud's "Stopped at your request" (#24).
+  await expect(detail.getByText(/^Stopped by Cloud Tray's cost guard at .+ because its GPUs were idle for 2 min/)).toBeVisible()
+  await expect(detail.getByText('Stopped at your request.')).toHaveCount(0)
 })
 
 test('"Keep running" on the countdown: it stays up', async ({ page, shell, tick }) => {

@@ -7,33 +7,19 @@
  * run in simulated time: `tick` moves the clock a step at a time and gives the real sockets a
  * moment between steps (the only real waiting is for loopback I/O).
  */
-import { ManualClock } from '../src/shared/clock'
-import { startEmulator, type Emulator, type EmulatorControl } from '../src/emulator/index'
+import type { ManualClock } from '../src/shared/clock'
+import type { EmulatorControl } from '../src/emulator/index'
 import { unavailableKeychain } from '../src/main/account/testing/unavailable-keychain'
 import type { WatchHealth } from '../src/shared/contract'
-import { startLossyProxy, type LossyProxy } from './faults-proxy'
+import { advanceClock, clockedTest as test } from './clocked-test'
+import { lossyCloudTest, signInToOwnCloud } from './lossy-cloud'
 import { chooseLaunch, expectLaunchKept, launchReviewed, type LaunchChoice } from './launch-helpers'
-import { expect, signIn, test as base } from './web-fixture'
+import { expect, FAST_EMULATOR, signIn, test as base } from './web-fixture'
 import type { Page } from '@playwright/test'
 
 const IMAGE = 'img-pytorch-2.5-cuda12.4'
-const FAST_EMULATOR = { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }
-
-const test = base.extend<{ clock: ManualClock }>({
-  clock: async ({}, use) => {
-    await use(new ManualClock(Date.now()))
-  },
-  shellOptions: async ({ clock }, use) => {
-    await use({ emulator: FAST_EMULATOR, clock })
-  }
-})
-
-/** Moves simulated time forward in steps, letting loopback requests finish between them. */
-async function tick(clock: ManualClock, ms: number, stepMs = 500): Promise<void> {
-  for (let done = 0; done < ms; done += stepMs) {
-    await clock.advanceAsync(Math.min(stepMs, ms - done), () => new Promise((resolve) => setTimeout(resolve, 15)))
-  }
-}
+/** Moves simulated time forward, by default in half-second steps: the backoff schedule is read to the step. */
+const tick = (clock: ManualClock, ms: number, stepMs = 500): Promise<void> => advanceClock(clock, ms, stepMs)
 
 /** Each failed poll as the core reports it: when it failed and when it will try again. */
 interface FailedPoll {
@@ -151,29 +137,8 @@ base('3 s of API latency: the create completes once, the form shows progress, no
   await expect(failingBanner(page)).toBeHidden()
 })
 
-/** An emulator of our own behind the lossy proxy, used as the app's cloud (not the Sandbox). */
-const lossy = base.extend<{ upstream: Emulator; lossyProxy: LossyProxy }>({
-  upstream: async ({}, use) => {
-    const emulator = await startEmulator({ port: 0, ...FAST_EMULATOR })
-    await use(emulator)
-    await emulator.close()
-  },
-  lossyProxy: async ({ upstream }, use) => {
-    const proxy = await startLossyProxy(upstream.baseUrl)
-    await use(proxy)
-    await proxy.close()
-  },
-  shellOptions: async ({ lossyProxy }, use) => {
-    await use({ baseUrl: lossyProxy.baseUrl, emulator: FAST_EMULATOR })
-  }
-})
-
-lossy('a create whose answer is lost is never duplicated', async ({ page, shell, upstream, lossyProxy }) => {
-  await page.goto(shell.url)
-  await page.getByLabel('User name').fill('demo')
-  await page.getByLabel('Password', { exact: true }).fill('demo')
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
+lossyCloudTest('a create whose answer is lost is never duplicated', async ({ page, shell, upstream, lossy: lossyProxy }) => {
+  await signInToOwnCloud(page, shell.url)
 
   await fillCreateForm(page, 'exactly-once')
   lossyProxy.loseAnswers('/instance/create', 1)

@@ -9,52 +9,20 @@
  * test moves time, and creation times are exact.
  */
 import type { Page } from '@playwright/test'
-import { startEmulator, type Emulator } from '../src/emulator/index'
+import type { Emulator } from '../src/emulator/index'
 import { emulatorCreateRequest } from '../src/emulator/testing/http-client'
-import { ManualClock } from '../src/shared/clock'
-import { startLossyProxy, type LossyProxy } from './faults-proxy'
+import type { ManualClock } from '../src/shared/clock'
+import { advanceClock } from './clocked-test'
 import { chooseLaunch, launchReviewed } from './launch-helpers'
-import { captureScreen, expect, test as base } from './web-fixture'
+import { clockedLossyCloudTest as test, signInToOwnCloud as signIn } from './lossy-cloud'
+import { captureScreen, expect } from './web-fixture'
 
 const IMAGE = 'img-pytorch-2.5-cuda12.4'
 const TYPE = 'gpu-a100-80g-1x'
 const TYPE_CHOICE = /^1 × A100-PCIE-80GB /
 const REGION = '6f1c2a4e-8d3b-4c5a-9e7f-1a2b3c4d5e6f'
-const FAST_EMULATOR = { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }
-
-const test = base.extend<{ clock: ManualClock; upstream: Emulator; lossy: LossyProxy }>({
-  clock: async ({}, use) => {
-    await use(new ManualClock(Date.now()))
-  },
-  upstream: async ({ clock }, use) => {
-    const emulator = await startEmulator({ port: 0, clock, ...FAST_EMULATOR })
-    await use(emulator)
-    await emulator.close()
-  },
-  lossy: async ({ upstream }, use) => {
-    const lossy = await startLossyProxy(upstream.baseUrl)
-    await use(lossy)
-    await lossy.close()
-  },
-  shellOptions: async ({ lossy, clock }, use) => {
-    await use({ baseUrl: lossy.baseUrl, clock, emulator: FAST_EMULATOR })
-  }
-})
-
-/** Moves simulated time forward in steps, letting loopback requests finish between them. */
-async function tick(clock: ManualClock, ms: number, stepMs = 500): Promise<void> {
-  for (let done = 0; done < ms; done += stepMs) {
-    await clock.advanceAsync(Math.min(stepMs, ms - done), () => new Promise((resolve) => setTimeout(resolve, 15)))
-  }
-}
-
-async function signIn(page: Page, url: string): Promise<void> {
-  await page.goto(url)
-  await page.getByLabel('User name').fill('demo')
-  await page.getByLabel('Password', { exact: true }).fill('demo')
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
-}
+/** Moves simulated time forward, by default in half-second steps. */
+const tick = (clock: ManualClock, ms: number, stepMs = 500): Promise<void> => advanceClock(clock, ms, stepMs)
 
 /** Another client of the same account, talking to the cloud directly. */
 async function otherClient(emulator: Emulator, path: string, body: string): Promise<any> {

@@ -11,14 +11,14 @@ import { ManualClock } from '../src/shared/clock'
 import { posixShellMissing, skipBecause } from '../src/shared/node/testing/platform-support'
 import { tmuxMissing } from '../src/main/ssh/testing/tmux'
 import { openFirstTerminal } from './terminal-helpers'
-import { captureScreen, expect, signIn, test as base } from './web-fixture'
+import { captureScreen, expect, FAST_EMULATOR, signIn, test as base } from './web-fixture'
 
 const test = base.extend<{ clock: ManualClock }>({
   clock: async ({}, use) => {
     await use(new ManualClock(Date.now()))
   },
   shellOptions: async ({ clock }, use) => {
-    await use({ emulator: { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }, clock, reach: createReach() })
+    await use({ emulator: FAST_EMULATOR, clock, reach: createReach() })
   }
 })
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { scanForSecrets } from '../src/main/log/scan'
 import { chooseLaunch, launchReviewed } from './launch-helpers'
-import { expect, test as base } from './web-fixture'
+import { expect, FAST_EMULATOR, test as base } from './web-fixture'
 
 const USER = 'scan-user'
 const PASSWORD = 'Pw-7c1f9e-do-not-log'
@@ -31,7 +31,7 @@ const test = base.extend<{ dataDir: string; printed: string[] }>({
   shellOptions: async ({ dataDir, printed }, use) => {
     await use({
       dataDir,
-      emulator: { bootMs: 1500, stopMs: 500, volumeReadyMs: 500, users: [{ username: USER, password: PASSWORD }] },
+      emulator: { ...FAST_EMULATOR, users: [{ username: USER, password: PASSWORD }] },
       log: (line: string) => void printed.push(line)
     })
   }

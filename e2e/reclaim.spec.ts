@@ -30,8 +30,9 @@ const spots = (shell: WebShell) =>
     .instances('demo')
     .filter((i) => i.instanceSpecInfo.name === 'spot-job')
 
-/** A spot RTX 4090 launched through the form with a volume and a port, Running. */
-async function launchSpot(page: Page, tick: (ms: number) => Promise<void>): Promise<void> {
+/** Signed in, with a spot RTX 4090 launched through the form with a volume and a port, Running: where both tests start. */
+async function signedInWithSpot(page: Page, shell: WebShell, tick: (ms: number) => Promise<void>): Promise<void> {
+  await signIn(page, shell)
   await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'New instance' }).click()
   await page.getByLabel('Name', { exact: true }).fill('spot-job')
   await chooseLaunch(page, { type: /^1 × RTX-4090-SPOT/, image: IMAGE })
@@ -44,13 +45,20 @@ async function launchSpot(page: Page, tick: (ms: number) => Promise<void>): Prom
   await expect(page.getByRole('row', { name: /spot-job/ })).toContainText('Running')
 }
 
+/** The provider reclaims the spot instance, and the watcher's next read (35 s on) sees it gone: the instance it was. */
+async function reclaim(shell: WebShell, tick: (ms: number) => Promise<void>) {
+  const [old] = spots(shell)
+  await sandboxControl(shell, '/preempt', { instanceId: old!.instanceMetadata.instanceId })
+  await tick(35_000)
+  return old!
+}
+
 test('with "Relaunch automatically when reclaimed": one new instance with the same spec once stock allows', async ({
   page,
   shell,
   tick
 }) => {
-  await signIn(page, shell)
-  await launchSpot(page, tick)
+  await signedInWithSpot(page, shell, tick)
   await details(page).getByRole('checkbox', { name: 'Relaunch automatically when reclaimed' }).check()
   const rule = details(page).getByRole('form', { name: 'Relaunch rule' })
   await rule.getByRole('spinbutton', { name: 'At most ($ per hour)' }).fill('1')
@@ -59,10 +67,8 @@ test('with "Relaunch automatically when reclaimed": one new instance with the sa
   await expect(details(page)).toContainText('On: at most $1.00/h, for up to 6 h after a reclaim, with the same volumes.')
   await captureScreen(page, 'relaunch-rule')
 
-  const [old] = spots(shell)
   await sandboxControl(shell, '/stock', { instanceTypeId: SPOT, region: US_WEST, inStock: false })
-  await sandboxControl(shell, '/preempt', { instanceId: old!.instanceMetadata.instanceId })
-  await tick(35_000)
+  const old = await reclaim(shell, tick)
   await expect(toasts(page).getByText('«spot-job» was reclaimed by the provider')).toBeVisible()
   await expect(
     toasts(page).getByText(/relaunches it with the same settings and volumes as soon as stock allows, at most \$1\.00\/h/)
@@ -78,7 +84,7 @@ test('with "Relaunch automatically when reclaimed": one new instance with the sa
   await tick(5 * 60_000)
   const both = spots(shell)
   expect(both).toHaveLength(2)
-  const fresh = both.find((i) => i.instanceMetadata.instanceId !== old!.instanceMetadata.instanceId)!
+  const fresh = both.find((i) => i.instanceMetadata.instanceId !== old.instanceMetadata.instanceId)!
   const spec = (i: typeof fresh) => ({
     type: i.instanceSpecInfo.instanceTypeInfo.instanceId,
     region: i.instanceSpecInfo.regionInfo.regionId,
@@ -88,7 +94,7 @@ test('with "Relaunch automatically when reclaimed": one new instance with the sa
     ports: i.instanceSpecInfo.nodePorts.map((p) => p.port).sort(),
     image: i.instanceSpecInfo.imageInfo?.name
   })
-  expect(spec(fresh)).toEqual(spec(old!))
+  expect(spec(fresh)).toEqual(spec(old))
   await expect(tray).not.toContainText('Waiting for stock')
 })
 
@@ -97,11 +103,8 @@ test('without it: the notification says it was reclaimed, and Relaunch like this
   shell,
   tick
 }) => {
-  await signIn(page, shell)
-  await launchSpot(page, tick)
-  const [old] = spots(shell)
-  await sandboxControl(shell, '/preempt', { instanceId: old!.instanceMetadata.instanceId })
-  await tick(35_000)
+  await signedInWithSpot(page, shell, tick)
+  await reclaim(shell, tick)
   const notice = toasts(page).getByRole('status').filter({ hasText: '«spot-job» was reclaimed by the provider' })
   await expect(notice).toBeVisible()
   await captureScreen(page, 'reclaimed')

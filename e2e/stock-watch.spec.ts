@@ -39,7 +39,9 @@ async function formFor(page: Page, name: string): Promise<void> {
   await expect(page.getByRole('radio', { name: /^8 × H100-SXM-80GB/ })).toBeDisabled()
 }
 
-async function watchFor(page: Page, auto?: { ceiling: string }): Promise<void> {
+/** That form's "Notify me when available", for the launch named `name`; with `auto`, launched by itself under the ceiling. */
+async function watchFor(page: Page, name: string, auto?: { ceiling: string }): Promise<void> {
+  await formFor(page, name)
   await page.getByRole('button', { name: NOTIFY }).click()
   const dialog = page.getByRole('dialog', { name: 'Notify me when available' })
   await expect(dialog.getByRole('checkbox', { name: 'us-west-1' })).toBeChecked()
@@ -59,8 +61,7 @@ test('Notify me when available → stock comes → the notice within one interva
   tick
 }) => {
   await signIn(page, shell)
-  await formFor(page, 'big-train')
-  await watchFor(page)
+  await watchFor(page, 'big-train')
   const list = page.getByRole('region', { name: 'Waiting for stock' })
   await expect(list).toContainText('8 × H100-SXM-80GB, per hour, in us-west-1')
   await expect(list).toContainText('waiting')
@@ -103,10 +104,8 @@ test('Launch automatically: a ceiling below the price creates nothing; above it,
 }) => {
   await signIn(page, shell)
   // $19.92/h: a $10 ceiling never launches it, a $25 one does.
-  await formFor(page, 'too-dear')
-  await watchFor(page, { ceiling: '10' })
-  await formFor(page, 'auto-big')
-  await watchFor(page, { ceiling: '25' })
+  await watchFor(page, 'too-dear', { ceiling: '10' })
+  await watchFor(page, 'auto-big', { ceiling: '25' })
   const list = page.getByRole('region', { name: 'Waiting for stock' })
   await expect(list.getByRole('listitem')).toHaveCount(2)
   await expect(list).toContainText('Launches by itself at ≤ $10.00/h')

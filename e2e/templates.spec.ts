@@ -10,13 +10,12 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { startWebShell } from '../src/web/server'
 import { addPort, addStorage, chooseLaunch } from './launch-helpers'
-import { captureScreen, expect, signIn, test } from './web-fixture'
+import { captureScreen, expect, FAST_EMULATOR, signIn, test } from './web-fixture'
 
 test.describe.configure({ timeout: 150_000 })
 
 const IMAGE = 'img-pytorch-2.5-cuda12.4'
 const A100 = /^1 × A100-PCIE-80GB /
-const FAST = { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }
 
 const review = (page: Page) => page.getByRole('dialog', { name: 'Review and launch' })
 
@@ -27,7 +26,7 @@ async function openForm(page: Page): Promise<void> {
 
 test('a template saved at the review step survives a restart and launches from the tray panel', async ({ page }) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'cloud-tray-templates-'))
-  let shell = await startWebShell({ dataDir, emulator: FAST })
+  let shell = await startWebShell({ dataDir, emulator: FAST_EMULATOR })
   try {
     await signIn(page, shell)
     await openForm(page)
@@ -48,7 +47,7 @@ test('a template saved at the review step survives a restart and launches from t
 
     // The app restarts on the same data folder.
     await shell.close()
-    shell = await startWebShell({ dataDir, emulator: FAST })
+    shell = await startWebShell({ dataDir, emulator: FAST_EMULATOR })
     await signIn(page, shell)
 
     // Two clicks in the tray: the submenu, then the template.

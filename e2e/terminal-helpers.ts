@@ -5,10 +5,11 @@
 import { expect, type Locator, type Page } from '@playwright/test'
 import { createReach } from '../src/emulator/reach/index'
 import type { WebShellOptions } from '../src/web/server'
+import { FAST_EMULATOR } from './web-fixture'
 
 /** A fast-booting Sandbox with real SSH servers, notebook pages and forwarders. */
 export const REACHABLE_SANDBOX: WebShellOptions = {
-  emulator: { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 },
+  emulator: FAST_EMULATOR,
   reach: createReach()
 }
 

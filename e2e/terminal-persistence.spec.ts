@@ -40,21 +40,51 @@ async function savedScrollback(dataDir: string): Promise<string[]> {
   return Promise.all(names.map((name) => readFile(join(folder, name), 'utf8')))
 }
 
+/**
+ * Runs `body` with a web shell on a data folder and keychain of its own, which `restart` stops and
+ * starts again on both (as the app quits and starts); afterwards the instances' tmux sessions end
+ * and the folder goes, whatever happened.
+ */
+async function withRestartableShell(
+  prefix: string,
+  body: (rig: { dataDir: string; shell: () => WebShell; restart: () => Promise<WebShell> }) => Promise<void>
+): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix))
+  const options: WebShellOptions = { ...REACHABLE_SANDBOX, dataDir, keychain: createMemoryKeychain() }
+  let shell = await startWebShell(options)
+  const restart = async (): Promise<WebShell> => {
+    await shell.close()
+    shell = await startWebShell(options)
+    return shell
+  }
+  try {
+    await body({ dataDir, shell: () => shell, restart })
+  } finally {
+    await shell
+      .emulator()
+      .endSessions()
+      .catch(() => undefined)
+    await shell.close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** Signs in with "Remember me" (after a restart the app opens signed in, as a desktop app does); the instance's row once Running. */
+async function signInRemembered(page: Page, shell: WebShell, instanceName: string): Promise<Locator> {
+  await page.goto(shell.url)
+  await page.getByRole('checkbox', { name: 'Remember me on this computer' }).check()
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  const row = page.getByRole('row', { name: new RegExp(instanceName) })
+  await expect(row).toContainText('Running', { timeout: 20_000 })
+  return row
+}
+
 test('split panes come back after a restart; Leave it running, then Attach from the panel; sign-out deletes the scrollback', async ({
   page
 }) => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-e2e-persist-'))
-  const options: WebShellOptions = { ...REACHABLE_SANDBOX, dataDir, keychain: createMemoryKeychain() }
-  let shell: WebShell = await startWebShell(options)
-  try {
-    await shell.emulator().seedInstances('demo', 1, { name: 'persist-e2e' })
-    // "Remember me": after the restart the app opens signed in, as a desktop app does.
-    await page.goto(shell.url)
-    await page.getByRole('checkbox', { name: 'Remember me on this computer' }).check()
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible()
-    const row = page.getByRole('row', { name: /persist-e2e/ })
-    await expect(row).toContainText('Running', { timeout: 20_000 })
+  await withRestartableShell('cloudtray-e2e-persist-', async ({ dataDir, shell, restart }) => {
+    await shell().emulator().seedInstances('demo', 1, { name: 'persist-e2e' })
+    const row = await signInRemembered(page, shell(), 'persist-e2e')
     await openFirstTerminal(page, row)
 
     // Split the tab: the new pane is beside the first, its own session over the same connection.
@@ -77,9 +107,7 @@ test('split panes come back after a restart; Leave it running, then Attach from 
       .toBe(2)
 
     // The shell stops (as the app quits) and starts again on the same data folder and keychain.
-    await shell.close()
-    shell = await startWebShell(options)
-    await page.goto(shell.url)
+    await page.goto((await restart()).url)
     await expect(page.getByRole('heading', { name: 'Instances', exact: true })).toBeVisible({ timeout: 20_000 })
     await expect(row).toContainText('Running', { timeout: 20_000 })
     await row.getByRole('button', { name: /terminal/i }).click()
@@ -124,34 +152,18 @@ test('split panes come back after a restart; Leave it running, then Attach from 
     const tabsFile = await readFile(join(dataDir, 'terminal-tabs', 'tabs.json'), 'utf8').catch(() => '')
     expect(tabsFile).not.toContain('left-21')
     expect(tabsFile).not.toContain('sandbox/demo')
-  } finally {
-    await shell
-      .emulator()
-      .endSessions()
-      .catch(() => undefined)
-    await shell.close()
-    await rm(dataDir, { recursive: true, force: true })
-  }
+  })
 })
 
 test('a restored tab whose instance stopped meanwhile says so, does not connect, and can be closed', async ({ page }) => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-e2e-persist-stopped-'))
-  const options: WebShellOptions = { ...REACHABLE_SANDBOX, dataDir, keychain: createMemoryKeychain() }
-  let shell: WebShell = await startWebShell(options)
-  try {
-    const [instanceId] = await shell.emulator().seedInstances('demo', 1, { name: 'stopped-e2e' })
-    await page.goto(shell.url)
-    await page.getByRole('checkbox', { name: 'Remember me on this computer' }).check()
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    const row = page.getByRole('row', { name: /stopped-e2e/ })
-    await expect(row).toContainText('Running', { timeout: 20_000 })
-    await openFirstTerminal(page, row)
+  await withRestartableShell('cloudtray-e2e-persist-stopped-', async ({ dataDir, restart, shell: first }) => {
+    const [instanceId] = await first().emulator().seedInstances('demo', 1, { name: 'stopped-e2e' })
+    await openFirstTerminal(page, await signInRemembered(page, first(), 'stopped-e2e'))
     const tabsFile = join(dataDir, 'terminal-tabs', 'tabs.json')
     await expect.poll(async () => (await readFile(tabsFile, 'utf8').catch(() => '')).includes(instanceId!), { timeout: 20_000 }).toBe(true)
 
     // The app quits; the instance is stopped meanwhile (from the console, say); the app starts again.
-    await shell.close()
-    shell = await startWebShell(options)
+    const shell = await restart()
     shell.emulator().setStatus(instanceId!, 'Stopped')
     const opened = new Set<string>()
     const off = shell.core.subscribe((event, payload) => {
@@ -166,12 +178,5 @@ test('a restored tab whose instance stopped meanwhile says so, does not connect,
     const savedTabs = async (): Promise<number> => (JSON.parse(await readFile(tabsFile, 'utf8')) as { tabs: unknown[] }).tabs.length
     await expect.poll(savedTabs, { timeout: 20_000 }).toBe(0)
     off()
-  } finally {
-    await shell
-      .emulator()
-      .endSessions()
-      .catch(() => undefined)
-    await shell.close()
-    await rm(dataDir, { recursive: true, force: true })
-  }
+  })
 })

@@ -16,8 +16,11 @@ export interface WebFixtures {
   shell: WebShell
 }
 
+/** How fast the specs' emulators boot, stop and make volumes: quick, but slow enough to see each state. */
+export const FAST_EMULATOR = { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 }
+
 export const test = base.extend<WebFixtures>({
-  shellOptions: [{ emulator: { bootMs: 1500, stopMs: 500, volumeReadyMs: 500 } }, { option: true }],
+  shellOptions: [{ emulator: FAST_EMULATOR }, { option: true }],
   shell: async ({ shellOptions }, use) => {
     const shell = await startWebShell(shellOptions)
     await use(shell)

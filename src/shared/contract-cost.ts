@@ -152,6 +152,21 @@ export interface CostSnapshot {
   /** With a balance: how long it lasts at this burn rate. Absent without one, or with nothing billed. */
   runway?: { hours: number; available: number }
   instances: GuardInstance[]
+  /**
+   * Listed instances the guard itself stopped, and why: the cloud answers every stop with the
+   * same "Stopped at your request", so without this the details would blame the user. Absent
+   * when there are none.
+   */
+  stops?: GuardStop[]
+}
+
+/** A stop the cost guard made (kept until its instance is no longer listed). */
+export interface GuardStop {
+  instanceId: string
+  /** main's clock when the cloud accepted the stop. */
+  at: number
+  /** In the user's words, as the notification said it: "its GPUs were idle for 30 min (…)". */
+  reason: string
 }
 
 /** What Quit offers to stop when the setting is on and instances are running. */

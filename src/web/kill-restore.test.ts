@@ -12,13 +12,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { Terminal as Xterm } from '@xterm/headless'
 import { afterAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import type { CommandName, CommandResult } from '../shared/contract'
 import type { SessionRef } from '../shared/contract-ssh'
 import { posixShellMissing, skipBecause } from '../shared/node/testing/platform-support'
+import { pollUntil } from '../shared/node/testing/poll-until'
 import { COUNTER, lastTick, tickGaps, ticks } from '../main/ssh/testing/counter'
+import { HeadlessScreens } from '../main/ssh/testing/headless-screens'
 import { tmuxMissing } from '../main/ssh/testing/tmux'
 import { createWsBridge, fetchDownlink, type WebSocketLike, type WsBridge } from '../renderer/src/lib/transport-ws'
 
@@ -52,15 +53,10 @@ function openPage(shell: Shell) {
     createSocket: (url, protocols) => new WebSocket(url, protocols, { origin: shell.origin }) as unknown as WebSocketLike,
     openDownlink: fetchDownlink(shell.origin)
   })
-  const xterms = new Map<string, Xterm>()
-  const screen = (terminalId: string): Xterm => {
-    let term = xterms.get(terminalId)
-    if (!term) xterms.set(terminalId, (term = new Xterm({ cols: 100, rows: 20, scrollback: 10_000, allowProposedApi: true })))
-    return term
-  }
+  const screens = new HeadlessScreens(() => ({ cols: 100, rows: 20 }))
   const states = new Map<string, string>()
   bridge.on('ssh.data', ({ terminalId, data }) =>
-    screen(terminalId).write(data, () => bridge.send('ssh.ack', { terminalId, bytes: data.length }))
+    screens.screen(terminalId).write(data, () => bridge.send('ssh.ack', { terminalId, bytes: data.length }))
   )
   bridge.on('ssh.status', (status) => states.set(status.terminalId, status.state))
   bridge.on('ssh.prompt', (prompt) => {
@@ -74,22 +70,11 @@ function openPage(shell: Shell) {
     if (!result.ok) throw new Error(`${command}: ${result.error?.message}`)
     return result.value as CommandResult<C>
   }
-  const lines = (terminalId: string): string[] => {
-    const buffer = screen(terminalId).buffer.active
-    return Array.from({ length: buffer.length }, (_, row) => buffer.getLine(row)?.translateToString(true) ?? '')
-  }
-  return { bridge, call, lines, states }
+  return { bridge, call, lines: (terminalId: string) => screens.lines(terminalId), states }
 }
 
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
+const until = <T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> =>
+  pollUntil(what, probe, { timeoutMs: 30_000 })
 
 describe.skipIf(skipBecause(posixShellMissing(), 'kill -9 of the web shell') || tmuxMissing())(
   'kill -9 of the web shell',

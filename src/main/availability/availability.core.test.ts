@@ -6,11 +6,12 @@
  * came and went says so; an automatic launch never above its ceiling, exactly one instance even
  * when the create's answer is lost; watches survive a restart.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
 import type { AppNotification } from '../../shared/contract'
 import type { AvailabilitySnapshot, LaunchSpec, StockWatch } from '../../shared/contract-launch'
-import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
+import { createRequest, type CoreRig } from '../testing/core-harness'
+import { coreRigsPerTest } from '../testing/core-rigs'
 import { pass, until } from './testing/stock-time'
 import { STOCK_CHECK_INTERVAL_MS } from './availability'
 
@@ -18,19 +19,14 @@ const FEED = '/resource/user/instance/list'
 const H100X8 = 'gpu-h100-sxm-8x'
 const MIN = 60_000
 
-let rig: CoreRig | undefined
-afterEach(async () => {
-  await rig?.close()
-  rig = undefined
-})
+const rigs = coreRigsPerTest()
 
 async function signedInRig(): Promise<{ rig: CoreRig; clock: ManualClock; usWest: string; singapore: string }> {
-  const clock = new ManualClock(Date.now())
-  rig = await createCoreRig({ emulator: { clock, bootMs: 2_000, stopMs: 500 }, core: { clock } })
+  const { rig, clock } = await rigs.clocked({ bootMs: 2_000, stopMs: 500 })
   await rig.login()
   // The catalog read a sign-in starts in the background.
   await until(async () => {
-    const view = await rig!.call('catalog.get')
+    const view = await rig.call('catalog.get')
     return view.ok && view.value.catalog !== null && !view.value.refreshing
   })
   const [usWest, singapore] = rig.emulator.control.catalog().regions.map((region) => region.regionId)

@@ -42,7 +42,7 @@ import { DraftLaunchSpecSchema, LaunchSpecSchema, RelaunchRuleSchema, StockTarge
 import { AppError } from '../app-error'
 import { toErrorInfo } from '../error-info'
 import type { CreateCommand, EventFeed, EventSink, SystemEvent } from '../core-types'
-import { ScopedStore } from '../util/scoped-store'
+import { ScopedStore, scopedStoresOf } from '../util/scoped-store'
 import { backoffDelay } from '../watch/schedule'
 import {
   aboveCeilingWords,
@@ -130,24 +130,9 @@ export class Availability {
   private readonly intervalMs: number
 
   constructor(private readonly options: AvailabilityOptions) {
-    const now = () => options.clock.now()
-    const onWriteError = (error: unknown) => options.log?.warn('availability: could not save', { error: String(error) })
-    this.watches = new ScopedStore({
-      dataDir: options.dataDir,
-      file: 'stock-watches.json',
-      record: WatchSchema,
-      what: 'what you were waiting for in stock',
-      now,
-      onWriteError
-    })
-    this.rules = new ScopedStore({
-      dataDir: options.dataDir,
-      file: 'relaunch-rules.json',
-      record: RelaunchRuleSchema,
-      what: 'your automatic relaunches',
-      now,
-      onWriteError
-    })
+    const store = scopedStoresOf('availability', options)
+    this.watches = store({ file: 'stock-watches.json', record: WatchSchema, what: 'what you were waiting for in stock' })
+    this.rules = store({ file: 'relaunch-rules.json', record: RelaunchRuleSchema, what: 'your automatic relaunches' })
     this.intervalMs = options.stockCheckIntervalMs ?? STOCK_CHECK_INTERVAL_MS
     options.events.on('launched', ({ instanceId, origin }) => this.launched(instanceId, origin))
     options.events.on('reclaimed', (list) => {

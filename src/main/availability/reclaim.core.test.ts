@@ -4,41 +4,30 @@
  * step with the same spec; with one (the instance's, or its template's), exactly one new instance
  * with the same spec and volumes once stock allows, within the price ceiling.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../shared/api'
 import { ManualClock } from '../../shared/clock'
 import type { CreateInstanceRequest } from '../../shared/create-request'
-import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
+import { EVERY_PART } from '../../shared/testing/create-request'
+import { createRequest, type CoreRig } from '../testing/core-harness'
+import { coreRigsPerTest } from '../testing/core-rigs'
 import { pass, until } from './testing/stock-time'
 
 const SPOT = 'gpu-h100-sxm-1x-spot'
 const MIN = 60_000
 
-let rig: CoreRig | undefined
-afterEach(async () => {
-  await rig?.close()
-  rig = undefined
-})
+const rigs = coreRigsPerTest()
 
 /** A spot instance this app launched with a volume, ports, docker and an init script, running. */
 async function runningSpot(): Promise<{ r: CoreRig; clock: ManualClock; request: CreateInstanceRequest; instanceId: string }> {
-  const clock = new ManualClock(Date.now())
-  const r = (rig = await createCoreRig({ emulator: { clock, bootMs: 2_000, stopMs: 500 }, core: { clock } }))
+  const { rig: r, clock } = await rigs.clocked({ bootMs: 2_000, stopMs: 500 })
   await r.login()
   const region = r.emulator.control.catalog().regions[0]!.regionId
   const request = createRequest(r.emulator, 'spot-trainer', {
     instanceTypeId: SPOT,
     region,
     isSpotInstance: true,
-    nodePorts: [8888, 6006],
-    remoteStorages: [{ mountPath: '/data', remoteStorageName: 'datasets', remoteStorageId: 'vol-123', type: 'filesystem' }],
-    instanceConfiguration: {
-      extraDataDiskSizeDB: 50,
-      enableCommonData: true,
-      enableDocker: true,
-      dockerStorageSize: 20,
-      initScript: 'pip install -r /data/req.txt'
-    }
+    ...EVERY_PART
   })
   const created = await r.call('instances.create', { request })
   if (!created.ok) throw new Error(created.error.message)
@@ -137,8 +126,7 @@ describe('a reclaimed spot instance (#26)', () => {
   })
 
   it('refuses an automatic relaunch for an instance this app did not launch (it does not know its image or init script)', async () => {
-    const clock = new ManualClock(Date.now())
-    const r = (rig = await createCoreRig({ emulator: { clock }, core: { clock } }))
+    const { rig: r } = await rigs.clocked()
     const [seeded] = await r.emulator.control.seedInstances('demo', 1, { instanceTypeId: SPOT })
     await r.login()
     const answer = await r.call('availability.setRelaunch', { instanceId: seeded!, rule: { maxPricePerHour: 2, withinHours: 1 } })

@@ -4,19 +4,16 @@
  * Stopped is not announced as someone else's), the notification saying why, and the tray; the
  * runway from the balance the emulator's billing spends.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
 import type { AppNotification } from '../../shared/contract'
 import type { CostSnapshot } from '../../shared/contract-cost'
 import { NO_RULES } from '../../shared/guard-rules'
-import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
+import { createRequest, type CoreRig } from '../testing/core-harness'
+import { coreRigsPerTest } from '../testing/core-rigs'
 
 const MIN = 60_000
-let rig: CoreRig | undefined
-afterEach(async () => {
-  await rig?.close()
-  rig = undefined
-})
+const rigs = coreRigsPerTest()
 
 async function pass(clock: ManualClock, ms: number, step = 5_000): Promise<void> {
   for (let done = 0; done < ms; done += step) {
@@ -29,8 +26,7 @@ async function runningInstance(
   name: string,
   before?: (rig: CoreRig) => void
 ): Promise<{ rig: CoreRig; clock: ManualClock; instanceId: string }> {
-  const clock = new ManualClock(Date.now())
-  rig = await createCoreRig({ emulator: { clock, bootMs: 1_000, stopMs: 500 }, core: { clock } })
+  const { rig, clock } = await rigs.clocked({ bootMs: 1_000, stopMs: 500 })
   before?.(rig)
   await rig.login()
   const created = await rig.call('instances.create', { request: createRequest(rig.emulator, name) })

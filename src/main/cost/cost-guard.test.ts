@@ -153,6 +153,29 @@ describe('CostGuard', () => {
     expect(rig.stops).toEqual(['a'])
   })
 
+  it('remembers which stops it made, across a restart, until the instance is no longer listed (#24: not "at your request")', async () => {
+    const rig = new Rig()
+    rig.show(running('a'), running('b'))
+    rig.rules({ stopAfterHours: 1 })
+    await rig.pass(HOUR + 5 * MIN + MIN)
+    expect(rig.stops).toEqual(['a'])
+    const stop = { instanceId: 'a', at: expect.any(Number), reason: 'it has run for 1 h' }
+    expect(rig.guard.snapshot().stops).toEqual([stop])
+    // The window hears it at once, not at the next look.
+    expect(rig.costs.at(-1)!.stops).toEqual([stop])
+    rig.show(running('a', 'Stopped'), running('b'))
+    expect(rig.guard.snapshot().stops).toEqual([stop])
+
+    await rig.guard.flushed()
+    const again = rig.make()
+    await again.load()
+    rig.listed()
+    expect(again.snapshot().stops).toEqual([stop])
+    // Deleted for good: nothing left to explain.
+    rig.show(running('b'))
+    expect(again.snapshot().stops).toBeUndefined()
+  })
+
   it('"Keep running" during the countdown: it stays up', async () => {
     const rig = new Rig()
     rig.show(running('a'))

@@ -180,7 +180,15 @@ export class CostGuard {
     }
     const rate = burnRate(instances.map((entry) => entry.meter))
     const left = runway(this.options.balance?.(), rate)
-    return { at: now, burnRatePerHour: rate, billedCount: instances.length, ...(left ? { runway: left } : {}), instances }
+    const stops = scope ? this.options.store.stops.entries(scope).map(([instanceId, stop]) => ({ instanceId, ...stop })) : []
+    return {
+      at: now,
+      burnRatePerHour: rate,
+      billedCount: instances.length,
+      ...(left ? { runway: left } : {}),
+      instances,
+      ...(stops.length > 0 ? { stops } : {})
+    }
   }
 
   private entryOf(scope: string, instance: Instance, now: number): GuardInstance | undefined {
@@ -288,8 +296,9 @@ export class CostGuard {
     const { store } = this.options
     const listed = uniqueBy(snapshot.instances, (i) => i.instanceMetadata.instanceId).items
     const ids = new Set(listed.map((i) => i.instanceMetadata.instanceId))
-    // Stopped, released or gone: its rules end with its run.
+    // Stopped, released or gone: its rules end with its run; what the guard stopped is remembered while it is listed.
     for (const [instanceId] of store.entries(scope)) if (!ids.has(instanceId)) this.clear(scope, instanceId)
+    for (const [instanceId] of store.stops.entries(scope)) if (!ids.has(instanceId)) store.stops.delete(scope, instanceId)
     const targets = new Map<string, ProbeTarget>()
     const wakes: number[] = []
     for (const instance of listed) {
@@ -439,7 +448,9 @@ export class CostGuard {
     const { notify } = this.options
     if (result.ok) {
       this.unsure.delete(subject.instanceId)
+      this.options.store.stops.set(scope, subject.instanceId, { at: this.options.clock.now(), reason })
       notify.deliver(stoppedNotice(notify.id, subject, reason))
+      this.publish()
       return
     }
     const state = this.options.store.get(scope, subject.instanceId)

@@ -34,9 +34,22 @@ const RuleStateSchema = z.object({
 })
 
 export const GUARD_FILE = 'cost-guard.json'
+/** The stops the guard made, kept apart from the rules: a stopped instance's rules end with its run, its stop's reason does not. */
+export const GUARD_STOPS_FILE = 'cost-guard-stops.json'
 
-/** The guard's records: one RuleState per account and instance (util/scoped-store.ts keeps and writes them). */
+const GuardStopSchema = z.object({ at: time, reason: z.string().max(500) })
+export type GuardStopRecord = z.infer<typeof GuardStopSchema>
+/** A stopped instance is listed until the user deletes it; the file never grows past this many per account. */
+const STOPS_KEPT = 500
+
+/**
+ * The guard's records: one RuleState per account and instance (util/scoped-store.ts keeps and
+ * writes them), and beside them in `stops` the stops the guard made, so the details can say the
+ * guard stopped an instance (and why) after the cloud has forgotten who asked.
+ */
 export class GuardStore extends ScopedStore<RuleState> {
+  readonly stops: ScopedStore<GuardStopRecord>
+
   constructor(dataDir: string, now: () => number, onWriteError: (error: unknown) => void = () => {}) {
     super({
       dataDir,
@@ -49,6 +62,25 @@ export class GuardStore extends ScopedStore<RuleState> {
       now,
       onWriteError
     })
+    this.stops = new ScopedStore({
+      dataDir,
+      file: GUARD_STOPS_FILE,
+      record: GuardStopSchema,
+      what: 'which instances its cost guard stopped',
+      now,
+      limit: { perScope: STOPS_KEPT, age: (stop) => stop.at },
+      onWriteError
+    })
+  }
+
+  override async load(): Promise<{ warning?: string }> {
+    const [rules, stops] = await Promise.all([super.load(), this.stops.load()])
+    // The rules' sentence matters more; a lost stops file only loses "stopped by the cost guard" lines.
+    return rules.warning !== undefined ? rules : stops
+  }
+
+  override async flushed(): Promise<void> {
+    await Promise.all([super.flushed(), this.stops.flushed()])
   }
 }
 

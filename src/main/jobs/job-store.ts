@@ -3,13 +3,13 @@
  * enough to find each job on its instance again after a restart and to tell its end once. Read
  * entry by entry: a bad entry is dropped, the others stay.
  */
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { JobView } from '../../shared/contract-jobs'
 import { MAX_JOB_COMMAND, MAX_JOB_FOLDER } from '../../shared/contract-jobs'
 import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { JOB_ID } from '../ssh/sessions/session-names'
+import { readJsonList } from '../util/read-json-list'
 
 export interface JobRecord extends JobView {
   /** `profileId/username`: a job is shown and watched only for its account. */
@@ -45,18 +45,11 @@ export class JobStore {
   constructor(private readonly dataDir: string) {}
 
   async load(): Promise<void> {
-    let json: unknown
-    try {
-      json = JSON.parse(await readFile(join(this.dataDir, 'jobs.json'), 'utf8'))
-    } catch {
-      return
-    }
-    const entries = Array.isArray((json as { jobs?: unknown })?.jobs) ? (json as { jobs: unknown[] }).jobs : []
-    this.records = entries.flatMap((entry) => {
-      const parsed = RecordSchema.safeParse(entry)
-      if (!parsed.success) return []
-      const { problem: _problem, ...record } = parsed.data as JobRecord
-      return [record]
+    const file = await readJsonList(join(this.dataDir, 'jobs.json'), 'jobs', RecordSchema)
+    if (!file) return
+    this.records = file.items.map((entry) => {
+      const { problem: _problem, ...record } = entry as JobRecord
+      return record
     })
   }
 

@@ -6,16 +6,16 @@
  * outcome and still offers the stop.
  */
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { AppNotification } from '../../shared/contract'
 import { posixShellMissing, skipBecause } from '../../shared/node/testing/platform-support'
+import { pollUntil as until } from '../../shared/node/testing/poll-until'
 import { splitClock } from '../ssh/testing/split-clock'
 import { tmuxMissing } from '../ssh/testing/tmux'
-import { startSandboxCore, type SandboxCore } from '../testing/sandbox-core'
-import { TerminalView } from '../testing/terminal-view'
+import type { SandboxCore } from '../testing/sandbox-core'
+import { sandboxTerminals } from '../testing/sandbox-terminals'
+import type { TerminalView } from '../testing/terminal-view'
 import { JOB_RETRY_MS } from './jobs'
 
 const COUNTDOWN_MS = 5 * 60_000
@@ -24,23 +24,12 @@ describe.skipIf(skipBecause(posixShellMissing(), 'jobs in the Sandbox') || tmuxM
   'jobs against the Sandbox',
   { timeout: 90_000 },
   () => {
-    const cores: SandboxCore[] = []
-    const folders: string[] = []
-    afterAll(async () => {
-      for (const sandbox of cores.splice(0)) {
-        await sandbox.emulator.control.endSessions().catch(() => undefined)
-        await sandbox.close().catch(() => undefined)
-      }
-      for (const folder of folders) await rm(folder, { recursive: true, force: true })
-    })
+    const rig = sandboxTerminals('cloudtray-jobs-')
 
     async function start(name: string | undefined, dataDir: string) {
-      const view = new TerminalView()
       // Reconnects (1–2 s, while a new instance's SSH port binds) in real time; countdowns and waits on the test.
       const { clock, manual } = splitClock(5_000)
-      const sandbox = await startSandboxCore({ ...(name ? { instanceName: name } : {}), dataDir, clock, onEvent: view.onEvent })
-      view.bind(sandbox.core)
-      cores.push(sandbox)
+      const { sandbox, view } = await rig.start(dataDir, { ...(name ? { instanceName: name } : {}), clock })
       return { sandbox, view, manual }
     }
 
@@ -55,29 +44,13 @@ describe.skipIf(skipBecause(posixShellMissing(), 'jobs in the Sandbox') || tmuxM
       return sandbox.platform.notifications.find((notification) => notification.kind === 'job')
     }
 
-    async function until<T>(
-      what: string,
-      probe: () => T | undefined | false | Promise<T | undefined | false>,
-      timeoutMs = 20_000
-    ): Promise<T> {
-      const deadline = Date.now() + timeoutMs
-      for (;;) {
-        const value = await probe()
-        if (value !== undefined && value !== false) return value
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-        await new Promise((resolve) => setTimeout(resolve, 50))
-      }
-    }
-
     async function statusOf(sandbox: SandboxCore, instanceId: string): Promise<string | undefined> {
       const snapshot = await sandbox.call('instances.refresh')
       return snapshot.instances.find((instance) => instance.instanceMetadata.instanceId === instanceId)?.instanceRuntimeInfo.status
     }
 
     it('tells a failed job with its status, counts down, and stops the instance', async () => {
-      const dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-jobs-'))
-      folders.push(dataDir)
-      const { sandbox, view, manual } = await start('job-runner', dataDir)
+      const { sandbox, view, manual } = await start('job-runner', await rig.freshFolder())
       const { instanceId } = sandbox
       await trustHostKey(sandbox, view, instanceId)
 
@@ -112,18 +85,16 @@ describe.skipIf(skipBecause(posixShellMissing(), 'jobs in the Sandbox') || tmuxM
     })
 
     it('reports a job that ended while the app was stopped, and still offers the stop', async () => {
-      const dataDir = await mkdtemp(join(tmpdir(), 'cloudtray-jobs-'))
-      folders.push(dataDir)
+      const dataDir = await rig.freshFolder()
       const first = await start('job-offline', dataDir)
       const { instanceId } = first.sandbox
       await trustHostKey(first.sandbox, first.view, instanceId)
       const job = await first.sandbox.call('jobs.run', { instanceId, command: 'sleep 3; exit 7', folder: '~', stopWhenDone: true })
-      await first.sandbox.close()
-      cores.splice(cores.indexOf(first.sandbox), 1)
+      await rig.quit(first.sandbox)
 
       // While the app is closed the job ends on the instance: its wrapper writes the status file.
       const statusFile = join(dataDir, 'sandbox', 'emulator-reach', 'homes', instanceId, '.cloudtray', 'jobs', job.jobId, 'status')
-      await until('the job to end on the instance', () => existsSync(statusFile), 20_000)
+      await until('the job to end on the instance', () => existsSync(statusFile))
       expect(jobNoticeCount(first.sandbox)).toBe(0)
 
       const second = await start(undefined, dataDir)

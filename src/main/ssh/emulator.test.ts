@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { posixShellMissing, skipBecause } from '../../shared/node/testing/platform-support'
+import { pollUntil } from '../../shared/node/testing/poll-until'
 import type { Events } from '../../shared/contract'
 import type { SshPrompt, TerminalStatus } from '../../shared/contract-ssh'
 import type { Emulator } from '../../emulator/index'
@@ -27,15 +28,8 @@ describe.skipIf(skipBecause(posixShellMissing(), 'SSH against the emulator’s s
 
   afterAll(() => sandbox?.close())
 
-  async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const value = await probe()
-      if (value !== undefined && value !== false) return value
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
+  const until = <T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> =>
+    pollUntil(what, probe, { timeoutMs: 15_000 })
 
   it('opens a shell on a Running Sandbox instance with the Sandbox key and echoes', async () => {
     const session = await core.handle('session.get', undefined, client)

@@ -7,53 +7,22 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { PromptAnswer, SshPrompt } from '../../shared/contract-ssh'
 import { BATCH_MAX_BYTES } from './data-path/batcher'
 import { PARSE_WINDOW } from './data-path/flow-control'
 import { CHANNEL_READ_AHEAD } from './data-path/read-ahead'
 import { MIN_WINDOW, SSH2_WINDOW } from './data-path/receive-window'
 import { ROUND_TRIP_PROBES, probeRoundTrips } from './data-path/round-trip'
-import { KnownHostsStore } from './host-keys/known-hosts-store'
 import type { SshLinksOptions } from './links/links'
-import { runningInstance } from './testing/instance'
 import { opensshAvailable } from './testing/openssh-server'
 import { useOpenSshServer } from './testing/use-openssh-server'
-import { splitClock } from './testing/split-clock'
-import { TerminalHarness, type TerminalRig } from './testing/terminal-harness'
+import { opensshTerminals } from './testing/openssh-terminals'
 import { lowest } from '../../shared/extremes'
-
-const acceptAll = (prompt: SshPrompt): PromptAnswer | undefined =>
-  prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-and-remember' } : undefined
 
 describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   const sshd = useOpenSshServer('cloudtray-ssh-test-')
-  const rigs: TerminalRig[] = []
-  sshd.onEnd(async () => {
-    for (const rig of rigs) rig.dispose()
-  })
-
-  let counter = 0
-  function setup(overrides: Partial<SshLinksOptions> = {}, knownHostsFile?: string) {
-    const harness = new TerminalHarness()
-    const home = join(sshd.scratch, `home-${++counter}`)
-    mkdirSync(home, { recursive: true })
-    const { clock, manual } = splitClock()
-    const rig = harness.connect({
-      clock,
-      findInstance: (instanceId) =>
-        runningInstance({ instanceId, host: '127.0.0.1', port: sshd.server.port, username: sshd.server.username }),
-      knownHosts: new KnownHostsStore(knownHostsFile ?? join(home, 'app-known_hosts'), join(home, '.ssh', 'known_hosts')),
-      homeDir: home,
-      settingsKeyFile: () => sshd.server.userKeyPath,
-      sandboxKeyFile: () => undefined,
-      agent: undefined,
-      random: () => 0,
-      ...overrides
-    })
-    rigs.push(rig)
-    harness.answerPrompt = acceptAll
-    return { harness, terminals: rig.terminals, links: rig.links, manual, home }
-  }
+  const openTerminals = opensshTerminals(sshd)
+  const setup = (links: Partial<SshLinksOptions> = {}, appKnownHosts?: string) =>
+    openTerminals({ links, ...(appKnownHosts ? { appKnownHosts } : {}) })
 
   function fingerprintOf(pubFile: string): string {
     return execFileSync('ssh-keygen', ['-lf', pubFile], { encoding: 'utf8' }).split(' ')[1] as string
@@ -139,7 +108,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('asks for the passphrase of an encrypted key, again when it is wrong, and keeps it for the session', async () => {
-    const encrypted = sshd.server.addUserKey(`enc-${counter}`, 'correct horse')
+    const encrypted = sshd.server.addUserKey('enc-key', 'correct horse')
     const { harness, terminals } = setup({ settingsKeyFile: () => encrypted })
     const answers = ['wrong', 'correct horse']
     harness.answerPrompt = (prompt) => {
@@ -165,11 +134,11 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('authenticates through ssh-agent', async () => {
-    const socket = join(sshd.scratch, `agent-${counter}.sock`)
+    const socket = join(sshd.scratch, 'agent.sock')
     const agent: ChildProcess = spawn('ssh-agent', ['-D', '-a', socket], { stdio: 'ignore' })
     try {
       for (let i = 0; i < 100 && !existsSync(socket); i++) await new Promise((resolve) => setTimeout(resolve, 20))
-      const agentOnly = sshd.server.addUserKey(`agent-${counter}`)
+      const agentOnly = sshd.server.addUserKey('agent-key')
       execFileSync('ssh-add', [agentOnly], { env: { ...process.env, SSH_AUTH_SOCK: socket }, stdio: 'ignore' })
       const { harness, terminals } = setup({ agent: socket, settingsKeyFile: () => null })
       const { terminalId } = terminals.open('i-5', 80, 24, harness.clientId)
@@ -183,7 +152,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   })
 
   it('fails without retrying when no key is accepted', async () => {
-    const stranger = join(sshd.scratch, `stranger-${counter}`)
+    const stranger = join(sshd.scratch, 'stranger-key')
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', stranger])
     const { harness, terminals, manual } = setup({ settingsKeyFile: () => stranger })
     harness.answerPrompt = (prompt) => (prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-once' } : { kind: 'cancel' })
@@ -200,7 +169,7 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
 
   it('refuses a changed host key with both fingerprints until the old key is forgotten', async () => {
     const { harness, terminals, links, home } = setup()
-    const other = join(sshd.scratch, `other-host-${counter}`)
+    const other = join(sshd.scratch, 'other-host-key')
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', other])
     const otherKey = readFileSync(`${other}.pub`, 'utf8').trim().split(' ')[1]
     mkdirSync(join(home, '.ssh'), { recursive: true })
@@ -306,12 +275,21 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
 
   // A command line's sessions (`ssh.open` with `run`, contract-ssh.ts: `cloud-tray ssh`).
   describe('command line sessions', () => {
+    /** A rig whose `run` opens `command` as the command line does (`cloud-tray ssh … -- command`): no pty unless asked. */
+    function commandLine() {
+      const rig = setup()
+      const run = (instanceId: string, command: string, pty?: { cols: number; rows: number; term: string }) =>
+        rig.terminals.open(instanceId, pty?.cols ?? 80, pty?.rows ?? 24, rig.harness.clientId, undefined, {
+          command,
+          pty: pty !== undefined,
+          ...(pty ? { term: pty.term } : {})
+        })
+      return { ...rig, run }
+    }
+
     it('passes a command’s exit status, with its stdout and stderr apart', async () => {
-      const { harness, terminals } = setup()
-      const { terminalId } = terminals.open('i-1', 80, 24, harness.clientId, undefined, {
-        command: 'echo out; echo err >&2; exit 7',
-        pty: false
-      })
+      const { harness, terminals, run } = commandLine()
+      const { terminalId } = run('i-1', 'echo out; echo err >&2; exit 7')
       await harness.waitForState(terminalId, 'closed')
       expect(harness.lastStatus(terminalId)).toMatchObject({ state: 'closed', exitCode: 7, message: 'command ended (exit 7)' })
       expect(harness.output(terminalId)).toBe('out\n')
@@ -321,34 +299,27 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     })
 
     it('says which signal killed a command', async () => {
-      const { harness, terminals } = setup()
-      const { terminalId } = terminals.open('i-2', 80, 24, harness.clientId, undefined, { command: 'kill -TERM $$', pty: false })
+      const { harness, run } = commandLine()
+      const { terminalId } = run('i-2', 'kill -TERM $$')
       await harness.waitForState(terminalId, 'closed')
       expect(harness.lastStatus(terminalId)).toMatchObject({ signal: 'TERM', message: 'command ended (killed by SIGTERM)' })
       expect(harness.lastStatus(terminalId)!.exitCode).toBeUndefined()
     })
 
     it('gives a pseudo-terminal of the asked size and TERM only when asked', async () => {
-      const { harness, terminals } = setup()
-      const withPty = terminals.open('i-3', 100, 30, harness.clientId, undefined, {
-        command: 'stty size; echo $TERM; test -t 0',
-        pty: true,
-        term: 'vt100'
-      })
+      const { harness, run } = commandLine()
+      const withPty = run('i-3', 'stty size; echo $TERM; test -t 0', { cols: 100, rows: 30, term: 'vt100' })
       await harness.waitForState(withPty.terminalId, 'closed')
       expect(harness.output(withPty.terminalId)).toBe('30 100\r\nvt100\r\n')
       expect(harness.lastStatus(withPty.terminalId)!.exitCode).toBe(0)
-      const without = terminals.open('i-3', 100, 30, harness.clientId, undefined, { command: 'test -t 0', pty: false })
+      const without = run('i-3', 'test -t 0')
       await harness.waitForState(without.terminalId, 'closed')
       expect(harness.lastStatus(without.terminalId)!.exitCode).toBe(1)
     })
 
     it('takes piped input as bytes, ends it with EOF, and credits what went out', async () => {
-      const { harness, terminals } = setup()
-      const { terminalId } = terminals.open('i-4', 80, 24, harness.clientId, undefined, {
-        command: 'od -An -tx1 | tr -d " \\n"; echo',
-        pty: false
-      })
+      const { harness, terminals, run } = commandLine()
+      const { terminalId } = run('i-4', 'od -An -tx1 | tr -d " \\n"; echo')
       await harness.waitForState(terminalId, 'connected')
       const bytes = new Uint8Array([0, 255, 0xc3, 0x28, 10, 13])
       terminals.input(terminalId, bytes, harness.clientId)
@@ -360,18 +331,18 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     })
 
     it('never runs a command again after its connection drops, and keeps a finished one’s link warm', async () => {
-      const { harness, terminals, links } = setup()
-      const first = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'true', pty: false })
+      const { harness, links, run } = commandLine()
+      const first = run('i-5', 'true')
       await harness.waitForState(first.terminalId, 'closed')
       const warm = links.connectionOf('i-5')
       expect(warm).toBeDefined()
       // The next one runs on the same connection: no new handshake.
-      const second = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'echo again', pty: false })
+      const second = run('i-5', 'echo again')
       await harness.waitForState(second.terminalId, 'closed')
       expect(links.connectionOf('i-5')).toBe(warm)
       expect(harness.output(second.terminalId)).toBe('again\n')
 
-      const long = terminals.open('i-5', 80, 24, harness.clientId, undefined, { command: 'echo started; sleep 30', pty: false })
+      const long = run('i-5', 'echo started; sleep 30')
       await harness.waitForOutput(long.terminalId, 'started')
       await sshd.server.stop()
       await harness.waitForState(long.terminalId, 'closed')

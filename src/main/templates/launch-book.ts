@@ -12,7 +12,7 @@ import type { KnownImage } from '../../shared/contract'
 import type { LaunchOrigin, LaunchSpec } from '../../shared/contract-launch'
 import { CreateInstanceRequestSchema, type CreateInstanceRequest } from '../../shared/create-request'
 import { SSH_PORT, isSpot } from '../../shared/instance-rules'
-import { ScopedStore } from '../util/scoped-store'
+import type { ScopedStore, scopedStoresOf } from '../util/scoped-store'
 
 /** Far more instances than anyone keeps listed; the oldest records go first. */
 export const MAX_LAUNCHES_PER_ACCOUNT = 500
@@ -26,15 +26,13 @@ export const LaunchRecordSchema = z.object({
 })
 export type LaunchRecord = z.infer<typeof LaunchRecordSchema>
 
-export function launchBook(dataDir: string, now: () => number, onWriteError?: (error: unknown) => void): ScopedStore<LaunchRecord> {
-  return new ScopedStore({
-    dataDir,
+/** The book, made by `store` (its part's data folder, clock and log: scopedStoresOf). */
+export function launchBook(store: ReturnType<typeof scopedStoresOf>): ScopedStore<LaunchRecord> {
+  return store({
     file: 'launches.json',
     record: LaunchRecordSchema,
     what: 'what your instances were launched with (for Launch again)',
-    now,
-    limit: { perScope: MAX_LAUNCHES_PER_ACCOUNT, age: (record) => record.at },
-    ...(onWriteError ? { onWriteError } : {})
+    limit: { perScope: MAX_LAUNCHES_PER_ACCOUNT, age: (record) => record.at }
   })
 }
 

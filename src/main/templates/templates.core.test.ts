@@ -8,20 +8,18 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { LaunchTemplate, TemplateInput } from '../../shared/contract-launch'
-import { createCoreRig, createRequest, type CoreRig } from '../testing/core-harness'
+import { EVERY_PART } from '../../shared/testing/create-request'
+import { createRequest, type CoreRig } from '../testing/core-harness'
+import { coreRigsPerTest } from '../testing/core-rigs'
 
 const H100X8 = 'gpu-h100-sxm-8x'
 
-let rig: CoreRig | undefined
-afterEach(async () => {
-  await rig?.close()
-  rig = undefined
-})
+const rigs = coreRigsPerTest()
 
 async function signedIn(): Promise<{ r: CoreRig; usWest: string; singapore: string; frankfurt: string }> {
-  const r = (rig = await createCoreRig())
+  const r = await rigs.open()
   await r.login()
   const [usWest, singapore, frankfurt] = r.emulator.control.catalog().regions.map((region) => region.regionId)
   return { r, usWest: usWest!, singapore: singapore!, frankfurt: frankfurt! }
@@ -172,18 +170,7 @@ describe('launch templates (#26)', () => {
 
   it('"Launch again" fills every field it was launched with; from a listing it names what is missing', async () => {
     const { r, usWest } = await signedIn()
-    const request = createRequest(r.emulator, 'again', {
-      region: usWest,
-      nodePorts: [8888],
-      remoteStorages: [{ mountPath: '/data', remoteStorageName: 'd', remoteStorageId: 'v-1', type: 'filesystem' }],
-      instanceConfiguration: {
-        extraDataDiskSizeDB: 30,
-        enableCommonData: false,
-        enableDocker: true,
-        dockerStorageSize: 10,
-        initScript: 'echo hi'
-      }
-    })
+    const request = createRequest(r.emulator, 'again', { region: usWest, ...EVERY_PART })
     const created = await r.call('instances.create', { request })
     if (!created.ok) throw new Error(created.error.message)
     const again = await r.call('launches.again', { instanceId: created.value.instanceId })

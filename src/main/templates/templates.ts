@@ -19,7 +19,7 @@ import { LaunchSpecSchema, RelaunchRuleSchema, TemplateNameSchema } from '../../
 import { AppError } from '../app-error'
 import { firstInStock, offerWords } from '../availability/stock'
 import type { EventFeed, EventSink } from '../core-types'
-import { ScopedStore } from '../util/scoped-store'
+import { ScopedStore, scopedStoresOf } from '../util/scoped-store'
 import { launchBook, launchRecord, specFromListing, type LaunchRecord } from './launch-book'
 import { readTemplateJson, templateFileName, templateFileText } from './template-file'
 
@@ -60,16 +60,9 @@ export class Templates {
 
   constructor(private readonly options: TemplatesOptions) {
     const now = () => options.clock.now()
-    const onWriteError = (error: unknown) => options.log?.warn('templates: could not save', { error: String(error) })
-    this.store = new ScopedStore({
-      dataDir: options.dataDir,
-      file: 'templates.json',
-      record: TemplateRecordSchema,
-      what: 'your launch templates',
-      now,
-      onWriteError
-    })
-    this.launches = launchBook(options.dataDir, now, onWriteError)
+    const store = scopedStoresOf('templates', options)
+    this.store = store({ file: 'templates.json', record: TemplateRecordSchema, what: 'your launch templates' })
+    this.launches = launchBook(store)
     options.events.on('launched', ({ instanceId, request, origin }) => {
       const scope = options.account.accountKey()
       if (scope) this.launches.set(scope, instanceId, launchRecord(request, origin, now()))

@@ -4,23 +4,26 @@
  * `ssh.ack` once parsed, as the renderer's tab does; statuses are kept; host-key prompts are
  * accepted. Hand `onEvent` to startSandboxCore, then `bind` the core.
  */
-import { Terminal as Xterm } from '@xterm/headless'
+import type { Terminal as Xterm } from '@xterm/headless'
 import type { EventName, Events } from '../../shared/contract'
 import type { SshPrompt, TerminalStatus } from '../../shared/contract-ssh'
 import type { AppCore, ClientId } from '../core-types'
+import { HeadlessScreens } from '../ssh/testing/headless-screens'
 import { Waiters } from '../ssh/testing/waiters'
 
 export class TerminalView {
   readonly statuses: TerminalStatus[] = []
   readonly prompts: SshPrompt[] = []
   private core: AppCore | undefined
-  private readonly xterms = new Map<string, Xterm>()
+  private readonly screens: HeadlessScreens
   private readonly waiters = new Waiters()
 
   constructor(
     readonly clientId: ClientId = 'window-1',
-    private readonly size = { cols: 100, rows: 20 }
-  ) {}
+    size = { cols: 100, rows: 20 }
+  ) {
+    this.screens = new HeadlessScreens(() => size)
+  }
 
   bind(core: AppCore): void {
     this.core = core
@@ -53,19 +56,11 @@ export class TerminalView {
   }
 
   screen(terminalId: string): Xterm {
-    let term = this.xterms.get(terminalId)
-    if (!term) {
-      term = new Xterm({ ...this.size, scrollback: 10_000, scrollOnEraseInDisplay: true, allowProposedApi: true })
-      this.xterms.set(terminalId, term)
-    }
-    return term
+    return this.screens.screen(terminalId)
   }
 
   lines(terminalId: string): string[] {
-    const buffer = this.screen(terminalId).buffer.active
-    const lines: string[] = []
-    for (let row = 0; row < buffer.length; row++) lines.push(buffer.getLine(row)?.translateToString(true) ?? '')
-    return lines
+    return this.screens.lines(terminalId)
   }
 
   lastStatus(terminalId: string): TerminalStatus | undefined {

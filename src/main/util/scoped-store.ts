@@ -134,3 +134,23 @@ export class ScopedStore<T> {
     })
   }
 }
+
+/** What every store of one part of main shares: the data folder, the clock, where a failed write is told. */
+export interface ScopedStoreHome {
+  dataDir: string
+  clock: { now(): number }
+  log?: { warn(message: string, data?: unknown): void } | undefined
+}
+
+/**
+ * The stores of one part of main (the templates, the availability watch): each in `home`'s data
+ * folder, on its clock, a failed write logged under `part`'s name.
+ */
+export function scopedStoresOf(
+  part: string,
+  home: ScopedStoreHome
+): <T>(store: Omit<ScopedStoreOptions<T>, 'dataDir' | 'now' | 'onWriteError'>) => ScopedStore<T> {
+  const now = (): number => home.clock.now()
+  const onWriteError = (error: unknown): void => home.log?.warn(`${part}: could not save`, { error: String(error) })
+  return (store) => new ScopedStore({ ...store, dataDir: home.dataDir, now, onWriteError })
+}

@@ -35,6 +35,14 @@ async function answerStart(status: 'signed-in' | 'signed-out'): Promise<void> {
   await settle()
 }
 
+/** The window follows main's mirrors, then the web shell's socket drops and comes back. */
+async function followThenReconnect(): Promise<void> {
+  const { followMirrors } = await import('./mirrors')
+  followMirrors()
+  bridge.connection('reconnecting')
+  bridge.connection('open')
+}
+
 describe('the mirrors of main', () => {
   it('every store listed is heard and read: what needs a session only once signed in', async () => {
     const { MIRRORS, followMirrors, readAllMirrors } = await import('./mirrors')
@@ -86,12 +94,9 @@ describe('the mirrors of main', () => {
   })
 
   it('#26: the watches and the templates are read again after a reconnect (their events were lost meanwhile)', async () => {
-    const { followMirrors } = await import('./mirrors')
     const { availability } = await import('./launch/availability.svelte')
     const { templates } = await import('./launch/templates.svelte')
-    followMirrors()
-    bridge.connection('reconnecting')
-    bridge.connection('open')
+    await followThenReconnect()
     await answerStart('signed-in')
     const watches = { watches: [], checks: { state: 'off', intervalMs: 60_000, lastReadAt: null }, relaunch: [] }
     bridge.answer('availability.get', watches)
@@ -102,10 +107,7 @@ describe('the mirrors of main', () => {
   })
 
   it('signed out when it reconnects: what needs a session waits for one', async () => {
-    const { followMirrors } = await import('./mirrors')
-    followMirrors()
-    bridge.connection('reconnecting')
-    bridge.connection('open')
+    await followThenReconnect()
     await answerStart('signed-out')
     expect(bridge.calls).toHaveLength(READS.start.length)
   })

@@ -19,3 +19,20 @@ export function validCreateRequest(overrides: Partial<CreateInstanceRequest> = {
     ...overrides
   }
 }
+
+/**
+ * Every part of a request beside the offer and the name, set: a volume, two ports, a data disk,
+ * docker with its disk, common data, an init script. For tests that a launch carries each part
+ * across (a template, Launch again, a relaunch after a reclaim).
+ */
+export const EVERY_PART = {
+  remoteStorages: [{ mountPath: '/data', remoteStorageName: 'datasets', remoteStorageId: 'vol-123', type: 'filesystem' }],
+  instanceConfiguration: {
+    extraDataDiskSizeDB: 50,
+    enableCommonData: true,
+    enableDocker: true,
+    dockerStorageSize: 20,
+    initScript: 'pip install -r /data/req.txt\n'
+  },
+  nodePorts: [8888, 6006]
+} satisfies Partial<CreateInstanceRequest>

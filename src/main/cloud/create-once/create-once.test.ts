@@ -3,6 +3,7 @@ import { ManualClock } from '../../../shared/clock'
 import type { Instance, NodePort } from '../../../shared/api'
 import type { CreateInstanceRequest } from '../../../shared/create-request'
 import { CloudError } from '../errors'
+import { cutFaults } from '../testing/cut-faults'
 import type { CloudClient } from '../types'
 import { createCoreRig, createRequest, type CoreRig } from '../../testing/core-harness'
 import { validCreateRequest } from '../../../shared/testing/create-request'
@@ -82,28 +83,19 @@ const request = validCreateRequest({ name: 'gpu-box' })
 function flakyCloud(clock: ManualClock, options: { skewMs?: number; dateHeader?: boolean } = {}) {
   const skew = options.skewMs ?? 0
   const instances: Instance[] = []
-  const state = { createsSent: 0, loseCreateAnswers: 0, dropCreates: 0, failLists: 0 }
-  const cut = () => new CloudError('network', 'The connection was cut off before an answer came.')
+  const faults = cutFaults()
+  const state = Object.assign(faults.state, { createsSent: 0 })
   const cloud = {
     async createInstance(asked: CreateInstanceRequest) {
-      if (state.dropCreates > 0) {
-        state.dropCreates--
-        throw cut()
-      }
+      faults.beforeCreate()
       state.createsSent++
       const instance = answered(`notebook-${state.createsSent}`, asked.name, 'Initializing', { createdAt: clock.now() + skew })
       instances.push(instance)
-      if (state.loseCreateAnswers > 0) {
-        state.loseCreateAnswers--
-        throw cut()
-      }
+      faults.afterCreate()
       return { instanceId: instance.instanceMetadata.instanceId }
     },
     async listAllInstances() {
-      if (state.failLists > 0) {
-        state.failLists--
-        throw cut()
-      }
+      faults.beforeList()
       return { instances: [...instances], unreadable: [] }
     },
     // A Date header proves the offset to within a second.
@@ -128,7 +120,7 @@ function creatorOnFlakyCloud(options: Parameters<typeof flakyCloud>[1] = {}) {
 describe('createInstanceOnce', () => {
   it("looks the instance up before the user's retry and sends no second create", async () => {
     const { clock, creator, cloud, state } = creatorOnFlakyCloud()
-    state.loseCreateAnswers = 1
+    state.loseAnswers = 1
     state.failLists = 1 // the immediate look-up fails too: the user sees the error
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject({ kind: 'network' })
     clock.advance(5_000)
@@ -140,7 +132,7 @@ describe('createInstanceOnce', () => {
     const { creator, cloud, state, instances } = creatorOnFlakyCloud()
     await creator.create(cloud, request, [])
     const known = [...instances]
-    state.loseCreateAnswers = 1
+    state.loseAnswers = 1
     const recovered = await creator.create(cloud, request, known)
     expect(recovered).toEqual({ instanceId: 'notebook-2', recovered: true })
     expect(state.createsSent).toBe(2)
@@ -148,7 +140,7 @@ describe('createInstanceOnce', () => {
 
   it('sends the retry when the look-up shows nothing was created', async () => {
     const { creator, cloud, state, instances } = creatorOnFlakyCloud()
-    state.loseCreateAnswers = 1
+    state.loseAnswers = 1
     state.failLists = 1
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject({ kind: 'network' })
     instances.length = 0 // the cloud did not keep it after all
@@ -196,7 +188,7 @@ describe('createInstanceOnce', () => {
 
   it('#12 item 9: two identical instances inside the window: unsure, the user is asked', async () => {
     const { creator, cloud, state, otherClient } = creatorOnFlakyCloud()
-    state.loseCreateAnswers = 1
+    state.loseAnswers = 1
     otherClient('theirs')
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject({ kind: 'maybe-created' })
     expect(state.createsSent).toBe(1)
@@ -208,13 +200,13 @@ describe('createInstanceOnce', () => {
     ['2 hours behind', -2 * 3_600_000]
   ])('#12 item 9: a server clock %s of ours: the measured offset still finds our instance', async (_label, skewMs) => {
     const { creator, cloud, state } = creatorOnFlakyCloud({ skewMs })
-    state.loseCreateAnswers = 1
+    state.loseAnswers = 1
     await expect(creator.create(cloud, request, [])).resolves.toEqual({ instanceId: 'notebook-1', recovered: true })
   })
 
   it('#12 item 9: without a Date header the offset is unknown: a same-name match is only ever "maybe"', async () => {
     const { creator, cloud, state } = creatorOnFlakyCloud({ dateHeader: false })
-    state.loseCreateAnswers = 1
+    state.loseAnswers = 1
     await expect(creator.create(cloud, request, [])).rejects.toMatchObject({ kind: 'maybe-created', instanceId: 'notebook-1' })
     expect(state.createsSent).toBe(1)
   })

@@ -3,6 +3,7 @@ import { createCloudClient } from '../client'
 import { createCoreRig, type CoreRig } from '../../testing/core-harness'
 import type { CreateVolumeRequest, PagerRequest, Volume } from '../../../shared/api'
 import { CloudError } from '../errors'
+import { cutFaults } from '../testing/cut-faults'
 import type { CloudClient } from '../types'
 import { createVolumeOnce, matchesVolumeRequest } from './volume-create-once'
 
@@ -11,8 +12,8 @@ const request: CreateVolumeRequest = { name: 'datasets', sizeGB: 200, region: 'r
 /** Volumes with unique names, as the service keeps them; creates can lose their answer or never arrive. */
 function volumeCloud() {
   const volumes: Volume[] = []
-  const state = { createsArrived: 0, loseAnswers: 0, dropCreates: 0, failLists: 0 }
-  const cut = () => new CloudError('network', 'The connection was cut off before an answer came.')
+  const faults = cutFaults()
+  const state = Object.assign(faults.state, { createsArrived: 0 })
   const add = (asked: CreateVolumeRequest, id: string): Volume => {
     const volume = {
       id,
@@ -29,25 +30,16 @@ function volumeCloud() {
   }
   const cloud = {
     async createVolume(asked: CreateVolumeRequest) {
-      if (state.dropCreates > 0) {
-        state.dropCreates--
-        throw cut()
-      }
+      faults.beforeCreate()
       state.createsArrived++
       if (volumes.some((v) => v.volumeName === asked.name))
         throw new CloudError('already-exists', 'Volume already exists', { field: 'name' })
       const volume = add(asked, `vol-${state.createsArrived}`)
-      if (state.loseAnswers > 0) {
-        state.loseAnswers--
-        throw cut()
-      }
+      faults.afterCreate()
       return volume
     },
     async listVolumes(pager: PagerRequest) {
-      if (state.failLists > 0) {
-        state.failLists--
-        throw cut()
-      }
+      faults.beforeList()
       const start = (pager.currentPage - 1) * pager.pageSize
       return volumes.slice(start, start + pager.pageSize)
     }

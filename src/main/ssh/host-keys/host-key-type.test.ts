@@ -7,53 +7,26 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
-import { KnownHostsStore } from './known-hosts-store'
-import { runningInstance } from '../testing/instance'
 import { opensshAvailable } from '../testing/openssh-server'
 import { useOpenSshServer } from '../testing/use-openssh-server'
-import { splitClock } from '../testing/split-clock'
-import { TerminalHarness, type TerminalRig } from '../testing/terminal-harness'
-import type { Terminals } from '../terminals'
-import type { SshLinks } from '../links/links'
+import { opensshTerminals } from '../testing/openssh-terminals'
 
 const SSH = '/usr/bin/ssh'
 
 describe.skipIf(!opensshAvailable() || !existsSync(SSH))('a host key of another type than remembered', () => {
   const sshd = useOpenSshServer('cloudtray-keytype-', { hostKeyType: 'rsa' })
-  const rigs: TerminalRig[] = []
   let otherEd25519: string
   beforeAll(async () => {
     const other = join(sshd.scratch, 'other_ed25519')
     execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', other])
     otherEd25519 = readFileSync(`${other}.pub`, 'utf8').trim().split(' ').slice(0, 2).join(' ')
   })
-  sshd.onEnd(async () => {
-    for (const rig of rigs) rig.dispose()
-  })
-
+  const openTerminals = opensshTerminals(sshd)
   /** Terminals whose user would press the focused default, "Accept and remember", on any host-key question. */
-  function setup(name: string): { harness: TerminalHarness; terminals: Terminals; links: SshLinks; appFile: string; userFile: string } {
-    const home = join(sshd.scratch, name)
-    mkdirSync(join(home, '.ssh'), { recursive: true })
-    const appFile = join(home, 'app-known_hosts')
-    const userFile = join(home, '.ssh', 'known_hosts')
-    const harness = new TerminalHarness()
-    const rig = harness.connect({
-      clock: splitClock().clock,
-      findInstance: (instanceId) =>
-        runningInstance({ instanceId, host: '127.0.0.1', port: sshd.server.port, username: sshd.server.username }),
-      knownHosts: new KnownHostsStore(appFile, userFile),
-      homeDir: home,
-      settingsKeyFile: () => sshd.server.userKeyPath,
-      sandboxKeyFile: () => undefined,
-      agent: undefined,
-      random: () => 0
-    })
-    harness.answerPrompt = (prompt: SshPrompt): PromptAnswer | undefined =>
-      prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-and-remember' } : undefined
-    rigs.push(rig)
-    return { harness, terminals: rig.terminals, links: rig.links, appFile, userFile }
+  function setup(name: string) {
+    const opened = openTerminals({ home: name })
+    mkdirSync(join(opened.home, '.ssh'), { recursive: true })
+    return opened
   }
 
   /** What the real client says with this known_hosts file and strict checking. */

@@ -14,6 +14,7 @@ import type { RestoredTerminals, SavedTab, SavedTerminals } from '../../../share
 import { MAX_PANES_PER_TAB, MAX_SAVED_SCROLLBACK, MAX_SAVED_TABS, SAVED_ID } from '../../../shared/contract-terminals'
 import { writeFileAtomic } from '../../../shared/node/atomic-write'
 import { AppError } from '../../app-error'
+import { readJsonList } from '../../util/read-json-list'
 import { sessionRefSchema } from '../sessions/session-names'
 
 export const TABS_FOLDER = 'terminal-tabs'
@@ -81,20 +82,10 @@ export class SavedTabs {
 
   /** Reads the saved tabs; a missing or unreadable file is no tabs. */
   async load(): Promise<void> {
-    let json: unknown
-    try {
-      json = JSON.parse(await readFile(join(this.folder, 'tabs.json'), 'utf8'))
-    } catch {
-      return
-    }
-    const object = typeof json === 'object' && json !== null ? (json as Record<string, unknown>) : {}
-    const tabs = Array.isArray(object['tabs']) ? object['tabs'] : []
-    const kept = tabs.flatMap((tab) => {
-      const parsed = SavedTabSchema.safeParse(tab)
-      return parsed.success ? [parsed.data as SavedTab] : []
-    })
-    const rest = SavedTerminalsSchema.omit({ tabs: true }).safeParse(object)
-    this.saved = { tabs: kept.slice(0, MAX_SAVED_TABS), ...(rest.success ? rest.data : { activeTab: {} }) }
+    const file = await readJsonList(join(this.folder, 'tabs.json'), 'tabs', SavedTabSchema)
+    if (!file) return
+    const rest = SavedTerminalsSchema.omit({ tabs: true }).safeParse(file.object)
+    this.saved = { tabs: (file.items as SavedTab[]).slice(0, MAX_SAVED_TABS), ...(rest.success ? rest.data : { activeTab: {} }) }
   }
 
   /** What a window shows after a start: every saved tab, and the scrollback of `account`'s panes. */

@@ -8,14 +8,10 @@
  * session, and the counter is still running, still without a gap. Without tmux on the instance
  * the tab says so.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { SavedTerminals } from '../../../shared/contract-terminals'
 import { posixShellMissing, skipBecause } from '../../../shared/node/testing/platform-support'
-import { startSandboxCore, type SandboxCore } from '../../testing/sandbox-core'
-import { TerminalView } from '../../testing/terminal-view'
+import { sandboxTerminals } from '../../testing/sandbox-terminals'
 import { COUNTER, lastTick, tickGaps, ticks } from '../testing/counter'
 import { tmuxMissing } from '../testing/tmux'
 
@@ -23,29 +19,8 @@ describe.skipIf(skipBecause(posixShellMissing(), 'persistent terminals in the Sa
   'persistent terminals against the Sandbox',
   { timeout: 90_000 },
   () => {
-    const cores: SandboxCore[] = []
-    const folders: string[] = []
-    afterAll(async () => {
-      for (const sandbox of cores.splice(0)) {
-        await sandbox.emulator.control.endSessions().catch(() => undefined)
-        await sandbox.close().catch(() => undefined)
-      }
-      for (const folder of folders) await rm(folder, { recursive: true, force: true })
-    })
-
-    async function start(dataDir: string, name?: string) {
-      const view = new TerminalView()
-      const sandbox = await startSandboxCore({ ...(name ? { instanceName: name } : {}), dataDir, onEvent: view.onEvent })
-      view.bind(sandbox.core)
-      cores.push(sandbox)
-      return { sandbox, view }
-    }
-
-    async function freshFolder(): Promise<string> {
-      const folder = await mkdtemp(join(tmpdir(), 'cloudtray-persist-core-'))
-      folders.push(folder)
-      return folder
-    }
+    const { start: startOn, freshFolder, quit } = sandboxTerminals('cloudtray-persist-core-')
+    const start = (dataDir: string, instanceName?: string) => startOn(dataDir, instanceName ? { instanceName } : {})
 
     it('re-attaches after the server drops the TCP connection, with no tick missing', async () => {
       const { sandbox, view } = await start(await freshFolder(), 'persist-drop')
@@ -95,8 +70,7 @@ describe.skipIf(skipBecause(posixShellMissing(), 'persistent terminals in the Sa
       await first.view.waitFor(() => lastTick(first.view.lines(opened.terminalId)) >= 20, 'tick 20')
       await first.sandbox.call('terminals.saveScrollback', { paneId: 'pane-1', data: first.view.lines(opened.terminalId).join('\r\n') })
       const beforeStop = lastTick(first.view.lines(opened.terminalId))
-      await first.sandbox.close()
-      cores.splice(cores.indexOf(first.sandbox), 1)
+      await quit(first.sandbox)
 
       const second = await start(dataDir)
       const restored = await second.sandbox.call('terminals.restore')

@@ -10,50 +10,17 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
-import { KnownHostsStore } from '../host-keys/known-hosts-store'
-import { runningInstance } from '../testing/instance'
 import { opensshAvailable } from '../testing/openssh-server'
 import { COUNTER, lastTick, tickGaps, ticks } from '../testing/counter'
-import { splitClock } from '../testing/split-clock'
-import { TerminalHarness, type TerminalRig } from '../testing/terminal-harness'
+import { opensshTerminals } from '../testing/openssh-terminals'
 import { tmuxMissing } from '../testing/tmux'
 import { useOpenSshServer } from '../testing/use-openssh-server'
 import { OUR_SOCKET } from './remote-scripts'
 import { newSessionName } from './session-names'
 
-const acceptAll = (prompt: SshPrompt): PromptAnswer | undefined =>
-  prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-and-remember' } : undefined
-
 describe.skipIf(!opensshAvailable() || tmuxMissing())('persistent terminals against OpenSSH', () => {
   const sshd = useOpenSshServer('cloudtray-persist-')
-  const rigs: TerminalRig[] = []
-  sshd.onEnd(() => {
-    for (const rig of rigs) rig.dispose()
-  })
-
-  let counter = 0
-  function setup() {
-    const harness = new TerminalHarness()
-    harness.useXterm = { cols: 100, rows: 20 }
-    harness.answerPrompt = acceptAll
-    const home = join(sshd.scratch, `home-${++counter}`)
-    mkdirSync(home, { recursive: true })
-    const { clock, manual } = splitClock()
-    const rig = harness.connect({
-      clock,
-      findInstance: (instanceId) =>
-        runningInstance({ instanceId, host: '127.0.0.1', port: sshd.server.port, username: sshd.server.username }),
-      knownHosts: new KnownHostsStore(join(home, 'app-known_hosts'), join(home, '.ssh', 'known_hosts')),
-      homeDir: home,
-      settingsKeyFile: () => sshd.server.userKeyPath,
-      sandboxKeyFile: () => undefined,
-      agent: undefined,
-      random: () => 0
-    })
-    rigs.push(rig)
-    return { harness, terminals: rig.terminals, links: rig.links, manual }
-  }
+  const setup = opensshTerminals(sshd, { cols: 100, rows: 20 })
 
   /** tmux on the server, as the sessions see it (their TMUX_TMPDIR and HOME). */
   function serverTmux(args: string[]): string {

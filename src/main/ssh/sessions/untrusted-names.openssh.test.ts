@@ -6,14 +6,11 @@
  * read by tmux as an id). Our own names are checked wherever one comes back.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { KnownHostsStore } from '../host-keys/known-hosts-store'
-import { runningInstance } from '../testing/instance'
 import { opensshAvailable } from '../testing/openssh-server'
-import { splitClock } from '../testing/split-clock'
-import { TerminalHarness } from '../testing/terminal-harness'
+import { opensshTerminals } from '../testing/openssh-terminals'
 import { tmuxMissing } from '../testing/tmux'
 import { useOpenSshServer } from '../testing/use-openssh-server'
 import { remoteCommand } from './remote-scripts'
@@ -21,26 +18,8 @@ import { remoteCommand } from './remote-scripts'
 describe.skipIf(!opensshAvailable() || tmuxMissing())('the user’s own tmux sessions, by untrusted names', () => {
   const sshd = useOpenSshServer('cloudtray-names-')
 
-  function setup() {
-    const harness = new TerminalHarness()
-    harness.useXterm = { cols: 100, rows: 20 }
-    harness.answerPrompt = (prompt) => (prompt.kind === 'host-key' ? { kind: 'host-key', decision: 'accept-and-remember' } : undefined)
-    const home = join(sshd.scratch, 'home')
-    mkdirSync(home, { recursive: true })
-    const rig = harness.connect({
-      clock: splitClock().clock,
-      findInstance: (instanceId) =>
-        runningInstance({ instanceId, host: '127.0.0.1', port: sshd.server.port, username: sshd.server.username }),
-      knownHosts: new KnownHostsStore(join(home, 'app-known_hosts'), join(home, '.ssh', 'known_hosts')),
-      homeDir: home,
-      settingsKeyFile: () => sshd.server.userKeyPath,
-      sandboxKeyFile: () => undefined,
-      agent: undefined,
-      random: () => 0
-    })
-    sshd.onEnd(() => rig.dispose())
-    return { harness, ...rig }
-  }
+  const openTerminals = opensshTerminals(sshd, { cols: 100, rows: 20 })
+  const setup = () => openTerminals({ home: 'home' })
 
   /** The user's default tmux server on the instance, as the user would drive it by hand. */
   function userTmux(args: string[]): string {

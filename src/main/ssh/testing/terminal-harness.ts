@@ -6,7 +6,6 @@
  * and are acknowledged once it parsed them, as a tab does: its buffer is what the tab shows.
  */
 import { TextDecoder } from 'node:util'
-import { createRequire } from 'node:module'
 import type { Terminal as Xterm } from '@xterm/headless'
 import type { Events, EventName } from '../../../shared/contract'
 import type { PromptAnswer, SshPrompt, TerminalStatus } from '../../../shared/contract-ssh'
@@ -14,11 +13,8 @@ import type { Clock } from '../../../shared/clock'
 import type { ClientId, EventSink } from '../../core-types'
 import { SshLinks, type SshLinksOptions } from '../links/links'
 import { Terminals, type TerminalsOptions } from '../terminals'
+import { HeadlessScreens } from './headless-screens'
 import { Waiters } from './waiters'
-
-// @xterm/headless is CommonJS without named exports Node can see: required, so the benchmarks
-// (plain Node through tsx) can use this harness as the tests (vitest) do.
-const { Terminal: HeadlessTerminal } = createRequire(import.meta.url)('@xterm/headless') as typeof import('@xterm/headless')
 
 type TerminalKnobs = Pick<TerminalsOptions, 'parseWindow'>
 
@@ -57,7 +53,7 @@ export class TerminalHarness {
   onBytes: ((terminalId: string, data: Uint8Array) => void) | undefined
   /** Set before opening: each terminal gets a headless xterm of this size (see `screen`). */
   useXterm: { cols: number; rows: number; scrollback?: number } | undefined
-  private readonly xterms = new Map<string, Xterm>()
+  private readonly screens = new HeadlessScreens(() => this.useXterm ?? { cols: 80, rows: 24 })
 
   readonly emit: EventSink = <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => {
     if (event.startsWith('ssh.') && target !== this.clientId) this.misrouted.push(event)
@@ -120,27 +116,12 @@ export class TerminalHarness {
 
   /** The terminal's headless xterm (with `useXterm`): what its tab would show. */
   screen(terminalId: string): Xterm {
-    let term = this.xterms.get(terminalId)
-    if (!term) {
-      const size = this.useXterm ?? { cols: 80, rows: 24 }
-      term = new HeadlessTerminal({
-        cols: size.cols,
-        rows: size.rows,
-        scrollback: size.scrollback ?? 10_000,
-        scrollOnEraseInDisplay: true,
-        allowProposedApi: true
-      })
-      this.xterms.set(terminalId, term)
-    }
-    return term
+    return this.screens.screen(terminalId)
   }
 
   /** Every line of the terminal's xterm buffer, scrollback and screen, as text (parsed so far). */
   screenLines(terminalId: string): string[] {
-    const buffer = this.screen(terminalId).buffer.active
-    const lines: string[] = []
-    for (let row = 0; row < buffer.length; row++) lines.push(buffer.getLine(row)?.translateToString(true) ?? '')
-    return lines
+    return this.screens.lines(terminalId)
   }
 
   output(terminalId: string): string {

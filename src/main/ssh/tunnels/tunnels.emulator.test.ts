@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SshPrompt } from '../../../shared/contract-ssh'
 import type { TunnelInfo } from '../../../shared/contract-tunnels'
+import { pollUntil } from '../../../shared/node/testing/poll-until'
 import { startSandboxCore, type SandboxCore } from '../../testing/sandbox-core'
 import { httpRequest, httpText, patternStream, postPattern, sha256Of, startHttpTarget, type HttpTarget } from '../testing/http-target'
 
@@ -35,19 +36,8 @@ describe('tunnels against the emulator’s SSH server, through the core', () => 
     await app?.close()
   })
 
-  async function until<T>(
-    what: string,
-    probe: () => T | undefined | false | Promise<T | undefined | false>,
-    timeoutMs = 20_000
-  ): Promise<T> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const value = await probe()
-      if (value !== undefined && value !== false) return value
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; tunnels: ${JSON.stringify(await call('tunnels.list'))}`)
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
+  const until = <T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> =>
+    pollUntil(what, probe, { explain: async () => `tunnels: ${JSON.stringify(await call('tunnels.list'))}` })
 
   const tunnelOf = async (remotePort: number): Promise<TunnelInfo | undefined> =>
     (await call('tunnels.list')).find((tunnel) => tunnel.instanceId === instanceId && tunnel.remotePort === remotePort)

@@ -1,10 +1,10 @@
 /** The account's balance as main's balance model last read it (`balance` event, `balance.get`). */
 import type { BalanceSnapshot } from '../../../shared/contract'
 import { call } from '../lib/bridge'
-import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
+import { Mirror, MirroredStore } from '../lib/mirror.svelte'
 
-class BalanceStore implements MirrorStore {
-  private readonly mirror = new Mirror({
+class BalanceStore extends MirroredStore {
+  protected readonly mirror = new Mirror({
     event: 'balance',
     read: () => call('balance.get'),
     initial: { balance: null, fetchedAt: null } as BalanceSnapshot
@@ -12,14 +12,6 @@ class BalanceStore implements MirrorStore {
 
   get snapshot(): BalanceSnapshot {
     return this.mirror.value
-  }
-
-  listen(): () => void {
-    return this.mirror.listen()
-  }
-
-  load(): Promise<void> {
-    return this.mirror.load()
   }
 }
 

@@ -11,7 +11,7 @@
 import type { AppNotification, NotificationAction, Result } from '../../../shared/contract'
 import type { CostSnapshot, Countdown, GuardInstance, GuardRules } from '../../../shared/contract-cost'
 import { call } from '../lib/bridge'
-import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
+import { Mirror, MirroredStore } from '../lib/mirror.svelte'
 import { instances } from '../instances/instances.svelte'
 import { toasts, type ToastTone } from '../lib/toasts.svelte'
 
@@ -21,8 +21,8 @@ const HOUR_MS = 3_600_000
 export const GUARD_KINDS = ['reminder', 'countdown', 'auto-stop', 'plan-ending'] as const
 export type GuardKind = (typeof GUARD_KINDS)[number]
 
-class CostStore implements MirrorStore {
-  private readonly mirror = new Mirror({
+class CostStore extends MirroredStore {
+  protected readonly mirror = new Mirror({
     event: 'cost',
     read: () => call('cost.get'),
     initial: null as CostSnapshot | null,
@@ -43,19 +43,17 @@ class CostStore implements MirrorStore {
   }
 
   byId = $derived(new Map((this.snapshot?.instances ?? []).map((entry) => [entry.instanceId, entry])))
+  /** The stops the guard made, by instance: the details say the guard stopped it, not "at your request". */
+  stopsById = $derived(new Map((this.snapshot?.stops ?? []).map((stop) => [stop.instanceId, stop])))
   countdowns = $derived((this.snapshot?.instances ?? []).filter((entry) => entry.countdown !== undefined))
 
-  listen(): () => void {
+  override listen(): () => void {
     const timer = setInterval(() => (this.tick = Date.now()), 1000)
-    const off = this.mirror.listen()
+    const off = super.listen()
     return () => {
       clearInterval(timer)
       off()
     }
-  }
-
-  load(): Promise<void> {
-    return this.mirror.load()
   }
 
   /** Main's clock now, as far as the window can tell. */

@@ -5,21 +5,13 @@
  */
 import type { CatalogView, ErrorInfo } from '../../../shared/contract'
 import { call } from '../lib/bridge'
-import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
+import { Mirror, MirroredStore } from '../lib/mirror.svelte'
 
-class CatalogStore implements MirrorStore {
-  private readonly mirror = new Mirror({ event: 'catalog', read: () => call('catalog.get'), initial: null as CatalogView | null })
+class CatalogStore extends MirroredStore {
+  protected readonly mirror = new Mirror({ event: 'catalog', read: () => call('catalog.get'), initial: null as CatalogView | null })
 
   get view(): CatalogView | null {
     return this.mirror.value
-  }
-
-  listen(): () => void {
-    return this.mirror.listen()
-  }
-
-  load(): Promise<void> {
-    return this.mirror.load()
   }
 
   async refresh(): Promise<void> {

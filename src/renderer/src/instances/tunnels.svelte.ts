@@ -5,21 +5,13 @@
 import type { Result } from '../../../shared/contract'
 import type { TunnelInfo } from '../../../shared/contract-tunnels'
 import { call } from '../lib/bridge'
-import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
+import { Mirror, MirroredStore } from '../lib/mirror.svelte'
 
-class TunnelStore implements MirrorStore {
-  private readonly mirror = new Mirror({ event: 'tunnels', read: () => call('tunnels.list'), initial: [] as TunnelInfo[] })
+class TunnelStore extends MirroredStore {
+  protected readonly mirror = new Mirror({ event: 'tunnels', read: () => call('tunnels.list'), initial: [] as TunnelInfo[] })
 
   get list(): TunnelInfo[] {
     return this.mirror.value
-  }
-
-  listen(): () => void {
-    return this.mirror.listen()
-  }
-
-  load(): Promise<void> {
-    return this.mirror.load()
   }
 
   of(instanceId: string): TunnelInfo[] {

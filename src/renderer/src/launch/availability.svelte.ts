@@ -7,12 +7,12 @@
 import type { AppNotification, ErrorInfo, Result } from '../../../shared/contract'
 import type { AutoLaunch, AvailabilitySnapshot, LaunchSpec, RelaunchRule, StockTarget } from '../../../shared/contract-launch'
 import { call } from '../lib/bridge'
-import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
+import { Mirror, MirroredStore } from '../lib/mirror.svelte'
 import { toasts, type ToastAction } from '../lib/toasts.svelte'
 import { launchContext } from './launch-context.svelte'
 
-class AvailabilityStore implements MirrorStore {
-  private readonly mirror = new Mirror({
+class AvailabilityStore extends MirroredStore {
+  protected readonly mirror = new Mirror({
     event: 'availability',
     read: () => call('availability.get'),
     initial: null as AvailabilitySnapshot | null
@@ -27,14 +27,6 @@ class AvailabilityStore implements MirrorStore {
   }
 
   watches = $derived(this.mirror.value?.watches ?? [])
-
-  listen(): () => void {
-    return this.mirror.listen()
-  }
-
-  load(): Promise<void> {
-    return this.mirror.load()
-  }
 
   /** Starts a watch; answers the problem, if any, for the dialog to show. */
   async watch(target: StockTarget, spec: LaunchSpec, auto: (AutoLaunch & { deadline: number }) | null): Promise<ErrorInfo | null> {

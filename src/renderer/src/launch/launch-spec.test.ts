@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { readCatalog } from '../../../shared/catalog'
-import { validCreateRequest } from '../../../shared/testing/create-request'
-import { draftFromSpec, regionsOffering, specFromDraft } from './launch-spec'
+import { EVERY_PART, validCreateRequest } from '../../../shared/testing/create-request'
+import { draftFromSpec, regionsOffering, relaunchRuleFrom, specFromDraft } from './launch-spec'
 
 describe('the draft and a launch spec (#26)', () => {
   it('a spec filled into the form and read back is the spec: every field the request carries', () => {
     const request = validCreateRequest({
       name: 'train',
       billing: { chargeMode: 'perWeek', duration: 3 },
-      remoteStorages: [{ mountPath: '/data', remoteStorageName: 'd', remoteStorageId: 'v-1', type: 'filesystem' }],
-      instanceConfiguration: {
-        extraDataDiskSizeDB: 40,
-        enableCommonData: true,
-        enableDocker: true,
-        dockerStorageSize: 15,
-        initScript: 'echo hi\n'
-      },
-      isSpotInstance: true,
-      nodePorts: [8888, 6006]
+      ...EVERY_PART,
+      isSpotInstance: true
     })
     const spec = { request, regions: [request.region, 'eu-1'], imageLabel: 'PyTorch' }
     expect(specFromDraft(draftFromSpec(spec), spec.regions)).toEqual(spec)
@@ -46,5 +38,25 @@ describe('the draft and a launch spec (#26)', () => {
       { regionId: 'r1', regionName: 'one', inStock: false },
       { regionId: 'r2', regionName: 'two', inStock: true }
     ])
+  })
+})
+
+describe('a relaunch rule from its two boxes (#26)', () => {
+  it('is the rule when both boxes hold a value in bounds', () => {
+    expect(relaunchRuleFrom(1.25, 6)).toEqual({ ok: true, rule: { maxPricePerHour: 1.25, withinHours: 6 } })
+  })
+
+  it.each([
+    [null, 6, 'ceiling'],
+    [0, 6, 'ceiling'],
+    [0.001, 6, 'ceiling'],
+    [10_001, 6, 'ceiling'],
+    [Number.NaN, 6, 'ceiling'],
+    [1, null, 'within'],
+    [1, 0.1, 'within'],
+    [1, 721, 'within']
+  ])('ceiling %s and %s hours: the %s box is wrong', (ceiling, hours, field) => {
+    const result = relaunchRuleFrom(ceiling, hours)
+    expect(result.ok ? null : result.problem.field).toBe(field)
   })
 })

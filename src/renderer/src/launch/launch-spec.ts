@@ -6,7 +6,8 @@
  */
 import type { InstanceCatalog } from '../../../shared/catalog'
 import { offerOf } from '../../../shared/catalog'
-import type { LaunchSpec, StockTarget } from '../../../shared/contract-launch'
+import type { LaunchSpec, RelaunchRule, StockTarget } from '../../../shared/contract-launch'
+import { MAX_PRICE_CEILING, MAX_RELAUNCH_HOURS, MIN_PRICE_CEILING, MIN_RELAUNCH_HOURS } from '../../../shared/launch-spec'
 import { draftToRequest, emptyDraft, newStorageRow, type CreateDraft } from '../create/create-form'
 
 export function draftFromSpec(spec: LaunchSpec): CreateDraft {
@@ -64,4 +65,29 @@ export function regionsOffering(
 /** The offer's stock in the draft's region, for the review step: in stock, out, or not known. */
 export function stockOfDraft(catalog: InstanceCatalog | null, draft: CreateDraft): 'in-stock' | 'out-of-stock' | 'unknown' {
   return offerOf(catalog, draft.instanceTypeId.trim(), draft.region.trim())?.stock ?? 'unknown'
+}
+
+/** A price ceiling typed in (a watch's, a relaunch's) within main's bounds, or what to type instead. */
+export function priceCeilingFrom(ceiling: number | null): { ok: true; value: number } | { ok: false; message: string } {
+  return ceiling !== null && ceiling >= MIN_PRICE_CEILING && ceiling <= MAX_PRICE_CEILING
+    ? { ok: true, value: ceiling }
+    : { ok: false, message: `Enter the most it may cost per hour, $${MIN_PRICE_CEILING} to $${MAX_PRICE_CEILING}.` }
+}
+
+/** Which of a relaunch rule's boxes is wrong, and what to type there instead. */
+export interface RelaunchRuleProblem {
+  field: 'ceiling' | 'within'
+  message: string
+}
+
+/** The rule from its two boxes (RelaunchRuleFields.svelte), or the first box that is wrong. */
+export function relaunchRuleFrom(
+  ceiling: number | null,
+  withinHours: number | null
+): { ok: true; rule: RelaunchRule } | { ok: false; problem: RelaunchRuleProblem } {
+  const price = priceCeilingFrom(ceiling)
+  if (!price.ok) return { ok: false, problem: { field: 'ceiling', message: price.message } }
+  if (withinHours === null || !(withinHours >= MIN_RELAUNCH_HOURS && withinHours <= MAX_RELAUNCH_HOURS))
+    return { ok: false, problem: { field: 'within', message: `Enter ${MIN_RELAUNCH_HOURS} to ${MAX_RELAUNCH_HOURS} hours.` } }
+  return { ok: true, rule: { maxPricePerHour: price.value, withinHours } }
 }

@@ -6,12 +6,12 @@
 import type { ErrorInfo, Result } from '../../../shared/contract'
 import type { LaunchTemplate, TemplateInput } from '../../../shared/contract-launch'
 import { call } from '../lib/bridge'
-import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
+import { Mirror, MirroredStore } from '../lib/mirror.svelte'
 import { toasts } from '../lib/toasts.svelte'
 import { launchContext } from './launch-context.svelte'
 
-class TemplatesStore implements MirrorStore {
-  private readonly mirror = new Mirror({ event: 'templates', read: () => call('templates.list'), initial: [] as LaunchTemplate[] })
+class TemplatesStore extends MirroredStore {
+  protected readonly mirror = new Mirror({ event: 'templates', read: () => call('templates.list'), initial: [] as LaunchTemplate[] })
 
   get list(): LaunchTemplate[] {
     return this.mirror.value
@@ -19,14 +19,6 @@ class TemplatesStore implements MirrorStore {
 
   get loadError(): ErrorInfo | null {
     return this.mirror.error
-  }
-
-  listen(): () => void {
-    return this.mirror.listen()
-  }
-
-  load(): Promise<void> {
-    return this.mirror.load()
   }
 
   save(input: TemplateInput): Promise<Result<LaunchTemplate>> {

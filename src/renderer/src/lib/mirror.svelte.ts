@@ -95,3 +95,20 @@ export class Mirror<E extends EventName, T = Events[E]> implements MirrorStore {
     if (this.value !== previous) this.options.changed?.(this.value, previous)
   }
 }
+
+/**
+ * A store whose state is one mirror: hearing main and reading main are its mirror's, said here
+ * once. The store declares `protected readonly mirror = new Mirror({...})` and keeps its own
+ * words and actions; one that hears more than its mirror (a timer, the OS theme) extends `listen`.
+ */
+export abstract class MirroredStore implements MirrorStore {
+  protected abstract readonly mirror: MirrorStore
+
+  listen(): () => void {
+    return this.mirror.listen()
+  }
+
+  load(): Promise<void> {
+    return this.mirror.load()
+  }
+}

@@ -5,11 +5,11 @@
  */
 import type { Result, Settings, SettingsPatch } from '../../../shared/contract'
 import { call } from './bridge'
-import { Mirror, type MirrorStore } from './mirror.svelte'
+import { Mirror, MirroredStore } from './mirror.svelte'
 import { toasts } from './toasts.svelte'
 
-class SettingsStore implements MirrorStore {
-  private readonly mirror = new Mirror({ event: 'settings', read: () => call('settings.get'), initial: null as Settings | null })
+class SettingsStore extends MirroredStore {
+  protected readonly mirror = new Mirror({ event: 'settings', read: () => call('settings.get'), initial: null as Settings | null })
   /** The OS colour scheme, for theme "system". */
   prefersDark = $state(false)
 
@@ -22,22 +22,18 @@ class SettingsStore implements MirrorStore {
     return chosen === 'system' ? (this.prefersDark ? 'dark' : 'light') : chosen
   })
 
-  listen(): () => void {
+  override listen(): () => void {
     const media = window.matchMedia('(prefers-color-scheme: dark)')
     this.prefersDark = media.matches
     const onMedia = (event: MediaQueryListEvent): void => {
       this.prefersDark = event.matches
     }
     media.addEventListener('change', onMedia)
-    const off = this.mirror.listen()
+    const off = super.listen()
     return () => {
       media.removeEventListener('change', onMedia)
       off()
     }
-  }
-
-  load(): Promise<void> {
-    return this.mirror.load()
   }
 
   async update(patch: SettingsPatch): Promise<Result<Settings>> {

@@ -1,11 +1,11 @@
 /** Lasting conditions main warns about (a settings file set aside, no keychain, …), shown as banners until dismissed. */
 import type { Warning } from '../../../shared/contract'
 import { call } from './bridge'
-import { Mirror, type MirrorStore } from './mirror.svelte'
+import { Mirror, MirroredStore } from './mirror.svelte'
 
-class WarningsStore implements MirrorStore {
+class WarningsStore extends MirroredStore {
   // The event carries one warning, the read all of them.
-  private readonly mirror = new Mirror({
+  protected readonly mirror = new Mirror({
     event: 'warning',
     read: () => call('warnings.get'),
     initial: [] as Warning[],
@@ -20,14 +20,6 @@ class WarningsStore implements MirrorStore {
 
   get list(): Warning[] {
     return this.mirror.value
-  }
-
-  listen(): () => void {
-    return this.mirror.listen()
-  }
-
-  load(): Promise<void> {
-    return this.mirror.load()
   }
 
   dismiss(id: string): void {

@@ -1,7 +1,7 @@
 /** The installed app's updates as main tells them (src/main/update): the banner, Settings' line. */
 import type { UpdateState } from '../../../shared/contract-update'
 import { call } from '../lib/bridge'
-import { Mirror, type MirrorStore } from '../lib/mirror.svelte'
+import { Mirror, MirroredStore } from '../lib/mirror.svelte'
 
 /** What a waiting restart waits for, in words: "2 terminals and 1 port tunnel". */
 export function waitingWords(waiting: NonNullable<UpdateState['waitingFor']>): string {
@@ -15,20 +15,12 @@ export function waitingWords(waiting: NonNullable<UpdateState['waitingFor']>): s
   return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`
 }
 
-class UpdateStore implements MirrorStore {
-  private readonly mirror = new Mirror({ event: 'update', read: () => call('update.get'), initial: null as UpdateState | null })
+class UpdateStore extends MirroredStore {
+  protected readonly mirror = new Mirror({ event: 'update', read: () => call('update.get'), initial: null as UpdateState | null })
 
   /** null until main has been asked. */
   get state(): UpdateState | null {
     return this.mirror.value
-  }
-
-  listen(): () => void {
-    return this.mirror.listen()
-  }
-
-  load(): Promise<void> {
-    return this.mirror.load()
   }
 
   async check(): Promise<void> {
