@@ -101,6 +101,27 @@ describe.skipIf(!opensshAvailable())('files (SFTP) against OpenSSH', () => {
     )
   })
 
+  it('an upload of many files asks about their folder once, not once per file', async () => {
+    const { harness } = await setup()
+    const { sessionId, home } = await harness.open('i-1')
+    const local = mkdtempSync(join(sshd.scratch, 'many-up-'))
+    const name = `many-up-${Date.now()}`
+    mkdirSync(join(local, name, 'inner'), { recursive: true })
+    const contents = Array.from({ length: 20 }, (_, index) => randomBytes(1000 + index))
+    contents.forEach((data, index) => writeFileSync(join(local, name, 'inner', `f${index}.bin`), data))
+    const lstat = vi.spyOn(SftpClient.prototype, 'lstat')
+    try {
+      expect((await harness.upload(sessionId, home, local, [name])).state).toBe('done')
+      const asked = lstat.mock.calls.map(([path]) => path)
+      // Each file's own name (is it there already?) and each folder once.
+      expect(asked.filter((path) => path === join(home, name, 'inner'))).toHaveLength(1)
+      expect(asked).toHaveLength(contents.length + 3)
+    } finally {
+      lstat.mockRestore()
+    }
+    contents.forEach((data, index) => expect(readFileSync(join(home, name, 'inner', `f${index}.bin`)).equals(data)).toBe(true))
+  })
+
   filesSuite(async () => ({
     ...(await setup()),
     instanceId: 'i-1',

@@ -32,6 +32,8 @@ export class Upload extends Transfer {
   private wake: (() => void) | undefined
   private completedBytes = 0
   private writer: PipelinedWriter | undefined
+  /** Folders on the instance this upload has seen or made (makeFolders). */
+  private readonly folders = new Set<string>()
   private readonly targets: string[][]
 
   constructor(private readonly upload: UploadOptions) {
@@ -66,7 +68,7 @@ export class Upload extends Transfer {
     for (const [index, item] of this.upload.items.entries()) {
       const path = joinRemote(this.upload.folder, ...this.targets[index]!)
       this.progress({ current: item.path })
-      if (item.kind === 'folder') await makeFolders(link.sftp(), path)
+      if (item.kind === 'folder') await makeFolders(link.sftp(), path, this.folders)
       else await this.file(link, index, item, path)
       this.itemDone()
     }
@@ -74,7 +76,7 @@ export class Upload extends Transfer {
 
   private async file(link: TransferLink, index: number, item: TransferItem, path: string): Promise<void> {
     let client = link.sftp()
-    await makeFolders(client, parentOf(path))
+    await makeFolders(client, parentOf(path), this.folders)
     if (!this.upload.replace && (await client.exists(path))) {
       throw new AppError(
         'not-allowed',
@@ -223,16 +225,22 @@ function liveSftp(link: TransferLink, dead: SftpClient): SftpClient | undefined 
   }
 }
 
-/** Makes `path` and any missing parents; an existing folder is fine, an existing file is not. */
-async function makeFolders(sftp: SftpClient, path: string): Promise<void> {
+/**
+ * Makes `path` and any missing parents; an existing folder is fine, an existing file is not.
+ * `known`: folders this upload has already seen or made, not asked about again (a round trip
+ * each on a far link, for every file of a folder of many).
+ */
+async function makeFolders(sftp: SftpClient, path: string, known: Set<string>): Promise<void> {
+  if (known.has(path)) return
   const existing = await sftp.exists(path)
-  if (existing?.isDirectory()) return
+  if (existing?.isDirectory()) return void known.add(path)
   if (existing)
     throw new AppError('not-allowed', `“${path}” exists on the instance and is not a folder. Rename it, or upload somewhere else.`)
-  await makeFolders(sftp, parentOf(path))
+  await makeFolders(sftp, parentOf(path), known)
   await sftp.mkdir(path).catch(async (error: unknown) => {
     // Made meanwhile (another upload into the same folder) is fine too.
     if ((await sftp.exists(path))?.isDirectory()) return
     throw sftpFailure(error, { action: 'create', path })
   })
+  known.add(path)
 }
