@@ -78,9 +78,11 @@ describe.skipIf(!opensshAvailable())('SFTP transfers resume after a dropped conn
         'the link to reconnect'
       )
     /** Uploads `name` from the local folder, the link cut (by `act`) a third of the way. */
+    let uploading: string | undefined
     const uploadCut = (name: string, act?: () => unknown) =>
       harness.upload(sessionId, home, local, [name], {
-        onSent: async (_transferId, sent) => {
+        onSent: async (transferId, sent) => {
+          uploading = transferId
           if (sent >= CUT_AT + FILES_WINDOW) await cutOnce(act)
         }
       })
@@ -93,7 +95,19 @@ describe.skipIf(!opensshAvailable())('SFTP transfers resume after a dropped conn
       expect(result.state).toBe('done')
       expect(statusesAtCut).not.toBeUndefined()
     }
-    return { proxy, harness, sessionId, home, local, manual, cutOnce, reconnecting, uploadCut, resumesToTheEnd }
+    return {
+      proxy,
+      harness,
+      sessionId,
+      home,
+      local,
+      manual,
+      cutOnce,
+      reconnecting,
+      uploadCut,
+      resumesToTheEnd,
+      uploadingId: () => uploading
+    }
   }
 
   it('an upload cut a third of the way continues on the next connection and arrives byte-identical, no part file left', async () => {
@@ -132,5 +146,16 @@ describe.skipIf(!opensshAvailable())('SFTP transfers resume after a dropped conn
     expect(result.state).toBe('failed')
     expect(result.message).toMatch(/connection to the instance was lost during the transfer.*try again once it has reconnected/)
     expect(readdirSync(home)).not.toContain('stranded.bin')
+  })
+
+  it('an upload cancelled while it waits for the link says Cancelled at once, and nothing is under its name', async () => {
+    const { proxy, harness, home, local, reconnecting, uploadCut, uploadingId } = await setup()
+    writeFileSync(join(local, 'given-up.bin'), randomBytes(SIZE))
+    const outcome = uploadCut('given-up.bin', () => proxy.close())
+    await reconnecting()
+    await harness.invoke('files.cancel', { transferId: uploadingId() })
+    const result = await outcome
+    expect(result.state).toBe('cancelled')
+    expect(readdirSync(home)).not.toContain('given-up.bin')
   })
 })
