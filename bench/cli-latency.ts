@@ -31,14 +31,11 @@ import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh
 import { startWebShell } from '../src/web/server'
 import { instanceJson, metersAt, LIST_JSON_VERSION } from '../src/cli/instance-view'
 import { buildCli } from '../src/cli/testing/built-cli'
-import { runBench } from './run-bench'
+import { numberArgument, runBench } from './run-bench'
 
 const LIST_TARGET = 1.5
 const SSH_TARGET = 1.0
-const arg = (name: string, fallback: number): number => {
-  const at = process.argv.indexOf(name)
-  return at > 0 ? Number(process.argv[at + 1]) : fallback
-}
+const arg = numberArgument
 const RUNS = arg('--runs', 20)
 const INSTANCES = arg('--instances', 50)
 

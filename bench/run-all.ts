@@ -22,6 +22,10 @@ const BENCHES: { file: string; target: string }[] = [
   { file: 'xterm-throughput.ts', target: 'into xterm through the app vs xterm alone ≥ 0.8; Ctrl-C parsed within 100 ms' },
   { file: 'sftp-throughput.ts', target: '256 MiB up and down through the app’s SFTP vs OpenSSH sftp ≥ 0.9 each' },
   { file: 'tunnel-throughput.ts', target: '256 MiB through an app tunnel vs ssh -L ≥ 0.8' },
+  {
+    file: 'far-region.ts',
+    target: '256 MiB over a 50 ms round trip: SFTP up and down vs OpenSSH sftp ≥ 1.5 each, a tunnel vs ssh -L ≥ 1.0'
+  },
   { file: 'emulator-load.ts', target: 'emulator under autocannon answers correctly' },
   { file: 'gpu-probe.ts', target: 'SSH connections for GPU probes vs a fresh connection per probe ≤ 0.05' },
   { file: 'reattach.ts', target: 'the link back → live output in a tmux tab vs ssh -t host tmux attach ≤ 1.2' },

@@ -5,6 +5,12 @@ import { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
 import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
 import type { WebShell } from '../src/web/server'
 
+/** The number after `--name` on the command line, or `fallback`. */
+export function numberArgument(name: string, fallback: number): number {
+  const at = process.argv.indexOf(name)
+  return at > 0 ? Number(process.argv[at + 1]) : fallback
+}
+
 /** Runs a benchmark's `main` and exits with the code it answers (1, with the error printed, if it throws). */
 export function runBench(main: () => Promise<number>): void {
   main().then(
@@ -18,18 +24,12 @@ export function runBench(main: () => Promise<number>): void {
 
 /**
  * OpenSSH client arguments for the fixture sshd that never prompt: batch mode, no host-key
- * check, its user key, then the port and the destination. `portFlag`: ssh's -p, sftp's -P.
+ * check, its user key, then the port and the destination. `portFlag`: ssh's -p, sftp's -P; `port`:
+ * the server's own, or a proxy's in front of it.
  */
-export function openSshClientArgs(server: OpenSshServer, portFlag: '-p' | '-P'): string[] {
+export function openSshClientArgs(server: OpenSshServer, portFlag: '-p' | '-P', port = server.port): string[] {
   const options = ['BatchMode=yes', 'StrictHostKeyChecking=no', 'UserKnownHostsFile=/dev/null', 'LogLevel=ERROR']
-  return [
-    ...options.flatMap((option) => ['-o', option]),
-    '-i',
-    server.userKeyPath,
-    portFlag,
-    String(server.port),
-    `${server.username}@127.0.0.1`
-  ]
+  return [...options.flatMap((option) => ['-o', option]), '-i', server.userKeyPath, portFlag, String(port), `${server.username}@127.0.0.1`]
 }
 
 /**

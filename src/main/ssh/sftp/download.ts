@@ -9,11 +9,13 @@
  * (local-names.ts): names no file can have are left out, names unsafe on this computer are
  * renamed, and the summary says which. Each folder is listed with bounds (listing.ts).
  */
+import type { Stats } from 'ssh2'
 import { FILES_WINDOW, type TransferItem } from '../../../shared/contract-files'
 import { AppError } from '../../app-error'
 import { listFolder } from './listing'
 import { folderNames, localNameFor, NameReport } from './local-names'
 import { joinRemote, nameOf } from './remote-path'
+import { FileLanes, type TransferLink } from './lanes'
 import { PipelinedReader, type SftpClient } from './sftp-client'
 import { sftpFailure } from './sftp-errors'
 import { Transfer, type TransferOptions } from './transfer'
@@ -30,6 +32,8 @@ export interface DownloadOptions extends TransferOptions {
 
 interface Planned extends TransferItem {
   remote: string
+  /** The modification time the walk saw (SFTP's, in seconds): a resumed file must still have it. */
+  modifiedAt: number
 }
 
 export class Download extends Transfer {
@@ -79,13 +83,13 @@ export class Download extends Transfer {
     this.wake?.()
   }
 
-  protected async run(sftp: () => SftpClient): Promise<void> {
+  protected async run(link: TransferLink): Promise<void> {
     await this.ready()
     let before = 0
     for (const [index, item] of this.planned.entries()) {
       this.progress({ current: item.path })
       if (item.kind === 'file') {
-        await this.file(sftp(), index, item, before)
+        await this.file(link, index, item, before)
         before += item.size
       }
       this.itemDone()
@@ -103,26 +107,59 @@ export class Download extends Transfer {
     return links && names ? `${links} ${names}` : (links ?? names)
   }
 
-  private async file(sftp: SftpClient, index: number, item: Planned, before: number): Promise<void> {
-    const handle = await sftp.open(item.remote, 'r').catch((error: unknown) => {
-      throw sftpFailure(error, { action: 'read', path: item.remote })
-    })
-    try {
-      const reader = new PipelinedReader(
-        sftp.sftp,
-        handle,
-        item.size,
-        () => this.saved + FILES_WINDOW - before,
-        (offset, data) => this.download.send(index, offset, data)
-      )
-      this.reader = reader
-      await reader.finished.catch((error: unknown) => {
-        if (this.stopping) throw this.stopReason()
+  /**
+   * One file, read over its lanes and handed on in order. When the connection drops, the reader
+   * on the next connection starts where the bytes handed on end (what the window or the disk sink
+   * holds), once the file is seen unchanged (the size and modification time of the walk).
+   */
+  private async file(link: TransferLink, index: number, item: Planned, before: number): Promise<void> {
+    let client = link.sftp()
+    let from = 0
+    for (;;) {
+      const handle = await client.open(item.remote, 'r').catch((error: unknown) => {
         throw sftpFailure(error, { action: 'read', path: item.remote })
       })
-    } finally {
-      this.reader = undefined
-      await sftp.close(handle).catch(() => undefined)
+      const lanes = await FileLanes.open(link, item.remote, 'r', item.size, { sftp: client.sftp, handle })
+      const reader = new PipelinedReader(
+        lanes.lanes,
+        item.size,
+        () => this.saved + FILES_WINDOW - before,
+        (offset, data) => this.download.send(index, offset, data),
+        from
+      )
+      this.reader = reader
+      this.haltMoving = (error) => reader.stop(error)
+      try {
+        await reader.finished
+        // Not waited for: every byte is in, and on a far link a round trip per file adds up.
+        void lanes.close().catch(() => undefined)
+        return
+      } catch (error) {
+        if (this.stopping || !this.resumable(error)) {
+          await lanes.close().catch(() => undefined)
+          if (this.stopping) throw this.stopReason()
+          throw sftpFailure(error, { action: 'read', path: item.remote })
+        }
+        lanes.end()
+        from = reader.delivered
+        await this.backOnline(link, client)
+        client = link.sftp()
+        await this.unchanged(client, item)
+      } finally {
+        this.reader = undefined
+        this.haltMoving = undefined
+      }
+    }
+  }
+
+  /** The file must be as the walk saw it, or the bytes already handed on may not belong with the rest. */
+  private async unchanged(client: SftpClient, item: Planned): Promise<void> {
+    const now = await client.stat(item.remote).catch(() => undefined)
+    if (now?.size !== item.size || now.mtime !== item.modifiedAt) {
+      throw new AppError(
+        'io',
+        `“${item.remote}” changed on the instance while the connection was down, so the download cannot continue from where it stopped. Download it again.`
+      )
     }
   }
 
@@ -140,6 +177,9 @@ export class Download extends Transfer {
   }
 }
 
+/** S_IFMT: the bits of a mode that say what kind of file it is. */
+const FILE_TYPE_BITS = 0o170000
+
 interface Walk {
   sftp: SftpClient
   options: DownloadOptions
@@ -149,8 +189,12 @@ interface Walk {
   names: NameReport
 }
 
-/** `remote` and, for a folder, everything in it, as `path` (checked local names, `/`-separated). */
-async function visit(walk: Walk, remote: string, path: string): Promise<void> {
+/**
+ * `remote` and, for a folder, everything in it, as `path` (checked local names, `/`-separated). `listed`: what the folder's listing
+ * said of it (sftp-server lists with lstat), which spares one round trip per entry (on a far
+ * link, most of a many-file download's time); without a file type in it, it is asked for.
+ */
+async function visit(walk: Walk, remote: string, path: string, listed?: Stats): Promise<void> {
   const { sftp, planned } = walk
   if (planned.length >= MAX_DOWNLOAD_ITEMS) {
     throw new AppError(
@@ -158,9 +202,12 @@ async function visit(walk: Walk, remote: string, path: string): Promise<void> {
       `That is more than ${MAX_DOWNLOAD_ITEMS} files and folders. Download a smaller folder, or pack it first (e.g. tar) in the terminal.`
     )
   }
-  let stats = await sftp.lstat(remote).catch((error: unknown) => {
-    throw sftpFailure(error, { action: 'read', path: remote })
-  })
+  const typed = listed !== undefined && typeof listed.mode === 'number' && (listed.mode & FILE_TYPE_BITS) !== 0
+  let stats = typed
+    ? listed
+    : await sftp.lstat(remote).catch((error: unknown) => {
+        throw sftpFailure(error, { action: 'read', path: remote })
+      })
   if (stats.isSymbolicLink()) {
     const target = await sftp.stat(remote).catch(() => undefined)
     if (!target || target.isDirectory()) {
@@ -170,11 +217,11 @@ async function visit(walk: Walk, remote: string, path: string): Promise<void> {
     stats = target
   }
   if (stats.isFile()) {
-    planned.push({ path, kind: 'file', size: stats.size, remote })
+    planned.push({ path, kind: 'file', size: stats.size, remote, modifiedAt: stats.mtime })
     return
   }
   if (!stats.isDirectory()) return
-  planned.push({ path, kind: 'folder', size: 0, remote })
+  planned.push({ path, kind: 'folder', size: 0, remote, modifiedAt: stats.mtime })
   const entries = await listFolder(sftp, remote, walk.options.clock)
   const locals = folderNames(
     entries.map((entry) => entry.filename),
@@ -183,6 +230,6 @@ async function visit(walk: Walk, remote: string, path: string): Promise<void> {
   )
   for (const [index, entry] of entries.entries()) {
     const local = locals[index]
-    if (local !== undefined) await visit(walk, joinRemote(remote, entry.filename), `${path}/${local}`)
+    if (local !== undefined) await visit(walk, joinRemote(remote, entry.filename), `${path}/${local}`, entry.attrs)
   }
 }

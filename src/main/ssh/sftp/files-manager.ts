@@ -6,7 +6,7 @@
  * (remote-path.ts) and only ever handed to SFTP.
  */
 import { randomUUID } from 'node:crypto'
-import type { Clock } from '../../../shared/clock'
+import type { Clock, TimerHandle } from '../../../shared/clock'
 import type { RemoteEntry, TransferItem, TransferProgress } from '../../../shared/contract-files'
 import { AppError } from '../../app-error'
 import type { ClientId, EventSink } from '../../core-types'
@@ -17,7 +17,14 @@ import { FilesSession } from './files-session'
 import { plainBytes } from '../data-path/plain-bytes'
 import { checkAbsolute, type Checked } from './remote-path'
 import { Upload } from './upload'
-import type { Transfer } from './transfer'
+import { lostDuringTransfer, type Transfer } from './transfer'
+import type { TransferLink } from './lanes'
+
+/**
+ * How long a transfer cut by a dropped connection waits for the link to come back before it
+ * fails: the link's own backoff (1, 2, 4, 8, 16, 30 s …) reaches a minute and a half by then.
+ */
+export const RESUME_WITHIN_MS = 2 * 60_000
 
 export interface FilesManagerOptions {
   links: SshLinks
@@ -51,15 +58,8 @@ export class FilesManager {
       clock: this.options.clock,
       report: (status) => this.options.emit('files.status', status, clientId),
       lost: (lost) => {
-        for (const owned of this.transfers.values()) {
-          if (owned.session === lost)
-            owned.transfer.fail(
-              new AppError(
-                'ssh',
-                'The connection to the instance was lost during the transfer. Nothing was left under the name of the file being moved; try again once it has reconnected.'
-              )
-            )
-        }
+        // Bytes on their way wait for the link's reconnect and resume (transfer.ts); the rest fail.
+        for (const owned of this.transfers.values()) if (owned.session === lost) owned.transfer.connectionLost()
       }
     })
     session.lease = this.options.links.acquire(instanceId, session)
@@ -97,7 +97,8 @@ export class FilesManager {
 
   upload(sessionId: string, clientId: ClientId, folder: string, items: readonly TransferItem[], replace: boolean): { transferId: string } {
     const session = this.session(sessionId, clientId)
-    const sftp = session.sftp()
+    // Refused at once (in words) while the panel is not connected.
+    session.sftp()
     const transferId = `x-${randomUUID()}`
     const upload = new Upload({
       transferId,
@@ -110,7 +111,7 @@ export class FilesManager {
       written: (bytes) => this.options.emit('files.written', { transferId, bytes }, clientId)
     })
     this.transfers.set(transferId, { transfer: upload, clientId, session })
-    void upload.start(() => (session.sftp() === sftp ? sftp : lostTransfer()))
+    void upload.start(this.linkOf(session))
     return { transferId }
   }
 
@@ -161,7 +162,7 @@ export class FilesManager {
     receiving.sink = sink
     this.transfers.set(transferId, { transfer: download, clientId, session })
     // Nothing moves until the window says it is following (files.saved 0), so it sees every progress report.
-    void download.start(() => (session.sftp() === sftp ? sftp : lostTransfer()))
+    void download.start(this.linkOf(session))
     return { transferId, items: download.items, folder }
   }
 
@@ -181,7 +182,7 @@ export class FilesManager {
       paths.map((path) => notRoot(absolute(path, 'paths')))
     )
     this.transfers.set(transferId, { transfer: download, clientId, session })
-    void download.start(() => (session.sftp() === sftp ? sftp : lostTransfer()))
+    void download.start(this.linkOf(session))
     return { transferId, items: download.items }
   }
 
@@ -206,6 +207,25 @@ export class FilesManager {
     this.transfers.clear()
     for (const session of this.sessions.values()) session.close()
     this.sessions.clear()
+  }
+
+  /** A transfer's view of its session (lanes.ts): lanes, and waiting out a drop for at most RESUME_WITHIN_MS. */
+  private linkOf(session: FilesSession): TransferLink {
+    const clock = this.options.clock
+    return {
+      sftp: () => session.sftp(),
+      roundTripMs: () => session.roundTripMs,
+      openChannels: (count) => session.openChannels(count),
+      reconnected: async (dead) => {
+        let timer: TimerHandle | undefined
+        const giveUp = new Promise<void>((resolve) => (timer = clock.setTimeout(resolve, RESUME_WITHIN_MS)))
+        try {
+          if (!(await session.whenConnected(dead, giveUp))) throw lostDuringTransfer()
+        } finally {
+          clock.clearTimeout(timer)
+        }
+      }
+    }
   }
 
   private session(sessionId: string, clientId: ClientId): FilesSession {
@@ -233,8 +253,4 @@ function notRoot(path: string): string {
 function valueOf<T>(checked: Checked<T>, raw: string, field: string): T {
   if (checked.ok) return checked.value
   throw new AppError('bad-input', `The path “${raw}” ${checked.problem}.`, { field })
-}
-
-function lostTransfer(): never {
-  throw new AppError('ssh', 'The connection to the instance was lost during the transfer. Try again once it has reconnected.')
 }

@@ -35,8 +35,12 @@ export class FilesSession implements LinkUser {
   readonly clientId: ClientId
   lease: LinkLease | undefined
   home: string | undefined
+  /** One SFTP request's round trip on this connection (the realpath at the start), for lanes.ts. */
+  roundTripMs: number | undefined
   private client: SftpClient | undefined
   private closed = false
+  /** Told when the SFTP is back after a drop (true) or the session closed (false). */
+  private readonly comebacks = new Set<(back: boolean) => void>()
 
   constructor(private readonly options: FilesSessionOptions) {
     this.sessionId = options.sessionId
@@ -55,6 +59,34 @@ export class FilesSession implements LinkUser {
     return this.client
   }
 
+  /**
+   * Up to `count` more SFTP channels on the current connection (lanes.ts: one large file over
+   * several windows); a channel the server refuses is done without. The caller ends them.
+   */
+  async openChannels(count: number): Promise<SftpClient[]> {
+    const connection = this.lease?.connection
+    if (!connection || !this.client) return []
+    const opened = await Promise.all(Array.from({ length: count }, () => openSftpChannel(connection).catch(() => undefined)))
+    return opened.filter((client): client is SftpClient => client !== undefined)
+  }
+
+  /**
+   * Resolves true when the session has an SFTP other than `dead` (now, if it has), false when it
+   * closes first or `giveUp` fires first: what a transfer cut by a drop waits for to resume.
+   */
+  whenConnected(dead: SftpClient, giveUp: Promise<void>): Promise<boolean> {
+    if (this.client && this.client !== dead) return Promise.resolve(true)
+    if (this.closed) return Promise.resolve(false)
+    return new Promise((resolve) => {
+      const done = (back: boolean): void => {
+        this.comebacks.delete(done)
+        resolve(back)
+      }
+      this.comebacks.add(done)
+      void giveUp.then(() => done(false))
+    })
+  }
+
   connected(connection: SshConnection): void {
     void this.openSftp(connection)
   }
@@ -71,6 +103,7 @@ export class FilesSession implements LinkUser {
 
   close(): void {
     this.closed = true
+    for (const comeback of [...this.comebacks]) comeback(false)
     this.drop()
     this.lease?.release()
     this.lease = undefined
@@ -143,26 +176,24 @@ export class FilesSession implements LinkUser {
 
   private async openSftp(connection: SshConnection): Promise<void> {
     if (this.closed) return
-    let wrapper: SFTPWrapper
+    let client: SftpClient
     try {
-      wrapper = await new Promise<SFTPWrapper>((resolve, reject) =>
-        connection.client.sftp((error, sftp) => (error ? reject(error) : resolve(sftp)))
-      )
+      client = await openSftpChannel(connection)
     } catch (error) {
       this.report('failed', `The instance does not offer file transfer (SFTP): ${serverLine((error as Error).message, 300)}.`, true)
       return
     }
     if (this.closed || this.lease?.connection !== connection) {
-      wrapper.end()
+      client.end()
       return
     }
-    widenReceiveWindow(wrapper)
-    const client = new SftpClient(wrapper)
-    wrapper.once('close', () => {
+    client.sftp.once('close', () => {
       if (this.client === client) this.drop()
     })
     try {
+      const asked = performance.now()
       const home = checkAbsolute(await client.realpath('.'))
+      this.roundTripMs = performance.now() - asked
       if (!home.ok) throw new Error(`it answered a path that ${home.problem}`)
       this.home = home.value
     } catch (error) {
@@ -178,6 +209,7 @@ export class FilesSession implements LinkUser {
     this.client = client
     const target = connection.target
     this.report('connected', `connected to ${target.username}@${target.host}`)
+    for (const comeback of [...this.comebacks]) comeback(true)
   }
 
   private drop(): void {
@@ -197,6 +229,16 @@ export class FilesSession implements LinkUser {
       ...(needsUser ? { needsUser: true } : {})
     })
   }
+}
+
+/** A new SFTP channel on `connection`, its receive window widened for bulk reads (wide-window.ts). */
+function openSftpChannel(connection: SshConnection): Promise<SftpClient> {
+  return new Promise<SFTPWrapper>((resolve, reject) =>
+    connection.client.sftp((error, sftp) => (error ? reject(error) : resolve(sftp)))
+  ).then((wrapper) => {
+    widenReceiveWindow(wrapper)
+    return new SftpClient(wrapper)
+  })
 }
 
 async function removeTree(sftp: SftpClient, path: string, clock: Clock): Promise<void> {

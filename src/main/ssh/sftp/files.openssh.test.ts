@@ -8,6 +8,7 @@ import { basename, join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { filesCommands } from '../../commands/ssh-files'
 import { FilesManager } from './files-manager'
+import { SftpClient } from './sftp-client'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
 import { FilesHarness, groupDriver } from '../testing/files-harness'
 import { filesSuite } from '../testing/files-suite'
@@ -77,6 +78,48 @@ describe.skipIf(!opensshAvailable())('files (SFTP) against OpenSSH', () => {
     )
     picked = undefined
     expect(await harness.invoke('files.downloadToFolder', { sessionId, paths: [remote] })).toEqual({ canceled: true })
+  })
+
+  it('a folder download asks the server about each entry once, in its listing, not once more per file (a round trip each on a far link)', async () => {
+    const { harness } = await setup()
+    const { sessionId, home } = await harness.open('i-1')
+    const remote = join(home, `many-${Date.now()}`)
+    mkdirSync(join(remote, 'inner'), { recursive: true })
+    const contents = Array.from({ length: 20 }, (_, index) => randomBytes(1000 + index))
+    contents.forEach((data, index) => writeFileSync(join(remote, index % 2 ? 'inner' : '.', `f${index}.bin`), data))
+    const lstat = vi.spyOn(SftpClient.prototype, 'lstat')
+    const local = mkdtempSync(join(sshd.scratch, 'many-'))
+    try {
+      expect((await harness.download(sessionId, [remote], local)).state).toBe('done')
+      // The chosen folder itself, nothing under it.
+      expect(lstat.mock.calls.map(([path]) => path)).toEqual([remote])
+    } finally {
+      lstat.mockRestore()
+    }
+    contents.forEach((data, index) =>
+      expect(readFileSync(join(local, basename(remote), index % 2 ? 'inner' : '.', `f${index}.bin`)).equals(data)).toBe(true)
+    )
+  })
+
+  it('an upload of many files asks about their folder once, not once per file', async () => {
+    const { harness } = await setup()
+    const { sessionId, home } = await harness.open('i-1')
+    const local = mkdtempSync(join(sshd.scratch, 'many-up-'))
+    const name = `many-up-${Date.now()}`
+    mkdirSync(join(local, name, 'inner'), { recursive: true })
+    const contents = Array.from({ length: 20 }, (_, index) => randomBytes(1000 + index))
+    contents.forEach((data, index) => writeFileSync(join(local, name, 'inner', `f${index}.bin`), data))
+    const lstat = vi.spyOn(SftpClient.prototype, 'lstat')
+    try {
+      expect((await harness.upload(sessionId, home, local, [name])).state).toBe('done')
+      const asked = lstat.mock.calls.map(([path]) => path)
+      // Each file's own name (is it there already?) and each folder once.
+      expect(asked.filter((path) => path === join(home, name, 'inner'))).toHaveLength(1)
+      expect(asked).toHaveLength(contents.length + 3)
+    } finally {
+      lstat.mockRestore()
+    }
+    contents.forEach((data, index) => expect(readFileSync(join(home, name, 'inner', `f${index}.bin`)).equals(data)).toBe(true))
   })
 
   filesSuite(async () => ({

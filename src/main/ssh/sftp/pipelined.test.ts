@@ -56,7 +56,7 @@ describe('pipelined SFTP IO', () => {
   it('writes with many requests in flight and counts only confirmed bytes', async () => {
     const { sftp, pending } = fakeSftp(Buffer.alloc(0))
     const confirmed: number[] = []
-    const writer = new PipelinedWriter(sftp, Buffer.from('h'), (written) => confirmed.push(written))
+    const writer = new PipelinedWriter([{ sftp, handle: Buffer.from('h') }], (written) => confirmed.push(written))
     writer.push(Buffer.alloc(100_000, 7))
     expect(pending).toHaveLength(MAX_REQUESTS)
     expect(writer.written).toBe(0)
@@ -75,7 +75,7 @@ describe('pipelined SFTP IO', () => {
     const { sftp, pending } = fakeSftp(Buffer.alloc(0), requestSize)
     // sshd's session window: 2 MiB, so 8 requests of 256 KiB.
     Object.assign(sftp, { outgoing: { window: 2 * 1024 * 1024 } })
-    const writer = new PipelinedWriter(sftp, Buffer.from('h'))
+    const writer = new PipelinedWriter([{ sftp, handle: Buffer.from('h') }])
     writer.push(Buffer.alloc(16 * requestSize))
     expect(pending).toHaveLength(8)
     pending.shift()!.answer()
@@ -95,8 +95,7 @@ describe('pipelined SFTP IO', () => {
     const { sftp, pending } = fakeSftp(Buffer.alloc(0))
     let told: Error | undefined
     const writer = new PipelinedWriter(
-      sftp,
-      Buffer.from('h'),
+      [{ sftp, handle: Buffer.from('h') }],
       () => {},
       (error) => (told = error)
     )
@@ -114,8 +113,7 @@ describe('pipelined SFTP IO', () => {
     const got: Buffer[] = []
     let allowance = 4_000
     const reader = new PipelinedReader(
-      sftp,
-      Buffer.from('h'),
+      [{ sftp, handle: Buffer.from('h') }],
       file.length,
       () => allowance,
       (_offset, data) => got.push(Buffer.from(data))
@@ -134,13 +132,64 @@ describe('pipelined SFTP IO', () => {
   it('fails when the file ends early', async () => {
     const { sftp, pending } = fakeSftp(Buffer.alloc(1500))
     const reader = new PipelinedReader(
-      sftp,
-      Buffer.from('h'),
+      [{ sftp, handle: Buffer.from('h') }],
       3000,
       () => Infinity,
       () => {}
     )
     while (pending.length > 0) pending.shift()!.answer()
     await expect(reader.finished).rejects.toThrow(/got shorter/)
+  })
+
+  it('spreads writes over several lanes, each within its own window, and hands back what was not confirmed', async () => {
+    const requestSize = 256 * 1024
+    const a = fakeSftp(Buffer.alloc(0), requestSize)
+    const b = fakeSftp(Buffer.alloc(0), requestSize)
+    for (const { sftp } of [a, b]) Object.assign(sftp, { outgoing: { window: 2 * 1024 * 1024 } })
+    const writer = new PipelinedWriter([
+      { sftp: a.sftp, handle: Buffer.from('a') },
+      { sftp: b.sftp, handle: Buffer.from('b') }
+    ])
+    writer.push(Buffer.alloc(20 * requestSize, 1))
+    // Two channels' windows in flight: twice what one lane allows.
+    expect(a.pending).toHaveLength(8)
+    expect(b.pending).toHaveLength(8)
+    a.pending.shift()!.answer()
+    b.pending.shift()!.answer()
+    expect(writer.written).toBe(2 * requestSize)
+    // The connection goes: every piece not confirmed (in flight or queued) is handed back, in order.
+    writer.interrupt(new Error('connection lost'))
+    const left = writer.unconfirmed()
+    expect(left.reduce((sum, piece) => sum + piece.data.length, 0)).toBe(18 * requestSize)
+    expect(left.map((piece) => piece.position)).toEqual([...left.map((piece) => piece.position)].sort((x, y) => x - y))
+    expect(left.some((piece) => piece.position === 0)).toBe(false)
+    await expect(writer.finish()).rejects.toThrow('connection lost')
+    // A late answer of the old connection changes nothing.
+    a.pending.shift()!.answer()
+    expect(writer.written).toBe(2 * requestSize)
+  })
+
+  it('reads over several lanes from a starting offset and still delivers in order', async () => {
+    const file = Buffer.from(Array.from({ length: 9_000 }, (_, i) => (i * 7) % 253))
+    const a = fakeSftp(file)
+    const b = fakeSftp(file)
+    const got: Buffer[] = []
+    const reader = new PipelinedReader(
+      [
+        { sftp: a.sftp, handle: Buffer.from('a') },
+        { sftp: b.sftp, handle: Buffer.from('b') }
+      ],
+      file.length,
+      () => Infinity,
+      (_offset, data) => got.push(Buffer.from(data)),
+      3_000
+    )
+    expect(a.pending.length).toBeGreaterThan(0)
+    expect(b.pending.length).toBeGreaterThan(0)
+    expect([...a.pending, ...b.pending].every((p) => p.position >= 3_000)).toBe(true)
+    while (b.pending.length > 0) b.pending.pop()!.answer()
+    while (a.pending.length > 0) a.pending.pop()!.answer()
+    await reader.finished
+    expect(Buffer.concat(got)).toEqual(file.subarray(3_000))
   })
 })

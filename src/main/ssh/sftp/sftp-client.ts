@@ -7,6 +7,7 @@
  * gigabyte streams at the link's speed, not its round trip.
  */
 import type { FileEntryWithStats, SFTPWrapper, Stats } from 'ssh2'
+import { lowest } from '../../../shared/extremes'
 
 export const MAX_REQUESTS = 64
 export const MAX_IN_FLIGHT = 16 * 1024 * 1024
@@ -97,7 +98,8 @@ export class SftpClient {
     if (await this.exists(to)) await this.unlink(to)
     await this.rename(from, to)
   }
-  open(path: string, flags: 'r' | 'wx' | 'w', mode = 0o644): Promise<Buffer> {
+  /** `r+`: to write into an existing file without truncating it (another lane's, a resumed one). */
+  open(path: string, flags: 'r' | 'r+' | 'wx' | 'w', mode = 0o644): Promise<Buffer> {
     return call((done) => this.sftp.open(path, flags, { mode }, done))
   }
   close(handle: Buffer): Promise<void> {
@@ -125,62 +127,118 @@ export const PERMISSION_DENIED = 3
 export const FAILURE = 4
 
 /**
- * Writes a file's bytes at increasing offsets with many WRITE requests outstanding. `push`
- * queues bytes (views of them, not copies: the caller hands them over and must not change them)
- * and returns; `written` counts the bytes the server confirmed. The first error stops everything:
- * `failed` holds it and `finish` rejects with it.
+ * One SFTP channel and a handle of the file open on it. A large file moves over several (lanes.ts):
+ * each channel has its own SSH window, and a far link carries one window per round trip.
+ */
+export interface Lane {
+  sftp: SFTPWrapper
+  handle: Buffer
+}
+
+/** A piece of a file to write: its bytes (a view, never copied) and where they go. */
+export interface Piece {
+  data: Buffer
+  position: number
+}
+
+interface LaneLoad {
+  lane: Lane
+  requests: number
+  bytes: number
+  /** Bytes this lane may have in flight (its channel's window, see writeAhead). */
+  ahead: number
+}
+
+/**
+ * Writes a file's bytes with many WRITE requests outstanding, spread over its lanes (each piece to
+ * the least loaded one). `push` queues bytes at a position (views of them, not copies: the caller
+ * hands them over and must not change them) and returns; `written` counts the bytes the server
+ * confirmed. The first error stops everything: `failed` holds it and `finish` rejects with it.
+ * After a connection loss, `unconfirmed()` answers every piece not known to be written, for a
+ * writer on the new connection to write again (writing the same bytes twice is harmless).
  */
 export class PipelinedWriter {
   written = 0
   failed: Error | undefined
   private position = 0
-  private inFlight = 0
-  private inFlightBytes = 0
-  private readonly queue: { data: Buffer; position: number }[] = []
+  private accepted = 0
+  private abandoned = false
+  private readonly queue: Piece[] = []
+  private readonly inFlight = new Set<Piece>()
+  private readonly loads: LaneLoad[]
   private readonly maxRequest: number
-  private readonly maxAhead: number
   private idle: (() => void) | undefined
 
   constructor(
-    private readonly sftp: SFTPWrapper,
-    private readonly handle: Buffer,
+    lanes: readonly Lane[],
     /** Told after each confirmed request, with the total confirmed. */
     private readonly onWritten: (written: number) => void = () => {},
     /** Told once, at the first error. */
     private readonly onFailed: (error: Error) => void = () => {}
   ) {
-    this.maxRequest = requestSize(sftp, '_maxWriteLen')
-    this.maxAhead = writeAhead(sftp)
+    if (lanes.length === 0) throw new Error('a writer needs a lane')
+    this.loads = lanes.map((lane) => ({ lane, requests: 0, bytes: 0, ahead: writeAhead(lane.sftp) }))
+    this.maxRequest = lowest(lanes.map((lane) => requestSize(lane.sftp, '_maxWriteLen'))) ?? DEFAULT_REQUEST
   }
 
   /** Bytes queued or in flight, not yet confirmed (callers keep this under their window). */
   get pending(): number {
-    return this.position - this.written
+    return this.accepted - this.written
   }
 
-  push(data: Uint8Array): void {
-    if (this.failed) return
+  /** Queues `data` at `position` (default: right after the last bytes pushed). */
+  push(data: Uint8Array, position = this.position): void {
+    // Queued even after a failure: unconfirmed() must hand it on to the next connection's writer.
     for (let offset = 0; offset < data.length; offset += this.maxRequest) {
       const end = Math.min(data.length, offset + this.maxRequest)
       const piece = Buffer.from(data.buffer, data.byteOffset + offset, end - offset)
-      this.queue.push({ data: piece, position: this.position })
-      this.position += piece.length
+      this.queue.push({ data: piece, position: position + offset })
     }
+    this.accepted += data.length
+    this.position = Math.max(this.position, position + data.length)
     this.pump()
+  }
+
+  /** Stops with `error` now (the connection went): nothing more is sent, answers still due are ignored. */
+  interrupt(error: Error): void {
+    this.abandoned = true
+    this.fail(error)
+    this.settleIfIdle()
+  }
+
+  /** Every piece pushed and not confirmed (in flight or queued), in file order. */
+  unconfirmed(): Piece[] {
+    return [...this.inFlight, ...this.queue].sort((a, b) => a.position - b.position)
   }
 
   /** Resolves once every queued byte is confirmed; rejects with the first error. */
   finish(): Promise<void> {
     if (this.failed) return Promise.reject(this.failed)
-    if (this.inFlight === 0 && this.queue.length === 0) return Promise.resolve()
+    if (this.inFlight.size === 0 && this.queue.length === 0) return Promise.resolve()
     return new Promise((resolve, reject) => {
       this.idle = () => (this.failed ? reject(this.failed) : resolve())
     })
   }
 
+  private fail(error: Error): void {
+    if (this.failed) return
+    this.failed = error
+    this.onFailed(error)
+  }
+
+  private settleIfIdle(): void {
+    const answersDue = this.loads.some((load) => load.requests > 0)
+    if ((this.failed && (this.abandoned || !answersDue)) || (!answersDue && this.queue.length === 0)) {
+      const idle = this.idle
+      this.idle = undefined
+      idle?.()
+    }
+  }
+
   private pump(): void {
-    // Many requests at once: one writev for all their packets instead of a syscall each.
-    const socket = (this.sftp as unknown as { _client?: { _sock?: { cork?(): void; uncork?(): void } } })._client?._sock
+    // Many requests at once: one writev for all their packets instead of a syscall each. The
+    // lanes are channels of one connection, so one socket.
+    const socket = (this.loads[0]!.lane.sftp as unknown as { _client?: { _sock?: { cork?(): void; uncork?(): void } } })._client?._sock
     socket?.cork?.()
     try {
       this.pumpUncorked()
@@ -189,89 +247,112 @@ export class PipelinedWriter {
     }
   }
 
+  /** The lane with room for another request and the fewest bytes in flight. */
+  private freeLane(): LaneLoad | undefined {
+    let best: LaneLoad | undefined
+    for (const load of this.loads) {
+      if (load.requests >= MAX_REQUESTS || load.bytes >= load.ahead) continue
+      if (!best || load.bytes < best.bytes) best = load
+    }
+    return best
+  }
+
   private pumpUncorked(): void {
-    while (!this.failed && this.queue.length > 0 && this.inFlight < MAX_REQUESTS && this.inFlightBytes < this.maxAhead) {
-      const { data, position } = this.queue.shift()!
-      this.inFlight++
-      this.inFlightBytes += data.length
-      this.sftp.write(this.handle, data, 0, data.length, position, (error) => {
-        this.inFlight--
-        this.inFlightBytes -= data.length
-        if (error && !this.failed) {
-          this.failed = error
-          this.onFailed(error)
-        } else if (!error) {
+    for (let load = this.freeLane(); !this.failed && this.queue.length > 0 && load; load = this.freeLane()) {
+      const piece = this.queue.shift()!
+      const { data, position } = piece
+      const lane = load
+      lane.requests++
+      lane.bytes += data.length
+      this.inFlight.add(piece)
+      lane.lane.sftp.write(lane.lane.handle, data, 0, data.length, position, (error) => {
+        if (this.abandoned) return
+        lane.requests--
+        lane.bytes -= data.length
+        if (error) this.fail(error)
+        else {
+          this.inFlight.delete(piece)
           this.written += data.length
           this.onWritten(this.written)
         }
         this.pump()
-        if ((this.failed && this.inFlight === 0) || (this.inFlight === 0 && this.queue.length === 0)) {
-          const idle = this.idle
-          this.idle = undefined
-          idle?.()
-        }
+        this.settleIfIdle()
       })
     }
   }
 }
 
 /**
- * Reads `size` bytes of a file with many READ requests outstanding and hands them on in order.
- * `allowance()` says how far (in bytes from the start) the consumer can take now; `more()` is
- * called again when it grows. A short read asks again for the rest; a file that ends early is an
- * error (it changed while being read).
+ * Reads `size` bytes of a file from `start` with many READ requests outstanding, spread over its
+ * lanes, and hands them on in order. `allowance()` says how far (in bytes from the start of the
+ * file) the consumer can take now; `more()` is called again when it grows. A short read asks
+ * again for the rest; a file that ends early is an error (it changed while being read). After a
+ * connection loss, a reader on the new connection starts at this one's `delivered`.
  */
 export class PipelinedReader {
-  delivered = 0
-  private next = 0
-  private inFlight = 0
+  delivered: number
+  private next: number
   private stopped = false
   private readonly done = new Map<number, Buffer>()
+  private readonly loads: { lane: Lane; requests: number; bytes: number }[]
   private readonly maxRequest: number
   private settle: { resolve: () => void; reject: (error: Error) => void } | undefined
   readonly finished: Promise<void>
 
   constructor(
-    private readonly sftp: SFTPWrapper,
-    private readonly handle: Buffer,
+    lanes: readonly Lane[],
     private readonly size: number,
     private readonly allowance: () => number,
-    private readonly deliver: (offset: number, data: Buffer) => void
+    private readonly deliver: (offset: number, data: Buffer) => void,
+    start = 0
   ) {
-    this.maxRequest = requestSize(sftp, '_maxReadLen')
+    if (lanes.length === 0) throw new Error('a reader needs a lane')
+    this.delivered = start
+    this.next = start
+    this.loads = lanes.map((lane) => ({ lane, requests: 0, bytes: 0 }))
+    this.maxRequest = lowest(lanes.map((lane) => requestSize(lane.sftp, '_maxReadLen'))) ?? DEFAULT_REQUEST
     this.finished = new Promise((resolve, reject) => (this.settle = { resolve, reject }))
-    if (size === 0) this.settle?.resolve()
+    // A caller that stops the reader handles the rejection; one nobody awaits must not crash main.
+    this.finished.catch(() => undefined)
+    if (start >= size) this.settle?.resolve()
     else this.more()
   }
 
   /** Issues what the allowance and the limits permit now. */
   more(): void {
     const limit = Math.min(this.size, this.allowance())
-    while (!this.stopped && this.next < limit && this.inFlight < MAX_REQUESTS && this.next - this.delivered < MAX_IN_FLIGHT) {
+    while (!this.stopped && this.next < limit && this.next - this.delivered < MAX_IN_FLIGHT) {
+      const load = this.loads.reduce<(typeof this.loads)[number] | undefined>(
+        (best, each) => (each.requests < MAX_REQUESTS && (!best || each.bytes < best.bytes) ? each : best),
+        undefined
+      )
+      if (!load) break
       const position = this.next
       const length = Math.min(this.maxRequest, this.size - position)
       this.next += length
-      this.read(position, length)
+      this.read(load, position, length)
     }
   }
 
-  /** Stops reading; `finished` rejects (the caller asked, so it knows why). */
-  stop(): void {
+  /** Stops reading; `finished` rejects with `error` (the caller asked, so it knows why). */
+  stop(error = new Error('stopped')): void {
     if (this.stopped) return
     this.stopped = true
-    this.settle?.reject(new Error('stopped'))
+    this.settle?.reject(error)
   }
 
-  private read(position: number, length: number): void {
-    this.inFlight++
-    this.sftp.read(this.handle, Buffer.allocUnsafe(length), 0, length, position, (error, bytesRead, buffer) => {
-      this.inFlight--
+  private read(load: (typeof this.loads)[number], position: number, length: number): void {
+    load.requests++
+    load.bytes += length
+    load.lane.sftp.read(load.lane.handle, Buffer.allocUnsafe(length), 0, length, position, (error, bytesRead, buffer) => {
+      load.requests--
+      load.bytes -= length
       if (this.stopped) return
-      if (error) return this.fail(error)
-      if (bytesRead === 0) return this.fail(new Error('the file got shorter while it was being read'))
+      if (error) return this.stop(error)
+      if (bytesRead === 0) return this.stop(new Error('the file got shorter while it was being read'))
       this.done.set(position, buffer.subarray(0, bytesRead))
       // A short read: the rest of this range is asked for again.
-      if (bytesRead < length) this.read(position + bytesRead, length - bytesRead)
+      if (bytesRead < length) this.read(load, position + bytesRead, length - bytesRead)
       this.flush()
       this.more()
     })
@@ -288,10 +369,5 @@ export class PipelinedReader {
       this.stopped = true
       this.settle?.resolve()
     }
-  }
-
-  private fail(error: Error): void {
-    this.stopped = true
-    this.settle?.reject(error)
   }
 }

@@ -9,9 +9,26 @@ import type { Clock, TimerHandle } from '../../../shared/clock'
 import type { TransferItem, TransferProgress, TransferState } from '../../../shared/contract-files'
 import { AppError } from '../../app-error'
 import type { SftpClient } from './sftp-client'
+import type { TransferLink } from './lanes'
+import { isConnectionLoss } from './sftp-errors'
 import { formatBytes } from '../../../shared/format-bytes'
 
 export const PROGRESS_EVERY_MS = 250
+
+/** What a transfer cut by a dropped connection is stopped with, to be resumed on the next one. */
+export class ConnectionDropped extends Error {
+  constructor() {
+    super('The connection to the instance was lost.')
+  }
+}
+
+/** The final word when the connection went and did not come back (or the transfer could not resume). */
+export function lostDuringTransfer(): AppError {
+  return new AppError(
+    'ssh',
+    'The connection to the instance was lost during the transfer. Nothing was left under the name of the file being moved; try again once it has reconnected.'
+  )
+}
 
 export interface TransferOptions {
   transferId: string
@@ -28,6 +45,9 @@ export abstract class Transfer {
   /** Set by cancel() or fail(): why `run` must stop. */
   private reason: Error | undefined
   private cancelled = false
+  /** Resolves at cancel() or fail(): a wait for the connection to come back ends there too. */
+  private readonly stopSignal: Promise<void>
+  private signalStop: () => void = () => {}
 
   protected constructor(
     private readonly options: TransferOptions,
@@ -35,6 +55,7 @@ export abstract class Transfer {
     items: readonly TransferItem[]
   ) {
     this.transferId = options.transferId
+    this.stopSignal = new Promise((resolve) => (this.signalStop = resolve))
     this.current = {
       transferId: options.transferId,
       sessionId: options.sessionId,
@@ -52,11 +73,11 @@ export abstract class Transfer {
   }
 
   /** Runs the transfer to its end; never rejects (the outcome is the state and the report). */
-  async start(sftp: () => SftpClient): Promise<void> {
+  async start(link: TransferLink): Promise<void> {
     this.send()
     try {
       if (this.reason) throw this.reason
-      await this.run(sftp)
+      await this.run(link)
       if (this.reason) throw this.reason
       this.state = 'done'
       const { itemsTotal, bytesTotal } = this.current
@@ -85,14 +106,45 @@ export abstract class Transfer {
     if (this.reason) return
     this.cancelled = true
     this.reason = new AppError('cancelled', 'Cancelled.')
-    this.stopped()
+    this.stopNow()
   }
 
   /** Stops the transfer with `error` (reported once it has cleaned up). */
   fail(error: unknown): void {
     if (this.reason) return
     this.reason = error instanceof Error ? error : new Error(String(error))
-    this.stopped()
+    this.stopNow()
+  }
+
+  /**
+   * The session's connection went. Bytes on their way (a file's reads or writes) stop and wait
+   * for the next connection, then resume from what the destination holds (`interrupted`); any
+   * other step (making folders, renaming) cannot, and the transfer fails as before.
+   */
+  connectionLost(): void {
+    if (this.reason) return
+    if (this.haltMoving) this.haltMoving(new ConnectionDropped())
+    else this.fail(lostDuringTransfer())
+  }
+
+  /** Stops the bytes of the file now moving (its reader or writer) for a resume; unset between files. */
+  protected haltMoving: ((error: Error) => void) | undefined
+
+  /** Whether `error` (from a file's reads or writes) is a dropped connection this transfer may resume after. */
+  protected resumable(error: unknown): boolean {
+    return !this.stopping && (error instanceof ConnectionDropped || isConnectionLoss(error))
+  }
+
+  /**
+   * Waits for the session's SFTP on a new connection (not `dead`, the one that went), or throws
+   * why not: the transfer stopped meanwhile, or the link gave up.
+   */
+  protected async backOnline(link: TransferLink, dead: SftpClient): Promise<void> {
+    this.progress({ message: 'The connection was lost; the transfer resumes when the instance answers again.' })
+    await Promise.race([link.reconnected(dead), this.stopSignal])
+    if (this.stopping) throw this.stopReason()
+    delete this.current.message
+    this.progress({})
   }
 
   /** Whether cancel() or fail() asked the transfer to stop. */
@@ -100,7 +152,7 @@ export abstract class Transfer {
     return this.reason !== undefined
   }
 
-  protected abstract run(sftp: () => SftpClient): Promise<void>
+  protected abstract run(link: TransferLink): Promise<void>
 
   /** A sentence added to the summary of a finished transfer. */
   protected note(): string | undefined {
@@ -109,6 +161,11 @@ export abstract class Transfer {
 
   /** Called once when the transfer stops early (cancel, failure), to wake whatever waits. */
   protected stopped(): void {}
+
+  private stopNow(): void {
+    this.signalStop()
+    this.stopped()
+  }
 
   protected stopReason(): Error {
     return this.reason ?? new AppError('cancelled', 'Stopped.')

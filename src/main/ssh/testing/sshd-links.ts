@@ -22,8 +22,9 @@ export interface SshdLinksOptions {
   execIdleMs?: number
 }
 
-export function sshdInstance(server: OpenSshServer, instanceId = 'i-1'): Instance {
-  return runningInstance({ instanceId, host: '127.0.0.1', port: server.port, username: server.username })
+/** The instance as listed with its SSH port at `port` (the server's own, or a proxy's in front of it). */
+export function sshdInstance(server: OpenSshServer, instanceId = 'i-1', port = server.port): Instance {
+  return runningInstance({ instanceId, host: '127.0.0.1', port, username: server.username })
 }
 
 export function sshdLinks(server: OpenSshServer, options: SshdLinksOptions): SshLinks {
