@@ -58,6 +58,11 @@ const SEARCH_DECORATIONS = {
   activeMatchColorOverviewRuler: '#ff9f1a'
 }
 
+/** Output quiet this long: the scrollback may be serialized for saving (scrollbackToSave). */
+const OUTPUT_PAUSE_MS = 1_000
+/** While output keeps coming, the scrollback is still saved this often. */
+const SAVE_DURING_OUTPUT_MS = 30_000
+
 /** Told which terminal in main is the pane's, so main's events for it reach it (terminals.svelte.ts). */
 export interface PaneRouting {
   opened(terminalId: string, pane: TerminalPane): void
@@ -120,6 +125,9 @@ export class TerminalPane {
   private savedScrollback: string | undefined
   /** Output arrived since the scrollback was last saved. */
   private changedSinceSave = false
+  /** When output last arrived and when the scrollback was last serialized (performance.now()). */
+  private lastOutputAt = Number.NEGATIVE_INFINITY
+  private lastSavedAt = Number.NEGATIVE_INFINITY
   private readonly acks = new ParsedAcks((bytes) => {
     if (this.terminalId && !this.disposed) send('ssh.ack', { terminalId: this.terminalId, bytes })
   })
@@ -243,10 +251,17 @@ export class TerminalPane {
     this.savedScrollback = undefined
   }
 
-  /** Its scrollback as xterm's serialize addon writes it (the last SAVED_SCROLLBACK_LINES), when it changed since last asked. */
-  scrollbackToSave(): string | undefined {
+  /**
+   * Its scrollback as xterm's serialize addon writes it (the last SAVED_SCROLLBACK_LINES), when it
+   * changed since last asked — and output has paused, or the last save is SAVE_DURING_OUTPUT_MS
+   * old. Serializing thousands of lines holds the page's main thread in one task: every 2 s of
+   * a flood that was taken from xterm's parsing, and whatever was typed waited behind it.
+   */
+  scrollbackToSave(now = performance.now()): string | undefined {
     if (!this.changedSinceSave) return undefined
+    if (now - this.lastOutputAt < OUTPUT_PAUSE_MS && now - this.lastSavedAt < SAVE_DURING_OUTPUT_MS) return undefined
     this.changedSinceSave = false
+    this.lastSavedAt = now
     return this.serializer.serialize({ scrollback: SAVED_SCROLLBACK_LINES })
   }
 
@@ -284,6 +299,7 @@ export class TerminalPane {
   write(data: Uint8Array): void {
     const bytes = data.length
     this.changedSinceSave = true
+    this.lastOutputAt = performance.now()
     this.term.write(data, () => this.acks.parsed(bytes))
   }
 
