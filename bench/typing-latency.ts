@@ -20,7 +20,9 @@
  *   npx tsx bench/typing-latency.ts [--keys 500]
  */
 import type { Page } from '@playwright/test'
-import type { EventName, Events } from '../src/shared/contract'
+import type { EventName, Events, NoticeName } from '../src/shared/contract'
+import type { ClientContext } from '../src/main/core-types'
+import type { WebShell } from '../src/web/server'
 import { connected, openTerminal, pageTerminal, percentile, startTerminalRig, typeLine, until, xtermAlonePage } from './terminal-rig'
 import { runBench } from './run-bench'
 
@@ -51,9 +53,11 @@ const PROBE = `(() => {
       if (!row.textContent.trimEnd().endsWith(probe.expect)) continue
       probe.armed = false
       const keyAt = probe.keyAt
+      const rowsAt = performance.now()
       // Inside the frame that changed the rows: a task posted now runs after it has painted.
       const channel = new MessageChannel()
-      channel.port1.onmessage = () => finish(performance.now() - keyAt)
+      const readAt = window.__lastReadAt ?? Number.NaN
+      channel.port1.onmessage = () => finish([performance.now() - keyAt, performance.timeOrigin + keyAt, performance.now() - rowsAt, rowsAt - readAt])
       channel.port2.postMessage(null)
       return
     }
@@ -80,6 +84,17 @@ const PROBE = `(() => {
   }
 })()`
 
+/** In the app's page: when its downlink's last read came in (the echo's arrival, for the split). */
+const READ_TAP = `(() => {
+  const read = ReadableStreamDefaultReader.prototype.read
+  ReadableStreamDefaultReader.prototype.read = function () {
+    return read.call(this).then((result) => {
+      window.__lastReadAt = performance.now()
+      return result
+    })
+  }
+})()`
+
 /** The reference page's xterm echoes locally, as a shell would: letters back, Ctrl-U clears the line. */
 const LOCAL_ECHO = `(() => {
   term.write('$ ')
@@ -98,12 +113,53 @@ function seeded(seed: number): () => number {
   }
 }
 
-/** Types KEYS letters into the page's focused terminal at a human pace; the ms from each key to its echo painted. */
-async function typeKeys(page: Page, textarea: string): Promise<number[]> {
+/**
+ * Inside main, per key: from its `ssh.input` arriving to the first `ssh.data` for that terminal
+ * after it (the echo leaving main). What is left of a latency is the page and the transport.
+ */
+class MainLeg {
+  private inputAt: { terminalId: string; at: number } | undefined
+  /** Per key: when its input reached main and when its echo left (epoch ms). */
+  readonly legs: { inAt: number; outAt: number }[] = []
+
+  constructor(shell: WebShell) {
+    const core = shell.core
+    const notice = core.notice.bind(core)
+    // A bench-only tap on the core's entry point for notices (the transport calls it per key).
+    core.notice = ((name: NoticeName, input: unknown, context: ClientContext) => {
+      const typed = input as { terminalId: string; data: string }
+      // The bench's letters only (Ctrl-U clears a line between them, and is not measured).
+      if (name === 'ssh.input' && /^[a-z]$/.test(typed.data)) this.inputAt = { terminalId: typed.terminalId, at: epochNow() }
+      notice(name, input, context)
+    }) as typeof core.notice
+    core.subscribe(<E extends EventName>(event: E, payload: Events[E]) => {
+      if (event !== 'ssh.data' || !this.inputAt || (payload as Events['ssh.data']).terminalId !== this.inputAt.terminalId) return
+      this.legs.push({ inAt: this.inputAt.at, outAt: epochNow() })
+      this.inputAt = undefined
+    })
+  }
+
+  take(): { inAt: number; outAt: number }[] {
+    return this.legs.splice(0)
+  }
+}
+
+/** Each key: ms from press to its echo painted, and when it was pressed (the epoch's ms, as Node's `performance.timeOrigin + now()`). */
+interface Typed {
+  latency: number
+  pressedAt: number
+  /** From the rows changing (inside the frame) to the task after that frame: the frame's own cost. */
+  frame: number
+  /** From the page's last downlink read before the rows changed to that change. */
+  readToRows: number
+}
+
+/** Types KEYS letters into the page's focused terminal at a human pace. */
+async function typeKeys(page: Page, textarea: string): Promise<Typed[]> {
   const random = seeded(28)
   await page.evaluate('window.__typing.watch()')
   await page.locator(textarea).first().focus()
-  const latencies: number[] = []
+  const typed: Typed[] = []
   let line = ''
   let next = performance.now()
   for (let i = 0; i < KEYS; i++) {
@@ -114,14 +170,39 @@ async function typeKeys(page: Page, textarea: string): Promise<number[]> {
     line += key
     await page.evaluate(`window.__typing.arm(${JSON.stringify(line)})`)
     await page.keyboard.press(key)
-    latencies.push((await page.evaluate(`window.__typing.result(${ECHO_TIMEOUT_MS})`)) as number)
+    const [latency, pressedAt, frame, readToRows] = (await page.evaluate(`window.__typing.result(${ECHO_TIMEOUT_MS})`)) as number[]
+    typed.push({ latency: latency!, pressedAt: pressedAt!, frame: frame!, readToRows: readToRows! })
     if (line.length === LINE) {
       await page.keyboard.press('Control+U')
       line = ''
       next += 150
     }
   }
-  return latencies
+  return typed
+}
+
+const epochNow = (): number => performance.timeOrigin + performance.now()
+
+/**
+ * Each key's time split into legs: page → main (key press to its input in main), main (to its
+ * echo leaving main: the link, sshd, the shell), main → painted. Keys and main's records are
+ * matched by order (one input and one echo per key); the clocks are the page's and Node's epoch ms.
+ */
+function legsOf(
+  typed: Typed[],
+  legs: { inAt: number; outAt: number }[]
+): { toMain: Summary; inMain: Summary; toPaint: Summary; frame: Summary; readToRows: Summary } | undefined {
+  if (legs.length !== typed.length) return undefined
+  const toMain = typed.map((key, i) => legs[i]!.inAt - key.pressedAt)
+  const inMain = legs.map((leg) => leg.outAt - leg.inAt)
+  const toPaint = typed.map((key, i) => key.pressedAt + key.latency - legs[i]!.outAt)
+  return {
+    toMain: summary(toMain),
+    inMain: summary(inMain),
+    toPaint: summary(toPaint),
+    frame: summary(typed.map((key) => key.frame)),
+    readToRows: summary(typed.map((key) => key.readToRows))
+  }
 }
 
 interface Summary {
@@ -137,24 +218,31 @@ async function main(): Promise<number> {
   const { shell, browser } = rig
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+    await page.addInitScript(READ_TAP)
     const terminal = await openTerminal(page, shell)
     if (terminal.renderer !== 'DOM') {
       console.error(`typing-latency: the app drew with the ${terminal.renderer} renderer; this bench reads the DOM renderer's rows`)
       return 2
     }
     await page.evaluate(PROBE)
+    const mainLeg = new MainLeg(shell)
 
     // The floor: xterm alone, echoing locally, in the same browser.
     const alone = await xtermAlonePage(browser, terminal)
     await alone.evaluate(LOCAL_ECHO)
     await alone.evaluate(PROBE)
-    const floor = summary(await typeKeys(alone, '.xterm-helper-textarea'))
+    const floorKeys = await typeKeys(alone, '.xterm-helper-textarea')
+    const floor = summary(floorKeys.map((key) => key.latency))
+    const floorFrame = summary(floorKeys.map((key) => key.frame))
     await alone.close()
 
     // (a) Idle: this tab only.
     await page.bringToFront()
     const textarea = '.xterm-helper-textarea:visible'
-    const idle = summary(await typeKeys(page, textarea))
+    mainLeg.take()
+    const idleKeys = await typeKeys(page, textarea)
+    const idle = summary(idleKeys.map((key) => key.latency))
+    const idleLegs = legsOf(idleKeys, mainLeg.take())
 
     // (b) Another tab of the window floods; this one is shown again and typed into.
     let flooded = 0
@@ -165,10 +253,13 @@ async function main(): Promise<number> {
     await connected(page)
     await typeLine(page, 'yes')
     await until(() => flooded > 4 * 1024 * 1024, 'the other tab to flood', 60_000)
-    await page.getByRole('tab', { name: 'bench', exact: true }).click()
+    await page.getByRole('tablist', { name: 'Terminal tabs' }).getByRole('tab').first().click()
     await pageTerminal(page)
     const floodFrom = { bytes: flooded, at: performance.now() }
-    const underFlood = summary(await typeKeys(page, textarea))
+    mainLeg.take()
+    const floodKeys = await typeKeys(page, textarea)
+    const underFlood = summary(floodKeys.map((key) => key.latency))
+    const floodLegs = legsOf(floodKeys, mainLeg.take())
     const floodMbps = (flooded - floodFrom.bytes) / 1e6 / ((performance.now() - floodFrom.at) / 1000)
     off()
 
@@ -178,7 +269,10 @@ async function main(): Promise<number> {
       `typing-latency: ${KEYS} keys at a human pace into a ${terminal.cols}×${terminal.rows} xterm (${terminal.renderer} renderer), ` +
         `headless Chromium; remote: ${rig.remoteLabel}; key press → echo painted`
     )
-    console.log(`  reference, xterm alone echoing locally (the frame's floor): p50 ${ms(floor.p50)}, p99 ${ms(floor.p99)}`)
+    console.log(
+      `  reference, xterm alone echoing locally (the frame's floor): p50 ${ms(floor.p50)}, p99 ${ms(floor.p99)}; ` +
+        `the frame after the rows changed ${ms(floorFrame.p50)} (${ms(floorFrame.p99)})`
+    )
     console.log(
       `  (a) through the app, idle:                  p50 ${ms(idle.p50)}, p99 ${ms(idle.p99)}; p99 ratio to the floor ${idleRatio.toFixed(2)} (target ≤ ${TARGET_IDLE})`
     )
@@ -186,6 +280,13 @@ async function main(): Promise<number> {
       `  (b) through the app, another tab flooding:  p50 ${ms(underFlood.p50)}, p99 ${ms(underFlood.p99)}; p99 ratio to the floor ${floodRatio.toFixed(2)} ` +
         `(target ≤ ${TARGET_FLOOD}; the other tab took ${floodMbps.toFixed(1)} MB/s meanwhile)`
     )
+    const legWords = (legs: ReturnType<typeof legsOf>): string =>
+      legs
+        ? `key → main p50 ${ms(legs.toMain.p50)} (p99 ${ms(legs.toMain.p99)}), in main + link + sshd ${ms(legs.inMain.p50)} (${ms(legs.inMain.p99)}), ` +
+          `main → painted ${ms(legs.toPaint.p50)} (${ms(legs.toPaint.p99)}), of which read → rows changed ${ms(legs.readToRows.p50)} (${ms(legs.readToRows.p99)}), the frame after ${ms(legs.frame.p50)} (${ms(legs.frame.p99)})`
+        : 'not split (main saw more inputs or echoes than keys)'
+    console.log(`  where the time goes, idle:     ${legWords(idleLegs)}`)
+    console.log(`  where the time goes, flooding: ${legWords(floodLegs)}`)
     const ok = idleRatio <= TARGET_IDLE && floodRatio <= TARGET_FLOOD && floodMbps > 0.5
     if (floodMbps <= 0.5) console.log('  the other tab did not flood: (b) measured nothing')
     console.log(`  ${ok ? 'PASS' : 'FAIL'}`)

@@ -32,6 +32,8 @@ import { appSettings } from '../lib/settings.svelte'
 import { toasts } from '../lib/toasts.svelte'
 import { readOsc52 } from './osc'
 import { ParsedAcks } from './parsed-acks'
+import { PacedOutput, type PaneOutput } from './paced-output'
+import { systemClock } from '../../../shared/clock'
 import { planPaste, type PastePlan } from './paste'
 import { statusLine } from './status-line'
 import { clampFontSize, MINIMUM_CONTRAST_RATIO, TERMINAL_FONT_FAMILY, terminalTheme } from './terminal-theme'
@@ -131,6 +133,8 @@ export class TerminalPane {
   private readonly acks = new ParsedAcks((bytes) => {
     if (this.terminalId && !this.disposed) send('ssh.ack', { terminalId: this.terminalId, bytes })
   })
+  /** What goes into xterm: paced while the pane is off screen (paced-output.ts). */
+  private readonly output = new PacedOutput((output) => this.writeNow(output), systemClock())
   private readonly sendResize = throttle((cols: number, rows: number) => {
     if (this.terminalId) send('ssh.resize', { terminalId: this.terminalId, cols, rows })
   }, 100)
@@ -266,7 +270,13 @@ export class TerminalPane {
   }
 
   detach(): void {
+    this.setShown(false)
     this.element.remove()
+  }
+
+  /** On screen (its tab shown in the Terminal view) or not: TerminalPane.svelte says. */
+  setShown(shown: boolean): void {
+    this.output.setShown(shown)
   }
 
   fitNow(): void {
@@ -295,12 +305,18 @@ export class TerminalPane {
     return this.term.options.fontSize ?? 14
   }
 
-  /** Bytes from main. Acknowledged once xterm has parsed them (one ack per parse slice, see ParsedAcks). */
+  /** Bytes from main, for xterm: at once while the pane is shown, paced while it is not. */
   write(data: Uint8Array): void {
-    const bytes = data.length
     this.changedSinceSave = true
     this.lastOutputAt = performance.now()
-    this.term.write(data, () => this.acks.parsed(bytes))
+    this.output.push({ bytes: data })
+  }
+
+  /** Into xterm now: main's bytes are acknowledged once parsed (one ack per parse slice, see ParsedAcks). */
+  private writeNow(output: PaneOutput): void {
+    if ('line' in output) return this.term.write(output.line())
+    const bytes = output.bytes.length
+    this.term.write(output.bytes, () => this.acks.parsed(bytes))
   }
 
   onStatus(status: TerminalStatus): void {
@@ -309,7 +325,8 @@ export class TerminalPane {
     this.needsUser = status.needsUser === true
     if (status.persistence) this.persistence = status.persistence
     this.changedSinceSave = true
-    this.term.write(statusLine(status, this.atLineStart()))
+    // After any output still waiting: the line starts where that leaves the cursor.
+    this.output.push({ line: () => statusLine(status, this.atLineStart()) })
   }
 
   /** Whether the cursor sits at the start of a line (as far as xterm has parsed). */
@@ -385,6 +402,7 @@ export class TerminalPane {
     this.disposed = true
     if (this.terminalId) this.routing.closed(this.terminalId)
     this.sendResize.cancel()
+    this.output.dispose()
     if (this.terminalId) void call('ssh.close', { terminalId: this.terminalId, ...(end ? { end: true } : {}) })
     this.webgl?.dispose()
     this.term.dispose()
@@ -424,7 +442,7 @@ export class TerminalPane {
 
   private showProblem(message: string): void {
     this.message = message
-    this.term.write(statusLine({ terminalId: this.terminalId ?? '', state: 'failed', message }, this.atLineStart()))
+    this.output.push({ line: () => statusLine({ terminalId: this.terminalId ?? '', state: 'failed', message }, this.atLineStart()) })
   }
 
   private onInput(data: string): void {
