@@ -5,7 +5,7 @@ import { ManualClock } from '../../../shared/clock'
 import { BATCH_MAX_BYTES } from './batcher'
 import { PARSE_WINDOW } from './flow-control'
 import { watchShellExit } from './shell-exit'
-import { ECHO_WAIT_MS, TerminalSession } from './terminal-session'
+import { ECHO_BYTES, ECHO_WAIT_MS, TerminalSession } from './terminal-session'
 
 /** What TerminalSession uses of an ssh2 channel. */
 class FakeChannel extends EventEmitter {
@@ -91,6 +91,19 @@ describe('TerminalSession', () => {
     expect(sentBytes()).toBe(1)
     clock.advance(16)
     expect(sentBytes()).toBe(3)
+  })
+
+  it("after a key, only the first ECHO_BYTES go out at the next turn (a command's output after Enter is batched)", () => {
+    const { clock, channel, session, sentBytes } = setup()
+    session.write('\r')
+    channel.emit('data', Buffer.alloc(ECHO_BYTES, 0x61))
+    clock.advance(0)
+    expect(sentBytes()).toBe(ECHO_BYTES)
+    channel.emit('data', Buffer.alloc(1000, 0x61))
+    clock.advance(0)
+    expect(sentBytes()).toBe(ECHO_BYTES)
+    clock.advance(16)
+    expect(sentBytes()).toBe(ECHO_BYTES + 1000)
   })
 
   it('sends everything it has at once when flow control pauses the channel', () => {
