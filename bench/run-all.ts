@@ -20,6 +20,10 @@ const BENCHES: { file: string; target: string }[] = [
   { file: 'render-instances.ts', target: 'first render of 1000 vs 100 instances ≤ 1.3; a status change re-renders one row' },
   { file: 'ssh-throughput.ts', target: '256 MiB through the app vs OpenSSH ≥ 0.8' },
   { file: 'xterm-throughput.ts', target: 'into xterm through the app vs xterm alone ≥ 0.8; Ctrl-C parsed within 100 ms' },
+  {
+    file: 'typing-latency.ts',
+    target: 'key press → echo painted through the app to sshd vs xterm echoing locally: p99 ≤ 1.5 idle, ≤ 3 with another tab flooding'
+  },
   { file: 'sftp-throughput.ts', target: '256 MiB up and down through the app’s SFTP vs OpenSSH sftp ≥ 0.9 each' },
   { file: 'tunnel-throughput.ts', target: '256 MiB through an app tunnel vs ssh -L ≥ 0.8' },
   {

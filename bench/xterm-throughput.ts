@@ -26,17 +26,13 @@
  *
  *   npx tsx bench/xterm-throughput.ts [--mib 64]
  */
-import { createRequire } from 'node:module'
-import { chromium, type Browser, type Page } from '@playwright/test'
-import { chromiumArgs, chromiumExecutable } from '../e2e/chromium'
-import { createReach } from '../src/emulator/reach/index'
+import type { Browser, Page } from '@playwright/test'
 import type { EventName, Events, NoticeName } from '../src/shared/contract'
 import type { ClientContext } from '../src/main/core-types'
-import { startWebShell, type WebShell } from '../src/web/server'
-import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
-import { MINIMUM_CONTRAST_RATIO, TERMINAL_FONT_FAMILY } from '../src/renderer/src/terminal/terminal-theme'
+import type { WebShell } from '../src/web/server'
 import { traceMainThread } from './renderer-main-thread'
 import { highest } from '../src/shared/extremes'
+import { openTerminal, percentile, startTerminalRig, typeLine, until, xtermAlonePage, type PageTerminal } from './terminal-rig'
 
 const TARGET_RATIO = 0.8
 const TARGET_CTRL_C_MS = 100
@@ -106,51 +102,6 @@ class CoreMeter {
     this.latencies = []
     this.firstSentAt = undefined
   }
-}
-
-function percentile(values: number[], share: number): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? Number.NaN
-}
-
-async function typeLine(page: Page, text: string): Promise<void> {
-  await page.locator('.xterm-helper-textarea').first().focus()
-  await page.keyboard.type(text)
-  await page.keyboard.press('Enter')
-}
-
-async function until(check: () => boolean, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
-
-/** What the page's terminal is: its renderer and size, as its status line shows them. */
-interface PageTerminal {
-  renderer: string
-  cols: number
-  rows: number
-}
-
-/** Signs in and opens the bench instance's terminal; `signedIn`: a second page of the same session. */
-async function openTerminal(page: Page, shell: WebShell, signedIn = false): Promise<PageTerminal> {
-  await page.goto(shell.url)
-  if (!signedIn) await page.getByRole('button', { name: 'Sign in' }).click()
-  const row = page.getByRole('row', { name: /bench/ })
-  await row.getByRole('button', { name: /terminal/i }).click({ timeout: 30_000 })
-  // The host key is asked once: a second tab joins the accepted connection.
-  if (!signedIn)
-    await page.getByRole('dialog', { name: 'Unknown host key' }).getByRole('button', { name: 'Accept once' }).click({ timeout: 30_000 })
-  await page
-    .getByRole('status')
-    .filter({ hasText: /^Connected$/ })
-    .waitFor({ timeout: 30_000 })
-  const renderer = (await page.getByText(/Renderer: (WebGL|DOM)/).textContent())?.match(/WebGL|DOM/)?.[0] ?? '?'
-  const size = (await page.getByLabel('Terminal size').textContent())?.match(/^(\d+)×(\d+)$/)
-  if (!size) throw new Error('the terminal did not show its size')
-  return { renderer, cols: Number(size[1]), rows: Number(size[2]) }
 }
 
 /** The same flood with a consumer in Node that acknowledges every batch at once. */
@@ -252,14 +203,8 @@ async function downlinkReference(
   }
 }
 
-/**
- * In the page: the app's options and the size of the app's terminal (a frame's cost grows with
- * the cells it draws), 64 KiB writes, at most 256 KiB unparsed.
- */
-const XTERM_ALONE = `async ([total, options, webgl]) => {
-  const term = new Terminal(options)
-  term.open(document.getElementById('t'))
-  if (webgl) term.loadAddon(new WebglAddon.WebglAddon())
+/** In the page of xtermAlonePage: 64 KiB writes, at most 256 KiB unparsed. */
+const XTERM_ALONE = `async (total) => {
   const line = new TextEncoder().encode('the quick brown fox jumps over the lazy dog 0123456789\\r\\n')
   const chunk = new Uint8Array(64 * 1024)
   for (let i = 0; i < chunk.length; i++) chunk[i] = line[i % line.length]
@@ -282,25 +227,11 @@ const XTERM_ALONE = `async ([total, options, webgl]) => {
   return total / 1e6 / ((performance.now() - started) / 1000)
 }`
 
-/** xterm.js alone in a blank page of the same browser: parse + DOM render, no app around it. */
+/** xterm.js alone in a blank page of the same browser: parse + render, no app around it. */
 async function xtermAlone(browser: Browser, size: PageTerminal, bytes: number): Promise<number> {
-  const require = createRequire(import.meta.url)
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
+  const page = await xtermAlonePage(browser, size)
   try {
-    await page.setContent('<!doctype html><html><body style="margin:0"><div id="t"></div></body></html>')
-    await page.addStyleTag({ path: require.resolve('@xterm/xterm/css/xterm.css') })
-    await page.addScriptTag({ path: require.resolve('@xterm/xterm/lib/xterm.js') })
-    // A plain string: it runs in the page (no DOM types here, and no bundler helpers in it).
-    const options = {
-      cols: size.cols,
-      rows: size.rows,
-      fontSize: 14,
-      fontFamily: TERMINAL_FONT_FAMILY,
-      scrollback: 10_000,
-      minimumContrastRatio: MINIMUM_CONTRAST_RATIO
-    }
-    if (size.renderer === 'WebGL') await page.addScriptTag({ path: require.resolve('@xterm/addon-webgl/lib/addon-webgl.js') })
-    return (await page.evaluate(`(${XTERM_ALONE})(${JSON.stringify([bytes, options, size.renderer === 'WebGL'])})`)) as number
+    return (await page.evaluate(`(${XTERM_ALONE})(${bytes})`)) as number
   } finally {
     await page.close()
   }
@@ -331,34 +262,11 @@ async function ctrlCDuringFlood(page: Page, meter: CoreMeter): Promise<number> {
   }
 }
 
-/**
- * The instance's SSH server: Debian's OpenSSH when it is here (what real instances run; the
- * emulator forwards the node port to it), else the emulator's own, which runs in this process
- * and so takes CPU from the app's main process that a remote server would not.
- */
-async function remoteSshServer(): Promise<{ sshd: OpenSshServer | undefined; reach: ReturnType<typeof createReach>; label: string }> {
-  if (!opensshAvailable()) return { sshd: undefined, reach: createReach(), label: "the emulator's built-in SSH server (no OpenSSH here)" }
-  const sshd = new OpenSshServer()
-  await sshd.start()
-  return {
-    sshd,
-    reach: createReach({ sshBackend: { host: '127.0.0.1', port: sshd.port } }),
-    label: 'OpenSSH (sshd on 127.0.0.1, via --ssh-backend)'
-  }
-}
-
 async function main(): Promise<number> {
-  const remote = await remoteSshServer()
-  const shell = await startWebShell({ emulator: { bootMs: 500, stopMs: 200 }, reach: remote.reach })
-  // sshd accepts its own throwaway user key; the app uses it as the key file set in settings.
-  if (remote.sshd) {
-    const set = await shell.core.handle('settings.update', { sshKeyFile: remote.sshd.userKeyPath }, { clientId: 'bench-setup' })
-    if (!set.ok) throw new Error(set.error.message)
-  }
-  const browser = await chromium.launch({ ...(chromiumExecutable ? { executablePath: chromiumExecutable } : {}), args: chromiumArgs })
+  const rig = await startTerminalRig()
+  const { shell, browser, instanceId } = rig
   const meter = new CoreMeter(shell)
   try {
-    const [instanceId] = await shell.emulator().seedInstances('demo', 1, { name: 'bench' })
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
     const terminal = await openTerminal(page, shell)
 
@@ -402,11 +310,11 @@ async function main(): Promise<number> {
 
     const undrawnMbps = await undrawnReference(page, shell, meter)
     const transports = await downlinkReference(browser, shell, meter, page)
-    const referenceMbps = await nodeReference(shell, instanceId as string)
+    const referenceMbps = await nodeReference(shell, instanceId)
     const ok = ratio >= TARGET_RATIO && ctrlCMs <= TARGET_CTRL_C_MS
     const list = (values: number[]): string => values.map((value) => value.toFixed(1)).join(', ')
     console.log(
-      `xterm-throughput: ${MIB} MiB of shell output into a ${terminal.cols}×${terminal.rows} xterm (${terminal.renderer} renderer), headless Chromium; remote: ${remote.label}`
+      `xterm-throughput: ${MIB} MiB of shell output into a ${terminal.cols}×${terminal.rows} xterm (${terminal.renderer} renderer), headless Chromium; remote: ${rig.remoteLabel}`
     )
     console.log(
       `  reference, xterm alone in this browser: ${aloneMbps.toFixed(1)} MB/s (${list(alone)}; ${terminal.renderer} renderer, as the app's)`
@@ -423,7 +331,7 @@ async function main(): Promise<number> {
         `socket ${list(transports.socket)} MB/s; ratio ${(sum(transports.downlink) / sum(transports.socket)).toFixed(2)}`
     )
     console.log(
-      `  meanwhile the app's main process (${remote.sshd ? "with the emulator's port forwarder" : 'with the emulator and its SSH server'}) used up to ${(nodeShare * 100).toFixed(0)} % of a core`
+      `  meanwhile the app's main process (${rig.openssh ? "with the emulator's port forwarder" : 'with the emulator and its SSH server'}) used up to ${(nodeShare * 100).toFixed(0)} % of a core`
     )
     const pct = (ms: number): string => `${(ms / 10 / shares.seconds || 0).toFixed(0)} %`
     const idleMs = shares.seconds * 1000 - shares.frameMs - shares.parseMs - shares.otherMs
@@ -445,9 +353,7 @@ async function main(): Promise<number> {
     console.log(`  ${ok ? 'PASS' : 'FAIL'}`)
     return ok ? 0 : 1
   } finally {
-    await browser.close()
-    await shell.close()
-    await remote.sshd?.dispose()
+    await rig.close()
   }
 }
 

@@ -5,13 +5,18 @@ import { ManualClock } from '../../../shared/clock'
 import { BATCH_MAX_BYTES } from './batcher'
 import { PARSE_WINDOW } from './flow-control'
 import { watchShellExit } from './shell-exit'
-import { TerminalSession } from './terminal-session'
+import { ECHO_BYTES, ECHO_WAIT_MS, TerminalSession } from './terminal-session'
 
 /** What TerminalSession uses of an ssh2 channel. */
 class FakeChannel extends EventEmitter {
   readonly stderr = new EventEmitter()
   paused = false
   readableLength = 0
+  readonly written: unknown[] = []
+  write(data: unknown): boolean {
+    this.written.push(data)
+    return true
+  }
   pause(): this {
     this.paused = true
     return this
@@ -70,6 +75,35 @@ describe('TerminalSession', () => {
     expect(sentBytes()).toBe(0)
     clock.advance(16)
     expect(sentBytes()).toBe(1000)
+  })
+
+  it('sends output at the next turn, not after the batching delay, for a second after the user typed (the echo)', () => {
+    const { clock, channel, session, sentBytes } = setup()
+    session.write('a')
+    channel.emit('data', Buffer.from('a'))
+    expect(sentBytes()).toBe(0)
+    clock.advance(0)
+    expect(sentBytes()).toBe(1)
+    // A second later, output is the program's own again: batched as before.
+    clock.advance(ECHO_WAIT_MS)
+    channel.emit('data', Buffer.from('bc'))
+    clock.advance(0)
+    expect(sentBytes()).toBe(1)
+    clock.advance(16)
+    expect(sentBytes()).toBe(3)
+  })
+
+  it("after a key, only the first ECHO_BYTES go out at the next turn (a command's output after Enter is batched)", () => {
+    const { clock, channel, session, sentBytes } = setup()
+    session.write('\r')
+    channel.emit('data', Buffer.alloc(ECHO_BYTES, 0x61))
+    clock.advance(0)
+    expect(sentBytes()).toBe(ECHO_BYTES)
+    channel.emit('data', Buffer.alloc(1000, 0x61))
+    clock.advance(0)
+    expect(sentBytes()).toBe(ECHO_BYTES)
+    clock.advance(16)
+    expect(sentBytes()).toBe(ECHO_BYTES + 1000)
   })
 
   it('sends everything it has at once when flow control pauses the channel', () => {

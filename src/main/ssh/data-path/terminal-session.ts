@@ -13,6 +13,19 @@ import { FlowControl, type ParseWindowBounds } from './flow-control'
 import { limitReadAhead } from './read-ahead'
 import { shellExitOf, shellSignalOf, watchShellExit } from './shell-exit'
 
+/**
+ * For this long after input, output is sent at the next turn instead of after the batching delay:
+ * a remote echo comes back within a round trip, and a far region's is 100–200 ms away.
+ */
+export const ECHO_WAIT_MS = 1_000
+/**
+ * …and for this much of it: an echo, a prompt, a screen redrawn after a key. Beyond it the
+ * output is a command's own, batched as ever (one message per 16 ms or 64 KiB rather than one per
+ * read: a flood acknowledged at once, as in bench/ssh-throughput.ts, would otherwise go out in
+ * small batches for its first second).
+ */
+export const ECHO_BYTES = 16 * 1024
+
 export interface TerminalSessionOptions {
   id: string
   instanceId: string
@@ -57,6 +70,10 @@ export class TerminalSession {
   private readonly errorBatcher: Utf8Batcher | undefined
   private readonly flow: FlowControl
   private readonly options: TerminalSessionOptions
+  /** When the user last typed (clock ms): output soon after is likely its echo. */
+  private lastInputAt = Number.NEGATIVE_INFINITY
+  /** How much more output counts as that echo (a command's flood after Enter is batched as ever). */
+  private echoBytes = 0
 
   constructor(options: TerminalSessionOptions) {
     this.options = options
@@ -104,8 +121,13 @@ export class TerminalSession {
       (batcher: Utf8Batcher) =>
       (chunk: Buffer | Uint8Array): void => {
         const action = this.flow.received(chunk.length)
-        // A flood (a quarter of the window owed): batches go out per read, not after 16 ms.
-        batcher.push(chunk as Buffer, this.flow.unacknowledged >= this.flow.window / 4)
+        // Batches go out per read, not after 16 ms, in a flood (a quarter of the window owed):
+        // xterm must not wait for a refill's tail; and just after a key: its echo is what the
+        // user waits for (a 16 ms wait was up to a frame more between key press and paint).
+        const flood = this.flow.unacknowledged >= this.flow.window / 4
+        const echo = this.echoBytes > 0 && this.options.clock.now() - this.lastInputAt < ECHO_WAIT_MS
+        if (echo) this.echoBytes -= chunk.length
+        batcher.push(chunk as Buffer, flood || echo)
         if (action === 'pause') {
           channel.pause()
           // Nothing more comes until the renderer catches up: holding the batch's tail for the
@@ -176,6 +198,8 @@ export class TerminalSession {
   write(data: string | Uint8Array): void {
     const channel = this.channel
     if (!channel) return
+    this.lastInputAt = this.options.clock.now()
+    this.echoBytes = ECHO_BYTES
     const chunk = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength)
     const onWritten = this.options.onWritten
     if (!onWritten) {

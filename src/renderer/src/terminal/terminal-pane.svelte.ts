@@ -32,6 +32,8 @@ import { appSettings } from '../lib/settings.svelte'
 import { toasts } from '../lib/toasts.svelte'
 import { readOsc52 } from './osc'
 import { ParsedAcks } from './parsed-acks'
+import { PacedOutput, type PaneOutput } from './paced-output'
+import { systemClock } from '../../../shared/clock'
 import { planPaste, type PastePlan } from './paste'
 import { statusLine } from './status-line'
 import { clampFontSize, MINIMUM_CONTRAST_RATIO, TERMINAL_FONT_FAMILY, terminalTheme } from './terminal-theme'
@@ -57,6 +59,11 @@ const SEARCH_DECORATIONS = {
   activeMatchBackground: '#ff9f1a',
   activeMatchColorOverviewRuler: '#ff9f1a'
 }
+
+/** Output quiet this long: the scrollback may be serialized for saving (scrollbackToSave). */
+const OUTPUT_PAUSE_MS = 1_000
+/** While output keeps coming, the scrollback is still saved this often. */
+const SAVE_DURING_OUTPUT_MS = 30_000
 
 /** Told which terminal in main is the pane's, so main's events for it reach it (terminals.svelte.ts). */
 export interface PaneRouting {
@@ -120,9 +127,14 @@ export class TerminalPane {
   private savedScrollback: string | undefined
   /** Output arrived since the scrollback was last saved. */
   private changedSinceSave = false
+  /** When output last arrived and when the scrollback was last serialized (performance.now()). */
+  private lastOutputAt = Number.NEGATIVE_INFINITY
+  private lastSavedAt = Number.NEGATIVE_INFINITY
   private readonly acks = new ParsedAcks((bytes) => {
     if (this.terminalId && !this.disposed) send('ssh.ack', { terminalId: this.terminalId, bytes })
   })
+  /** What goes into xterm: paced while the pane is off screen (paced-output.ts). */
+  private readonly output = new PacedOutput((output) => this.writeNow(output), systemClock())
   private readonly sendResize = throttle((cols: number, rows: number) => {
     if (this.terminalId) send('ssh.resize', { terminalId: this.terminalId, cols, rows })
   }, 100)
@@ -243,15 +255,28 @@ export class TerminalPane {
     this.savedScrollback = undefined
   }
 
-  /** Its scrollback as xterm's serialize addon writes it (the last SAVED_SCROLLBACK_LINES), when it changed since last asked. */
-  scrollbackToSave(): string | undefined {
+  /**
+   * Its scrollback as xterm's serialize addon writes it (the last SAVED_SCROLLBACK_LINES), when it
+   * changed since last asked — and output has paused, or the last save is SAVE_DURING_OUTPUT_MS
+   * old. Serializing thousands of lines holds the page's main thread in one task: every 2 s of
+   * a flood that was taken from xterm's parsing, and whatever was typed waited behind it.
+   */
+  scrollbackToSave(now = performance.now()): string | undefined {
     if (!this.changedSinceSave) return undefined
+    if (now - this.lastOutputAt < OUTPUT_PAUSE_MS && now - this.lastSavedAt < SAVE_DURING_OUTPUT_MS) return undefined
     this.changedSinceSave = false
+    this.lastSavedAt = now
     return this.serializer.serialize({ scrollback: SAVED_SCROLLBACK_LINES })
   }
 
   detach(): void {
+    this.setShown(false)
     this.element.remove()
+  }
+
+  /** On screen (its tab shown in the Terminal view) or not: TerminalPane.svelte says. */
+  setShown(shown: boolean): void {
+    this.output.setShown(shown)
   }
 
   fitNow(): void {
@@ -280,11 +305,18 @@ export class TerminalPane {
     return this.term.options.fontSize ?? 14
   }
 
-  /** Bytes from main. Acknowledged once xterm has parsed them (one ack per parse slice, see ParsedAcks). */
+  /** Bytes from main, for xterm: at once while the pane is shown, paced while it is not. */
   write(data: Uint8Array): void {
-    const bytes = data.length
     this.changedSinceSave = true
-    this.term.write(data, () => this.acks.parsed(bytes))
+    this.lastOutputAt = performance.now()
+    this.output.push({ bytes: data })
+  }
+
+  /** Into xterm now: main's bytes are acknowledged once parsed (one ack per parse slice, see ParsedAcks). */
+  private writeNow(output: PaneOutput): void {
+    if ('line' in output) return this.term.write(output.line())
+    const bytes = output.bytes.length
+    this.term.write(output.bytes, () => this.acks.parsed(bytes))
   }
 
   onStatus(status: TerminalStatus): void {
@@ -293,7 +325,8 @@ export class TerminalPane {
     this.needsUser = status.needsUser === true
     if (status.persistence) this.persistence = status.persistence
     this.changedSinceSave = true
-    this.term.write(statusLine(status, this.atLineStart()))
+    // After any output still waiting: the line starts where that leaves the cursor.
+    this.output.push({ line: () => statusLine(status, this.atLineStart()) })
   }
 
   /** Whether the cursor sits at the start of a line (as far as xterm has parsed). */
@@ -369,6 +402,7 @@ export class TerminalPane {
     this.disposed = true
     if (this.terminalId) this.routing.closed(this.terminalId)
     this.sendResize.cancel()
+    this.output.dispose()
     if (this.terminalId) void call('ssh.close', { terminalId: this.terminalId, ...(end ? { end: true } : {}) })
     this.webgl?.dispose()
     this.term.dispose()
@@ -408,7 +442,7 @@ export class TerminalPane {
 
   private showProblem(message: string): void {
     this.message = message
-    this.term.write(statusLine({ terminalId: this.terminalId ?? '', state: 'failed', message }, this.atLineStart()))
+    this.output.push({ line: () => statusLine({ terminalId: this.terminalId ?? '', state: 'failed', message }, this.atLineStart()) })
   }
 
   private onInput(data: string): void {
