@@ -13,6 +13,7 @@ import { createReach } from '../src/emulator/reach/index'
 import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
 import { MINIMUM_CONTRAST_RATIO, TERMINAL_FONT_FAMILY } from '../src/renderer/src/terminal/terminal-theme'
 import { startWebShell, type WebShell } from '../src/web/server'
+import { DISABLED_CHROMIUM_FEATURES, DISABLE_FEATURES_SWITCH } from '../src/main/windows/chromium-features'
 
 /** What the page's terminal is: its renderer and size, as its status line shows them. */
 export interface PageTerminal {
@@ -49,6 +50,13 @@ async function remoteSshServer(): Promise<{ sshd: OpenSshServer | undefined; rea
 }
 
 /**
+ * The features the app's window runs without (Electron's command line carries them), so the page
+ * runs here as it does in the app. Chromium keeps only the last `--disable-features`: this one
+ * replaces Playwright's own list, which the app's Electron never has either.
+ */
+const APP_FEATURES_SWITCH = `--${DISABLE_FEATURES_SWITCH}=${DISABLED_CHROMIUM_FEATURES.join(',')}`
+
+/**
  * The web shell, one running instance named `bench`, and Chromium. Terminals run plain shells:
  * in a tmux session (the default since #25) tmux redraws the screen at its own pace instead of
  * passing a flood through, so xterm would never see the bytes a benchmark counts.
@@ -63,7 +71,10 @@ export async function startTerminalRig(): Promise<TerminalRig> {
     { clientId: 'bench-setup' }
   )
   if (!set.ok) throw new Error(set.error.message)
-  const browser = await chromium.launch({ ...(chromiumExecutable ? { executablePath: chromiumExecutable } : {}), args: chromiumArgs })
+  const browser = await chromium.launch({
+    ...(chromiumExecutable ? { executablePath: chromiumExecutable } : {}),
+    args: [...chromiumArgs, APP_FEATURES_SWITCH]
+  })
   const [instanceId] = await shell.emulator().seedInstances('demo', 1, { name: 'bench' })
   return {
     shell,

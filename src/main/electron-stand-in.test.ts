@@ -66,6 +66,16 @@ const AUTOSTART = 'autostart/cloud-tray.desktop'
 const AUTOSTART_ENTRY = '[Desktop Entry]\nType=Application\nName=Cloud Tray\nExec="/opt/Cloud Tray/cloud-tray" --hidden\n'
 
 describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
+  it("turns off Chromium's deferral of a page's tasks after a key press, before ready (it held every terminal echo back a frame)", async () => {
+    const { app } = await launch()
+    const ready = await app.waitForCall((c) => c.api === 'event:ready', 'ready')
+    const switched = app.calls.filter((c) => c.api === 'app.commandLine.appendSwitch' && c.args[0] === 'disable-features')
+    expect(switched.map((c) => c.args)).toEqual([
+      ['disable-features', expect.stringMatching(/(^|,)DeferRendererTasksAfterInput(,|$)/), { afterReady: false }]
+    ])
+    expect(switched[0]!.seq).toBeLessThan(ready.seq)
+  })
+
   it('a keychain that never answers: the window and tray menu come within 2 s, then "waiting for the keychain" (never given up); a tray click shows the window', async () => {
     const { app, main } = await launch({ keychain: 'never-answers', dataFiles: { 'profiles.json': PROFILES_REMEMBERING_DEMO } })
     const ready = await app.waitForCall((c) => c.api === 'event:ready', 'ready')

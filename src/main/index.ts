@@ -44,6 +44,7 @@ import { trayIconsShown } from './windows/tray-host'
 import { explainNoTrayOnce, useNoTrayMenu } from './windows/no-tray-adapter'
 import { createElectronUpdateEngine } from './update/updater-adapter'
 import { devRendererUrl } from './windows/dev-renderer'
+import { disableChromiumFeatures } from './windows/chromium-features'
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
 const ONLINE_CHECK_MS = 5_000
@@ -58,6 +59,8 @@ if (modelId) {
 
 // The page's app:// scheme is privileged (standard, secure) only if registered before ready.
 registerAppScheme()
+// Chromium reads its features when it starts: a key's echo must not wait for a frame (chromium-features.ts).
+disableChromiumFeatures(app.commandLine)
 
 if (!app.requestSingleInstanceLock()) {
   // A second launch: the first instance is told (second-instance) and shows its window.

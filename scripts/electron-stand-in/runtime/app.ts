@@ -13,8 +13,36 @@ import { exitProcess, options, record } from './channel'
 import { StandInMenu } from './menu'
 import { StandInBrowserWindow, StandInEvent, emitEvent, windowEvents } from './windows'
 
+/**
+ * `app.commandLine`: the switches Chromium starts with. The app's own launch arguments are read
+ * as Electron reads them (`--name` or `--name=value`); what the app appends is recorded, with
+ * whether the app was ready by then (Chromium reads its features before ready: later is too late).
+ */
+class StandInCommandLine {
+  private readonly switches = new Map<string, string>()
+
+  constructor(private readonly isReady: () => boolean) {
+    for (const arg of process.argv.slice(2)) {
+      const match = /^--([^=]+)(?:=(.*))?$/.exec(arg)
+      if (match) this.switches.set(match[1]!, match[2] ?? '')
+    }
+  }
+
+  appendSwitch(name: string, value?: string): void {
+    record('app.commandLine.appendSwitch', 'app', [name, ...(value === undefined ? [] : [value]), { afterReady: this.isReady() }])
+    this.switches.set(name, value ?? '')
+  }
+  hasSwitch(name: string): boolean {
+    return this.switches.has(name)
+  }
+  getSwitchValue(name: string): string {
+    return this.switches.get(name) ?? ''
+  }
+}
+
 class StandInApp extends EventEmitter {
   readonly isPackaged = options.isPackaged
+  readonly commandLine = new StandInCommandLine(() => this.ready)
   private ready = false
   private readonly readyPromise: Promise<void>
   private quitting = false
