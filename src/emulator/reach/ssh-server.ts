@@ -119,6 +119,8 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
   // Clients' sockets are accepted here and handed to ssh2, so a test can drop them (dropConnections).
   const tcpSockets = new Set<Socket>()
   const tcp = createServer((socket) => {
+    // Interactive: a key's echo goes out at once, as OpenSSH's sshd does for a session (no Nagle).
+    socket.setNoDelay(true)
     tcpSockets.add(socket)
     socket.once('close', () => tcpSockets.delete(socket))
     server.injectSocket(socket)
