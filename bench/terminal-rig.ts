@@ -119,9 +119,16 @@ export async function pageTerminal(page: Page): Promise<PageTerminal> {
   return { renderer, cols: Number(size[1]), rows: Number(size[2]) }
 }
 
+/**
+ * The shown terminal's keyboard input. Not `.xterm-helper-textarea:visible`: xterm sizes that
+ * textarea only while its cursor is in view and the terminal has focus, so after a tab was
+ * restored (its scrollback drawn, no focus yet) it had no size and the bench waited forever.
+ */
+export const SHOWN_TERMINAL_INPUT = '.xterm:visible .xterm-helper-textarea'
+
 /** Types a line into the shown terminal and presses Enter. */
 export async function typeLine(page: Page, text: string): Promise<void> {
-  await page.locator('.xterm-helper-textarea:visible').first().focus()
+  await page.locator(SHOWN_TERMINAL_INPUT).first().focus()
   await page.keyboard.type(text)
   await page.keyboard.press('Enter')
 }

@@ -23,7 +23,17 @@ import type { Page } from '@playwright/test'
 import type { EventName, Events, NoticeName } from '../src/shared/contract'
 import type { ClientContext } from '../src/main/core-types'
 import type { WebShell } from '../src/web/server'
-import { connected, openTerminal, pageTerminal, percentile, startTerminalRig, typeLine, until, xtermAlonePage } from './terminal-rig'
+import {
+  SHOWN_TERMINAL_INPUT,
+  connected,
+  openTerminal,
+  pageTerminal,
+  percentile,
+  startTerminalRig,
+  typeLine,
+  until,
+  xtermAlonePage
+} from './terminal-rig'
 import { runBench } from './run-bench'
 
 const TARGET_IDLE = 1.5
@@ -238,7 +248,7 @@ async function main(): Promise<number> {
 
     // (a) Idle: this tab only.
     await page.bringToFront()
-    const textarea = '.xterm-helper-textarea:visible'
+    const textarea = SHOWN_TERMINAL_INPUT
     mainLeg.take()
     const idleKeys = await typeKeys(page, textarea)
     const idle = summary(idleKeys.map((key) => key.latency))
