@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { MIN_WINDOW, SSH2_WINDOW, limitReceiveWindow, receiveWindowFor } from './receive-window'
+import { MIN_WINDOW, SSH2_WINDOW, enforceReceiveLimit, limitReceiveWindow, receiveWindowFor } from './receive-window'
 import { lowest } from '../../../shared/extremes'
 
 describe('receiveWindowFor', () => {
@@ -57,10 +57,40 @@ function serverSide(): { protocol: { channelWindowAdjust: (recipient: number, am
 }
 
 describe('limitReceiveWindow', () => {
-  it('lets the first 2 MiB be used, then grants only up to the limit, half a window at a time', () => {
+  /** The server sends `total` bytes as fast as its window allows; answers the most it was ever allowed past `from` bytes. */
+  function flood(channel: FakeSsh2Channel, granted: Map<number, number[]>, total: number, from: number): number {
+    const id = channel.outgoing.id
+    let serverWindow = channel.incoming.window
+    let most = 0
+    for (let sent = 0; sent < total;) {
+      const packet = Math.min(32 * 1024, serverWindow)
+      expect(packet).toBeGreaterThan(0)
+      serverWindow -= packet
+      sent += packet
+      const before = granted.get(id)?.length ?? 0
+      channel.receive(packet)
+      for (const amount of (granted.get(id) ?? []).slice(before)) serverWindow += amount
+      expect(channel.incoming.window).toBe(serverWindow)
+      if (sent > from) most = Math.max(most, serverWindow)
+    }
+    return most
+  }
+
+  it('keeps ssh2’s window while the consumer keeps up: a small one would only slow the link', () => {
+    const { protocol, granted } = serverSide()
+    const channel = new FakeSsh2Channel(8, protocol)
+    expect(limitReceiveWindow(channel, MIN_WINDOW)).toBe(true)
+    expect(flood(channel, granted, 8 * SSH2_WINDOW, SSH2_WINDOW)).toBeGreaterThan(SSH2_WINDOW / 2)
+    // The consumer fell behind: from the next grant on, the limit holds.
+    enforceReceiveLimit(channel)
+    expect(flood(channel, granted, 8 * SSH2_WINDOW, 2 * SSH2_WINDOW)).toBe(MIN_WINDOW)
+  })
+
+  it('once the consumer fell behind, lets the first 2 MiB be used, then grants only up to the limit, half a window at a time', () => {
     const { protocol, granted } = serverSide()
     const channel = new FakeSsh2Channel(7, protocol)
     expect(limitReceiveWindow(channel, MIN_WINDOW)).toBe(true)
+    enforceReceiveLimit(channel)
 
     // The server's view: what it may still send, from the grants it saw.
     let serverWindow = SSH2_WINDOW
@@ -86,6 +116,8 @@ describe('limitReceiveWindow', () => {
     const limited = new FakeSsh2Channel(1, protocol)
     const other = new FakeSsh2Channel(2, protocol)
     limitReceiveWindow(limited, MIN_WINDOW)
+    enforceReceiveLimit(limited)
+    enforceReceiveLimit(other)
     other.receive(SSH2_WINDOW / 2 + 1)
     expect(granted.get(2)).toEqual([SSH2_WINDOW / 2 + 1])
 

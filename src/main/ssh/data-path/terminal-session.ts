@@ -11,6 +11,7 @@ import type { ClientId } from '../../core-types'
 import { Utf8Batcher } from './batcher'
 import { FlowControl, type ParseWindowBounds } from './flow-control'
 import { limitReadAhead } from './read-ahead'
+import { enforceReceiveLimit } from './receive-window'
 import { shellExitOf, shellSignalOf, watchShellExit } from './shell-exit'
 
 /**
@@ -130,6 +131,8 @@ export class TerminalSession {
         batcher.push(chunk as Buffer, flood || echo)
         if (action === 'pause') {
           channel.pause()
+          // The page is the bottleneck: the receive window's bytes would now queue ahead of a Ctrl-C.
+          enforceReceiveLimit(channel)
           // Nothing more comes until the renderer catches up: holding the batch's tail for the
           // batching delay would only keep it from being parsed (and acknowledged) meanwhile.
           this.flushAll()
