@@ -39,6 +39,12 @@ describe('rows as columns', () => {
     expect(roundTrip(rows)).toEqual(rows)
   })
 
+  it('a key with a dot in it is a key, not a path', () => {
+    const rows = [{ 'a.b': 1, a: { b: 2 } }]
+    expect(toColumns(rows).columns).toHaveLength(2)
+    expect(roundTrip(rows)).toEqual(rows)
+  })
+
   it('values at a shared path are sent once per distinct value, and the rows share one object for each', () => {
     const region = { name: 'Singapore 1', value: 'sg-1' }
     const rows = [

@@ -72,19 +72,20 @@ export function toColumns(rows: readonly object[], shared: ReadonlySet<string> =
       let child = value[key]
       if (child === undefined) continue
       const childPath = [...path, key]
-      const name = pathName(childPath)
-      const isShared = shared.has(name)
+      const isShared = shared.has(pathName(childPath))
       if (!isShared && isPlainObject(child) && Object.keys(child).length > 0) {
         visit(child, childPath, row)
         continue
       }
       if (isShared) child = indexOfPart(child)
-      let column = byPath.get(name)
+      // Keyed by a separator no key has, so a key with a dot in it ("a.b") is not mistaken for a path (a → b).
+      const id = childPath.join('\u0000')
+      let column = byPath.get(id)
       if (!column) {
         // Rows before this one lacked the path.
         column = { path: childPath, values: new Array<unknown>(row).fill(null), missing: Array.from({ length: row }, (_, i) => i) }
         if (isShared) column.shared = true
-        byPath.set(name, column)
+        byPath.set(id, column)
       }
       // Rows between the column's last value and this one lacked it.
       while (column.values.length < row) {
