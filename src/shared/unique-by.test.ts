@@ -15,6 +15,11 @@ describe('uniqueBy', () => {
     expect(uniqueBy([8888, 8888, 22], (port) => port)).toEqual({ items: [8888, 22], repeated: 1 })
   })
 
+  it('nothing repeated: the list itself, not a copy (views compare arrays to know what changed)', () => {
+    const listed = [{ id: 'a' }, { id: 'b' }]
+    expect(uniqueBy(listed, (x) => x.id).items).toBe(listed)
+  })
+
   it('says how many were shown once', () => {
     expect(repeatedNote(0, 'volume')).toBe('')
     expect(repeatedNote(1, 'volume')).toBe('The service listed one volume more than once; it is shown once.')

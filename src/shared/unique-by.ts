@@ -6,7 +6,8 @@
  * service put first), and `repeated` says how many were left out so a view can say so.
  */
 export interface Unique<T> {
-  items: T[]
+  /** The input itself when nothing repeated: read-only, as the input is. */
+  items: readonly T[]
   /** Entries left out because an earlier entry had the same key. */
   repeated: number
 }
@@ -20,7 +21,8 @@ export function uniqueBy<T>(items: readonly T[], keyOf: (item: T) => string | nu
     seen.add(key)
     kept.push(item)
   }
-  return { items: kept, repeated: items.length - kept.length }
+  // Nothing repeated (almost always): the list itself, so views that compare arrays see no change.
+  return { items: kept.length === items.length ? items : kept, repeated: items.length - kept.length }
 }
 
 /** "2 entries the service listed twice are shown once." for a list view's note, or '' when none. */

@@ -11,7 +11,7 @@ import {
   sshEntry
 } from '../../../shared/instance-rules'
 import { actionButtons, actionState, displayStatus, reconcilePending } from './instance-actions'
-import { filterInstances, isFiltering } from './instance-filter'
+import { filterInstances, isFiltering, sortNewestFirst } from './instance-filter'
 import { virtualWindow } from '../lib/virtual-window'
 import { makeInstance, makeInstances } from '../testing/instances'
 
@@ -108,6 +108,27 @@ describe('filter', () => {
   })
 })
 
+describe('the list as the view derives it, at 1000 instances', () => {
+  it('with no filter, and already newest first (as the cloud lists), the view gets the snapshot’s own array: nothing copied', () => {
+    const all = makeInstances(1000)
+    expect(sortNewestFirst(all)).toBe(all)
+    expect(filterInstances(all, { name: '  ', status: 'all' })).toBe(all)
+  })
+
+  it('sorts a list that is not newest first, without changing it', () => {
+    const listed = [
+      makeInstance({ id: 'old', createdAt: 1 }),
+      makeInstance({ id: 'new', createdAt: 3 }),
+      makeInstance({ id: 'mid', createdAt: 2 })
+    ]
+    const sorted = sortNewestFirst(listed)
+    expect(sorted.map((i) => i.instanceMetadata.instanceId)).toEqual(['new', 'mid', 'old'])
+    expect(listed.map((i) => i.instanceMetadata.instanceId)).toEqual(['old', 'new', 'mid'])
+    const ties = [makeInstance({ id: 'a', createdAt: 5 }), makeInstance({ id: 'b', createdAt: 5 })]
+    expect(sortNewestFirst(ties)).toBe(ties)
+  })
+})
+
 describe('virtual window', () => {
   it('renders the visible rows plus overscan, padding the rest', () => {
     const w = virtualWindow(4400, 440, 44, 1000, 5)
@@ -143,6 +164,11 @@ describe('pending marks', () => {
     expect(reconcilePending({ b: 'deleting' }, [other])).toEqual({ b: 'deleting' })
     expect(reconcilePending({ b: 'deleting' }, [running])).toEqual({})
     expect(reconcilePending({ b: 'deleting' }, [makeInstance({ id: 'b', status: 'Released' })])).toEqual({})
+  })
+
+  it('nothing pending: the same marks back, so nothing that shows them redraws for a new snapshot', () => {
+    const none = {}
+    expect(reconcilePending(none, makeInstances(1000))).toBe(none)
   })
 })
 

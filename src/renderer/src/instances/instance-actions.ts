@@ -118,6 +118,8 @@ export function reconcilePending(
   pending: Readonly<Record<string, PendingAction>>,
   instances: readonly Instance[]
 ): Record<string, PendingAction> {
+  // Most snapshots come with nothing pending: no need to index a 1000-instance list for nothing.
+  if (Object.keys(pending).length === 0) return pending as Record<string, PendingAction>
   const byId = new Map(instances.map((instance) => [instance.instanceMetadata.instanceId, instance]))
   const next: Record<string, PendingAction> = {}
   for (const [id, action] of Object.entries(pending)) {
