@@ -14,7 +14,6 @@
  * Run: npx tsx bench/gpu-probe.ts   (exits non-zero when the target is missed or probes failed)
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import ssh2 from 'ssh2'
@@ -124,20 +123,6 @@ function freshProbe(host: string, port: number, username: string, privateKey: st
   })
 }
 
-/** Resolves once something accepts TCP connections on 127.0.0.1:port (an instance's SSH server binds as it starts). */
-async function listening(host: string, port: number): Promise<void> {
-  for (let tries = 0; ; tries++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, host)
-      socket.once('connect', () => (socket.destroy(), resolve(true)))
-      socket.once('error', () => resolve(false))
-    })
-    if (open) return
-    if (tries > 200) throw new Error(`${host}:${port} never listened`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
 /** The reference hour: the same 10 instances, a fresh connection for each probe, once a minute. */
 async function referenceHour(): Promise<{ stats: Stats; ids: string[]; cpuMs: number }> {
   const clock = new ManualClock(Date.now())
@@ -147,7 +132,6 @@ async function referenceHour(): Promise<{ stats: Stats; ids: string[]; cpuMs: nu
     emulator.control.registerSshKey('demo', keys.public)
     const ids = await emulator.control.seedInstances('demo', INSTANCES)
     const targets = emulator.control.instances('demo').map((instance) => sshTarget(instance))
-    await Promise.all(targets.map((target) => listening(target.host, target.port)))
     const cpu = process.cpuUsage()
     for (let minute = 0; minute < HOUR_MS / PROBE_PERIOD_MS; minute++) {
       await Promise.all(targets.map((target) => freshProbe(target.host, target.port, target.username, keys.private)))

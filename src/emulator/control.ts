@@ -80,7 +80,10 @@ export interface EmulatorControl {
   volumes(username?: string): Volume[]
   /**
    * Creates `count` (at most MAX_SEED) instances at once, Running unless `overrides.status` says
-   * otherwise; returns their ids. Only the first REACHABLE_PER_SEED get SSH and port listeners.
+   * otherwise; returns their ids. Only the first REACHABLE_PER_SEED get SSH and port listeners,
+   * and the answer waits until those listen: a seeded instance stands for one that has been
+   * running a while, not one whose SSH server is still coming up (an instance that boots through
+   * /instance/create is listed Running a moment before its listeners bind, as a real one may be).
    */
   seedInstances(username: string, count: number, overrides?: SeedOverrides): Promise<string[]>
   registerSshKey(username: string, publicKeyLine: string): void
@@ -133,6 +136,8 @@ export interface ControlDeps {
   /** Tells the instance's shell (reach) that its GPUs changed. */
   gpusChanged(instanceId: string): Promise<void>
   sshStats(): Record<string, { connections: number; execs: number }>
+  /** Resolves once the reach has finished starting these instances (listeners bound, or failed and logged). */
+  reachable(instanceIds: readonly string[]): Promise<void>
   wallets: Wallets
   meter: Meter
   /** Something the state file keeps changed (keys, wallets). */
@@ -239,7 +244,9 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       if (!Number.isInteger(count) || count < 0 || count > MAX_SEED)
         throw new RangeError(`seedInstances count must be a whole number 0–${MAX_SEED}`)
       const created = await instances.seed(username, count, overrides, deps.catalog)
-      return created.map((record) => record.instanceId)
+      const ids = created.map((record) => record.instanceId)
+      await deps.reachable(ids)
+      return ids
     },
     registerSshKey(username, publicKeyLine) {
       const line = publicKeyLine.trim()

@@ -131,6 +131,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     reach ? { notebookHost: reach.notebookHost, sshAddress: reach.sshAddress } : undefined
   const reachFailed = (what: string) => (error: unknown) => log(`reach: ${what} failed: ${(error as Error)?.message ?? error}`)
 
+  /** Instances whose reach is still starting (binding their SSH server and forwarders), by id. */
+  const starts = new Map<string, Promise<void>>()
   const gpus = new GpuBoard()
   const takenPorts = new Set<number>()
   const instances = new InstanceStore(
@@ -139,7 +141,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     {
       running: (record) => {
         if (!reach) return
-        reach.instanceRunning(viewOf(record, reach)).catch(reachFailed(`starting ${record.instanceId}`))
+        const { instanceId } = record
+        const started = reach.instanceRunning(viewOf(record, reach)).catch(reachFailed(`starting ${instanceId}`))
+        starts.set(instanceId, started)
+        void started.then(() => {
+          if (starts.get(instanceId) === started) starts.delete(instanceId)
+        })
       },
       leftRunning: (instanceId) => {
         // What ran on its GPUs ended with it: back to idle when it runs again.
@@ -238,6 +245,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       await reach?.gpusChanged?.(instanceId)
     },
     sshStats: () => reach?.sshStats?.() ?? {},
+    reachable: async (instanceIds) => {
+      await Promise.all(instanceIds.map((instanceId) => starts.get(instanceId)))
+    },
     wallets,
     meter,
     changed: () => writer?.changed()

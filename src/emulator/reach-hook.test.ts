@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { ManualClock } from '../shared/clock'
+import { flushAsync, ManualClock } from '../shared/clock'
 import { sharedTestSigningKey, startEmulator, type Emulator } from './index'
 import { login, pager, post, recordingReach, validCreate } from './testing/http-client'
 
@@ -60,6 +60,24 @@ describe('the reach hook', () => {
     expect(reach.events.at(-1)).toBe(`stopped ${id}`)
     emulator.control.expireTokens()
     expect(context.verifyToken(token)).toBeUndefined()
+  })
+
+  it('answers a seed only once its instances can be reached (their listeners bound)', async () => {
+    // A seeded instance stands for one that has been running a while: its SSH server answers as
+    // soon as the seed is answered. Before, the seed was answered while the servers were still
+    // binding, and a client on an emulated clock (bench/gpu-probe.ts) got ECONNREFUSED on its
+    // first probe: one reading of 600 missed, now and then.
+    const reach = recordingReach({ holdStarts: true })
+    emulator = await startEmulator({ signingKeyPem: await sharedTestSigningKey(), clock: new ManualClock(), reach: reach.factory })
+    let seeded = false
+    const seeding = emulator.control.seedInstances('demo', 2).then((ids) => ((seeded = true), ids))
+    await reach.starting(2)
+    // Every promise the seed could be waiting on has settled, bar the two held starts.
+    await flushAsync()
+    expect(seeded).toBe(false)
+    reach.releaseStarts()
+    const [a, b] = await seeding
+    expect(reach.events).toEqual([`running ${a}`, `running ${b}`, `listening ${a}`, `listening ${b}`])
   })
 
   it('tells reach when a Running instance is terminated or preempted', async () => {

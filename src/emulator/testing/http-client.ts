@@ -81,14 +81,24 @@ export function pager(currentPage: number, pageSize: number): { pager: { current
 }
 
 /** A reach that records what the API tells it, standing in for E1's SSH / notebook / forwarders. */
-export function recordingReach() {
+export function recordingReach(options: { holdStarts?: boolean } = {}) {
   const events: string[] = []
   let context: ReachContext | undefined
   const running = new Map<string, EmuInstanceView>()
+  /** With `holdStarts`: each instance's start, still binding until `releaseStarts`. */
+  const held: (() => void)[] = []
+  const starting: { count: number; resolve: () => void }[] = []
   return {
     events,
     running,
     context: () => context!,
+    /** Resolves once `count` starts are held (`holdStarts`). */
+    starting: (count: number): Promise<void> =>
+      held.length >= count ? Promise.resolve() : new Promise<void>((resolve) => starting.push({ count, resolve })),
+    /** The held starts finish: their instances' listeners are bound. */
+    releaseStarts: () => {
+      for (const release of held.splice(0)) release()
+    },
     factory: async (ctx: ReachContext) => {
       context = ctx
       return {
@@ -97,6 +107,14 @@ export function recordingReach() {
         async instanceRunning(view: EmuInstanceView) {
           events.push(`running ${view.instanceId}`)
           running.set(view.instanceId, view)
+          if (!options.holdStarts) return
+          const bound = new Promise<void>((resolve) => held.push(resolve))
+          for (const waiter of starting.filter((entry) => held.length >= entry.count)) {
+            starting.splice(starting.indexOf(waiter), 1)
+            waiter.resolve()
+          }
+          await bound
+          events.push(`listening ${view.instanceId}`)
         },
         async instanceStopped(instanceId: string) {
           events.push(`stopped ${instanceId}`)
