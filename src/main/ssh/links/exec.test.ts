@@ -40,3 +40,17 @@ describe('exec on a busy machine', () => {
     await expect(user.run(connection, target, 'printf 42; echo oops >&2; exit 3', {})).resolves.toEqual(answer)
   })
 })
+
+describe('exec while the link backs off', () => {
+  it('says why the link failed, not that it retries: the background caller leaves the link', async () => {
+    const user = new ExecUser(new ManualClock(), 60_000)
+    const running = user.run(undefined, target, 'true', {})
+    user.status({
+      state: 'reconnecting',
+      message: 'Could not reach 127.0.0.1:22 (ECONNREFUSED). Retrying in 2 s.',
+      retryAt: 2_000,
+      cause: 'Could not reach 127.0.0.1:22 (ECONNREFUSED)'
+    })
+    await expect(running).rejects.toMatchObject({ reason: 'reconnecting', message: 'Could not reach 127.0.0.1:22 (ECONNREFUSED)' })
+  })
+})

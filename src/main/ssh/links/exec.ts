@@ -106,7 +106,8 @@ export class ExecUser implements LinkUser {
     // A background caller does not wait out a backoff: it hears why now and tries again later,
     // and the link is not kept retrying on its behalf.
     const reason: ExecFailure = status.state === 'reconnecting' ? 'reconnecting' : (status.reason ?? 'network')
-    this.fail(new ExecError(reason, status.message))
+    // Not the link's "Retrying in 2 s": this caller leaves the link, so nothing retries for it.
+    this.fail(new ExecError(reason, status.cause ?? status.message))
     this.release()
   }
 

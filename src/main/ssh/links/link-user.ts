@@ -14,6 +14,11 @@ export interface LinkStatus {
   message: string
   /** While reconnecting: when the next attempt starts (Unix ms). */
   retryAt?: number
+  /**
+   * While reconnecting: what went wrong, without the retry's promise. A user that leaves the link
+   * rather than wait for the retry (exec.ts) tells this: for it there is no retry.
+   */
+  cause?: string
   /** Retrying makes no sense without the user (authentication or host key, or the instance stopped). */
   needsUser?: boolean
   /** Why it failed, for callers that act on it (background users, exec). */

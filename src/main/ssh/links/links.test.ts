@@ -5,6 +5,7 @@
  * prompt); and it stops when the instance stops.
  */
 import { mkdirSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../../shared/api'
@@ -110,6 +111,26 @@ describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSS
     await other.harness.waitForState(terminalId, 'connected')
     other.terminals.close(terminalId, other.harness.clientId)
     expect((await other.links.exec('i-1', 'echo unlocked')).stdout).toBe('unlocked\n')
+  })
+
+  it('says why it could not connect, without the link’s "Retrying in": nothing retries for a background command', async () => {
+    // A port nobody listens on: taken, then let go.
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    const home = join(sshd.scratch, `home-${++counter}`)
+    mkdirSync(home, { recursive: true })
+    const links = sshdLinks(sshd.server, {
+      clock: splitClock().clock,
+      knownHosts: new KnownHostsStore(join(home, 'app-known_hosts'), undefined),
+      homeDir: home,
+      instance: () => sshdInstance(sshd.server, 'i-1', port)
+    })
+    disposers.push(() => links.dispose())
+    const refused = await links.exec('i-1', 'true').catch((error: unknown) => error)
+    expect(refused).toMatchObject({ reason: 'reconnecting', message: expect.stringContaining('ECONNREFUSED') })
+    expect((refused as Error).message).not.toMatch(/retrying/i)
   })
 
   it('stops when the instance stops: the connection ends and later calls say the instance is not running', async () => {

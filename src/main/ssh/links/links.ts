@@ -419,7 +419,7 @@ export class SshLinks {
     const line = link.everConnected
       ? `connection lost — reconnecting in ${seconds} s (${reason})`
       : `${reason.replace(/\.?$/, '.')} Retrying in ${seconds} s.`
-    this.broadcast(link, { state: 'reconnecting', message: line, retryAt })
+    this.broadcast(link, { state: 'reconnecting', message: line, retryAt, cause: reason })
     link.retryTimer = this.options.clock.setTimeout(() => this.retryNow(link), delay)
   }
 
