@@ -43,6 +43,10 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
     ['GET /now', () => ({ status: 200, body: { now: control.now() } })],
     ['GET /requests', (_body, query) => ({ status: 200, body: { count: control.requestCount(query.get('route') ?? undefined) } })],
     ['GET /ssh-stats', () => ({ status: 200, body: { instances: control.sshStats() } })],
+    [
+      'GET /tmux-clients',
+      async (_body, query) => ({ status: 200, body: { clients: await control.tmuxClients(query.get('instanceId') ?? '') } })
+    ],
     ['POST /requests/reset', acting(() => control.resetRequestCount())],
     [
       'POST /status',
@@ -118,6 +122,13 @@ export function createControlRoutes(control: EmulatorControl, log: (line: string
         const tmux = requireString(body, 'tmux')
         if (tmux !== 'present' && tmux !== 'missing') throw new RangeError('field "tmux" must be one of present, missing')
         await control.faults.tmux(requireString(body, 'instanceId'), tmux)
+        return done()
+      }
+    ],
+    [
+      'POST /faults/terminal-stall',
+      async (body) => {
+        await control.faults.stallTerminals(requireString(body, 'instanceId'), requireBoolean(body, 'stalled'))
         return done()
       }
     ],

@@ -13,7 +13,7 @@ import type { AnswerRewrite, Faults } from './faults'
 import { toApiInstance, type ReachAddresses } from './instance-record'
 import type { InstanceStore, SeedOverrides, StatusExtra } from './instances'
 import type { Listener } from './listener'
-import type { SftpFault } from './reach-types'
+import type { SftpFault, TmuxClient } from './reach-types'
 import type { RequestCounter } from './request-counter'
 import type { Scheduler } from './scheduler'
 import { toApiVolume, type VolumeStore } from './volumes'
@@ -47,6 +47,12 @@ export interface FaultControl {
   tmux(instanceId: string, tmux: 'present' | 'missing'): Promise<void>
   /** Drops every SSH client's TCP connection to the instance now (no SSH goodbye), as a network that goes away would. */
   dropSsh(instanceId: string): void
+  /**
+   * `true`: the instance's terminals (PTY sessions) opened from now on start with their output
+   * held up, as for a client that stopped reading; `false` ends the fault and lets them all go.
+   * Needs the built-in SSH servers.
+   */
+  stallTerminals(instanceId: string, stalled: boolean): Promise<void>
 }
 
 export interface EmulatorControl {
@@ -104,6 +110,8 @@ export interface EmulatorControl {
    * the emulator (they run on while the app is closed); tests that used them call this at the end.
    */
   endSessions(): Promise<void>
+  /** The tmux clients attached on the instance's tmux servers now (its terminals' sessions); `held`: its terminal is held up (faults.stallTerminals). */
+  tmuxClients(instanceId: string): Promise<TmuxClient[]>
 }
 
 /** `POST /__emulator/gpu`'s body without the instance id. */
@@ -130,6 +138,10 @@ export interface ControlDeps {
   endSessions: () => Promise<void>
   /** reach.dropSshConnections. */
   dropSsh: (instanceId: string) => void
+  /** reach.setTerminalStall. */
+  setTerminalStall: (instanceId: string, stalled: boolean) => Promise<void>
+  /** reach.tmuxClients. */
+  tmuxClients: (instanceId: string) => Promise<TmuxClient[]>
   sshKeys: Map<string, string[]>
   counter: RequestCounter
   gpus: GpuBoard
@@ -196,9 +208,17 @@ export function createControl(deps: ControlDeps): EmulatorControl {
       dropSsh(instanceId) {
         if (!instances.get(instanceId)) throw notFoundInstance()
         deps.dropSsh(instanceId)
+      },
+      async stallTerminals(instanceId, stalled) {
+        if (!instances.get(instanceId)) throw notFoundInstance()
+        await deps.setTerminalStall(instanceId, stalled)
       }
     },
     endSessions: () => deps.endSessions(),
+    tmuxClients(instanceId) {
+      if (!instances.get(instanceId)) throw notFoundInstance()
+      return deps.tmuxClients(instanceId)
+    },
     expireTokens(username) {
       auth.expireTokens(username)
     },

@@ -238,6 +238,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         throw new ApiError(409, { message: 'Dropping SSH connections needs the emulator’s own SSH servers (start it with reach).' })
       reach.dropSshConnections(instanceId)
     },
+    setTerminalStall: async (instanceId, stalled) => {
+      if (!reach?.setTerminalStall)
+        throw new ApiError(409, {
+          message: 'Held-up terminals need the emulator’s own SSH servers (start it with reach, without --ssh-backend).'
+        })
+      await reach.setTerminalStall(instanceId, stalled)
+    },
+    tmuxClients: async (instanceId) => (await reach?.tmuxClients?.(instanceId)) ?? [],
     sshKeys,
     counter,
     gpus,

@@ -10,6 +10,12 @@ import type { EmuGpu } from './gpus'
 /** SFTP faults an instance can be given (reach/sftp-server.ts says how each is made). */
 export type SftpFault = 'none' | 'read-only' | 'disk-full'
 
+/** A tmux client attached on an instance: its name (the path of its terminal), and whether that terminal is held up (faults.stallTerminals). */
+export interface TmuxClient {
+  name: string
+  held: boolean
+}
+
 export interface ReachContext {
   clock: Clock
   /** Directory of the state file, for the notebook certificate; absent when state is in memory. */
@@ -49,6 +55,10 @@ export interface Reach {
   sshStats?(): Record<string, { connections: number; execs: number }>
   /** Makes the instance's SFTP fail as a full disk or a read-only folder would; `none` ends it. Optional. */
   setSftpFault?(instanceId: string, fault: SftpFault): void
+  /** Whether the instance's new terminals start with their output held up; `false` lets them go. Optional. */
+  setTerminalStall?(instanceId: string, stalled: boolean): Promise<void>
+  /** The tmux clients attached on the instance's tmux servers. Optional. */
+  tmuxClients?(instanceId: string): Promise<TmuxClient[]>
   /** Whether the instance's shells find tmux. Optional. */
   setTmuxPresent?(instanceId: string, present: boolean): Promise<void>
   /** Ends every instance's tmux servers (what outlives its SSH sessions). Optional. */

@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { EmuInstanceView, Reach, ReachContext } from '../reach-types'
+import type { EmuInstanceView, Reach, ReachContext, TmuxClient } from '../reach-types'
 import { loadOrCreateHostKey, type HostKey } from './host-key'
 import { loadOrCreateNotebookCertificate, NOTEBOOK_CERT_FILE, type NotebookCertificate } from './notebook-certificate'
 import { startNotebookServer } from './notebook-server'
@@ -16,7 +16,8 @@ import type { SftpFault } from './sftp-server'
 import { startInstanceSshServer, type SshStats } from './ssh-server'
 import { startTcpForwarder, type ForwardTarget } from './tcp-forwarder'
 import { writeGpuFiles } from './gpu-files'
-import { endTmuxServers, setTmuxMissing, tmuxDirFor } from './instance-tmux'
+import { tmuxClientsIn, endTmuxServers, setTmuxMissing, tmuxDirFor } from './instance-tmux'
+import { TerminalStalls } from './terminal-stall'
 
 export interface ReachOptions {
   /** Point every instance's SSH node port at this existing SSH server instead of the built-in one. */
@@ -40,6 +41,10 @@ export interface EmulatorReach extends Reach {
    * from its next SFTP session on; `none` ends the fault. Built-in SSH servers only.
    */
   setSftpFault(instanceId: string, fault: SftpFault): void
+  /** From now on the instance's new terminals start with their output held up, until `false` lets them all go (terminal-stall.ts). */
+  setTerminalStall(instanceId: string, stalled: boolean): Promise<void>
+  /** The tmux clients attached on the instance's tmux servers now; `held`: its terminal is held up. */
+  tmuxClients(instanceId: string): Promise<TmuxClient[]>
   /** Whether the instance has tmux (instance-tmux.ts): `false` makes its shells answer "tmux: not found". */
   setTmuxPresent(instanceId: string, present: boolean): Promise<void>
   /**
@@ -100,6 +105,7 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       return stats
     }
     const sftpFaults = new Map<string, SftpFault>()
+    const stalls = new TerminalStalls()
     let closed = false
     /** Per instance, so a stop that arrives while its start is still binding waits for it. */
     const queues = new Map<string, Promise<void>>()
@@ -162,7 +168,8 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         stats: statsOf(instance.instanceId),
         log: context.log,
         inside,
-        sftpFault: () => sftpFaults.get(instance.instanceId) ?? 'none'
+        sftpFault: () => sftpFaults.get(instance.instanceId) ?? 'none',
+        terminalStall: stalls.forInstance(instance.instanceId)
       })
     }
 
@@ -199,6 +206,15 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
           await closeEndpoints(instanceId)
           if (!options.sshBackend) await endTmuxServers(tmuxDirFor(homeOf(instanceId)))
         })
+      },
+      setTerminalStall(instanceId, stalled) {
+        if (!hostKey) throw new Error('Held-up terminals need the built-in SSH servers; with --ssh-backend the backend has its own.')
+        return stalls.set(instanceId, stalled)
+      },
+      async tmuxClients(instanceId) {
+        if (options.sshBackend) return []
+        const names = await tmuxClientsIn(tmuxDirFor(homeOf(instanceId)))
+        return names.map((name) => ({ name, held: stalls.holds(name) }))
       },
       async setTmuxPresent(instanceId, present) {
         if (!hostKey) throw new Error('A missing tmux needs the built-in SSH servers; with --ssh-backend the backend has its own.')

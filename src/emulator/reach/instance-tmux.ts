@@ -38,19 +38,32 @@ function shortTempRoot(): string {
 
 /** Ends every tmux server whose socket is in `dir` (the instance stopped) and removes the folder. */
 export async function endTmuxServers(dir: string): Promise<void> {
-  let owners: string[]
-  try {
-    owners = await readdir(dir)
-  } catch {
-    return
-  }
+  await Promise.all((await socketsIn(dir)).map((socket) => killServer(socket)))
+  await rm(dir, { recursive: true, force: true })
+}
+
+/** The clients attached on the tmux servers whose sockets are in `dir`, by name (their terminal's path). */
+export async function tmuxClientsIn(dir: string): Promise<string[]> {
+  const names = await Promise.all((await socketsIn(dir)).map((socket) => clientsOf(socket)))
+  return names.flat()
+}
+
+async function socketsIn(dir: string): Promise<string[]> {
+  const owners = await readdir(dir).catch(() => [] as string[])
   const sockets: string[] = []
   for (const owner of owners) {
     const names = await readdir(join(dir, owner)).catch(() => [] as string[])
     for (const name of names) sockets.push(join(dir, owner, name))
   }
-  await Promise.all(sockets.map((socket) => killServer(socket)))
-  await rm(dir, { recursive: true, force: true })
+  return sockets
+}
+
+function clientsOf(socket: string): Promise<string[]> {
+  return new Promise((resolve) => {
+    execFile('tmux', ['-S', socket, 'list-clients', '-F', '#{client_name}'], { timeout: 5_000 }, (error, stdout) =>
+      resolve(error ? [] : stdout.split('\n').filter(Boolean))
+    )
+  })
 }
 
 function killServer(socket: string): Promise<void> {

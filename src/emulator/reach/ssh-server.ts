@@ -11,6 +11,7 @@ import { decidePublicKey, parseAuthorizedKeys } from './authorized-keys'
 import { closeServer, listenOnLoopback } from './listen'
 import { serveSession } from './ssh-session'
 import type { SftpFault } from './sftp-server'
+import type { TerminalStall } from './terminal-stall'
 import type { ForwardTarget } from './tcp-forwarder'
 
 export interface InstanceSshServerOptions {
@@ -33,6 +34,8 @@ export interface InstanceSshServerOptions {
   inside?: (port: number) => ForwardTarget
   /** The SFTP fault a test asked for (sftp-server.ts). */
   sftpFault?: () => SftpFault
+  /** Whether new terminals start held up (terminal-stall.ts). */
+  terminalStall?: TerminalStall
 }
 
 export interface InstanceSshServer {
@@ -79,7 +82,8 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
           ...(options.binDir ? { binDir: options.binDir } : {}),
           ...(options.tmuxDir ? { tmuxDir: options.tmuxDir } : {}),
           log,
-          ...(options.sftpFault ? { sftpFault: options.sftpFault } : {})
+          ...(options.sftpFault ? { sftpFault: options.sftpFault } : {}),
+          ...(options.terminalStall ? { terminalStall: options.terminalStall } : {})
         })
         sessions.add(served)
         const end = (): void => {

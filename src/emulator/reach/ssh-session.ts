@@ -15,6 +15,7 @@ import { keepTailOnExit } from './pty-tail'
 import { sftpServerCommand, type SftpFault } from './sftp-server'
 import { sftpJail, type SftpJail } from './sftp-jail'
 import { inShownHome } from './shown-home'
+import { withOutputSuspended, type TerminalStall } from './terminal-stall'
 
 export interface SessionOptions {
   home: string
@@ -26,6 +27,8 @@ export interface SessionOptions {
   log(line: string): void
   /** The SFTP fault a test asked for (sftp-server.ts); none when absent. */
   sftpFault?: () => SftpFault
+  /** Whether a new terminal starts with its output held up (terminal-stall.ts); none when absent. */
+  terminalStall?: TerminalStall
   /** node-pty's spawn; tests pass one that fails as it does on a broken install. */
   spawnPty?: typeof pty.spawn
 }
@@ -107,8 +110,10 @@ function runInPty(
   options: SessionOptions
 ): Running {
   let child: pty.IPty
+  const stall = options.terminalStall?.active() ? options.terminalStall : undefined
+  const start = stall ? withOutputSuspended(shell, args) : { file: shell, args }
   try {
-    child = (options.spawnPty ?? pty.spawn)(shell, args, {
+    child = (options.spawnPty ?? pty.spawn)(start.file, start.args, {
       name: info.term || 'xterm-256color',
       cols: Math.max(1, info.cols || 80),
       rows: Math.max(1, info.rows || 24),
@@ -128,6 +133,8 @@ function runInPty(
     finish(channel, SHELL_START_FAILED, undefined)
     return { resize: () => {}, signal: () => {}, kill: () => {} }
   }
+  const ptsPath = (child as { ptsName?: unknown }).ptsName
+  if (stall && typeof ptsPath === 'string') stall.started(ptsPath)
   pumpWithBackpressure(child, channel)
   keepTailOnExit(child)
   channel.on('data', (data: Buffer) => child.write(data))

@@ -20,7 +20,7 @@
  * the link is kept warm for the next one (links.ts keepWarm), so `cloud-tray ssh box -- true`
  * run again skips the SSH handshake, as OpenSSH's ControlPersist does.
  */
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import type { Clock } from '../../shared/clock'
 import type { Persistence, SessionRef, SshRun, TerminalState, TerminalStatus } from '../../shared/contract-ssh'
 import { AppError } from '../app-error'
@@ -32,7 +32,7 @@ import { plainBytes } from './data-path/plain-bytes'
 import { TerminalSession, type TerminalStats } from './data-path/terminal-session'
 import type { ParseWindowBounds } from './data-path/flow-control'
 import { attachOursCommand, attachUserCommand, type TmuxProbe } from './sessions/remote-scripts'
-import { isOurSession } from './sessions/session-names'
+import { isOurSession, newLobbyName } from './sessions/session-names'
 import { NO_TMUX_MESSAGE, TmuxSessions } from './sessions/tmux-sessions'
 import { signalName } from './data-path/shell-exit'
 import { serverLine } from '../../shared/untrusted-text'
@@ -322,10 +322,10 @@ class TerminalTab implements LinkUser {
         const size = { cols: session.cols, rows: session.rows }
         channel = await connection.run(run.command, run.pty ? { ...size, ...(run.term ? { term: run.term } : {}) } : undefined)
       } else if (tmux && wanted?.socket === 'ours') {
-        const buffer = `cloudtray-history-${randomBytes(6).toString('hex')}`
-        channel = await connection.run(attachOursCommand(wanted.name, buffer), session)
-        // The history is in the buffer once tmux has drawn the screen (its first bytes).
-        hold = () => this.history(instanceId, buffer)
+        const lobby = newLobbyName()
+        channel = await connection.run(attachOursCommand(wanted.name, lobby), session)
+        // Its first bytes: tmux has drawn the lobby, so the client is idle there and can be moved in.
+        hold = () => this.history(instanceId, lobby, wanted.name)
       } else if (tmux && wanted) {
         const id = await this.tmux.idOf(instanceId, wanted)
         if (this.stale(connection)) return
@@ -409,8 +409,8 @@ class TerminalTab implements LinkUser {
   }
 
   /** A re-attached session's history: the screen and scrollback cleared, the history, then blank lines that push it all into the scrollback. */
-  private async history(instanceId: string, buffer: string): Promise<Uint8Array | undefined> {
-    const lines = await this.tmux.history(instanceId, buffer).catch(() => undefined)
+  private async history(instanceId: string, lobby: string, name: string): Promise<Uint8Array | undefined> {
+    const lines = await this.tmux.join(instanceId, lobby, name).catch(() => undefined)
     if (!lines || lines.length === 0) return undefined
     const text = lines.toString('utf8').replace(/\n$/, '').replace(/\r?\n/g, '\r\n')
     // `rows` line feeds after the last line put it just above the screen tmux then draws.

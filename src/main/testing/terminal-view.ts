@@ -71,6 +71,12 @@ export class TerminalView {
     this.core?.notice('ssh.input', { terminalId, data }, { clientId: this.clientId })
   }
 
+  /** The tab changes size, as the renderer's does: its xterm first, then main hears of it. */
+  resize(terminalId: string, cols: number, rows: number): void {
+    this.screen(terminalId).resize(cols, rows)
+    this.core?.notice('ssh.resize', { terminalId, cols, rows }, { clientId: this.clientId })
+  }
+
   waitFor(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
     return this.waiters.waitFor(check, what, timeoutMs, () => {
       const last = this.statuses.at(-1)

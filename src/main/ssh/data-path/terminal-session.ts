@@ -75,6 +75,8 @@ export class TerminalSession {
   private lastInputAt = Number.NEGATIVE_INFINITY
   /** How much more output counts as that echo (a command's flood after Enter is batched as ever). */
   private echoBytes = 0
+  /** What the user typed while the channel's first bytes are held: it goes to the shell once they are released. */
+  private typedWhileHeld: (string | Uint8Array)[] | undefined
 
   constructor(options: TerminalSessionOptions) {
     this.options = options
@@ -109,7 +111,9 @@ export class TerminalSession {
   /**
    * Takes `channel` as the tab's shell. With `hold`, its first bytes wait (the channel paused)
    * until `hold` answers what goes before them: a re-attached tmux session's history, which must
-   * land in the scrollback above the screen tmux draws. Only a flag is checked per chunk.
+   * land in the scrollback above the screen tmux draws. Only a flag is checked per chunk. What
+   * the user types meanwhile waits too: until then the shell is not the one they mean to type
+   * into (a re-attaching tmux client sits in its lobby, remote-scripts.ts).
    */
   attach(channel: ClientChannel, hold?: (first: Buffer) => Promise<Uint8Array | undefined>): void {
     this.detach()
@@ -139,6 +143,7 @@ export class TerminalSession {
         }
       }
     let held: Buffer[] | undefined = hold ? [] : undefined
+    this.typedWhileHeld = hold ? [] : undefined
     const release = (prelude: Uint8Array | undefined): void => {
       const waiting = held
       held = undefined
@@ -147,6 +152,9 @@ export class TerminalSession {
       if (prelude && prelude.length > 0) deliver(prelude)
       for (const chunk of waiting) deliver(chunk)
       if (!this.flow.isPaused) channel.resume()
+      const typed = this.typedWhileHeld ?? []
+      this.typedWhileHeld = undefined
+      for (const data of typed) this.write(data)
     }
     const receiver = (batcher: Utf8Batcher): ((chunk: Buffer) => void) => {
       const deliver = deliverTo(batcher)
@@ -181,6 +189,7 @@ export class TerminalSession {
   detach(): void {
     const channel = this.channel
     this.channel = undefined
+    this.typedWhileHeld = undefined
     if (channel) {
       this.flushAll(true)
       channel.removeAllListeners('data')
@@ -201,6 +210,10 @@ export class TerminalSession {
   write(data: string | Uint8Array): void {
     const channel = this.channel
     if (!channel) return
+    if (this.typedWhileHeld) {
+      this.typedWhileHeld.push(data)
+      return
+    }
     this.lastInputAt = this.options.clock.now()
     this.echoBytes = ECHO_BYTES
     const chunk = typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength)

@@ -11,6 +11,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SavedTerminals } from '../../../shared/contract-terminals'
 import { posixShellMissing, skipBecause } from '../../../shared/node/testing/platform-support'
+import { pollUntil } from '../../../shared/node/testing/poll-until'
 import { sandboxTerminals } from '../../testing/sandbox-terminals'
 import { COUNTER, lastTick, tickGaps, ticks } from '../testing/counter'
 import { tmuxMissing } from '../testing/tmux'
@@ -44,6 +45,62 @@ describe.skipIf(skipBecause(posixShellMissing(), 'persistent terminals in the Sa
       expect(sessions.filter((each) => each.socket === 'ours').map((each) => each.name)).toEqual([opened.session!.name])
     })
 
+    it('re-attaches while its terminal is held up, and the history still ends where the screen begins', async () => {
+      const { sandbox, view } = await start(await freshFolder(), 'persist-held')
+      const { instanceId } = sandbox
+      const { control } = sandbox.emulator
+      const opened = await sandbox.call('ssh.open', { instanceId, cols: 100, rows: 20 })
+      const { terminalId } = opened
+      await view.waitForState(terminalId, 'connected')
+      view.type(terminalId, COUNTER)
+      await view.waitFor(() => lastTick(view.lines(terminalId)) >= 20, 'tick 20')
+      // The session's own last tick, read by the app's session list (an exec, not the held-up terminal).
+      const sessionTick = async (): Promise<number> => {
+        const sessions = await sandbox.call('ssh.sessions', { instanceId })
+        const line = sessions.find((each) => each.name === opened.session!.name)?.lastLine ?? ''
+        return lastTick([line])
+      }
+
+      // The terminal the tab attaches through next takes no bytes at first (a client that stopped
+      // reading): tmux cannot draw the tab's screen while the counter scrolls on. Lines that scroll
+      // between the capture of the history and that screen reach the tab from neither.
+      await control.faults.stallTerminals(instanceId, true)
+      control.faults.dropSsh(instanceId)
+      await view.waitForState(terminalId, 'reconnecting')
+      const held = async (): Promise<boolean> => (await control.tmuxClients(instanceId)).some((client) => client.held)
+      await pollUntil('the tab’s tmux client, attached through the held-up terminal', held)
+      const attachedAt = await sessionTick()
+      await pollUntil('two ticks scrolled while the terminal is held up', async () => (await sessionTick()) >= attachedAt + 2)
+      await control.faults.stallTerminals(instanceId, false)
+
+      await view.waitFor(() => lastTick(view.lines(terminalId)) >= attachedAt + 10, 'ticks after the terminal goes again')
+      expect(view.lastStatus(terminalId)?.state).toBe('connected')
+      expect(tickGaps(ticks(view.lines(terminalId)))).toEqual([])
+      // The lobby the tab's client passed through is gone, and never listed.
+      const sessions = await sandbox.call('ssh.sessions', { instanceId })
+      expect(sessions.filter((each) => each.socket === 'ours').map((each) => each.name)).toEqual([opened.session!.name])
+      expect(await control.tmuxClients(instanceId)).toEqual([expect.objectContaining({ held: false })])
+    })
+
+    it('re-attaches at another size: the history still ends where the screen begins', async () => {
+      const { sandbox, view } = await start(await freshFolder(), 'persist-resized')
+      const { instanceId } = sandbox
+      const { terminalId } = await sandbox.call('ssh.open', { instanceId, cols: 100, rows: 20 })
+      await view.waitForState(terminalId, 'connected')
+      view.type(terminalId, COUNTER)
+      await view.waitFor(() => lastTick(view.lines(terminalId)) >= 25, 'tick 25')
+
+      // The window got smaller while the connection was down: tmux's window shrinks when the
+      // client attaches, pushing its top lines into the history.
+      sandbox.emulator.control.faults.dropSsh(instanceId)
+      await view.waitForState(terminalId, 'reconnecting')
+      view.resize(terminalId, 100, 15)
+      const beforeDrop = lastTick(view.lines(terminalId))
+      await view.waitForState(terminalId, 'connected')
+      await view.waitFor(() => lastTick(view.lines(terminalId)) >= beforeDrop + 20, 'ticks after the reconnect')
+      expect(tickGaps(ticks(view.lines(terminalId)))).toEqual([])
+    })
+
     it('comes back after the core is stopped and started again: the tab restored, the counter still running', async () => {
       const dataDir = await freshFolder()
       const first = await start(dataDir, 'persist-restart')
@@ -68,8 +125,10 @@ describe.skipIf(skipBecause(posixShellMissing(), 'persistent terminals in the Sa
       await first.view.waitForState(opened.terminalId, 'connected')
       first.view.type(opened.terminalId, COUNTER)
       await first.view.waitFor(() => lastTick(first.view.lines(opened.terminalId)) >= 20, 'tick 20')
-      await first.sandbox.call('terminals.saveScrollback', { paneId: 'pane-1', data: first.view.lines(opened.terminalId).join('\r\n') })
-      const beforeStop = lastTick(first.view.lines(opened.terminalId))
+      // One reading of the tab for both: ticks keep arriving while the save is answered.
+      const shown = first.view.lines(opened.terminalId)
+      await first.sandbox.call('terminals.saveScrollback', { paneId: 'pane-1', data: shown.join('\r\n') })
+      const beforeStop = lastTick(shown)
       await quit(first.sandbox)
 
       const second = await start(dataDir)

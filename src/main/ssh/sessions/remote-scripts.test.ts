@@ -35,7 +35,7 @@ describe('the session list an instance prints', () => {
   const S = (socket: string, line: string): string => ['S', socket, line].join(FIELD)
   const L = (socket: string, id: string, last: string): string => ['L', socket, id, last].join(FIELD)
 
-  it('takes each field as it is, the name as text, and drops what does not fit', () => {
+  it('takes each field as it is, the name as text, and drops what does not fit and the lobbies', () => {
     const stdout = [
       S('ours', '$0 1 1700000000 1700000100 cloudtray-abc123def0'),
       S('ours', '$1 0 1700000000 1700000200 cloudtray-job-zz99yy88xx'),
@@ -43,6 +43,9 @@ describe('the session list an instance prints', () => {
       S('user', 'not a session line'),
       S('root', '$5 0 1 1 elsewhere'),
       S('user', `$7 0 1 1 ${'n'.repeat(300)}`),
+      // A re-attaching tab's client passing through its lobby: ours, not a session to list.
+      S('ours', '$9 1 1700000000 1700000400 cloudtray-lobby-0123456789ab'),
+      L('ours', '$9', ''),
       L('ours', '$0', 'tick 42\x1b[0m'),
       L('user', '$0', '$ whoami'),
       'garbage'

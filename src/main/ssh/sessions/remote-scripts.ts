@@ -2,7 +2,7 @@
  * Everything Cloud Tray runs on an instance for persistent terminals and jobs, in one place.
  *
  * Each command is a FIXED script of ours run by `sh -c`, and everything that varies (a session
- * name, a job's command line and folder, a buffer name) reaches it only as a positional argument
+ * name, a job's command line and folder, a lobby's name) reaches it only as a positional argument
  * (`$1`, `$2`, …), each quoted for POSIX shells by shlex. So no text from the user, a server or a
  * file is ever parsed as shell code, and none is typed into a prompt. The login shell that sshd
  * starts only un-quotes `sh -c '<script>' cloudtray '<arg>' …`.
@@ -136,30 +136,60 @@ export function parseProbe(stdout: string): TmuxProbe | undefined {
   return old ? { kind: 'too-old', version: answer } : { kind: 'tmux', version: answer }
 }
 
+/** How long a tab's tmux client waits in its lobby for `joinCommand` before it gives up and detaches (the tab says so). */
+export const LOBBY_SECONDS = 60
+
 /**
- * A tab's shell in our session `name` (PTY). A session that exists is attached, with its history
- * first copied into the tmux buffer `buffer` in the same command, so what the buffer holds ends
- * exactly where the screen tmux then draws begins (tmux runs both before it redraws). A session
- * that does not exist (yet, or any more) is made.
+ * A tab's shell in our session `name` (PTY). A session that is not there (yet, or any more) is
+ * made and attached. One that is there is not attached at once: the tab's tmux client first
+ * waits in a lobby of its own (`lobby`: an empty session that goes as soon as its client leaves
+ * it, or after LOBBY_SECONDS), and `joinCommand` moves it over and takes the history in the same
+ * server loop (see there for why). Either way the client signals the tmux channel `lobby` once
+ * it is attached, so `joinCommand` never looks for a lobby that is still to come.
  */
-export function attachOursCommand(name: string, buffer: string, historyLines = HISTORY_LINES): string {
+export function attachOursCommand(name: string, lobby: string): string {
   const script = [
     `if ${OURS} has-session -t "=$1" 2>/dev/null; then`,
-    `  exec ${STARTS_OURS} capture-pane -b "$2" -S "-$3" -E -1 -e -J -t "=$1:" \\; attach-session -t "=$1"`,
+    `  exec ${STARTS_OURS} new-session -s "$2" "sleep ${LOBBY_SECONDS}" \\; set-option destroy-unattached on \\; set-option detach-on-destroy on \\; set-option status off \\; wait-for -S "$2"`,
     'fi',
-    `exec ${STARTS_OURS} new-session -A -s "$1"`
+    `exec ${STARTS_OURS} new-session -A -s "$1" \\; wait-for -S "$2"`
   ].join('\n')
-  return remoteCommand(script, [name, buffer, String(historyLines)])
+  return remoteCommand(script, [name, lobby])
+}
+
+/**
+ * Moves the tab's tmux client from its lobby into our session `name` and prints the session's
+ * history (HISTORY_LINES at most), in one tmux command: the history ends exactly where the screen
+ * tmux then draws for the client begins. Prints nothing when there was no lobby (the session was
+ * new: no history). When the session is gone meanwhile, the lobby is ended: the tab's client
+ * detaches and the tab says so.
+ *
+ * Why a lobby: tmux draws a client's screen at the end of a server loop, and not while the
+ * client's terminal still has output queued, which one that has just attached always has (its
+ * terminal's set-up sequences; tmux -vv logs "redraw deferred"). The session's output in the
+ * meantime scrolls lines into the history after a capture taken together with the attach, and
+ * the late screen starts below them: those lines never reached the tab. A client idle in its
+ * lobby has nothing queued, so switch-client's redraw goes out in the loop that took the
+ * capture. The window is first sized to the client (resize-window -A, then back to the
+ * window-size policy): switch-client alone resizes it only at the end of the loop, after the
+ * capture, and lines a resize moves between screen and history would be lost or doubled.
+ */
+export function joinCommand(lobby: string, name: string, historyLines = HISTORY_LINES): string {
+  const script = [
+    `${OURS} wait-for "$1" || exit 1`,
+    `client=$(${OURS} list-clients -t "=$1" -F '#{client_name}' 2>/dev/null | head -n 1)`,
+    '[ -n "$client" ] || exit 0',
+    `${OURS} switch-client -c "$client" -t "=$2" \\; resize-window -A -t "=$2:" \\; set-option -wu -t "=$2:" window-size \\; capture-pane -p -S "-$3" -E -1 -e -J -t "=$2:" && exit 0`,
+    'status=$?',
+    `${OURS} kill-session -t "=$1" 2>/dev/null`,
+    'exit "$status"'
+  ].join('\n')
+  return remoteCommand(script, [lobby, name, String(historyLines)])
 }
 
 /** A shell in the user's own session, by the id tmux gave it (`$3`): the user's server, options and history as they are. */
 export function attachUserCommand(sessionId: string): string {
   return remoteCommand('exec tmux attach-session -t "$1"', [sessionId])
-}
-
-/** The history `attachOursCommand` put in `buffer`, then the buffer goes. */
-export function historyCommand(buffer: string): string {
-  return remoteCommand(`${OURS} save-buffer -b "$1" - && ${OURS} delete-buffer -b "$1"`, [buffer])
 }
 
 /** Exit status 0 while our session `name` exists. */

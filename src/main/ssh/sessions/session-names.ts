@@ -31,11 +31,21 @@ const ID_LENGTH = 10
 
 /** A session of ours, on our own tmux socket: a terminal tab's, or a job's. */
 export const OUR_SESSION = /^cloudtray-(?:job-)?[a-z0-9]{6,16}$/
+/** The empty session a re-attaching tab's tmux client waits in for a moment (remote-scripts.ts attachOursCommand). */
+const LOBBY = /^cloudtray-lobby-[0-9a-f]{12}$/
 /** A job's id (its folder on the instance, its session `cloudtray-job-<id>`). */
 export const JOB_ID = /^[a-z0-9]{6,16}$/
 
 export function newSessionName(): string {
   return `cloudtray-${randomId()}`
+}
+
+export function newLobbyName(): string {
+  return `cloudtray-lobby-${randomBytes(6).toString('hex')}`
+}
+
+export function isLobby(name: string): boolean {
+  return LOBBY.test(name)
 }
 
 export function newJobId(): string {

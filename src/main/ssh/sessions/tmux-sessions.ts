@@ -10,11 +10,11 @@
 import type { InstanceSession, SessionRef } from '../../../shared/contract-ssh'
 import { AppError } from '../../app-error'
 import type { ExecOptions, ExecResult } from '../links/exec'
-import { jobIdOfSession, isOurSession, MAX_SESSION_NAME } from './session-names'
+import { jobIdOfSession, isLobby, isOurSession, MAX_SESSION_NAME } from './session-names'
 import {
   FIELD,
   hasOurSessionCommand,
-  historyCommand,
+  joinCommand,
   killOurSessionCommand,
   killUserSessionCommand,
   listSessionsCommand,
@@ -51,9 +51,14 @@ export class TmuxSessions {
     })
   }
 
-  /** The history `attachOursCommand` left in `buffer` (empty when the session was new), as the terminal's bytes. */
-  async history(instanceId: string, buffer: string): Promise<Buffer> {
-    const result = await this.links.exec(instanceId, historyCommand(buffer), { timeoutMs: 10_000, maxOutputBytes: MAX_HISTORY_BYTES })
+  /**
+   * Moves a tab's tmux client from its lobby (`attachOursCommand`) into our session `name`,
+   * answering the session's history as the terminal's bytes: empty when the session was new, or
+   * when it could not be had (the tab then shows the screen without it).
+   */
+  async join(instanceId: string, lobby: string, name: string): Promise<Buffer> {
+    requireOurs(name)
+    const result = await this.links.exec(instanceId, joinCommand(lobby, name), { timeoutMs: 10_000, maxOutputBytes: MAX_HISTORY_BYTES })
     if (result.exitCode !== 0) return Buffer.alloc(0)
     return Buffer.from(result.stdout, 'utf8')
   }
@@ -123,6 +128,8 @@ export function parseSessionList(stdout: string): InstanceSession[] {
       if (!match) continue
       const [, id, attached, created, activity, name] = match as unknown as [string, string, string, string, string, string]
       if (name.length > MAX_SESSION_NAME || /[\x00-\x1f\x7f]/.test(name)) continue
+      // A tab's client passing through on its way into its session (remote-scripts.ts joinCommand).
+      if (socket === 'ours' && isLobby(name)) continue
       const counts = [attached, created, activity].map(Number)
       const jobId = socket === 'ours' ? jobIdOfSession(name) : undefined
       // Our server only ever holds our names; anything else there is shown as the user's would be.
