@@ -177,8 +177,11 @@ export interface SshCommands {
 
 /** One-way: main answers nothing; one for a closed or foreign terminal is dropped. */
 export interface SshNotices {
-  /** Bytes xterm has parsed, since the last ack. */
-  'ssh.ack': { terminalId: string; bytes: number }
+  /**
+   * Bytes xterm has parsed, since the last ack; `parseMs`: the time xterm spent parsing them, when
+   * the consumer measures it (the renderer does): flow control sizes its window by it.
+   */
+  'ssh.ack': { terminalId: string; bytes: number; parseMs?: number }
   /** What the user typed or pasted; a command line's piped input as bytes. */
   'ssh.input': { terminalId: string; data: string | Uint8Array }
   /** A `run` session's input ended (the command line's stdin closed): the command reads end-of-file. */

@@ -15,6 +15,8 @@ describe('input schemas', () => {
   it.each([
     ['an ack', 'ssh.ack', { terminalId: 't', bytes: 4096 }, true],
     ['a negative ack', 'ssh.ack', { terminalId: 't', bytes: -1 }, false],
+    ['an ack with its parse time', 'ssh.ack', { terminalId: 't', bytes: 4096, parseMs: 0.25 }, true],
+    ['a parse time that is not a time', 'ssh.ack', { terminalId: 't', bytes: 4096, parseMs: -1 }, false],
     ['keystrokes', 'ssh.input', { terminalId: 't', data: 'ls\r' }, true],
     ['bytes instead of text', 'ssh.input', { terminalId: 't', data: [1, 2] }, false]
   ] as const)('notice: %s', (_name, notice, input, valid) => {

@@ -242,7 +242,8 @@ export const NOTICE_SCHEMAS: { [N in NoticeName]: z.ZodType<NoticeInput<N>, unkn
         .number()
         .int()
         .min(0)
-        .max(1 << 30)
+        .max(1 << 30),
+      parseMs: z.number().min(0).max(60_000).optional()
     })
     .strict(),
   'ssh.input': z

@@ -117,7 +117,7 @@ export function sshCommands(wing: SshWing): SshGroup {
       'ssh.input': ({ terminalId, data }, { clientId }) => terminals.input(terminalId, data, clientId),
       'ssh.resize': ({ terminalId, cols, rows }, { clientId }) => terminals.resize(terminalId, cols, rows, clientId),
       'ssh.eof': ({ terminalId }, { clientId }) => terminals.eof(terminalId, clientId),
-      'ssh.ack': ({ terminalId, bytes }, { clientId }) => terminals.ack(terminalId, bytes, clientId),
+      'ssh.ack': ({ terminalId, bytes, parseMs }, { clientId }) => terminals.ack(terminalId, bytes, clientId, parseMs),
       ...filesGroup.notices
     }
   }

@@ -122,8 +122,8 @@ export class Terminals {
     this.owned(terminalId, clientId).session.resize(cols, rows)
   }
 
-  ack(terminalId: string, bytes: number, clientId: ClientId): void {
-    this.owned(terminalId, clientId).session.ack(bytes)
+  ack(terminalId: string, bytes: number, clientId: ClientId, parseMs?: number): void {
+    this.owned(terminalId, clientId).session.ack(bytes, parseMs)
   }
 
   /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CTRL_C_BUDGET_MS, FlowControl, PARSE_WINDOW } from './flow-control'
+import { CTRL_C_BUDGET_MS, FlowControl, PARSE_BUDGET_MS, PARSE_WINDOW } from './flow-control'
 
 const KiB = 1024
 
@@ -78,6 +78,31 @@ describe('FlowControl', () => {
       unmeasured.acknowledged(unmeasured.unacknowledged)
     }
     expect(unmeasured.window).toBe(PARSE_WINDOW.max)
+  })
+
+  it("with the parse time the renderer reports, holds a budget of xterm's parse speed, not of the rate it was fed", () => {
+    let now = 0
+    const flow = new FlowControl(PARSE_WINDOW, () => now)
+    // xterm parses 30 MB/s (30 kB per ms of parsing) but waits for its bytes: each window runs
+    // dry and its acks come 32 ms apart, so only ~2–8 MB/s arrives. Sized by that rate, the
+    // window stayed small and the page kept waiting; sized by the parse speed, it covers the wait.
+    const speed = 30_000
+    for (let i = 0; i < 60; i++) {
+      if (!flow.isPaused) flow.received(flow.window - flow.unacknowledged)
+      now += 32
+      const bytes = flow.unacknowledged
+      flow.acknowledged(bytes, bytes / speed)
+    }
+    expect(flow.window).toBe(Math.min(PARSE_WINDOW.max, speed * PARSE_BUDGET_MS))
+    // A slow parse (a `yes` flood: a line per 2 bytes) keeps it small: a Ctrl-C's echo waits behind it.
+    const slow = new FlowControl(PARSE_WINDOW, () => now)
+    for (let i = 0; i < 60; i++) {
+      if (!slow.isPaused) slow.received(slow.window - slow.unacknowledged)
+      now += 32
+      const bytes = slow.unacknowledged
+      slow.acknowledged(bytes, bytes / 3_000)
+    }
+    expect(slow.window).toBe(Math.max(PARSE_WINDOW.min, 3_000 * PARSE_BUDGET_MS))
   })
 
   it('a quiet gap (typing between floods) does not count as a slow rate', () => {

@@ -12,10 +12,17 @@
  * - an ack that still leaves more than the window's half owed means bytes wait in the page's
  *   queue: the window is longer than needed, so it shrinks a little. Those waiting bytes are
  *   what stands between a Ctrl-C and its echo.
- * - and it never holds more than CTRL_C_BUDGET_MS of output at the rate xterm acknowledged
- *   during the last flood: that is how long a Ctrl-C's echo may wait behind it. Where the
- *   transport itself is slow (a loaded machine), a window grown only to keep xterm fed measured
- *   1 MiB in flight at 4.5 MB/s: 230 ms before the ^C showed.
+ * - and it never holds more than a Ctrl-C's budget of output: that is how long the echo of a
+ *   Ctrl-C may wait behind it. Where the renderer reports how long xterm took to parse what it
+ *   acknowledges (the window's renderer does, parsed-acks.ts), the budget is PARSE_BUDGET_MS of
+ *   xterm's parse speed: ~750 KiB of 58-character lines, the floor's 128 KiB of `yes`'s 2-byte
+ *   ones (a line costs more than its bytes). Otherwise (a command line's consumer) it is
+ *   CTRL_C_BUDGET_MS at the rate acknowledged during the last flood. That rate is the wrong
+ *   measure where the renderer can tell: it is what the window let through, so a window that
+ *   left xterm waiting for its refills measured a low rate and was kept small by it. The bench
+ *   measured 0.46–0.51 of xterm alone that way, 0.66–0.79 sized by the parse speed. (Where the
+ *   transport itself is slow, a window grown only to keep xterm fed measured 1 MiB in flight at
+ *   4.5 MB/s: 230 ms before the ^C showed; hence a budget, not just growth.)
  * It settles near xterm's parse rate times that round trip, within the bounds.
  *
  * A fixed window with a low resume mark (256 KiB, resumed below 32 KiB) did neither: xterm
@@ -32,11 +39,20 @@ export interface ParseWindowBounds {
 export const PARSE_WINDOW: ParseWindowBounds = { initial: 256 * 1024, min: 128 * 1024, max: 1024 * 1024 }
 
 /**
- * How long a Ctrl-C's echo may wait behind the window, at the rate xterm last acknowledged. Not
- * all of the 100 ms the bench allows: ssh2's read-ahead and the SSH receive window (read-ahead.ts,
- * receive-window.ts) stand in line too, and the key itself must cross the page, main and the link.
+ * How long a Ctrl-C's echo may wait behind the window, at the rate xterm last acknowledged (for
+ * consumers that do not report parse time). Not all of the 100 ms the bench allows: ssh2's
+ * read-ahead and the SSH receive window (read-ahead.ts, receive-window.ts) stand in line too, and
+ * the key itself must cross the page, main and the link.
  */
 export const CTRL_C_BUDGET_MS = 40
+/**
+ * The same budget in xterm's parse time, where the renderer reports it: less than
+ * CTRL_C_BUDGET_MS because the page also draws frames while it parses (about 40 % of its thread
+ * in a flood), so this much parsing takes ~40 ms of the page's time.
+ */
+export const PARSE_BUDGET_MS = 25
+/** Parse time a speed is measured over: a few of xterm's slices, so one slow one does not decide. */
+const SPEED_SAMPLE_MS = 20
 /** The rate is measured over periods at least this long, each with a pause in it (a flood, not typing). */
 const RATE_PERIOD_MS = 200
 
@@ -57,6 +73,9 @@ export class FlowControl {
   private rate: number | undefined
   private period = { startedAt: Number.NaN, bytes: 0, paused: false }
   private lastAckAt = Number.NEGATIVE_INFINITY
+  /** Bytes per ms of xterm's parse time in the last flood (renderers that report it); unknown before one. */
+  private parseSpeed: number | undefined
+  private speedSample = { bytes: 0, ms: 0 }
   /** The most main ever held unacknowledged (for tests and benchmarks). */
   peak = 0
 
@@ -97,14 +116,16 @@ export class FlowControl {
   }
 
   /**
-   * Bytes the renderer reports parsed. More than outstanding is clamped (a confused renderer
-   * must not unlock the flood).
+   * Bytes the renderer reports parsed, and the time xterm took to parse them when it says. More
+   * than outstanding is clamped (a confused renderer must not unlock the flood).
    */
-  acknowledged(bytes: number): FlowAction {
+  acknowledged(bytes: number, parseMs?: number): FlowAction {
     if (!(bytes > 0)) return 'none'
     const parsed = Math.min(this.unacked, Math.floor(bytes))
     this.unacked -= parsed
     this.measure(parsed)
+    // Only during a flood (paused): an echo's few bytes cost a write's fixed overhead, not a speed.
+    if (parseMs !== undefined && this.paused) this.measureSpeed(parsed, parseMs)
     const resume = this.paused && this.unacked <= this.size / 2
     if (this.unacked <= this.size * DRY_SHARE) {
       if (this.pausedSinceDry) this.size = Math.min(this.cap(), Math.round(this.size * GROW))
@@ -120,9 +141,20 @@ export class FlowControl {
     return 'none'
   }
 
-  /** The largest window now: the bound, and no more than CTRL_C_BUDGET_MS at the last flood's rate. */
+  /** The largest window now: the bound, and no more than a Ctrl-C's budget at xterm's parse speed (or the last flood's rate). */
   private cap(): number {
+    if (this.parseSpeed !== undefined) return Math.min(this.bounds.max, Math.round(this.parseSpeed * PARSE_BUDGET_MS))
     return this.rate === undefined ? this.bounds.max : Math.min(this.bounds.max, Math.round(this.rate * CTRL_C_BUDGET_MS))
+  }
+
+  /** xterm's parse speed, over samples of SPEED_SAMPLE_MS of parsing. */
+  private measureSpeed(parsed: number, ms: number): void {
+    if (!(ms >= 0)) return
+    this.speedSample.bytes += parsed
+    this.speedSample.ms += ms
+    if (this.speedSample.ms < SPEED_SAMPLE_MS) return
+    this.parseSpeed = this.speedSample.bytes / this.speedSample.ms
+    this.speedSample = { bytes: 0, ms: 0 }
   }
 
   /** The acknowledged rate, over periods of RATE_PERIOD_MS that saw a pause, without a quiet gap. */

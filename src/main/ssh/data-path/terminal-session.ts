@@ -238,8 +238,9 @@ export class TerminalSession {
     this.channel?.setWindow(rows, cols, 0, 0)
   }
 
-  ack(bytes: number): void {
-    if (this.flow.acknowledged(bytes) === 'resume') this.channel?.resume()
+  /** `parseMs`: how long xterm took to parse them, when the renderer says (flow-control.ts sizes the window by it). */
+  ack(bytes: number, parseMs?: number): void {
+    if (this.flow.acknowledged(bytes, parseMs) === 'resume') this.channel?.resume()
   }
 
   /** The user closed the tab. */

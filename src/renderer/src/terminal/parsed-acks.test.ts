@@ -2,31 +2,34 @@ import { describe, expect, it } from 'vitest'
 import { ParsedAcks } from './parsed-acks'
 
 describe('ParsedAcks', () => {
-  it('sends nothing until the slice ends, then one ack with the sum', () => {
-    const sent: number[] = []
+  it('sends nothing until the slice ends, then one ack with the sums of bytes and parse time', () => {
+    const sent: [number, number][] = []
     const scheduled: (() => void)[] = []
     const acks = new ParsedAcks(
-      (bytes) => sent.push(bytes),
+      (bytes, ms) => sent.push([bytes, ms]),
       (flush) => scheduled.push(flush)
     )
-    acks.parsed(65_536)
-    acks.parsed(65_536)
-    acks.parsed(10)
+    acks.parsed(65_536, 2)
+    acks.parsed(65_536, 2.5)
+    acks.parsed(10, 0.25)
     expect(sent).toEqual([])
     expect(scheduled).toHaveLength(1)
     scheduled.shift()!()
-    expect(sent).toEqual([131_082])
-    acks.parsed(7)
+    expect(sent).toEqual([[131_082, 4.75]])
+    acks.parsed(7, 0.5)
     expect(scheduled).toHaveLength(1)
     scheduled.shift()!()
-    expect(sent).toEqual([131_082, 7])
+    expect(sent).toEqual([
+      [131_082, 4.75],
+      [7, 0.5]
+    ])
   })
 
   it('by default acknowledges in a microtask after the current task', async () => {
     const sent: number[] = []
     const acks = new ParsedAcks((bytes) => sent.push(bytes))
-    acks.parsed(3)
-    acks.parsed(4)
+    acks.parsed(3, 0)
+    acks.parsed(4, 0)
     expect(sent).toEqual([])
     await Promise.resolve()
     expect(sent).toEqual([7])
@@ -42,7 +45,7 @@ describe('ParsedAcks', () => {
     try {
       const sent: number[] = []
       const acks = new ParsedAcks((bytes) => sent.push(bytes))
-      expect(() => acks.parsed(5)).not.toThrow()
+      expect(() => acks.parsed(5, 0)).not.toThrow()
       await Promise.resolve()
       expect(sent).toEqual([5])
     } finally {

@@ -60,6 +60,9 @@ const SEARCH_DECORATIONS = {
   activeMatchColorOverviewRuler: '#ff9f1a'
 }
 
+/** The empty write that marks where xterm starts parsing a batch (writeNow). */
+const PARSE_START = new Uint8Array(0)
+
 /** Output quiet this long: the scrollback may be serialized for saving (scrollbackToSave). */
 const OUTPUT_PAUSE_MS = 1_000
 /** While output keeps coming, the scrollback is still saved this often. */
@@ -130,8 +133,8 @@ export class TerminalPane {
   /** When output last arrived and when the scrollback was last serialized (performance.now()). */
   private lastOutputAt = Number.NEGATIVE_INFINITY
   private lastSavedAt = Number.NEGATIVE_INFINITY
-  private readonly acks = new ParsedAcks((bytes) => {
-    if (this.terminalId && !this.disposed) send('ssh.ack', { terminalId: this.terminalId, bytes })
+  private readonly acks = new ParsedAcks((bytes, parseMs) => {
+    if (this.terminalId && !this.disposed) send('ssh.ack', { terminalId: this.terminalId, bytes, parseMs })
   })
   /** What goes into xterm: paced while the pane is off screen (paced-output.ts). */
   private readonly output = new PacedOutput((output) => this.writeNow(output), systemClock())
@@ -312,11 +315,17 @@ export class TerminalPane {
     this.output.push({ bytes: data })
   }
 
-  /** Into xterm now: main's bytes are acknowledged once parsed (one ack per parse slice, see ParsedAcks). */
+  /**
+   * Into xterm now: main's bytes are acknowledged once parsed (one ack per parse slice, see
+   * ParsedAcks), with the time their parse took: an empty write just before them marks its start
+   * (xterm runs a write's callback as soon as it has parsed it, in order, within one slice).
+   */
   private writeNow(output: PaneOutput): void {
     if ('line' in output) return this.term.write(output.line())
     const bytes = output.bytes.length
-    this.term.write(output.bytes, () => this.acks.parsed(bytes))
+    let startedAt = 0
+    this.term.write(PARSE_START, () => (startedAt = performance.now()))
+    this.term.write(output.bytes, () => this.acks.parsed(bytes, performance.now() - startedAt))
   }
 
   onStatus(status: TerminalStatus): void {
