@@ -179,6 +179,35 @@ describe('built-in SSH server', () => {
     }
   })
 
+  it.skipIf(noPosixShell)('holds a dozen sessions on one connection without a close listener each', async () => {
+    const warnings: string[] = []
+    const onWarning = (warning: Error): void => {
+      if (warning.name === 'MaxListenersExceededWarning') warnings.push(warning.message)
+    }
+    process.on('warning', onWarning)
+    const client = await connect()
+    try {
+      // Twelve at once, as a window's tabs, files panel and tunnels on one instance are.
+      const opened = await Promise.all(
+        Array.from(
+          { length: 12 },
+          () =>
+            new Promise<ClientChannel>((resolve, reject) =>
+              client.exec('cat', (error, stream) => (error ? reject(error) : resolve(stream)))
+            )
+        )
+      )
+      // Node reports the warning on a later tick.
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(warnings).toEqual([])
+      for (const stream of opened) stream.end()
+      expect((await exec(client, 'echo still-$((6*7))')).stdout).toBe('still-42\n')
+    } finally {
+      process.off('warning', onWarning)
+      client.end()
+    }
+  })
+
   it.skipIf(noPosixShell)('refuses the app’s round-trip probe (a cancel-tcpip-forward) at once, and the session goes on', async () => {
     const client = await connect()
     try {

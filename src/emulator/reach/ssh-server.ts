@@ -73,6 +73,16 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
     })
     client.on('ready', () => {
       stats.connections++
+      // One listener per connection ends its sessions, not one per session: a window with a dozen
+      // tabs on one instance would otherwise pass EventEmitter's limit of ten and print its warning.
+      const open = new Set<{ close(): void }>()
+      client.once('close', () => {
+        for (const served of open) {
+          served.close()
+          sessions.delete(served)
+        }
+        open.clear()
+      })
       client.on('session', (accept) => {
         const session = accept()
         session.once('exec', () => stats.execs++)
@@ -86,14 +96,9 @@ export async function startInstanceSshServer(options: InstanceSshServerOptions):
           ...(options.terminalStall ? { terminalStall: options.terminalStall } : {})
         })
         sessions.add(served)
-        const end = (): void => {
-          served.close()
-          sessions.delete(served)
-        }
-        client.once('close', end)
-        // A connection kept for many commands (the app's GPU probes) must not collect a listener per command.
+        open.add(served)
         session.once('close', () => {
-          client.removeListener('close', end)
+          open.delete(served)
           sessions.delete(served)
         })
       })
