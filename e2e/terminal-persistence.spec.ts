@@ -65,7 +65,8 @@ async function withRestartableShell(
       .endSessions()
       .catch(() => undefined)
     await shell.close()
-    await rm(dataDir, { recursive: true, force: true })
+    // Retried: an instance's shell may still write its history while it exits after the close.
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   }
 }
 
