@@ -41,6 +41,14 @@ test('open a terminal, run a command, resize, search, end the session and reconn
   const [cols, rows] = ((await size.textContent()) ?? '').split('×')
   await typeCommand(page, 'stty size')
   await expectInScrollback(page, `${rows} ${cols}`)
+  // Find floats over the terminal: opening it leaves the remote size alone. (A bar that took two
+  // rows resized the shell's terminal on every search; a `stty size` typed just before then
+  // answered the smaller size.)
+  await page.getByRole('button', { name: 'Find' }).click()
+  await expect(page.getByRole('search', { name: 'Find in terminal' })).toBeVisible()
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+  await expect(size).toHaveText(`${cols}×${rows}`)
+  await page.getByRole('button', { name: 'Close find' }).click()
 
   // A multi-line paste asks first; the pasted lines then run.
   await page.locator('.xterm-helper-textarea').first().focus()

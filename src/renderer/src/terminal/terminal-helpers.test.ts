@@ -43,6 +43,26 @@ describe('throttle', () => {
     pending.shift()!.fn()
     expect(calls).toEqual([80, 82])
   })
+
+  it('runs a waiting call at once when flushed, and nothing when none waits', () => {
+    let now = 0
+    const cleared: unknown[] = []
+    const timers = {
+      now: () => now,
+      setTimeout: () => 'timer',
+      clearTimeout: (handle: unknown) => cleared.push(handle)
+    }
+    const calls: number[] = []
+    const resize = throttle((cols: number) => calls.push(cols), 100, timers)
+    resize(80)
+    resize(81)
+    now = 10
+    resize.flush()
+    expect(calls).toEqual([80, 81])
+    expect(cleared).toEqual(['timer'])
+    resize.flush()
+    expect(calls).toEqual([80, 81])
+  })
 })
 
 describe('statusLine', () => {

@@ -457,6 +457,9 @@ export class TerminalPane {
   private onInput(data: string): void {
     if (!this.terminalId) return
     if (this.state === 'connected') {
+      // The keys reach the program after the size the user sees: a key pressed within the
+      // resize throttle's interval must not find the program still at the old size.
+      this.sendResize.flush()
       send('ssh.input', { terminalId: this.terminalId, data })
     } else if ((this.state === 'closed' || this.state === 'failed') && data === '\r') {
       // "press Enter to reconnect", as the status line says.

@@ -5,6 +5,8 @@
 export interface Throttled<A extends unknown[]> {
   (...args: A): void
   cancel(): void
+  /** Runs a waiting call now (what must reach the other side before something else does). */
+  flush(): void
 }
 
 export function throttle<A extends unknown[]>(
@@ -37,6 +39,10 @@ export function throttle<A extends unknown[]>(
     if (timer !== undefined) timers.clearTimeout(timer)
     timer = undefined
     pending = undefined
+  }
+  throttled.flush = () => {
+    if (timer !== undefined) timers.clearTimeout(timer)
+    fire()
   }
   return throttled
 }
