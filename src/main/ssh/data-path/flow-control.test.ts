@@ -105,6 +105,38 @@ describe('FlowControl', () => {
     expect(slow.window).toBe(Math.max(PARSE_WINDOW.min, 3_000 * PARSE_BUDGET_MS))
   })
 
+  it("forgets a flood's parse speed after a quiet gap, and learns the next one's within ~20 ms of parsing", () => {
+    let now = 0
+    const flow = new FlowControl(PARSE_WINDOW, () => now)
+    const flood = (speed: number, slices: number): void => {
+      for (let i = 0; i < slices; i++) {
+        if (!flow.isPaused) flow.received(flow.window - flow.unacknowledged)
+        now += 5
+        const bytes = Math.min(flow.unacknowledged, Math.round(speed * 5))
+        flow.acknowledged(bytes, bytes / speed)
+      }
+    }
+    expect(flow.speed).toBeUndefined()
+    // `yes`: 2-byte lines, ~3 MB/s of parsing. The window holds its budget of them.
+    flood(3_000, 40)
+    expect(flow.speed).toBeCloseTo(3_000)
+    expect(flow.window).toBeLessThanOrEqual(3_000 * PARSE_BUDGET_MS)
+    // The user presses Ctrl-C and types the next command: a quiet second.
+    flow.acknowledged(flow.unacknowledged, 1)
+    now += 1_000
+    flow.received(100)
+    flow.acknowledged(100, 0.01)
+    expect(flow.speed).toBeUndefined()
+    // Plain lines, ten times faster: measured again once 20 ms of them were parsed, and the
+    // window grows to their budget instead of staying at `yes`'s.
+    flood(30_000, 3)
+    expect(flow.speed).toBeUndefined()
+    flood(30_000, 40)
+    expect(flow.speed).toBeCloseTo(30_000)
+    expect(flow.window).toBeGreaterThan(3_000 * PARSE_BUDGET_MS)
+    expect(flow.window).toBeLessThanOrEqual(Math.min(PARSE_WINDOW.max, 30_000 * PARSE_BUDGET_MS))
+  })
+
   it('a quiet gap (typing between floods) does not count as a slow rate', () => {
     let now = 0
     const flow = new FlowControl(PARSE_WINDOW, () => now)

@@ -15,8 +15,8 @@
  * - and it never holds more than a Ctrl-C's budget of output: that is how long the echo of a
  *   Ctrl-C may wait behind it. Where the renderer reports how long xterm took to parse what it
  *   acknowledges (the window's renderer does, parsed-acks.ts), the budget is PARSE_BUDGET_MS of
- *   xterm's parse speed: ~750 KiB of 58-character lines, the floor's 128 KiB of `yes`'s 2-byte
- *   ones (a line costs more than its bytes). Otherwise (a command line's consumer) it is
+ *   xterm's parse speed: ~750 KiB of 58-character lines, ~60 KiB of `yes`'s 2-byte ones (a line
+ *   costs more than its bytes). Otherwise (a command line's consumer) it is
  *   CTRL_C_BUDGET_MS at the rate acknowledged during the last flood. That rate is the wrong
  *   measure where the renderer can tell: it is what the window let through, so a window that
  *   left xterm waiting for its refills measured a low rate and was kept small by it. The bench
@@ -35,8 +35,12 @@ export interface ParseWindowBounds {
   max: number
 }
 
-/** 1 MiB at most: at a slow page's 10 MB/s, 100 ms of parsing ahead of a Ctrl-C. */
-export const PARSE_WINDOW: ParseWindowBounds = { initial: 256 * 1024, min: 128 * 1024, max: 1024 * 1024 }
+/**
+ * 1 MiB at most: at a slow page's 10 MB/s, 100 ms of parsing ahead of a Ctrl-C. 32 KiB at least:
+ * the budget's share of `yes`, whose 2-byte lines xterm parses at ~2.5 MB/s (a 128 KiB floor
+ * held 50 ms of them ahead of a Ctrl-C's echo).
+ */
+export const PARSE_WINDOW: ParseWindowBounds = { initial: 256 * 1024, min: 32 * 1024, max: 1024 * 1024 }
 
 /**
  * How long a Ctrl-C's echo may wait behind the window, at the rate xterm last acknowledged (for
@@ -51,6 +55,14 @@ export const CTRL_C_BUDGET_MS = 40
  * in a flood), so this much parsing takes ~40 ms of the page's time.
  */
 export const PARSE_BUDGET_MS = 25
+/**
+ * What the SSH side (ssh2's read-ahead and the receive window, read-ahead.ts and
+ * receive-window.ts) may hold beyond the page's window, in xterm's parse time: they refill the
+ * window the moment it is acknowledged, and a few ms of parsing is enough for that on a short link.
+ * Sized in bytes they held the same 64 + 128 KiB for every kind of output: a few ms of plain
+ * lines, but ~75 ms of `yes` (the bench's Ctrl-C: p50 96–101 ms with them, 57–59 sized by speed).
+ */
+export const SSH_SIDE_BUDGET_MS = 5
 /** Parse time a speed is measured over: a few of xterm's slices, so one slow one does not decide. */
 const SPEED_SAMPLE_MS = 20
 /** The rate is measured over periods at least this long, each with a pause in it (a flood, not typing). */
@@ -73,8 +85,10 @@ export class FlowControl {
   private rate: number | undefined
   private period = { startedAt: Number.NaN, bytes: 0, paused: false }
   private lastAckAt = Number.NEGATIVE_INFINITY
-  /** Bytes per ms of xterm's parse time in the last flood (renderers that report it); unknown before one. */
+  /** Bytes per ms of xterm's parse time in this flood (renderers that report it); unknown before one, and after a quiet gap. */
   private parseSpeed: number | undefined
+  /** The consumer reports parse time (the window's renderer; a command line's consumer does not). */
+  private reportsParseTime = false
   private speedSample = { bytes: 0, ms: 0 }
   /** The most main ever held unacknowledged (for tests and benchmarks). */
   peak = 0
@@ -95,6 +109,17 @@ export class FlowControl {
 
   get isPaused(): boolean {
     return this.paused
+  }
+
+  /**
+   * xterm's parse speed in this flood, bytes per ms (the window and the SSH side's buffers are
+   * sized by it): unknown until ~20 ms of it were parsed, and forgotten after a quiet gap. The
+   * next command's output then starts at the defaults, not at the last one's pace: a `yes` speed
+   * (~15× slower than plain lines) kept the buffers small for the next flood until it was measured
+   * again, and the bench's plain-line floods after `yes` moved 0.08–0.17 less of xterm alone's rate.
+   */
+  get speed(): number | undefined {
+    return this.parseSpeed
   }
 
   /** How much may be unacknowledged now. */
@@ -125,6 +150,7 @@ export class FlowControl {
     this.unacked -= parsed
     this.measure(parsed)
     // Only during a flood (paused): an echo's few bytes cost a write's fixed overhead, not a speed.
+    if (parseMs !== undefined) this.reportsParseTime = true
     if (parseMs !== undefined && this.paused) this.measureSpeed(parsed, parseMs)
     const resume = this.paused && this.unacked <= this.size / 2
     if (this.unacked <= this.size * DRY_SHARE) {
@@ -141,9 +167,14 @@ export class FlowControl {
     return 'none'
   }
 
-  /** The largest window now: the bound, and no more than a Ctrl-C's budget at xterm's parse speed (or the last flood's rate). */
+  /**
+   * The largest window now: the bound, and no more than a Ctrl-C's budget at xterm's parse speed
+   * (only the bound while a new flood's is measured), or for consumers that do not report it, at
+   * the last flood's rate.
+   */
   private cap(): number {
     if (this.parseSpeed !== undefined) return Math.min(this.bounds.max, Math.round(this.parseSpeed * PARSE_BUDGET_MS))
+    if (this.reportsParseTime) return this.bounds.max
     return this.rate === undefined ? this.bounds.max : Math.min(this.bounds.max, Math.round(this.rate * CTRL_C_BUDGET_MS))
   }
 
@@ -165,6 +196,8 @@ export class FlowControl {
     // After a quiet gap the period starts at this ack: its bytes were parsed over a time unknown here.
     if (quiet) {
       this.period = { startedAt: at, bytes: 0, paused: this.paused }
+      this.parseSpeed = undefined
+      this.speedSample = { bytes: 0, ms: 0 }
       return
     }
     this.period.bytes += parsed

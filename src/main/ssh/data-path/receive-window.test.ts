@@ -1,6 +1,15 @@
 import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { MIN_WINDOW, SSH2_WINDOW, enforceReceiveLimit, limitReceiveWindow, receiveWindowFor } from './receive-window'
+import {
+  MIN_PACED_WINDOW,
+  MIN_WINDOW,
+  SSH2_WINDOW,
+  enforceReceiveLimit,
+  limitReceiveWindow,
+  paceReceiveWindow,
+  pacedReceiveWindowFor,
+  receiveWindowFor
+} from './receive-window'
 import { lowest } from '../../../shared/extremes'
 
 describe('receiveWindowFor', () => {
@@ -17,6 +26,23 @@ describe('receiveWindowFor', () => {
     [300, SSH2_WINDOW]
   ])('a %s ms round trip gets a %i byte window', (roundTripMs, expected) => {
     expect(receiveWindowFor(roundTripMs)).toBe(expected)
+  })
+})
+
+describe('pacedReceiveWindowFor', () => {
+  // Parse speeds in bytes per ms: `yes` ~2,500; plain 58-character lines ~40,000.
+  it.each([
+    [0.3, undefined, MIN_WINDOW],
+    [0.3, 2_500, MIN_PACED_WINDOW],
+    [0.3, 40_000, MIN_WINDOW],
+    [20, 2_500, 100_000],
+    [20, 40_000, 480_000],
+    // Far links: never less than what xterm parses in two round trips, so the link still carries it.
+    [150, 2_500, 750_000],
+    [150, 40_000, SSH2_WINDOW],
+    [undefined, 2_500, SSH2_WINDOW]
+  ])('a %s ms round trip at %s bytes/ms of parsing gets a %i byte window', (roundTripMs, parseSpeed, expected) => {
+    expect(pacedReceiveWindowFor(roundTripMs, parseSpeed)).toBe(expected)
   })
 })
 
@@ -79,7 +105,7 @@ describe('limitReceiveWindow', () => {
   it('keeps ssh2’s window while the consumer keeps up: a small one would only slow the link', () => {
     const { protocol, granted } = serverSide()
     const channel = new FakeSsh2Channel(8, protocol)
-    expect(limitReceiveWindow(channel, MIN_WINDOW)).toBe(true)
+    expect(limitReceiveWindow(channel, 0)).toBe(true)
     expect(flood(channel, granted, 8 * SSH2_WINDOW, SSH2_WINDOW)).toBeGreaterThan(SSH2_WINDOW / 2)
     // The consumer fell behind: from the next grant on, the limit holds.
     enforceReceiveLimit(channel)
@@ -89,7 +115,7 @@ describe('limitReceiveWindow', () => {
   it('once the consumer fell behind, lets the first 2 MiB be used, then grants only up to the limit, half a window at a time', () => {
     const { protocol, granted } = serverSide()
     const channel = new FakeSsh2Channel(7, protocol)
-    expect(limitReceiveWindow(channel, MIN_WINDOW)).toBe(true)
+    expect(limitReceiveWindow(channel, 0)).toBe(true)
     enforceReceiveLimit(channel)
 
     // The server's view: what it may still send, from the grants it saw.
@@ -111,11 +137,32 @@ describe('limitReceiveWindow', () => {
     expect(lowest(granted.get(7) ?? [])).toBeGreaterThanOrEqual(MIN_WINDOW / 2)
   })
 
+  it('once paced by parse speed, holds what xterm parses in a few ms on a short link, and a round trip of it on a far one', () => {
+    const { protocol, granted } = serverSide()
+    const near = new FakeSsh2Channel(11, protocol)
+    limitReceiveWindow(near, 0.3)
+    enforceReceiveLimit(near)
+    expect(flood(near, granted, 4 * SSH2_WINDOW, 2 * SSH2_WINDOW)).toBe(MIN_WINDOW)
+    paceReceiveWindow(near, 2_500)
+    expect(flood(near, granted, 4 * SSH2_WINDOW, SSH2_WINDOW)).toBe(MIN_PACED_WINDOW)
+    // A new flood, its speed not known yet: the link's window again.
+    paceReceiveWindow(near, undefined)
+    expect(flood(near, granted, 4 * SSH2_WINDOW, SSH2_WINDOW)).toBe(MIN_WINDOW)
+
+    // 150 ms away the link's window is ssh2's own; `yes` needs 750 kB of it (two round trips).
+    const far = new FakeSsh2Channel(12, protocol)
+    expect(limitReceiveWindow(far, 150)).toBe(true)
+    enforceReceiveLimit(far)
+    expect(flood(far, granted, 4 * SSH2_WINDOW, SSH2_WINDOW)).toBeGreaterThan(SSH2_WINDOW / 2)
+    paceReceiveWindow(far, 2_500)
+    expect(flood(far, granted, 4 * SSH2_WINDOW, 2 * SSH2_WINDOW)).toBe(750_000)
+  })
+
   it('leaves other channels of the connection alone, and forgets a channel once it closes', () => {
     const { protocol, granted } = serverSide()
     const limited = new FakeSsh2Channel(1, protocol)
     const other = new FakeSsh2Channel(2, protocol)
-    limitReceiveWindow(limited, MIN_WINDOW)
+    limitReceiveWindow(limited, 0)
     enforceReceiveLimit(limited)
     enforceReceiveLimit(other)
     other.receive(SSH2_WINDOW / 2 + 1)
@@ -127,12 +174,12 @@ describe('limitReceiveWindow', () => {
     expect(granted.get(1)).toEqual([SSH2_WINDOW / 2 + 1])
   })
 
-  it('changes nothing when the limit is ssh2’s own or ssh2’s internals are not there', () => {
+  it('changes nothing when the round trip is unknown or ssh2’s internals are not there', () => {
     const { protocol, granted } = serverSide()
     const channel = new FakeSsh2Channel(3, protocol)
-    expect(limitReceiveWindow(channel, SSH2_WINDOW)).toBe(false)
-    expect(limitReceiveWindow({ incoming: { window: 5 } }, MIN_WINDOW)).toBe(false)
-    expect(limitReceiveWindow({ incoming: { window: 5 }, outgoing: { id: 1 }, _client: {} }, MIN_WINDOW)).toBe(false)
+    expect(limitReceiveWindow(channel, undefined)).toBe(false)
+    expect(limitReceiveWindow({ incoming: { window: 5 } }, 0)).toBe(false)
+    expect(limitReceiveWindow({ incoming: { window: 5 }, outgoing: { id: 1 }, _client: {} }, 0)).toBe(false)
     channel.receive(SSH2_WINDOW / 2)
     expect(granted.get(3)).toEqual([SSH2_WINDOW / 2])
   })

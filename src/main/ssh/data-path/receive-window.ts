@@ -23,7 +23,15 @@
  * measured it: with the limit from the start the app's session moved 47 MB/s against OpenSSH's
  * 55 (0.86); with ssh2's window, 69 against 58. A terminal whose page cannot keep up (every flood
  * into xterm) pauses within its first window of output and is limited from then on, as before.
+ *
+ * The round trip says how much the link needs; xterm's parse speed says how much is worth
+ * holding. Once flow control has measured it (`paceReceiveWindow`, after each ack), the window is
+ * also no more than SSH_SIDE_BUDGET_MS of that speed, but never less than two round trips of it
+ * (a far link must still carry what xterm parses) nor than MIN_PACED_WINDOW. Plain lines parse
+ * fast enough that the round trip's window stands; `yes` gets 32 KiB on loopback, 750 kB instead
+ * of ssh2's 2 MiB 150 ms away.
  */
+import { SSH_SIDE_BUDGET_MS } from './flow-control'
 
 /** ssh2's window per channel (lib/Channel.js MAX_WINDOW; not exported). */
 export const SSH2_WINDOW = 2 * 1024 * 1024
@@ -37,6 +45,22 @@ export const MIN_WINDOW = 128 * 1024
  * text without drawing): a window sized for more would only queue output behind a Ctrl-C.
  */
 export const TERMINAL_RATE = 24_000_000
+/** The least window sized by parse speed: a packet in flight while another is parsed. */
+export const MIN_PACED_WINDOW = 32 * 1024
+
+/**
+ * The window for output xterm parses at `parseSpeed` bytes per ms (unknown: the link's window)
+ * over a link with this round trip: the round trip's window, or less where xterm is slower than
+ * the link could carry.
+ */
+export function pacedReceiveWindowFor(roundTripMs: number | undefined, parseSpeed: number | undefined): number {
+  const forLink = receiveWindowFor(roundTripMs)
+  if (roundTripMs === undefined || !(roundTripMs >= 0) || parseSpeed === undefined || !(parseSpeed > 0)) return forLink
+  // Two round trips on a far link: ssh2 grants more once half the window is used, so about ¾ of
+  // it is in flight on average, and xterm must not wait for the link between refills.
+  const worthHolding = Math.round(parseSpeed * Math.max(SSH_SIDE_BUDGET_MS, 2 * roundTripMs))
+  return Math.min(forLink, Math.max(MIN_PACED_WINDOW, worthHolding))
+}
 
 /** The window for a link with this round trip (unknown: ssh2's). */
 export function receiveWindowFor(roundTripMs: number | undefined): number {
@@ -59,7 +83,9 @@ interface WindowAdjuster {
 
 interface Limited {
   channel: { incoming: { window: number } }
-  limit: number
+  roundTripMs: number
+  /** xterm's parse speed in this flood, bytes per ms (flow-control.ts `speed`). */
+  parseSpeed: number | undefined
   /** The consumer fell behind once: the limit holds (until then, ssh2's own grants). */
   enforced: boolean
 }
@@ -67,12 +93,19 @@ interface Limited {
 const limitsByProtocol = new WeakMap<WindowAdjuster, Map<number, Limited>>()
 
 /**
- * Keeps `channel`'s receive window at most `limit` bytes once its first grant is used (called
- * again: the new limit). Returns false, changing nothing, when the limit is ssh2's own or ssh2's
- * internals are not as expected.
+ * Keeps `channel`'s receive window to what a link with this round trip needs (and, once paced,
+ * what xterm's speed is worth) once its first grant is used; called again: the new round trip.
+ * Returns false, changing nothing, when the round trip is unknown or ssh2's internals are not as
+ * expected.
  */
-export function limitReceiveWindow(channel: unknown, limit: number): boolean {
-  if (limit >= SSH2_WINDOW) return false
+export function limitReceiveWindow(channel: unknown, roundTripMs: number | undefined): boolean {
+  if (roundTripMs === undefined || !Number.isFinite(roundTripMs) || roundTripMs < 0) return false
+  const found = limitedOf(channel)
+  if (found) {
+    // A better round-trip estimate arrived: the same channel, a new limit.
+    found.roundTripMs = roundTripMs
+    return true
+  }
   const internals = channel as Ssh2ChannelInternals
   const incoming = internals.incoming
   const recipient = internals.outgoing?.id
@@ -80,13 +113,7 @@ export function limitReceiveWindow(channel: unknown, limit: number): boolean {
   if (!incoming || typeof incoming.window !== 'number' || typeof recipient !== 'number') return false
   if (!protocol || typeof protocol.channelWindowAdjust !== 'function') return false
   const limits = limitsFor(protocol)
-  const existing = limits.get(recipient)
-  if (existing?.channel.incoming === incoming) {
-    // A better round-trip estimate arrived: the same channel, a new limit.
-    existing.limit = limit
-    return true
-  }
-  limits.set(recipient, { channel: { incoming: incoming as { window: number } }, limit, enforced: false })
+  limits.set(recipient, { channel: { incoming: incoming as { window: number } }, roundTripMs, parseSpeed: undefined, enforced: false })
   internals.once?.('close', () => {
     if (limits.get(recipient)?.channel.incoming === incoming) limits.delete(recipient)
   })
@@ -98,12 +125,23 @@ export function limitReceiveWindow(channel: unknown, limit: number): boolean {
  * is enough; later calls, and channels without a limit, change nothing.
  */
 export function enforceReceiveLimit(channel: unknown): void {
+  const limited = limitedOf(channel)
+  if (limited) limited.enforced = true
+}
+
+/** xterm parses this channel's output at `parseSpeed` bytes per ms now (unknown: the link's window alone). */
+export function paceReceiveWindow(channel: unknown, parseSpeed: number | undefined): void {
+  const limited = limitedOf(channel)
+  if (limited) limited.parseSpeed = parseSpeed
+}
+
+function limitedOf(channel: unknown): Limited | undefined {
   const internals = channel as Ssh2ChannelInternals
   const protocol = internals._client?._protocol
   const recipient = internals.outgoing?.id
-  if (!protocol || typeof recipient !== 'number') return
+  if (!protocol || typeof recipient !== 'number') return undefined
   const limited = limitsByProtocol.get(protocol)?.get(recipient)
-  if (limited && limited.channel.incoming === internals.incoming) limited.enforced = true
+  return limited && limited.channel.incoming === internals.incoming ? limited : undefined
 }
 
 function limitsFor(protocol: WindowAdjuster): Map<number, Limited> {
@@ -114,11 +152,12 @@ function limitsFor(protocol: WindowAdjuster): Map<number, Limited> {
   const adjust = protocol.channelWindowAdjust.bind(protocol)
   protocol.channelWindowAdjust = (recipient, amount) => {
     const limited = limits.get(recipient)
-    if (!limited?.enforced) return adjust(recipient, amount)
+    const limit = limited?.enforced ? pacedReceiveWindowFor(limited.roundTripMs, limited.parseSpeed) : SSH2_WINDOW
+    if (!limited || limit >= SSH2_WINDOW) return adjust(recipient, amount)
     // ssh2 has already counted `amount` as granted; grant what the limit allows instead.
     const incoming = limited.channel.incoming
     const before = incoming.window - amount
-    const grant = before <= limited.limit / 2 ? Math.max(0, limited.limit - before) : 0
+    const grant = before <= limit / 2 ? Math.max(0, limit - before) : 0
     incoming.window = before + grant
     if (grant > 0) adjust(recipient, grant)
   }

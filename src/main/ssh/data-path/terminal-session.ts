@@ -10,8 +10,8 @@ import type { TerminalState } from '../../../shared/contract-ssh'
 import type { ClientId } from '../../core-types'
 import { Utf8Batcher } from './batcher'
 import { FlowControl, type ParseWindowBounds } from './flow-control'
-import { limitReadAhead } from './read-ahead'
-import { enforceReceiveLimit } from './receive-window'
+import { limitReadAhead, readAheadFor } from './read-ahead'
+import { enforceReceiveLimit, paceReceiveWindow } from './receive-window'
 import { shellExitOf, shellSignalOf, watchShellExit } from './shell-exit'
 
 /**
@@ -67,6 +67,8 @@ export class TerminalSession {
   /** Set once it has been connected: a later drop is a "connection lost". */
   everConnected = false
   private channel: ClientChannel | undefined
+  /** The parse speed the channel's buffers were last sized for (`pace`). */
+  private pacedFor: number | undefined
   private readonly batcher: Utf8Batcher
   private readonly errorBatcher: Utf8Batcher | undefined
   private readonly flow: FlowControl
@@ -119,7 +121,7 @@ export class TerminalSession {
     this.detach()
     this.channel = channel
     this.everConnected = true
-    limitReadAhead(channel)
+    this.pace(channel)
     // Usually watched already, by whoever opened the channel (shell-exit.ts says why).
     watchShellExit(channel)
     const deliverTo =
@@ -240,7 +242,16 @@ export class TerminalSession {
 
   /** `parseMs`: how long xterm took to parse them, when the renderer says (flow-control.ts sizes the window by it). */
   ack(bytes: number, parseMs?: number): void {
-    if (this.flow.acknowledged(bytes, parseMs) === 'resume') this.channel?.resume()
+    const action = this.flow.acknowledged(bytes, parseMs)
+    if (this.channel && this.flow.speed !== this.pacedFor) this.pace(this.channel)
+    if (action === 'resume') this.channel?.resume()
+  }
+
+  /** The SSH side's buffers hold what xterm's parse speed is worth (flow-control.ts SSH_SIDE_BUDGET_MS). */
+  private pace(channel: ClientChannel): void {
+    this.pacedFor = this.flow.speed
+    limitReadAhead(channel, readAheadFor(this.pacedFor))
+    paceReceiveWindow(channel, this.pacedFor)
   }
 
   /** The user closed the tab. */

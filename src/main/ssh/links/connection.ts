@@ -9,7 +9,7 @@ import { createAuthHandler, type AuthCandidate } from '../auth/auth'
 import { checkHostKey, hostKeyAlgorithmsFor, type HostKeyRefusal } from '../host-keys/host-key-check'
 import type { KnownHostsStore } from '../host-keys/known-hosts-store'
 import type { PromptQuestion } from '../auth/prompts'
-import { limitReceiveWindow, receiveWindowFor } from '../data-path/receive-window'
+import { limitReceiveWindow } from '../data-path/receive-window'
 import { probeRoundTrips } from '../data-path/round-trip'
 import { watchShellExit } from '../data-path/shell-exit'
 import type { PromptAnswer } from '../../../shared/contract-ssh'
@@ -99,7 +99,7 @@ export class SshConnection {
   noteRoundTrip(ms: number): void {
     if (this.roundTrip !== undefined && ms >= this.roundTrip) return
     this.roundTrip = ms
-    for (const channel of this.shells) limitReceiveWindow(channel, receiveWindowFor(ms))
+    for (const channel of this.shells) limitReceiveWindow(channel, ms)
   }
 
   /** A shell channel whose receive window fits this link (receive-window.ts: a quick Ctrl-C). */
@@ -109,7 +109,7 @@ export class SshConnection {
       this.client.shell(window, (error, channel) => {
         if (error) return reject(error)
         watchShellExit(channel)
-        limitReceiveWindow(channel, receiveWindowFor(this.roundTrip))
+        limitReceiveWindow(channel, this.roundTrip)
         this.shells.add(channel)
         channel.once('close', () => this.shells.delete(channel))
         resolve(channel)
@@ -130,7 +130,7 @@ export class SshConnection {
         if (error) return reject(error)
         watchShellExit(channel)
         if (pty) {
-          limitReceiveWindow(channel, receiveWindowFor(this.roundTrip))
+          limitReceiveWindow(channel, this.roundTrip)
           this.shells.add(channel)
           channel.once('close', () => this.shells.delete(channel))
         }

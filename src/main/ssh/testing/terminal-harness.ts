@@ -138,12 +138,12 @@ export class TerminalHarness {
   }
 
   /** Acknowledges up to `max` bytes of what arrived (a slow consumer). */
-  ackPending(terminalId: string, max = Infinity): number {
+  ackPending(terminalId: string, max = Infinity, parseMs?: number): number {
     const owed = this.unacked.get(terminalId) ?? 0
     const bytes = Math.min(owed, max)
     if (bytes > 0) {
       this.unacked.set(terminalId, owed - bytes)
-      this.terminals.ack(terminalId, bytes, this.clientId)
+      this.terminals.ack(terminalId, bytes, this.clientId, parseMs)
     }
     return bytes
   }
