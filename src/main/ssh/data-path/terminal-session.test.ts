@@ -126,4 +126,21 @@ describe('TerminalSession', () => {
     session.ack(taken - 100_000 - PARSE_WINDOW.initial / 4)
     expect(channel.paused).toBe(false)
   })
+
+  it('is not left paused when a consumer acknowledges a batch before the chunk that filled the window is handled', () => {
+    // A consumer in the same process may acknowledge inside `send` (the SSH tests' harness does):
+    // the batch that a chunk completes goes out, and is acknowledged, before the pause that same
+    // chunk caused. That resume must not be undone by the pause that follows it: the channel was
+    // left paused with nothing owed, and the terminal stopped for good (an OpenSSH `yes` test
+    // timed out that way under the suite's load).
+    const window = { initial: 48 * 1024, min: 32 * 1024, max: 1024 * 1024 }
+    const session: TerminalSession = newSession({ parseWindow: window, send: (data) => session.ack(data.length) })
+    const channel = new FakeChannel()
+    session.attach(channel as unknown as ClientChannel)
+    // 40 kB waits in the batcher; the next 32 kB fill both the window and a 64 KiB batch.
+    channel.emit('data', Buffer.alloc(40_000, 0x61))
+    channel.emit('data', Buffer.alloc(32_000, 0x61))
+    expect(session.stats().unacknowledged).toBeLessThan(window.initial / 2)
+    expect(channel.paused).toBe(false)
+  })
 })

@@ -128,6 +128,13 @@ export class TerminalSession {
       (batcher: Utf8Batcher) =>
       (chunk: Buffer | Uint8Array): void => {
         const action = this.flow.received(chunk.length)
+        if (action === 'pause') {
+          // Before the chunk goes on: a consumer that acknowledges inside `send` resumes the
+          // channel from there, and that resume must come after this pause, not be undone by it.
+          channel.pause()
+          // The page is the bottleneck: the receive window's bytes would now queue ahead of a Ctrl-C.
+          enforceReceiveLimit(channel)
+        }
         // Batches go out per read, not after 16 ms, in a flood (a quarter of the window owed):
         // xterm must not wait for a refill's tail; and just after a key: its echo is what the
         // user waits for (a 16 ms wait was up to a frame more between key press and paint).
@@ -135,14 +142,9 @@ export class TerminalSession {
         const echo = this.echoBytes > 0 && this.options.clock.now() - this.lastInputAt < ECHO_WAIT_MS
         if (echo) this.echoBytes -= chunk.length
         batcher.push(chunk as Buffer, flood || echo)
-        if (action === 'pause') {
-          channel.pause()
-          // The page is the bottleneck: the receive window's bytes would now queue ahead of a Ctrl-C.
-          enforceReceiveLimit(channel)
-          // Nothing more comes until the renderer catches up: holding the batch's tail for the
-          // batching delay would only keep it from being parsed (and acknowledged) meanwhile.
-          this.flushAll()
-        }
+        // Nothing more comes until the renderer catches up: holding the batch's tail for the
+        // batching delay would only keep it from being parsed (and acknowledged) meanwhile.
+        if (action === 'pause') this.flushAll()
       }
     let held: Buffer[] | undefined = hold ? [] : undefined
     this.typedWhileHeld = hold ? [] : undefined
