@@ -149,8 +149,8 @@ export class FlowControl {
     const parsed = Math.min(this.unacked, Math.floor(bytes))
     this.unacked -= parsed
     this.measure(parsed)
-    // Only during a flood (paused): an echo's few bytes cost a write's fixed overhead, not a speed.
     if (parseMs !== undefined) this.reportsParseTime = true
+    // Only during a flood (paused): an echo's few bytes cost a write's fixed overhead, not a speed.
     if (parseMs !== undefined && this.paused) this.measureSpeed(parsed, parseMs)
     const resume = this.paused && this.unacked <= this.size / 2
     if (this.unacked <= this.size * DRY_SHARE) {
