@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { BATCH_MAX_BYTES } from './data-path/batcher'
 import { PARSE_WINDOW } from './data-path/flow-control'
 import { CHANNEL_READ_AHEAD, MIN_READ_AHEAD } from './data-path/read-ahead'
+import type { TerminalStats } from './data-path/terminal-session'
 import { MIN_PACED_WINDOW, MIN_WINDOW, SSH2_WINDOW } from './data-path/receive-window'
 import { ROUND_TRIP_PROBES, probeRoundTrips } from './data-path/round-trip'
 import type { SshLinksOptions } from './links/links'
@@ -234,76 +235,67 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
   /** ssh2's packet size (lib/Channel.js; not exported). */
   const SSH2_MAX_PACKET = 32 * 1024
 
-  it('bounds unacknowledged bytes under a `yes` flood with a slow consumer, and Ctrl-C brings the prompt back', async () => {
+  /**
+   * A `yes` flood read by a slow consumer: 16 KiB acknowledged every 5 ms (~3 MB/s, `yes`'s pace
+   * in the xterm bench), each ack with `parseMs` when the consumer says how long xterm took, until
+   * 4 MiB went through. `each` sees the stats after every ack. Answers the most ssh2 read ahead
+   * once its first 2 MiB grant (which cannot be taken back) was used.
+   */
+  async function slowYesFlood(instanceId: string, parseMs: number | undefined, each: (stats: TerminalStats) => void = () => {}) {
     const { harness, terminals } = setup()
     harness.autoAck = false
-    const { terminalId } = terminals.open('i-10', 80, 24, harness.clientId)
+    const { terminalId } = terminals.open(instanceId, 80, 24, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     terminals.input(terminalId, 'yes\n', harness.clientId)
-
-    // Slow consumer: 16 KiB every 5 ms (~3 MB/s) until 4 MiB went through.
     let acked = 0
-    let sawPause = false
     let mostReadAhead = 0
     const deadline = Date.now() + 15_000
     while (acked < 4 * 1024 * 1024 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 5))
-      acked += harness.ackPending(terminalId, 16 * 1024)
+      acked += harness.ackPending(terminalId, 16 * 1024, parseMs)
       const stats = terminals.stats(terminalId)!
-      sawPause ||= stats.paused
-      // ssh2's first 2 MiB grant cannot be taken back; the receive window holds once it is used.
+      each(stats)
       if (acked > SSH2_WINDOW + PARSE_WINDOW.max + CHANNEL_READ_AHEAD) mostReadAhead = Math.max(mostReadAhead, stats.readAhead)
-      expect(stats.unacknowledged).toBeLessThanOrEqual(PARSE_WINDOW.max + BATCH_MAX_BYTES)
     }
+    expect(acked).toBeGreaterThanOrEqual(4 * 1024 * 1024)
+    expect(mostReadAhead).toBeGreaterThan(0)
+    /** Ctrl-C; the consumer keeps up again, and the shell answers the next command. */
+    const interruptAndRun = async (sum: number): Promise<void> => {
+      terminals.input(terminalId, '\x03', harness.clientId)
+      harness.autoAck = true
+      harness.ackPending(terminalId)
+      terminals.input(terminalId, `echo done_$((${sum - 1}+1))\n`, harness.clientId)
+      await harness.waitForOutput(terminalId, new RegExp(`done_${sum}\\r?\\n`), 15_000)
+    }
+    return { terminals, terminalId, mostReadAhead, interruptAndRun }
+  }
+
+  it('bounds unacknowledged bytes under a `yes` flood with a slow consumer, and Ctrl-C brings the prompt back', async () => {
+    let sawPause = false
+    const { terminals, terminalId, mostReadAhead, interruptAndRun } = await slowYesFlood('i-10', undefined, (stats) => {
+      sawPause ||= stats.paused
+      expect(stats.unacknowledged).toBeLessThanOrEqual(PARSE_WINDOW.max + BATCH_MAX_BYTES)
+    })
     // While paused, ssh2 reads ahead at most its mark plus what the receive window still allowed:
     // on loopback the smallest window (ssh2's own would let ~2 MiB more queue behind a Ctrl-C).
-    expect(mostReadAhead).toBeGreaterThan(0)
     expect(mostReadAhead).toBeLessThanOrEqual(CHANNEL_READ_AHEAD + MIN_WINDOW + SSH2_MAX_PACKET)
-    expect(acked).toBeGreaterThanOrEqual(4 * 1024 * 1024)
     expect(sawPause).toBe(true)
     // Acks of 16 KiB say xterm parses little per slice: the window has shrunk to a few of them.
     expect(terminals.stats(terminalId)!.window).toBeLessThanOrEqual(PARSE_WINDOW.initial / 4)
     expect(terminals.stats(terminalId)!.peak).toBeLessThanOrEqual(PARSE_WINDOW.max + BATCH_MAX_BYTES)
 
-    terminals.input(terminalId, '\x03', harness.clientId)
-    harness.autoAck = true
-    harness.ackPending(terminalId)
-    terminals.input(terminalId, 'echo done_$((1+1))\n', harness.clientId)
-    await harness.waitForOutput(terminalId, /done_2\r?\n/, 15_000)
+    await interruptAndRun(2)
     expect(terminals.stats(terminalId)!.peak).toBeLessThanOrEqual(PARSE_WINDOW.max + BATCH_MAX_BYTES)
   })
 
   it("sizes ssh2's read-ahead and the receive window by xterm's parse speed: a `yes` flood queues less behind a Ctrl-C", async () => {
-    const { harness, terminals } = setup()
-    harness.autoAck = false
-    const { terminalId } = terminals.open('i-10b', 80, 24, harness.clientId)
-    await harness.waitForState(terminalId, 'connected')
-    terminals.input(terminalId, 'yes\n', harness.clientId)
-
-    // The window's renderer: 16 KiB parsed every 5 ms, and it says so (~3.3 MB/s of parsing,
-    // `yes`'s pace in the xterm bench). Unpaced, ssh2 held up to 64 KiB + the 128 KiB window.
-    let acked = 0
-    let mostReadAhead = 0
-    const deadline = Date.now() + 15_000
-    while (acked < 4 * 1024 * 1024 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      acked += harness.ackPending(terminalId, 16 * 1024, 5)
-      // ssh2's first 2 MiB grant cannot be taken back; the limits hold once it is used.
-      if (acked > SSH2_WINDOW + PARSE_WINDOW.max + CHANNEL_READ_AHEAD) {
-        mostReadAhead = Math.max(mostReadAhead, terminals.stats(terminalId)!.readAhead)
-      }
-    }
-    expect(acked).toBeGreaterThanOrEqual(4 * 1024 * 1024)
-    expect(mostReadAhead).toBeGreaterThan(0)
+    // The window's renderer says how long xterm took: 5 ms per 16 KiB. Unpaced, ssh2 held up to
+    // 64 KiB + the 128 KiB window behind a Ctrl-C.
+    const { terminals, terminalId, mostReadAhead, interruptAndRun } = await slowYesFlood('i-10b', 5)
     expect(mostReadAhead).toBeLessThanOrEqual(MIN_READ_AHEAD + MIN_PACED_WINDOW + SSH2_MAX_PACKET)
     // The page's window holds the Ctrl-C budget of that speed, not the old 128 KiB floor.
     expect(terminals.stats(terminalId)!.window).toBeLessThan(MIN_WINDOW)
-
-    terminals.input(terminalId, '\x03', harness.clientId)
-    harness.autoAck = true
-    harness.ackPending(terminalId)
-    terminals.input(terminalId, 'echo done_$((2+3))\n', harness.clientId)
-    await harness.waitForOutput(terminalId, /done_5\r?\n/, 15_000)
+    await interruptAndRun(5)
   })
 
   // A command line's sessions (`ssh.open` with `run`, contract-ssh.ts: `cloud-tray ssh`).
