@@ -33,6 +33,8 @@ import { toasts } from '../lib/toasts.svelte'
 import { readOsc52 } from './osc'
 import { ParsedAcks } from './parsed-acks'
 import { PacedOutput, type PaneOutput } from './paced-output'
+import { pageClock, paceRendering, type RenderPacer } from './render-pacing'
+import { skipEmptySelectionRedraws } from './selection-redraw'
 import { systemClock } from '../../../shared/clock'
 import { planPaste, type PastePlan } from './paste'
 import { statusLine } from './status-line'
@@ -123,6 +125,8 @@ export class TerminalPane {
   private readonly search = new SearchAddon()
   private readonly serializer = new SerializeAddon()
   private webgl: WebglAddon | undefined
+  /** Paces xterm's redraws while output floods (render-pacing.ts); set once xterm is opened. */
+  private renderPacer: RenderPacer | undefined
   private opened = false
   private disposed = false
   private toldClipboardBlocked = false
@@ -218,6 +222,9 @@ export class TerminalPane {
     if (!this.opened) {
       this.opened = true
       this.term.open(this.element)
+      // Both reach into xterm 6.0's render service (see their files); each leaves it alone if it differs.
+      this.renderPacer = paceRendering(this.term, pageClock())
+      skipEmptySelectionRedraws(this.term)
       this.loadWebgl()
       this.fitNow()
       this.size = { cols: this.term.cols, rows: this.term.rows }
@@ -323,6 +330,7 @@ export class TerminalPane {
   private writeNow(output: PaneOutput): void {
     if ('line' in output) return this.term.write(output.line())
     const bytes = output.bytes.length
+    this.renderPacer?.noteOutput(bytes)
     let startedAt = 0
     this.term.write(PARSE_START, () => (startedAt = performance.now()))
     this.term.write(output.bytes, () => this.acks.parsed(bytes, performance.now() - startedAt))
@@ -412,6 +420,7 @@ export class TerminalPane {
     if (this.terminalId) this.routing.closed(this.terminalId)
     this.sendResize.cancel()
     this.output.dispose()
+    this.renderPacer?.dispose()
     if (this.terminalId) void call('ssh.close', { terminalId: this.terminalId, ...(end ? { end: true } : {}) })
     this.webgl?.dispose()
     this.term.dispose()
