@@ -6,10 +6,12 @@
  * Chromium the benchmarks run in) a frame of a scrolling terminal rewrites every row and costs
  * the page 6–9 ms on the machine we measure on, where xterm alone spends ~4. At 60 frames a
  * second that left xterm ~45 % of the page's thread to parse, and output arrived faster than it
- * could be drawn. Drawing every other frame gives parsing that time back: the bench's floods went
- * from 0.68 to 0.80 of xterm alone's rate, alternated in one browser, and a Ctrl-C's echo came
- * sooner (less parsing queued ahead of it). Nobody reads text that scrolls at that speed; what
- * the screen shows when the flood stops is drawn at most FLOOD_FRAME_MS later.
+ * could be drawn. Drawing every other frame gives parsing that time back: with selection-redraw.ts,
+ * the bench's floods went from 0.64–0.76 to 0.75–0.94 of xterm alone's rate (alternated in one
+ * browser), and a Ctrl-C's echo came sooner (less parsing queued ahead of it). Nobody reads text
+ * that scrolls at that speed; what the screen shows when the flood stops is drawn at most
+ * FLOOD_FRAME_MS later. The WebGL renderer is paced too: its frames cost less, and a flood is no
+ * more readable there.
  *
  * Typing never counts as a flood (an echo is a few bytes), so keys are drawn at the next frame.
  *
