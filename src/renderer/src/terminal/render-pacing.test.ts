@@ -214,6 +214,11 @@ describe('paceRendering', () => {
     expect(moves).toHaveLength(1)
     clock.advance(FLOOD_FRAME_MS)
     expect(moves).toHaveLength(2) // once, with the redraw
+    // A move with no redraw asked after it still comes, when one would be due.
+    core._syncTextArea()
+    expect(moves).toHaveLength(2)
+    clock.advance(FLOOD_FRAME_MS)
+    expect(moves).toHaveLength(3)
   })
 
   it('leaves a terminal alone whose internals are not as expected', () => {

@@ -62,6 +62,8 @@ export class RenderPacer {
   private lastRenderedAt = Number.NEGATIVE_INFINITY
   private lastAskedAt = Number.NEGATIVE_INFINITY
   private requested: Requested | undefined
+  /** What goes with the next redraw (`alongside`). */
+  private owed: (() => void) | undefined
   private timer: TimerHandle | undefined
   private disposed = false
 
@@ -101,16 +103,27 @@ export class RenderPacer {
     if (this.timer === undefined) this.askWhenDue()
   }
 
+  /**
+   * Runs `task` now, or during a flood with the next redraw (once, however often it is asked
+   * meanwhile): what only needs to be as current as the screen.
+   */
+  alongside(task: () => void): void {
+    if (this.disposed) return
+    if (!this.flooding) return task()
+    this.owed = task
+    if (this.timer === undefined) this.askWhenDue()
+  }
+
   dispose(): void {
     this.disposed = true
     this.clock.clearTimeout(this.timer)
     this.timer = undefined
     this.requested = undefined
+    this.owed = undefined
   }
 
   private askWhenDue(): void {
-    const rows = this.requested
-    if (!rows || this.disposed) return
+    if ((!this.requested && !this.owed) || this.disposed) return
     const now = this.clock.now()
     const wait = this.flooding ? Math.max(this.lastRenderedAt + ASK_AFTER_DRAWN_MS, this.lastAskedAt + FLOOD_FRAME_MS) - now : 0
     if (wait > 0) {
@@ -121,9 +134,15 @@ export class RenderPacer {
       }, wait)
       return
     }
+    const rows = this.requested
+    const task = this.owed
     this.requested = undefined
-    this.lastAskedAt = now
-    this.draw(rows.start, rows.end, rows.redrawOnly)
+    this.owed = undefined
+    if (rows) {
+      this.lastAskedAt = now
+      this.draw(rows.start, rows.end, rows.redrawOnly)
+    }
+    task?.()
   }
 }
 
@@ -149,23 +168,11 @@ export function paceRendering(term: Terminal, clock: Pick<Clock, 'now' | 'setTim
   const renderService = core?._renderService
   const refreshRows = renderService?.refreshRows
   if (!core || !renderService || typeof refreshRows !== 'function') return undefined
-  const syncTextArea = core._syncTextArea
-  let textAreaOwed = false
-  const pacer = new RenderPacer((start, end, redrawOnly) => {
-    refreshRows.call(renderService, start, end, redrawOnly)
-    if (textAreaOwed && syncTextArea) {
-      textAreaOwed = false
-      syncTextArea.call(core)
-    }
-  }, clock)
+  const pacer = new RenderPacer((start, end, redrawOnly) => refreshRows.call(renderService, start, end, redrawOnly), clock)
   renderService.refreshRows = (start, end, isRedrawOnly = false) => pacer.request(start, end, isRedrawOnly)
   // Without it (an xterm that moved it) the textarea simply keeps following every cursor move.
-  if (typeof syncTextArea === 'function') {
-    core._syncTextArea = () => {
-      if (pacer.flooding) textAreaOwed = true
-      else syncTextArea.call(core)
-    }
-  }
+  const syncTextArea = core._syncTextArea
+  if (typeof syncTextArea === 'function') core._syncTextArea = () => pacer.alongside(() => syncTextArea.call(core))
   term.onRender(() => pacer.rendered())
   return pacer
 }

@@ -222,7 +222,7 @@ export class TerminalPane {
     if (!this.opened) {
       this.opened = true
       this.term.open(this.element)
-      // Both reach into xterm 6.0's render service (see their files); each leaves it alone if it differs.
+      // Both reach into xterm 6.0's internals (see their files); each leaves xterm alone if they differ.
       this.renderPacer = paceRendering(this.term, pageClock())
       skipEmptySelectionRedraws(this.term)
       this.loadWebgl()
