@@ -114,11 +114,15 @@ interface ShapeNode {
   children: ShapeNode[]
 }
 
-/** A shared column's value must name a part (a missing row's slot is null); checked before any row is built. */
-function checkPart(parts: unknown[], index: unknown, missing: boolean): void {
-  if (missing && index === null) return
-  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= parts.length) {
-    throw new Error('shared value out of range')
+/** A shared column's values must name parts (a missing row's slot is null); checked before any row is built. */
+function checkParts(parts: unknown[], indices: unknown[], absent: Uint8Array | null): void {
+  // A plain loop: this runs for every row of every shared column while the page waits to paint.
+  for (let row = 0; row < indices.length; row++) {
+    const index = indices[row]
+    if (absent !== null && absent[row] === 1 && index === null) continue
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= parts.length) {
+      throw new Error('shared value out of range')
+    }
   }
 }
 
@@ -142,7 +146,7 @@ function shapeOf(wire: WireColumns): ShapeNode {
       absent = new Uint8Array(wire.count)
       for (const row of column.missing) absent[row] = 1
     }
-    if (column.shared) column.values.forEach((index, row) => checkPart(wire.parts, index, absent?.[row] === 1))
+    if (column.shared) checkParts(wire.parts, column.values, absent)
     // A node can be a leaf and have children too: a value that is an object in some rows and not in others.
     node.column = { values: column.values, absent, parts: column.shared ? wire.parts : null }
   }
