@@ -68,6 +68,8 @@ const HEAP_GROWTH_TARGET = 0.1
 const REAL_BUDGET_MS = 5 * 60_000 * days
 /** How far after its due time a rule may act (polls, the readings' look, a countdown resumed after a restart). */
 const LATE_MS = 4 * MIN
+/** The terminals' size (the window's screens are made alike: tmux draws for it). */
+const TERMINAL_SIZE = { cols: 120, rows: 40 }
 const FLOOD = (round: number, index: number): string => `seq 1 100000; echo FLOOD-${round}-$((${index}+0))-DONE\r`
 const HOSTILE_NVIDIA_SMI = `#!/bin/sh\nawk 'BEGIN { for (i = 0; i < 200000; i++) print "0,," }'\n`
 
@@ -117,7 +119,7 @@ let core = buildCore()
 const window = new SoakWindow(async () => {
   const again = await core.handle('session.login', { profileId: 'sandbox', username: 'demo', password, rememberMe: true }, client)
   if (!again.ok) problems.push(`signing in again failed: ${again.error.message}`)
-})
+}, TERMINAL_SIZE)
 window.attach(core)
 await core.start()
 const problems: string[] = []
@@ -303,7 +305,7 @@ async function act(): Promise<void> {
     if (plan.role === 'busy' && running(live) && control.gpus(live.instanceId)[0]?.utilization !== 90)
       await control.setGpu(live.instanceId, { utilization: 90 })
     if (plan.role === 'terminal' && live.trustedPort !== undefined && !live.terminalId && coreStatus.get(live.instanceId) === 'Running') {
-      const opened = await core.handle('ssh.open', { instanceId: live.instanceId, cols: 120, rows: 40 }, client)
+      const opened = await core.handle('ssh.open', { instanceId: live.instanceId, ...TERMINAL_SIZE }, client)
       if (opened.ok) live.terminalId = opened.value.terminalId
       else problems.push(`terminal on ${plan.name}: ${opened.error.message}`)
     }

@@ -6,6 +6,7 @@
  */
 import type { EventName, Events } from '../../src/shared/contract'
 import type { AppCore, ClientId } from '../../src/main/core-types'
+import { HeadlessScreens, type ScreenSize } from '../../src/main/ssh/testing/headless-screens'
 
 export const WINDOW: ClientId = 'soak-window'
 
@@ -13,8 +14,12 @@ export class SoakWindow {
   readonly events = new Map<EventName, number>()
   lost = 0
   largestEvent = { event: '', bytes: 0 }
-  /** Terminal text seen per terminal id (only the end is kept: markers are looked for there). */
-  private readonly tails = new Map<string, string>()
+  /**
+   * Each terminal's screen, as its tab would show it. Markers are read there, not in the bytes:
+   * the Sandbox's shells run in tmux, which redraws a flood's last screen its own way, and in 3
+   * of 8 soaks on a busy machine drew a marker in two pieces ("FLOOD-3-1-D", a cursor move, "ONE").
+   */
+  private screens: HeadlessScreens
   readonly markers = new Set<string>()
   terminalBytes = 0
   /** Banners main raised for a part that stopped working (supervisor.ts). */
@@ -27,7 +32,13 @@ export class SoakWindow {
   private core: AppCore | undefined
   private unsubscribe: (() => void) | undefined
 
-  constructor(private readonly relogin: () => Promise<void>) {}
+  /** `terminalSize`: what the soak opens its terminals with (tmux draws for that size). */
+  constructor(
+    private readonly relogin: () => Promise<void>,
+    private readonly terminalSize: ScreenSize
+  ) {
+    this.screens = this.newScreens()
+  }
 
   attach(core: AppCore): void {
     this.unsubscribe?.()
@@ -39,7 +50,13 @@ export class SoakWindow {
     this.unsubscribe?.()
     this.unsubscribe = undefined
     this.core = undefined
-    this.tails.clear()
+    this.screens.dispose()
+    this.screens = this.newScreens()
+  }
+
+  /** No scrollback: a marker is looked for on the screen as each write is parsed, before the next flood moves it. */
+  private newScreens(): HeadlessScreens {
+    return new HeadlessScreens(() => ({ ...this.terminalSize, scrollback: 0 }))
   }
 
   private hear<E extends EventName>(event: E, payload: Events[E], target: ClientId | undefined): void {
@@ -68,11 +85,14 @@ export class SoakWindow {
 
   private terminalData({ terminalId, data }: Events['ssh.data']): void {
     this.terminalBytes += data.length
-    const text = (this.tails.get(terminalId) ?? '') + Buffer.from(data).toString('utf8')
-    for (const match of text.matchAll(/FLOOD-(\d+)-(\d+)-DONE/g)) this.markers.add(`${match[1]}-${match[2]}`)
-    this.tails.set(terminalId, text.slice(-200))
-    // Parsed at once: acknowledged as xterm's write callback would.
-    this.core?.notice('ssh.ack', { terminalId, bytes: data.length }, { clientId: WINDOW })
+    const core = this.core
+    const screens = this.screens
+    // Acknowledged once parsed, as the renderer's write callback does.
+    screens.screen(terminalId).write(data, () => {
+      for (const line of screens.lines(terminalId))
+        for (const match of line.matchAll(/FLOOD-(\d+)-(\d+)-DONE/g)) this.markers.add(`${match[1]}-${match[2]}`)
+      if (this.core === core) core?.notice('ssh.ack', { terminalId, bytes: data.length }, { clientId: WINDOW })
+    })
   }
 }
 

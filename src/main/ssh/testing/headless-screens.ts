@@ -33,6 +33,12 @@ export class HeadlessScreens {
     return term
   }
 
+  /** Drops every terminal's xterm (their output is no longer wanted). */
+  dispose(): void {
+    for (const term of this.xterms.values()) term.dispose()
+    this.xterms.clear()
+  }
+
   /** Every line of the terminal's buffer, scrollback and screen, as text (parsed so far). */
   lines(terminalId: string): string[] {
     const buffer = this.screen(terminalId).buffer.active
