@@ -48,8 +48,9 @@ const TARGET_CTRL_C_MS = 100
 const CTRL_C_TRIES = 5
 /**
  * App and xterm-alone floods, alternated. Five each: on this 2-core machine one flood's rate
- * varies up to 2× from the next (xterm alone's as much as the app's), so the 2 rounds there were
- * put a single run's ratio anywhere within ±0.15 of another's; five keep it near ±0.05.
+ * varies up to 2× from the next (xterm alone's as much as the app's), and with two each a run's
+ * ratio rested on a couple of lucky or unlucky floods. Runs still differ with the machine's
+ * state: four runs of five gave 0.77–0.99 on 2026-11-27, lowest when xterm alone ran fastest.
  */
 const ROUNDS = 5
 const mibArg = process.argv.indexOf('--mib')
