@@ -1,15 +1,22 @@
 /** Amounts of money as people read them: US dollars (the real service bills in USD, hpcai-api-facts.md 2.8). */
 
-// Made once: a number's toLocaleString with options builds a formatter at every call, and the
-// tray and the cost snapshot format amounts at every look (bench/soak.ts found it on top).
-const CENTS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
-const MILLS = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 3 })
+/**
+ * Made once: a number's toLocaleString with options builds a formatter at every call, and the
+ * tray and the cost snapshot format amounts at every look (bench/soak.ts found it on top). Made on
+ * first use, not when this module loads: a process's first formatter loads ICU's data, ~9 ms of a
+ * `cloud-tray` command's ~45 (a CPU profile of `list --json`, which formats no money).
+ */
+let formatters: { cents: Intl.NumberFormat; mills: Intl.NumberFormat } | undefined
 
 /** "$12.50", "−$3.20"; small rates keep their significant digits ("$0.004"). */
 export function formatDollars(value: number): string {
+  formatters ??= {
+    cents: new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+    mills: new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 3 })
+  }
   const sign = value < 0 ? '−' : ''
   const size = Math.abs(value)
-  return `${sign}$${(size !== 0 && size < 0.01 ? MILLS : CENTS).format(size)}`
+  return `${sign}$${(size !== 0 && size < 0.01 ? formatters.mills : formatters.cents).format(size)}`
 }
 
 const HOURS_PER_PERIOD: Readonly<Record<string, number>> = {
