@@ -15,6 +15,7 @@ import { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
 import { runningInstance } from '../src/main/ssh/testing/instance'
 import { OpenSshServer, opensshAvailable } from '../src/main/ssh/testing/openssh-server'
 import { TerminalHarness } from '../src/main/ssh/testing/terminal-harness'
+import { countFullCollections } from './full-collections'
 import { openSshClientArgs, runBench } from './run-bench'
 
 const TARGET_RATIO = 0.8
@@ -98,10 +99,13 @@ async function main(): Promise<number> {
     const rounds = Number(process.env['BENCH_ROUNDS'] ?? 4)
     let reference = { seconds: Infinity, bytes: 0 }
     let app = { seconds: Infinity, bytes: 0, peak: 0 }
+    const fullCollections: number[] = []
     for (let round = 0; round < rounds; round++) {
       const ref = await viaOpenSsh(server)
       if (mbps(ref) > mbps(reference)) reference = ref
+      const collections = countFullCollections()
       const ours = await viaApp(server, scratch)
+      fullCollections.push(collections())
       if (mbps(ours) > mbps(app)) app = ours
       if (process.env['BENCH_DEBUG'])
         console.log(`  round ${round + 1}: ssh ${mbps(ref).toFixed(1)} MB/s, app ${mbps(ours).toFixed(1)} MB/s`)
@@ -112,6 +116,9 @@ async function main(): Promise<number> {
     console.log(`  OpenSSH ssh -tt (reference): ${mbps(reference).toFixed(1)} MB/s (${reference.seconds.toFixed(2)} s)`)
     console.log(
       `  app session + data path:     ${mbps(app).toFixed(1)} MB/s (${app.seconds.toFixed(2)} s), peak unacknowledged ${(app.peak / 1024).toFixed(0)} KiB`
+    )
+    console.log(
+      `  V8 full collections in each app round: ${fullCollections.join(', ')} (many: this bare process's small heap, see full-collections.ts)`
     )
     console.log(`  ratio app/OpenSSH: ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`)
     return ratio >= TARGET_RATIO ? 0 : 1

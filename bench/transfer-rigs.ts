@@ -17,6 +17,7 @@ import { sshdInstance, sshdLinks } from '../src/main/ssh/testing/sshd-links'
 import { freePort, waitForPort, type OpenSshServer } from '../src/main/ssh/testing/openssh-server'
 import { TunnelManager } from '../src/main/ssh/tunnels/tunnel-manager'
 import { TunnelStore } from '../src/main/ssh/tunnels/tunnel-store'
+import { countFullCollections } from './full-collections'
 import { openSshClientArgs } from './run-bench'
 
 export interface Run {
@@ -228,7 +229,7 @@ export async function compareTunnels(
   scratch: string,
   knownHosts: KnownHostsStore,
   options: { bytes: number; rounds: number; port?: number }
-): Promise<{ reference: Pulled; app: Pulled }> {
+): Promise<{ reference: Pulled; app: Pulled; fullCollections: number[] }> {
   const port = options.port ?? server.port
   const source = await startSource(options.bytes)
   let ssh: ChildProcess | undefined
@@ -261,9 +262,12 @@ export async function compareTunnels(
 
     let reference: Pulled = { seconds: Infinity, bytes: 0 }
     let app: Pulled = { seconds: Infinity, bytes: 0 }
+    const fullCollections: number[] = []
     for (let round = 0; round < options.rounds; round++) {
       const ref = await pull(sshPort)
+      const collections = countFullCollections()
       const ours = await pull(tunnel.localPort)
+      fullCollections.push(collections())
       if (ref.bytes !== options.bytes || ours.bytes !== options.bytes)
         throw new Error(`short read: ssh -L ${ref.bytes}, app ${ours.bytes} of ${options.bytes}`)
       if (pulledMbps(ref) > pulledMbps(reference)) reference = ref
@@ -271,7 +275,7 @@ export async function compareTunnels(
       if (process.env['BENCH_DEBUG'])
         console.log(`  round ${round + 1}: ssh -L ${pulledMbps(ref).toFixed(0)} MB/s, app ${pulledMbps(ours).toFixed(0)} MB/s`)
     }
-    return { reference, app }
+    return { reference, app, fullCollections }
   } finally {
     ssh?.kill()
     source.child.kill()

@@ -20,11 +20,14 @@ const BYTES = MIB * 1024 * 1024
 async function main(server: OpenSshServer, scratch: string, knownHosts: KnownHostsStore): Promise<number> {
   // Five (each takes under a second): the best of three gave 0.85–1.35 from run to run.
   const rounds = Number(process.env['BENCH_ROUNDS'] ?? 5)
-  const { reference, app } = await compareTunnels(server, scratch, knownHosts, { bytes: BYTES, rounds })
+  const { reference, app, fullCollections } = await compareTunnels(server, scratch, knownHosts, { bytes: BYTES, rounds })
   const ratio = mbps(app) / mbps(reference)
   console.log(`tunnel-throughput: ${MIB} MiB through a tunnel, best of ${rounds} interleaved rounds`)
   console.log(`  OpenSSH ssh -L (reference): ${mbps(reference).toFixed(1)} MB/s (${reference.seconds.toFixed(2)} s)`)
   console.log(`  app tunnel:                 ${mbps(app).toFixed(1)} MB/s (${app.seconds.toFixed(2)} s)`)
+  console.log(
+    `  V8 full collections in each app round: ${fullCollections.join(', ')} (many: this bare process's small heap, see full-collections.ts)`
+  )
   console.log(`  ratio app/OpenSSH: ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`)
   return ratio >= TARGET_RATIO ? 0 : 1
 }
