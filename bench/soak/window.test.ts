@@ -33,6 +33,15 @@ describe('the soak window', () => {
     expect(window.markers).toEqual(new Set(['3-1']))
   })
 
+  it('counts a marker whose write was still being parsed when the window detached (a core restart)', async () => {
+    const { core, data } = fakeCore()
+    const window = new SoakWindow(async () => {}, { cols: 120, rows: 40 })
+    window.attach(core)
+    data('seq 1 3\r\n1\r\n2\r\n3\r\nFLOOD-2-5-DONE\r\n')
+    window.detach()
+    await vi.waitFor(() => expect(window.markers).toEqual(new Set(['2-5'])))
+  })
+
   it('acknowledges each batch once xterm has parsed it, with its byte count', async () => {
     const { core, notice, data } = fakeCore()
     const window = new SoakWindow(async () => {}, { cols: 120, rows: 40 })

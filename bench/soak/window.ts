@@ -6,7 +6,7 @@
  */
 import type { EventName, Events } from '../../src/shared/contract'
 import type { AppCore, ClientId } from '../../src/main/core-types'
-import { HeadlessScreens, type ScreenSize } from '../../src/main/ssh/testing/headless-screens'
+import { HeadlessScreens, screenLines, type ScreenSize } from '../../src/main/ssh/testing/headless-screens'
 
 export const WINDOW: ClientId = 'soak-window'
 
@@ -86,10 +86,13 @@ export class SoakWindow {
   private terminalData({ terminalId, data }: Events['ssh.data']): void {
     this.terminalBytes += data.length
     const core = this.core
-    const screens = this.screens
+    // Read back from this xterm itself: a write still being parsed when the window detaches (a
+    // core restart) finishes after its screens were dropped, and asking them by id would make an
+    // empty xterm again (never disposed) and miss the marker.
+    const screen = this.screens.screen(terminalId)
     // Acknowledged once parsed, as the renderer's write callback does.
-    screens.screen(terminalId).write(data, () => {
-      for (const line of screens.lines(terminalId))
+    screen.write(data, () => {
+      for (const line of screenLines(screen))
         for (const match of line.matchAll(/FLOOD-(\d+)-(\d+)-DONE/g)) this.markers.add(`${match[1]}-${match[2]}`)
       if (this.core === core) core?.notice('ssh.ack', { terminalId, bytes: data.length }, { clientId: WINDOW })
     })

@@ -41,7 +41,12 @@ export class HeadlessScreens {
 
   /** Every line of the terminal's buffer, scrollback and screen, as text (parsed so far). */
   lines(terminalId: string): string[] {
-    const buffer = this.screen(terminalId).buffer.active
-    return Array.from({ length: buffer.length }, (_, row) => buffer.getLine(row)?.translateToString(true) ?? '')
+    return screenLines(this.screen(terminalId))
   }
+}
+
+/** Every line of one xterm's buffer, scrollback and screen, as text (parsed so far). */
+export function screenLines(term: Xterm): string[] {
+  const buffer = term.buffer.active
+  return Array.from({ length: buffer.length }, (_, row) => buffer.getLine(row)?.translateToString(true) ?? '')
 }
