@@ -17,6 +17,7 @@
  *
  * Run: npx tsx bench/catalog-watch.ts   (exits non-zero when a target is missed)
  */
+import './plays-main'
 import { createCloudClient } from '../src/main/cloud/client'
 import { createCoreRig, createRequest, type CoreRig } from '../src/main/testing/core-harness'
 import { ManualClock } from '../src/shared/clock'

@@ -17,6 +17,7 @@
  *
  *   npx tsx bench/cli-latency.ts [--runs 20] [--instances 50]
  */
+import './plays-main'
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

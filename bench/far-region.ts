@@ -12,6 +12,7 @@
  *
  *   npx tsx bench/far-region.ts [--mib 256] [--rtt-ms 50]
  */
+import './plays-main'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'

@@ -13,6 +13,7 @@
  *
  * Run: npx tsx bench/gpu-probe.ts   (exits non-zero when the target is missed or probes failed)
  */
+import './plays-main'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

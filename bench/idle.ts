@@ -18,6 +18,7 @@
  *
  *   npx tsx bench/idle.ts [--seconds 90]
  */
+import './plays-main'
 import { spawn } from 'node:child_process'
 import { readFileSync, readdirSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'

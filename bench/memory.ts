@@ -21,6 +21,7 @@
  *
  *   npx tsx bench/memory.ts
  */
+import './plays-main'
 import { mkdtempSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'

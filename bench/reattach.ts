@@ -9,6 +9,7 @@
  *
  *   npx tsx bench/reattach.ts [--rounds 5]
  */
+import './plays-main'
 import { spawn } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'

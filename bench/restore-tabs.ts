@@ -11,6 +11,7 @@
  *
  *   npx tsx bench/restore-tabs.ts [--rounds 3]
  */
+import './plays-main'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -9,6 +9,7 @@
  *
  *   npx tsx bench/sftp-throughput.ts [--mib 256]
  */
+import './plays-main'
 import type { OpenSshServer } from '../src/main/ssh/testing/openssh-server'
 import { numberArgument, runBench, withTrustedSshd } from './run-bench'
 import { compareSftp } from './transfer-rigs'

@@ -19,6 +19,7 @@
  * The process's memory includes the emulator and its SSH servers (they run in-process, as the
  * Sandbox does in the app); it is measured after a full garbage collection (--expose-gc).
  */
+import './plays-main'
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises'

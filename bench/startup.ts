@@ -14,6 +14,7 @@
  *
  *   npx tsx bench/startup.ts [--runs 5]
  */
+import './plays-main'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'

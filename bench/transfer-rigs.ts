@@ -17,7 +17,7 @@ import { sshdInstance, sshdLinks } from '../src/main/ssh/testing/sshd-links'
 import { freePort, waitForPort, type OpenSshServer } from '../src/main/ssh/testing/openssh-server'
 import { TunnelManager } from '../src/main/ssh/tunnels/tunnel-manager'
 import { TunnelStore } from '../src/main/ssh/tunnels/tunnel-store'
-import { countFullCollections } from './full-collections'
+import { countFullCollections } from '../src/main/testing/full-collections'
 import { openSshClientArgs } from './run-bench'
 
 export interface Run {

@@ -8,6 +8,7 @@
  *
  *   npx tsx bench/tunnel-throughput.ts [--mib 256]
  */
+import './plays-main'
 import type { KnownHostsStore } from '../src/main/ssh/host-keys/known-hosts-store'
 import type { OpenSshServer } from '../src/main/ssh/testing/openssh-server'
 import { numberArgument, runBench, withTrustedSshd } from './run-bench'
@@ -26,7 +27,7 @@ async function main(server: OpenSshServer, scratch: string, knownHosts: KnownHos
   console.log(`  OpenSSH ssh -L (reference): ${mbps(reference).toFixed(1)} MB/s (${reference.seconds.toFixed(2)} s)`)
   console.log(`  app tunnel:                 ${mbps(app).toFixed(1)} MB/s (${app.seconds.toFixed(2)} s)`)
   console.log(
-    `  V8 full collections in each app round: ${fullCollections.join(', ')} (many: this bare process's small heap, see full-collections.ts)`
+    `  V8 full collections in each app round: ${fullCollections.join(', ')} (src/main/heap-growth.ts keeps main, and this process playing it, out of many)`
   )
   console.log(`  ratio app/OpenSSH: ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`)
   return ratio >= TARGET_RATIO ? 0 : 1

@@ -19,6 +19,7 @@
  *
  *   npx tsx bench/typing-latency.ts [--keys 500]
  */
+import './plays-main'
 import type { Page } from '@playwright/test'
 import type { EventName, Events, NoticeName } from '../src/shared/contract'
 import type { ClientContext } from '../src/main/core-types'

@@ -10,6 +10,7 @@
  *
  * Run: npx tsx bench/watch-hour.ts   (exits non-zero when a target is missed)
  */
+import './plays-main'
 import { ManualClock, type Clock, type TimerHandle } from '../src/shared/clock'
 import { createCloudClient } from '../src/main/cloud/client'
 import { createCoreRig, createRequest, type CoreRig } from '../src/main/testing/core-harness'

@@ -26,6 +26,7 @@
  *
  *   npx tsx bench/xterm-throughput.ts [--mib 64]
  */
+import './plays-main'
 import type { Browser, Page } from '@playwright/test'
 import type { EventName, Events, NoticeName } from '../src/shared/contract'
 import type { ClientContext } from '../src/main/core-types'

@@ -45,6 +45,10 @@ import { explainNoTrayOnce, useNoTrayMenu } from './windows/no-tray-adapter'
 import { createElectronUpdateEngine } from './update/updater-adapter'
 import { devRendererUrl } from './windows/dev-renderer'
 import { disableChromiumFeatures } from './windows/chromium-features'
+import { pinMainHeapGrowth } from './heap-growth'
+
+// A flood through an SSH session must not run a full collection every few dozen ms (heap-growth.ts).
+pinMainHeapGrowth()
 
 /** How often to ask the OS whether the network is up (Electron's main process has no event). */
 const ONLINE_CHECK_MS = 5_000

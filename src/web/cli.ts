@@ -5,10 +5,13 @@
 import { sandboxReach } from '../main/account/sandbox-emulator'
 import { redactValue, SecretSet } from '../main/log'
 import { installProcessGuard } from '../main/process-guard'
+import { pinMainHeapGrowth } from '../main/heap-growth'
 import { USAGE, parseWebArgs } from './cli-args'
 import { startWebShell } from './server'
 
 async function main(): Promise<void> {
+  // Main's V8 heap setting, as in the desktop app (src/main/heap-growth.ts says why).
+  pinMainHeapGrowth()
   // The last net, as in the desktop app (src/main/process-guard.ts says what goes on and why that
   // is safe): a failed promise nobody awaited, or a connection's error, is logged to the terminal
   // and the shell goes on; anything else is logged and ends it (exit status 70).
