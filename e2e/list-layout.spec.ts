@@ -39,28 +39,25 @@ test('headers line up with their cells and no word is cut, at 800, 1280 and 2560
     const rows = table.getByRole('row')
     const cellsOf = (row: number): Locator => rows.nth(row).locator('[role="cell"]')
     await expect(headers).toHaveCount(8)
-    // Let the table take its new width (its layout follows its own width).
-    // Its left edge and its width: a run on a loaded machine saw the edges meet a frame before the widths did.
+    // Let the table take its new width (its layout follows its own width), and every row with it:
+    // the whole comparison is retried until it holds. A run on a loaded machine saw the edges meet
+    // a frame before the widths did, and once (CI, 2026-11-27) row 2's name cell still 1222 px
+    // wider than its header at 2560 px after row 1 had settled; alone, the spec passes every time.
     await expect(async () => {
-      const headerBox = (await headers.nth(1).boundingBox())!
-      const cellBox = (await cellsOf(1).nth(1).boundingBox())!
-      expect(Math.abs(headerBox.x - cellBox.x)).toBeLessThanOrEqual(1)
-      expect(Math.abs(headerBox.width - cellBox.width)).toBeLessThanOrEqual(1)
-    }).toPass({ timeout: 5_000 })
-
-    for (let column = 0; column < 8; column++) {
-      const header = headers.nth(column)
-      const headerBox = await header.boundingBox()
-      // A header named for screen readers only (its cells are on a row's second line, or in the details) has no box to compare.
-      if (!headerBox || headerBox.width <= 1) continue
-      const name = (await header.textContent())?.trim()
-      expect(await showsAll(header), `${at}: the "${name}" header is cut`).toBe(true)
-      for (let row = 1; row <= statuses.length; row++) {
-        const cellBox = (await cellsOf(row).nth(column).boundingBox())!
-        expect(Math.abs(cellBox.x - headerBox.x), `${at}: "${name}" column, row ${row}: left edge`).toBeLessThanOrEqual(1)
-        expect(Math.abs(cellBox.width - headerBox.width), `${at}: "${name}" column, row ${row}: width`).toBeLessThanOrEqual(1)
+      for (let column = 0; column < 8; column++) {
+        const header = headers.nth(column)
+        const headerBox = await header.boundingBox()
+        // A header named for screen readers only (its cells are on a row's second line, or in the details) has no box to compare.
+        if (!headerBox || headerBox.width <= 1) continue
+        const name = (await header.textContent())?.trim()
+        expect(await showsAll(header), `${at}: the "${name}" header is cut`).toBe(true)
+        for (let row = 1; row <= statuses.length; row++) {
+          const cellBox = (await cellsOf(row).nth(column).boundingBox())!
+          expect(Math.abs(cellBox.x - headerBox.x), `${at}: "${name}" column, row ${row}: left edge`).toBeLessThanOrEqual(1)
+          expect(Math.abs(cellBox.width - headerBox.width), `${at}: "${name}" column, row ${row}: width`).toBeLessThanOrEqual(1)
+        }
       }
-    }
+    }).toPass({ timeout: 10_000 })
     // The badge starts where its header starts (the issue's "STATUS 80 px right of its badges").
     const statusHeader = (await headers.nth(1).boundingBox())!
     const badges = table.locator('.status.pill')
