@@ -62,7 +62,7 @@ const mibArg = process.argv.indexOf('--mib')
 const MIB = mibArg > 0 ? Number(process.argv[mibArg + 1]) : 32
 const BYTES = MIB * 1024 * 1024
 const PROFILE_BYTES = 16 * 1024 * 1024
-/** Each flood's lines, as xterm alone is fed them. */
+/** Each flood's line: what xterm alone is fed, once the PTY has turned the \n into \r\n. */
 const FLOOD_LINE = 'the quick brown fox jumps over the lazy dog 0123456789\n'
 
 /**
