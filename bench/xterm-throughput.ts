@@ -76,6 +76,8 @@ const FLOOD_LINE = 'the quick brown fox jumps over the lazy dog 0123456789\n'
  * `yes | head -c`. The bytes are the same.
  */
 const floodFiles = mkdtempSync(join(tmpdir(), 'cloudtray-xterm-floods-'))
+// On every way out, a failed start included: the files are tens of MiB.
+process.on('exit', () => rmSync(floodFiles, { recursive: true, force: true }))
 const floodCommands = new Map<number, string>()
 const floodOf = (bytes: number): string => {
   const known = floodCommands.get(bytes)
@@ -415,7 +417,6 @@ async function main(): Promise<number> {
     return ok ? 0 : 1
   } finally {
     await rig.close()
-    rmSync(floodFiles, { recursive: true, force: true })
   }
 }
 

@@ -28,9 +28,9 @@
 import { setFlagsFromString } from 'node:v8'
 
 /** The growing factor, as V8's flag states it: factor = 1 + percent / 100. */
-export const MAIN_HEAP_GROWING_PERCENT = 300
+const MAIN_HEAP_GROWING_PERCENT = 300
 
 /** Pins V8's heap growing factor for this process (main, or a bench playing main). */
-export function pinMainHeapGrowth(setFlags: (flags: string) => void = setFlagsFromString): void {
-  setFlags(`--heap-growing-percent=${MAIN_HEAP_GROWING_PERCENT}`)
+export function pinMainHeapGrowth(): void {
+  setFlagsFromString(`--heap-growing-percent=${MAIN_HEAP_GROWING_PERCENT}`)
 }
