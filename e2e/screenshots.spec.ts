@@ -45,6 +45,19 @@ function sidewaysOverflow(page: Page): Promise<string[]> {
   })
 }
 
+/** Lines of text where a "·" between two words lost a space (Svelte drops whitespace at a tag's edges). */
+function gluedSeparators(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    // A terminal's own rows are the instance's text, not the app's.
+    const terminalLines = new Set([...document.querySelectorAll<HTMLElement>('.xterm')].flatMap((element) => element.innerText.split('\n')))
+    return document.body.innerText
+      .split('\n')
+      .filter((line) => !terminalLines.has(line) && /\S·|·\S/.test(line))
+      .map((line) => `"${line.trim()}" has a "·" without a space beside it`)
+      .slice(0, 5)
+  })
+}
+
 /** Each size and theme: a PNG, the overflow check and axe. `exclude`: content the app does not style (a terminal's output). */
 async function shoot(page: Page, name: string, options: { exclude?: string[]; ready?: () => Promise<void> } = {}): Promise<void> {
   await mkdir(SCREENSHOTS_DIR, { recursive: true })
@@ -56,7 +69,11 @@ async function shoot(page: Page, name: string, options: { exclude?: string[]; re
       await options.ready?.()
       const where = `${name} at ${size.width}×${size.height} (${scheme})`
       // Every view is looked at before the walk fails: the list says everything that is wrong at once.
-      const found = [...(await sidewaysOverflow(page)), ...(await axeViolations(page, { ...options, allImpacts: true }))]
+      const found = [
+        ...(await sidewaysOverflow(page)),
+        ...(await gluedSeparators(page)),
+        ...(await axeViolations(page, { ...options, allImpacts: true }))
+      ]
       for (const problem of found) problems.push(`${where}: ${problem}`)
       await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}-${size.width}x${size.height}-${scheme}.png`) })
     }
