@@ -36,7 +36,17 @@ test('settings: theme, notifications, profiles add/edit/remove; shortcuts and th
   const ready = page.getByRole('checkbox', { name: 'An instance is ready (Running)' })
   await expect(ready).toBeChecked()
   await ready.uncheck()
-  await expect(page.getByRole('status').filter({ hasText: 'Notification settings saved.' })).toBeVisible()
+
+  // "Saved" shows beside the button pressed, in view: not in one line at the top of a long page.
+  const ssh = page.getByRole('region', { name: 'SSH', exact: true })
+  await ssh.getByRole('button', { name: 'Save key file' }).click()
+  await expect(ssh.getByRole('status')).toHaveText('SSH key setting saved.')
+  await expect(ssh.getByRole('status')).toBeInViewport()
+  const guard = page.getByRole('region', { name: 'Cost guard', exact: true })
+  await guard.getByRole('button', { name: 'Save rules for new instances' }).click()
+  const rulesSaved = guard.getByRole('status').filter({ hasText: 'Rules saved.' })
+  await expect(rulesSaved).toBeVisible()
+  await expect(rulesSaved).toBeInViewport()
 
   await page.getByRole('button', { name: 'Add profile' }).click()
   const dialog = page.getByRole('dialog', { name: 'Add profile' })
