@@ -143,6 +143,13 @@ test('every view, at two sizes, in both themes', async ({ page, shell }) => {
   const hostKey = page.getByRole('dialog', { name: 'Unknown host key' })
   await expect(hostKey).toBeVisible({ timeout: 20_000 })
   await shoot(page, 'host-key')
+  // A dialog's text starts one body padding under its header: a paragraph's own margin once doubled it.
+  const underHeader = await hostKey.evaluate((dialog) => {
+    const header = dialog.querySelector('header')!.getBoundingClientRect()
+    const first = dialog.querySelector('.body > :first-child')!.getBoundingClientRect()
+    return first.top - header.bottom
+  })
+  expect(underHeader).toBeLessThanOrEqual(16)
   await hostKey.getByRole('button', { name: 'Accept and remember' }).click()
   await page.getByRole('button', { name: 'Files', exact: true }).click()
   const files = page.getByRole('complementary', { name: 'Files' })
