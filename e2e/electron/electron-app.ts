@@ -102,6 +102,16 @@ export async function openNotebookOfNewInstance(launched: LaunchedApp, name: str
   return notebook
 }
 
+/**
+ * A first terminal's host-key question, answered: each launch has a fresh data folder, so the
+ * Sandbox's key is never known yet. Waits for the dialog (it opens once the key has arrived).
+ */
+export async function acceptFirstHostKey(window: Page): Promise<void> {
+  const hostKey = window.getByRole('dialog', { name: 'Unknown host key' })
+  await expect(hostKey).toBeVisible({ timeout: 20_000 })
+  await hostKey.getByRole('button', { name: 'Accept and remember' }).click()
+}
+
 /** The create form, filled for the Sandbox's default catalogue, submitted. */
 export async function createInstance(window: Page, name: string): Promise<void> {
   await window.keyboard.press(process.platform === 'darwin' ? 'Meta+N' : 'Control+N')

@@ -5,7 +5,7 @@
  * Paste puts the system clipboard's text into the shell (main reads the clipboard).
  */
 import { expect, test } from '@playwright/test'
-import { createInstance, launchApp, requireElectron, signInToSandbox } from './electron-app'
+import { acceptFirstHostKey, createInstance, launchApp, requireElectron, signInToSandbox } from './electron-app'
 
 test('echo through the terminal', async () => {
   const executable = requireElectron()
@@ -27,9 +27,7 @@ test('echo through the terminal', async () => {
     const detail = page.getByRole('complementary', { name: 'Instance details' })
     await detail.getByRole('button', { name: 'Terminal' }).click()
 
-    // First contact with a host may ask to trust its key; the Sandbox's key is the one shown.
-    const trust = page.getByRole('dialog').getByRole('button', { name: /trust|connect|accept/i })
-    if (await trust.isVisible({ timeout: 5_000 }).catch(() => false)) await trust.click()
+    await acceptFirstHostKey(page)
 
     await expect
       .poll(() => page.evaluate(() => (globalThis as unknown as { __terminalOut: string }).__terminalOut), { timeout: 20_000 })
