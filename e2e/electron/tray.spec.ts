@@ -1,12 +1,25 @@
 /**
  * The real Electron tray shows what the tray model says. The model is computed here by the same
- * pure function (src/main/tray/tray-model.ts) from the state the window reads over the contract;
- * the menu is captured in the main process as the adapter hands it to Electron
- * (Tray#setContextMenu), and the two are compared item by item, submenus included.
+ * pure function (src/main/tray/tray-model.ts) from the state the window reads over the contract,
+ * every part main gives it (balance, cost guard, tunnels, updates, watches, templates); the menu
+ * is captured in the main process as the adapter hands it to Electron (Tray#setContextMenu), and
+ * the two are compared item by item, submenus included.
  */
 import { expect, test } from '@playwright/test'
 import { launchApp, requireElectron, signInToSandbox } from './electron-app'
-import type { InstancesSnapshot, ProfilesState, SessionState, Settings, TrayMenuItem, TrayModel } from '../../src/shared/contract'
+import type {
+  BalanceSnapshot,
+  InstancesSnapshot,
+  ProfilesState,
+  SessionState,
+  Settings,
+  TrayMenuItem,
+  TrayModel
+} from '../../src/shared/contract'
+import type { CostSnapshot } from '../../src/shared/contract-cost'
+import type { AvailabilitySnapshot, LaunchTemplate } from '../../src/shared/contract-launch'
+import type { TunnelInfo } from '../../src/shared/contract-tunnels'
+import type { UpdateState } from '../../src/shared/contract-update'
 import { trayModel } from '../../src/main/tray/tray-model'
 
 interface ShownItem {
@@ -60,17 +73,52 @@ test('the tray menu matches its model', async () => {
     await signInToSandbox(page)
 
     const model = async (): Promise<TrayModel> => {
-      const [session, snapshot, settings, profiles] = (await page.evaluate(async () => {
-        const w = globalThis as unknown as { cloud: { invoke: (c: string) => Promise<{ ok: boolean; value: unknown }> } }
-        const get = async (command: string): Promise<unknown> => {
-          const answer = await w.cloud.invoke(command)
-          if (!answer.ok) throw new Error(`${command} failed`)
-          return answer.value
+      const [session, snapshot, settings, profiles, balance, cost, tunnels, update, availability, templates] = (await page.evaluate(
+        async () => {
+          const w = globalThis as unknown as { cloud: { invoke: (c: string) => Promise<{ ok: boolean; value: unknown }> } }
+          const get = async (command: string): Promise<unknown> => {
+            const answer = await w.cloud.invoke(command)
+            if (!answer.ok) throw new Error(`${command} failed`)
+            return answer.value
+          }
+          const commands = [
+            'session.get',
+            'instances.get',
+            'settings.get',
+            'profiles.get',
+            'balance.get',
+            'cost.get',
+            'tunnels.list',
+            'update.get',
+            'availability.get',
+            'templates.list'
+          ]
+          return Promise.all(commands.map(get))
         }
-        return Promise.all([get('session.get'), get('instances.get'), get('settings.get'), get('profiles.get')])
-      })) as [SessionState, InstancesSnapshot, Settings, ProfilesState]
+      )) as [
+        SessionState,
+        InstancesSnapshot,
+        Settings,
+        ProfilesState,
+        BalanceSnapshot,
+        CostSnapshot,
+        TunnelInfo[],
+        UpdateState,
+        AvailabilitySnapshot,
+        LaunchTemplate[]
+      ]
       const profileName = profiles.profiles.find((profile) => profile.id === session.profileId)?.name ?? ''
-      return trayModel(session, snapshot, settings, { health: { state: 'ok' }, profileName })
+      // As tray-presenter.ts builds it; a healthy watch and no failing part are what a fresh launch has.
+      return trayModel(session, snapshot, settings, {
+        health: { state: 'ok' },
+        profileName,
+        balance,
+        cost,
+        tunnels,
+        update,
+        watches: availability.watches,
+        templates
+      })
     }
     const shown = async (): Promise<{ menu: ShownItem[]; tooltip: string }> =>
       app.evaluate(() => (globalThis as unknown as { __trayShown: { menu: ShownItem[]; tooltip: string } }).__trayShown)
