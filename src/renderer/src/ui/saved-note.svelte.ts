@@ -3,7 +3,7 @@
  * a long page sees it where they are looking (one line at the top of Settings was scrolled out of
  * view), and a screen reader hears it (SavedNote.svelte is a status).
  */
-export const SAVED_NOTE_MS = 2500
+const SAVED_NOTE_MS = 2500
 
 export class SavedNoteText {
   text = $state('')
