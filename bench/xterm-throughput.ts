@@ -32,6 +32,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from '@playwright/test'
+import { quote } from 'shlex'
 import type { EventName, Events, NoticeName } from '../src/shared/contract'
 import type { ClientContext } from '../src/main/core-types'
 import type { WebShell } from '../src/web/server'
@@ -80,12 +81,15 @@ const floodFiles = mkdtempSync(join(tmpdir(), 'cloudtray-xterm-floods-'))
 process.on('exit', () => rmSync(floodFiles, { recursive: true, force: true }))
 const floodCommands = new Map<number, string>()
 const floodOf = (bytes: number): string => {
-  const known = floodCommands.get(bytes)
-  if (known) return known
-  const path = join(floodFiles, String(bytes))
-  writeFileSync(path, FLOOD_LINE.repeat(Math.ceil(bytes / FLOOD_LINE.length)).slice(0, bytes))
-  floodCommands.set(bytes, `cat ${path}`)
-  return `cat ${path}`
+  let command = floodCommands.get(bytes)
+  if (!command) {
+    const path = join(floodFiles, String(bytes))
+    writeFileSync(path, FLOOD_LINE.repeat(Math.ceil(bytes / FLOOD_LINE.length)).slice(0, bytes))
+    // Typed into a shell: a temp folder's name may hold anything a user's TMPDIR does.
+    command = `cat ${quote(path)}`
+    floodCommands.set(bytes, command)
+  }
+  return command
 }
 const FLOOD = floodOf(BYTES)
 const PROFILE_FLOOD = floodOf(PROFILE_BYTES)

@@ -1,9 +1,10 @@
 /**
  * A process playing main for heap-growth.test.ts: with `pinned` as its argument it sets main's
- * heap growth as the shells do (without it, it runs as main did before, to see the regime); then it floods a terminal through the app's SSH session from a
- * Debian sshd (the MiB in its second argument) and prints one JSON line: the bytes that arrived and
- * the full collections met meanwhile. A process of its own, because the regime depends on the
- * process's heap, and a test worker's is neither main's size nor fresh.
+ * heap growth as the shells do (without it, it runs as main did before, to see the regime). Then
+ * it floods a terminal through the app's SSH session from a Debian sshd (the MiB in its second
+ * argument) and prints one JSON line: the bytes that arrived and the full collections met
+ * meanwhile. A process of its own, because the regime depends on the process's heap, and a test
+ * worker's is neither main's size nor fresh.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
