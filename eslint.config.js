@@ -36,6 +36,18 @@ const UNBOUNDED_SPREADS = [
   }
 ]
 
+/**
+ * ssh2 1.17's generateKeyPairSync('ed25519') drops a leading zero byte of the public key: about
+ * 1 key in 256 cannot be read back ("Malformed OpenSSH private key"), which failed CI once in a
+ * test's host key. The one maker that reads each key back lives in src/emulator/reach/host-key.ts.
+ */
+const UNCHECKED_SSH_KEYS = [
+  {
+    selector: "CallExpression[callee.property.name='generateKeyPairSync'][arguments.0.value='ed25519']",
+    message: 'ssh2 makes an unreadable ed25519 key 1 time in 256: use generateEd25519KeyPair() from src/emulator/reach/host-key.ts.'
+  }
+]
+
 /** The renderer's feature folders: each may use the others, lib/ and ui/, never a route in views/. */
 const RENDERER = './src/renderer/src'
 const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'launch', 'terminal', 'update', 'web-shell'].map(
@@ -156,10 +168,15 @@ export default tseslint.config(
     rules: {
       // Matching control characters is how the app finds them in untrusted text (os-text, ssh values).
       'no-control-regex': 'off',
-      'no-restricted-syntax': ['error', ...UNBOUNDED_SPREADS],
+      'no-restricted-syntax': ['error', ...UNBOUNDED_SPREADS, ...UNCHECKED_SSH_KEYS],
       // Names starting with _ are deliberately unused (a parameter a signature needs).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }]
     }
+  },
+  {
+    // The checked key maker itself.
+    files: ['src/emulator/reach/host-key.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...UNBOUNDED_SPREADS] }
   },
   {
     files: ['**/*.svelte', '**/*.svelte.ts'],

@@ -21,6 +21,7 @@ import ssh2 from 'ssh2'
 import { ManualClock } from '../src/shared/clock'
 import type { CostSnapshot } from '../src/shared/contract-cost'
 import { startEmulator, type Emulator } from '../src/emulator/index'
+import { generateEd25519KeyPair } from '../src/emulator/reach/host-key'
 import { createReach, type EmulatorReach } from '../src/emulator/reach/index'
 import type { ReachContext } from '../src/emulator/reach-types'
 import { createMemoryKeychain } from '../src/main/account/keychain'
@@ -129,7 +130,7 @@ async function referenceHour(): Promise<{ stats: Stats; ids: string[]; cpuMs: nu
   const clock = new ManualClock(Date.now())
   const emulator = await startEmulator({ bootMs: 1_000, clock, reach: createReach() })
   try {
-    const keys = ssh2.utils.generateKeyPairSync('ed25519')
+    const keys = generateEd25519KeyPair('gpu-probe-bench')
     emulator.control.registerSshKey('demo', keys.public)
     const ids = await emulator.control.seedInstances('demo', INSTANCES)
     const targets = emulator.control.instances('demo').map((instance) => sshTarget(instance))

@@ -10,12 +10,13 @@ import { join } from 'node:path'
 import ssh2 from 'ssh2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ManualClock, systemClock } from '../../../shared/clock'
+import { generateEd25519PrivateKey } from '../../../emulator/reach/host-key'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
 import { runningInstance } from '../testing/instance'
 import { TerminalHarness } from '../testing/terminal-harness'
 import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
 
-const { Server, utils } = ssh2
+const { Server } = ssh2
 
 /** The user trusts the host key once and answers the `kind` prompt with `secret`; anything else is cancelled. */
 function trustingTheHostAnswer(kind: 'keyboard-interactive' | 'password', secret: string) {
@@ -35,7 +36,7 @@ describe('keyboard-interactive and password prompts', () => {
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'cloudtray-auth-'))
-    const hostKey = utils.generateKeyPairSync('ed25519').private
+    const hostKey = generateEd25519PrivateKey('auth-prompts-test')
     server = new Server({ hostKeys: [hostKey] }, (client) => {
       client.on('authentication', (ctx) => {
         if (ctx.method === 'keyboard-interactive' && methods.includes('keyboard-interactive')) {

@@ -8,6 +8,7 @@
  */
 import type { AddressInfo } from 'node:net'
 import ssh2, { type Attributes, type SFTPWrapper } from 'ssh2'
+import { generateEd25519PrivateKey } from '../../../emulator/reach/host-key'
 
 const { Server, utils } = ssh2
 const { STATUS_CODE } = utils.sftp
@@ -137,7 +138,7 @@ export async function startHostileSftpServer(options: HostileSftpOptions): Promi
     })
   }
 
-  const server = new Server({ hostKeys: [utils.generateKeyPairSync('ed25519').private] }, (client) => {
+  const server = new Server({ hostKeys: [generateEd25519PrivateKey('hostile-sftp-server')] }, (client) => {
     // Anyone may come in: this server's harm is in what it answers.
     client.on('authentication', (ctx) => ctx.accept())
     client.on('ready', () => {
