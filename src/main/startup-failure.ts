@@ -3,26 +3,17 @@
  * what happened and what to do, in their words, instead of Electron's stack-trace box and a
  * process left running with no window. Pure, with a table test.
  */
+import { diskProblem } from './util/disk-problem'
 
 export interface StartupFailure {
   title: string
   content: string
 }
 
-/** Why the data folder could not be used, by Node's error code. */
-const FOLDER_PROBLEMS: Record<string, string> = {
-  ENOTDIR: 'a file is where the folder should be',
-  EEXIST: 'a file is where the folder should be',
-  EACCES: 'you do not have permission to write there',
-  EPERM: 'you do not have permission to write there',
-  EROFS: 'the disk is read-only',
-  ENOSPC: 'the disk is full'
-}
-
 export function startupFailure(error: unknown, dataDir: string): StartupFailure {
   const title = 'Cloud Tray could not start'
-  const { code, path, message } = (error ?? {}) as { code?: unknown; path?: unknown; message?: unknown }
-  const problem = typeof code === 'string' ? FOLDER_PROBLEMS[code] : undefined
+  const { path, message } = (error ?? {}) as { path?: unknown; message?: unknown }
+  const problem = diskProblem(error)
   if (problem && typeof path === 'string' && (path === dataDir || path.startsWith(dataDir))) {
     return {
       title,

@@ -1,8 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ManualClock } from '../../shared/clock'
+import { AppError } from '../app-error'
 import { DEFAULT_SETTINGS } from './settings-schema'
 import { SettingsStore } from './settings-store'
 
@@ -52,5 +53,32 @@ describe('settings store', () => {
     await expect(store.update({ terminalFontSize: 400 })).rejects.toThrow()
     await expect(store.update({ bogus: true } as never)).rejects.toThrow()
     expect(store.get()).toEqual(DEFAULT_SETTINGS)
+  })
+
+  it('a change that cannot be written is not made: the settings stay as they were, and the error says why', async () => {
+    const store = new SettingsStore(dir, new ManualClock())
+    await store.load()
+    // A folder where the file goes: the rename fails even for root, as a full or read-only disk would.
+    await mkdir(join(dir, 'settings.json'))
+    const refused = store.update({ theme: 'dark' })
+    await expect(refused).rejects.toBeInstanceOf(AppError)
+    await expect(refused).rejects.toMatchObject({ kind: 'io', message: expect.stringMatching(/a folder is where the file should be/) })
+    expect(store.get()).toEqual(DEFAULT_SETTINGS)
+
+    await rmdir(join(dir, 'settings.json'))
+    await store.update({ notifications: { stopped: false } })
+    const written = JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8'))
+    expect(written.theme).toBe(DEFAULT_SETTINGS.theme)
+    expect(written.notifications.stopped).toBe(false)
+  })
+
+  it('changes made at once are each kept, in order', async () => {
+    const store = new SettingsStore(dir, new ManualClock())
+    await store.load()
+    const [first, second] = await Promise.all([store.update({ theme: 'dark' }), store.update({ notifications: { stopped: false } })])
+    expect(first.theme).toBe('dark')
+    expect(second).toMatchObject({ theme: 'dark', notifications: { stopped: false } })
+    const again = new SettingsStore(dir, new ManualClock())
+    expect((await again.load()).settings).toEqual(second)
   })
 })

@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import type { Settings, SettingsPatch } from '../../shared/contract'
 import type { Clock } from '../../shared/clock'
 import { writeFileAtomic } from '../../shared/node/atomic-write'
+import { AppError } from '../app-error'
+import { diskProblem } from '../util/disk-problem'
 import { DEFAULT_SETTINGS, SettingsSchema, applySettingsPatch, SettingsPatchSchema } from './settings-schema'
 
 export interface SettingsLoad {
@@ -58,14 +60,35 @@ export class SettingsStore {
     }
   }
 
-  /** Applies a validated patch and writes the file; concurrent updates are serialised. */
+  /**
+   * Applies a validated patch and writes the file; concurrent updates are serialised. A change
+   * counts only once it is on disk: when the write fails, the settings stay as they were (what
+   * the window shows and what the app does agree) and the error says why, in the user's words.
+   */
   async update(patch: SettingsPatch): Promise<Settings> {
-    const next = applySettingsPatch(this.current, SettingsPatchSchema.parse(patch))
-    this.current = next
-    const write = this.writing.then(() => writeFileAtomic(this.path, JSON.stringify(next, null, 2) + '\n'))
-    this.writing = write.catch(() => undefined)
-    await write
-    return next
+    const parsed = SettingsPatchSchema.parse(patch)
+    const saved = this.writing.then(async () => {
+      const next = applySettingsPatch(this.current, parsed)
+      await this.write(next)
+      this.current = next
+      return next
+    })
+    this.writing = saved.then(
+      () => undefined,
+      () => undefined
+    )
+    return saved
+  }
+
+  private async write(settings: Settings): Promise<void> {
+    try {
+      await writeFileAtomic(this.path, JSON.stringify(settings, null, 2) + '\n')
+    } catch (error) {
+      const problem = diskProblem(error) ?? (error instanceof Error ? error.message : String(error))
+      throw new AppError('io', `Could not save your settings in ${this.path}: ${problem}. Nothing was changed; fix that and try again.`, {
+        cause: error
+      })
+    }
   }
 }
 

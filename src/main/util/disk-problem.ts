@@ -1,0 +1,20 @@
+/**
+ * Why a file or folder of Cloud Tray's own could not be written, in the user's words, by Node's
+ * error code: one table for every message that names a disk problem (start-up, saving settings).
+ */
+const DISK_PROBLEMS: Record<string, string> = {
+  ENOTDIR: 'a file is where the folder should be',
+  EEXIST: 'a file is where the folder should be',
+  EISDIR: 'a folder is where the file should be',
+  EACCES: 'you do not have permission to write there',
+  EPERM: 'you do not have permission to write there',
+  EROFS: 'the disk is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'your disk quota is used up'
+}
+
+/** The problem a Node file-system error names, or undefined for an error that is not one of these. */
+export function diskProblem(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' ? DISK_PROBLEMS[code] : undefined
+}
