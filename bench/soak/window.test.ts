@@ -18,7 +18,7 @@ function fakeCore() {
 }
 
 const parsed = (notice: ReturnType<typeof vi.fn>, times: number): Promise<void> =>
-  vi.waitFor(() => expect(notice).toHaveBeenCalledTimes(times))
+  vi.waitFor(() => expect(notice).toHaveBeenCalledTimes(times), { timeout: 10_000 })
 
 describe('the soak window', () => {
   it('reads a flood marker that tmux drew in two pieces (the screen, not the bytes)', async () => {
@@ -39,7 +39,7 @@ describe('the soak window', () => {
     window.attach(core)
     data('seq 1 3\r\n1\r\n2\r\n3\r\nFLOOD-2-5-DONE\r\n')
     window.detach()
-    await vi.waitFor(() => expect(window.markers).toEqual(new Set(['2-5'])))
+    await vi.waitFor(() => expect(window.markers).toEqual(new Set(['2-5'])), { timeout: 10_000 })
   })
 
   it('acknowledges each batch once xterm has parsed it, with its byte count', async () => {

@@ -94,11 +94,11 @@ describe('state written before the answer', () => {
       const saved = readFileSync(statePath, 'utf8')
       for (const answer of answers) expect(saved).toContain(answer.body.instanceId)
 
+      // Nothing is on its way now, so a list writes nothing, and an answer waits only for a write
+      // (persisted()): no step means it waited for none. No stopwatch: a busy machine fails one.
       steps.length = 0
-      const started = Date.now()
       await post(emulator.baseUrl, '/instance/list', pager(1, 5), token)
       expect(steps).toEqual([])
-      expect(Date.now() - started).toBeLessThan(SLOW_SYNC_MS)
     } finally {
       await emulator.close()
     }

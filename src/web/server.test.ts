@@ -115,7 +115,7 @@ describe('web shell', () => {
       expect((await first.bridge.invoke('app.info')).ok).toBe(true)
       expect(first.trays.at(-1)?.items.length).toBeGreaterThan(0)
       expect(await first.bridge.invoke('external.open', { url: 'https://example.com/a' })).toEqual({ ok: true, value: undefined })
-      await vi.waitFor(() => expect(first.recorded).toHaveLength(1))
+      await vi.waitFor(() => expect(first.recorded).toHaveLength(1), { timeout: 10_000 })
       expect(first.recorded[0]).toMatchObject({ kind: 'external-url', detail: 'https://example.com/a' })
       expect(shell.recorded()).toEqual(first.recorded)
       // A page that connects later is sent what it missed.
@@ -127,7 +127,7 @@ describe('web shell', () => {
       } finally {
         late.bridge.close()
       }
-      await vi.waitFor(() => expect(second.recorded).toEqual(first.recorded))
+      await vi.waitFor(() => expect(second.recorded).toEqual(first.recorded), { timeout: 10_000 })
     } finally {
       first.bridge.close()
       second.bridge.close()

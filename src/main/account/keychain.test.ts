@@ -237,7 +237,7 @@ describe('the OS keychain, whatever it answers', () => {
     const told: boolean[] = []
     os.watch!((waiting) => told.push(waiting))
     const reading = os.get('sandbox/demo')
-    await vi.waitFor(() => expect(told).toEqual([true]))
+    await vi.waitFor(() => expect(told).toEqual([true]), { timeout: 10_000 })
     answer!()
     expect(await reading).toBe('late but right')
     expect(told).toEqual([true, false])

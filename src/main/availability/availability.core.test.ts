@@ -12,7 +12,7 @@ import type { AppNotification } from '../../shared/contract'
 import type { AvailabilitySnapshot, LaunchSpec, StockWatch } from '../../shared/contract-launch'
 import { createRequest, type CoreRig } from '../testing/core-harness'
 import { coreRigsPerTest } from '../testing/core-rigs'
-import { pass, until } from './testing/stock-time'
+import { pass, until } from '../testing/emulated-time'
 import { STOCK_CHECK_INTERVAL_MS } from './availability'
 
 const FEED = '/resource/user/instance/list'

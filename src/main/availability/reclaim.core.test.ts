@@ -11,7 +11,7 @@ import type { CreateInstanceRequest } from '../../shared/create-request'
 import { EVERY_PART } from '../../shared/testing/create-request'
 import { createRequest, type CoreRig } from '../testing/core-harness'
 import { coreRigsPerTest } from '../testing/core-rigs'
-import { pass, until } from './testing/stock-time'
+import { pass, until } from '../testing/emulated-time'
 
 const SPOT = 'gpu-h100-sxm-1x-spot'
 const MIN = 60_000

@@ -1,11 +1,13 @@
 /**
- * Time for the availability watch's core tests: the app's clock is a ManualClock moved on by the
- * test, while catalog reads and creates travel over real sockets to the emulator. `pass` moves
- * the clock in steps, letting each step's socket work finish; `until` waits for a fact in real
- * time, patiently: on a loaded machine an answer over loopback can take seconds, and a short
- * budget made these tests fail for load alone. A fact that never comes still fails the test.
+ * Time for core tests against the emulator: the app's clock (and the emulator's) is a ManualClock
+ * moved on by the test, while reads, creates and stops travel over real sockets. `pass` moves the
+ * clock in steps, letting each step's socket work finish; `until` waits for a fact in real time,
+ * and `passUntil` moves the clock until a fact holds (one that needs emulated time too: a stop
+ * takes the emulator's stop time). Both are patient: on a loaded machine an answer over
+ * loopback can take seconds, and a short budget made these tests fail for load alone. A fact
+ * that never comes still fails the test.
  */
-import type { ManualClock } from '../../../shared/clock'
+import type { ManualClock } from '../../shared/clock'
 
 /** Lets what the last timer started (a read over a real socket, a create) go on. */
 export const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 15))
@@ -20,6 +22,15 @@ export async function until(ready: () => boolean | Promise<boolean>, tries = 650
   for (let i = 0; i < tries; i++) {
     if (await ready()) return
     await settle()
+  }
+  throw new Error('waited too long')
+}
+
+/** Moves the clock on by `step` and settles, until `ready` holds: at most `tries` steps (10 s of real time by default). */
+export async function passUntil(clock: ManualClock, ready: () => boolean, step = 1_000, tries = 650): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (ready()) return
+    await clock.advanceAsync(step, settle)
   }
   throw new Error('waited too long')
 }

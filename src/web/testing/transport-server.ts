@@ -109,7 +109,8 @@ export function rawSocket(r: Running, ...offers: string[]): WebSocket {
   return new WebSocket(`${r.origin}/ws`, [WS_PROTOCOL, `${WS_SECRET_PREFIX}${r.secret}`, ...offers], { origin: r.httpOrigin })
 }
 
+/** Until `check` holds, in real time: up to 10 s, since a loaded machine can stall a socket's answer for a second. */
 export async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
+  for (let i = 0; i < 2_000 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
   expect(check()).toBe(true)
 }

@@ -4,9 +4,10 @@
  * it never asks the user (an unknown host key and a locked key fail with their reason and no
  * prompt); and it stops when the instance stops.
  */
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { quote } from 'shlex'
 import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../../shared/api'
 import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
@@ -138,8 +139,11 @@ describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSS
     await trust()
     await links.exec('i-1', 'true')
     const connection = links.connectionOf('i-1')!
-    const running = links.exec('i-1', 'sleep 30')
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // The command is running once its marker exists (a fixed sleep lost that race on a busy machine).
+    const marker = join(sshd.scratch, `running-${counter}`)
+    const running = links.exec('i-1', `touch ${quote(marker)}; sleep 30`)
+    for (let waited = 0; !existsSync(marker) && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(existsSync(marker)).toBe(true)
     stop()
     links.instanceStopped('i-1', 'test-box stopped.')
     await connection.closed
