@@ -9,7 +9,7 @@ import type { Settings, SettingsPatch } from '../../shared/contract'
 import type { Clock } from '../../shared/clock'
 import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { AppError } from '../app-error'
-import { diskProblem } from '../util/disk-problem'
+import { describeDiskError } from '../util/disk-problem'
 import { DEFAULT_SETTINGS, SettingsSchema, applySettingsPatch, SettingsPatchSchema } from './settings-schema'
 
 export interface SettingsLoad {
@@ -84,10 +84,13 @@ export class SettingsStore {
     try {
       await writeFileAtomic(this.path, JSON.stringify(settings, null, 2) + '\n')
     } catch (error) {
-      const problem = diskProblem(error) ?? (error instanceof Error ? error.message : String(error))
-      throw new AppError('io', `Could not save your settings in ${this.path}: ${problem}. Nothing was changed; fix that and try again.`, {
-        cause: error
-      })
+      throw new AppError(
+        'io',
+        `Could not save your settings in ${this.path}: ${describeDiskError(error)}. Nothing was changed; fix that and try again.`,
+        {
+          cause: error
+        }
+      )
     }
   }
 }

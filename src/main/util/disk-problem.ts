@@ -18,3 +18,8 @@ export function diskProblem(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code
   return typeof code === 'string' ? DISK_PROBLEMS[code] : undefined
 }
+
+/** The problem in words when the table knows it, else the error's own message. */
+export function describeDiskError(error: unknown): string {
+  return diskProblem(error) ?? (error instanceof Error ? error.message : String(error))
+}

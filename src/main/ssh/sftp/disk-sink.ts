@@ -11,8 +11,10 @@ import { access, mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/
 import { isAbsolute, join, relative, resolve } from 'node:path'
 import type { TransferItem } from '../../../shared/contract-files'
 import { AppError } from '../../app-error'
+import { describeDiskError } from '../../util/disk-problem'
 
-const PART = '.cloud-tray-part'
+/** A file being downloaded is written beside its name with this ending, and renamed once whole. */
+export const PART = '.cloud-tray-part'
 
 /** `path` (a/b/c from the instance) under `folder`, or null when it would leave it or is not a plain name. */
 export function localPath(folder: string, path: string): string | null {
@@ -68,9 +70,10 @@ export class DiskSink {
     try {
       await access(this.folder, constants.W_OK)
     } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT'
       throw new AppError(
         'io',
-        `Cloud Tray cannot write into ${this.folder} (${(error as NodeJS.ErrnoException).code ?? 'refused'}). Pick another folder.`
+        `Cloud Tray cannot write into ${this.folder}: ${missing ? 'the folder does not exist' : describeDiskError(error)}. Pick another folder.`
       )
     }
     const renamedTops = new Map<string, string>()
@@ -89,7 +92,7 @@ export class DiskSink {
         if (item.kind === 'folder') await mkdir(target, { recursive: true })
         else if (item.size === 0) await (await open(target, 'wx')).close()
       } catch (error) {
-        throw new AppError('io', `Could not create ${target}: ${(error as Error).message}. Nothing more was written.`)
+        throw new AppError('io', `Could not create ${target}: ${describeDiskError(error)}. Nothing more was written.`)
       }
     }
   }
@@ -107,7 +110,7 @@ export class DiskSink {
         this.fail(
           new AppError(
             'io',
-            `Could not write the download into ${this.folder}: ${(error as Error).message}. Nothing half-written was kept.`
+            `Could not write the download into ${this.folder}: ${describeDiskError(error)}. Nothing half-written was kept.`
           )
         )
       }
