@@ -1,3 +1,4 @@
+import { REFUSED_PORT } from '../src/shared/node/testing/refused-port'
 import { captureScreen, expect, test } from './web-fixture'
 
 test.describe.configure({ timeout: 120_000 })
@@ -43,14 +44,7 @@ test('after the last retry the account locks, and the page says until when', asy
 })
 
 test('a server that cannot be reached is named, with a hint to check the profile', async ({ page, shell }) => {
-  // A loopback port nothing listens on.
-  const { createServer } = await import('node:net')
-  const probe = createServer()
-  const port = await new Promise<number>((resolve) =>
-    probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port))
-  )
-  await new Promise((resolve) => probe.close(resolve))
-  const baseUrl = `http://127.0.0.1:${port}/api`
+  const baseUrl = `http://127.0.0.1:${REFUSED_PORT}/api`
   const saved = await shell.core.handle('profiles.save', { name: 'Unreachable', baseUrl }, { clientId: 'test' })
   expect(saved.ok).toBe(true)
 
@@ -62,7 +56,7 @@ test('a server that cannot be reached is named, with a hint to check the profile
   // The client may retry a refused connection before giving up; allow for it on a busy machine.
   const alert = page.getByRole('alert').filter({ hasText: 'Could not reach' })
   // Said once, in a person's words (#24): the address, what happened, what to check, and the way to Settings.
-  await expect(alert).toContainText(`Could not reach http://127.0.0.1:${port}: nothing answered there`, { timeout: 30_000 })
+  await expect(alert).toContainText(`Could not reach http://127.0.0.1:${REFUSED_PORT}: nothing answered there`, { timeout: 30_000 })
   await expect(alert).toContainText("Check the profile's address")
   await expect(alert.getByRole('button', { name: 'Open Settings' })).toBeVisible()
   await captureScreen(page, 'login-network-error')

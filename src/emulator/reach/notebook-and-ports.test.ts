@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createReach, parseSshBackend, type EmulatorReach } from './index'
 import { fakeCloud, freePort, type FakeCloud } from './testing/fake-cloud'
 import type { EmuInstanceView } from '../reach-types'
+import { REFUSED_PORT } from '../../shared/node/testing/refused-port'
 
 let cloud: FakeCloud
 let reach: EmulatorReach
@@ -109,7 +110,7 @@ describe('forwarded node ports', () => {
   })
 
   it('closes the connection when nothing listens inside, and says so in the log', async () => {
-    const deadPort = await freePort()
+    const deadPort = REFUSED_PORT
     const nodePort = await freePort()
     const other: EmuInstanceView = {
       ...view,

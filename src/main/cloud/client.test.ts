@@ -3,7 +3,8 @@ import { generate } from 'selfsigned'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createCloudClient } from './client'
 import { CloudError } from './errors'
-import { closedPort, failureOf, json, startHttpFixture, type HttpFixture } from './testing/http-fixture'
+import { REFUSED_PORT } from '../../shared/node/testing/refused-port'
+import { failureOf, json, startHttpFixture, type HttpFixture } from './testing/http-fixture'
 import { instance, volume } from './testing/sample-bodies'
 import { openPoolCount } from './pool'
 import type { CloudClient } from './types'
@@ -128,7 +129,7 @@ describe('the token never leaks', () => {
 
 describe('network failures', () => {
   it('a closed port is network: connection refused', async () => {
-    const port = await closedPort()
+    const port = REFUSED_PORT
     const offline = createCloudClient({ baseUrl: `http://127.0.0.1:${port}/api`, token: () => TOKEN })
     const error = await failureOf(offline.listInstances({ currentPage: 1, pageSize: 1 }))
     await offline.close()

@@ -11,7 +11,7 @@ import { ManualClock } from '../../shared/clock'
 import { MAX_RECONNECT_ATTEMPTS } from './links/backoff'
 import { KnownHostsStore } from './host-keys/known-hosts-store'
 import { runningInstance } from './testing/instance'
-import { freePort } from './testing/openssh-server'
+import { REFUSED_PORT } from '../../shared/node/testing/refused-port'
 import { TerminalHarness } from './testing/terminal-harness'
 
 describe('the terminals: retry policy', () => {
@@ -19,7 +19,7 @@ describe('the terminals: retry policy', () => {
   afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
   async function setup() {
-    const port = await freePort() // nothing listens here: every attempt is refused
+    const port = REFUSED_PORT // nothing listens here: every attempt is refused
     const clock = new ManualClock()
     const harness = new TerminalHarness()
     const { terminals, links } = harness.connect({

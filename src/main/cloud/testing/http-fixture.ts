@@ -79,14 +79,6 @@ export async function startHttpFixture(options: { prefix?: string; tls?: { key: 
 }
 
 /** A port on 127.0.0.1 that nothing listens on (bound, then released). */
-export async function closedPort(): Promise<number> {
-  const server = createHttpServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as AddressInfo).port
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
-
 /** The CloudError a call fails with; fails the test if it succeeds or throws anything else. */
 export async function failureOf(promise: Promise<unknown>): Promise<CloudError> {
   try {

@@ -5,12 +5,12 @@
  * prompt); and it stops when the instance stops.
  */
 import { existsSync, mkdirSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { quote } from 'shlex'
 import { describe, expect, it } from 'vitest'
 import type { Instance } from '../../../shared/api'
 import type { PromptAnswer, SshPrompt } from '../../../shared/contract-ssh'
+import { REFUSED_PORT } from '../../../shared/node/testing/refused-port'
 import { KnownHostsStore } from '../host-keys/known-hosts-store'
 import { ExecError } from './exec'
 import { opensshAvailable } from '../testing/openssh-server'
@@ -115,11 +115,7 @@ describe.skipIf(!opensshAvailable())('shared connections and exec against OpenSS
   })
 
   it('says why it could not connect, without the link’s "Retrying in": nothing retries for a background command', async () => {
-    // A port nobody listens on: taken, then let go.
-    const closed = createServer()
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
-    const port = (closed.address() as AddressInfo).port
-    await new Promise((resolve) => closed.close(resolve))
+    const port = REFUSED_PORT
     const home = join(sshd.scratch, `home-${++counter}`)
     mkdirSync(home, { recursive: true })
     const links = sshdLinks(sshd.server, {
