@@ -181,3 +181,26 @@ test('a restored tab whose instance stopped meanwhile says so, does not connect,
     off()
   })
 })
+
+test("a new tab's scrollback is saved even when the tabs' save reaches main late", async ({ page }) => {
+  // Main keeps scrollback only for a pane of a tab it has saved. Each save of the tabs is held on
+  // its way for 8 s here (a busy machine once held it 2 s), so the first scrollback is ready well
+  // before main knows the tab. Before, that scrollback was dropped and, with no more output,
+  // never sent again: nothing on disk for that pane, as CI once saw after an Attach.
+  const TABS_SAVE_DELAY_MS = 8_000
+  await page.routeWebSocket(/\/ws$/, (route) => {
+    const server = route.connectToServer()
+    route.onMessage((message) => {
+      if (typeof message === 'string' && message.includes('"command":"terminals.save"'))
+        setTimeout(() => server.send(message), TABS_SAVE_DELAY_MS)
+      else server.send(message)
+    })
+  })
+  await withRestartableShell('cloudtray-e2e-persist-late-', async ({ dataDir, shell }) => {
+    await shell().emulator().seedInstances('demo', 1, { name: 'late-e2e' })
+    await openFirstTerminal(page, await signInRemembered(page, shell(), 'late-e2e'))
+    await typeIn(page, panes(page).nth(0), 'echo late-$((6*7))')
+    await expectInScrollback(page, 'late-42')
+    await expect.poll(async () => (await savedScrollback(dataDir)).some((text) => text.includes('late-42')), { timeout: 30_000 }).toBe(true)
+  })
+})

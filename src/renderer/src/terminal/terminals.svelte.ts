@@ -49,6 +49,9 @@ class TerminalStore {
   account = $state<string | null>(null)
   private listening = false
   private saveTimer: ReturnType<typeof setTimeout> | undefined
+  /** The last save of the tabs, until main has answered it (scrollback waits for it: saveScrollback). */
+  private savingTabs: Promise<void> = Promise.resolve()
+  private savingScrollback = false
   private readonly routes = new TerminalRoutes<TerminalPane>()
   private readonly routing: PaneRouting = {
     opened: (terminalId, pane) => this.routes.register(terminalId, pane),
@@ -231,6 +234,7 @@ class TerminalStore {
   signedOut(): void {
     this.account = null
     clearTimeout(this.saveTimer)
+    this.saveTimer = undefined
     for (const pane of this.allPanes()) pane.dispose()
     this.tabs = {}
     this.active = {}
@@ -255,7 +259,18 @@ class TerminalStore {
   private changed(): void {
     if (this.account === null) return
     clearTimeout(this.saveTimer)
-    this.saveTimer = setTimeout(() => void this.save(), SAVE_DELAY_MS)
+    this.saveTimer = setTimeout(() => void this.saveTabsNow(), SAVE_DELAY_MS)
+  }
+
+  /** The tabs' save that waits for its timer goes now; resolves once main has answered the last one. */
+  private saveTabsNow(): Promise<void> {
+    if (this.saveTimer !== undefined) {
+      clearTimeout(this.saveTimer)
+      this.saveTimer = undefined
+      // A save that fails (the socket down) is not retried here: the next change saves again.
+      this.savingTabs = this.save().catch(() => undefined)
+    }
+    return this.savingTabs
   }
 
   private async save(): Promise<void> {
@@ -272,12 +287,22 @@ class TerminalStore {
     await call('terminals.save', saved)
   }
 
-  /** Each pane whose output changed since its last save: its scrollback now. */
+  /**
+   * Each pane whose output changed since its last save: its scrollback now. Main keeps scrollback
+   * only for a pane of a tab it has saved, so the tabs' own save goes first and is answered: a
+   * new tab's first scrollback sent ahead of it was dropped, and not sent again until more output.
+   */
   private async saveScrollback(): Promise<void> {
-    if (this.account === null) return
-    for (const pane of this.allPanes()) {
-      const data = pane.scrollbackToSave()
-      if (data !== undefined) await call('terminals.saveScrollback', { paneId: pane.key, data })
+    if (this.account === null || this.savingScrollback) return
+    this.savingScrollback = true
+    try {
+      await this.saveTabsNow()
+      for (const pane of this.allPanes()) {
+        const data = pane.scrollbackToSave()
+        if (data !== undefined) await call('terminals.saveScrollback', { paneId: pane.key, data })
+      }
+    } finally {
+      this.savingScrollback = false
     }
   }
 }
