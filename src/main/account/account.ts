@@ -236,7 +236,7 @@ export class Account {
   /** The cloud took the credential: the profile is selected; answers whether the same user continues after an expiry. */
   private async accepted(input: { profileId: string; username: string }, before: SessionState): Promise<boolean> {
     const file = this.profilesStore.get()
-    if (file.selectedId !== input.profileId) await this.profilesStore.set(selectProfile(file, input.profileId))
+    if (file.selectedId !== input.profileId) await this.profilesStore.update((current) => selectProfile(current, input.profileId))
     return before.status === 'expired' && before.profileId === input.profileId && before.username === input.username
   }
 
@@ -325,7 +325,8 @@ export class Account {
       await this.logout()
       this.options.warn(ADDRESS_CHANGED_WARNING_ID, addressChangedMessage(input.name.trim()))
     }
-    await this.profilesStore.set({ ...after, remembered: this.profilesStore.get().remembered })
+    // Made again on the file as it is now: a sign-in meanwhile may have changed what it remembers.
+    await this.profilesStore.update((current) => ({ ...saveProfile(current, input), remembered: current.remembered }))
     return this.profiles()
   }
 
@@ -333,13 +334,13 @@ export class Account {
     if (this.session.state().status !== 'signed-out' && this.session.currentProfileId === id) {
       throw new AppError('not-allowed', 'Sign out of this profile before removing it.')
     }
-    await this.profilesStore.set(removeProfile(this.profilesStore.get(), id))
+    await this.profilesStore.update((current) => removeProfile(current, id))
     this.session.followSelection(this.profilesStore.get().selectedId)
     return this.profiles()
   }
 
   async selectProfile(id: string): Promise<ProfilesState> {
-    await this.profilesStore.set(selectProfile(this.profilesStore.get(), id))
+    await this.profilesStore.update((current) => selectProfile(current, id))
     this.session.followSelection(id)
     if (id === SANDBOX_PROFILE_ID) await this.ensureSandbox()
     return this.profiles()

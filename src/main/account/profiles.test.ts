@@ -1,5 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { defaultProfilesFile, normaliseBaseUrl, profilesState, removeProfile, saveProfile, selectProfile } from './profiles'
+import { ProfilesStore, defaultProfilesFile, normaliseBaseUrl, profilesState, removeProfile, saveProfile, selectProfile } from './profiles'
 
 describe('profiles', () => {
   const sandbox = {
@@ -61,5 +64,24 @@ describe('profiles', () => {
     expect(() => saveProfile(defaultProfilesFile(), { name: 'sandbox', baseUrl: 'https://a.b' })).toThrow(
       expect.objectContaining({ field: 'name' })
     )
+  })
+})
+
+describe('the profiles file', () => {
+  it('a profile the disk refuses is not added, and the error says why in words', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cloudtray-profiles-'))
+    try {
+      const store = new ProfilesStore(dir)
+      await store.load()
+      mkdirSync(join(dir, 'profiles.json'))
+      const refused = store.update((file) => saveProfile(file, { name: 'Staging', baseUrl: 'https://staging.example/api' }))
+      await expect(refused).rejects.toMatchObject({
+        kind: 'io',
+        message: `Could not save your profiles in ${join(dir, 'profiles.json')}: a folder is where the file should be. Nothing was changed; fix that and try again.`
+      })
+      expect(store.get().userProfiles).toEqual([])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -11,6 +11,8 @@ import { z } from 'zod'
 import type { Profile, ProfileInput, ProfilesState, SandboxAccess } from '../../shared/contract'
 import { AppError } from '../app-error'
 import { writeFileAtomic } from '../../shared/node/atomic-write'
+import { notSaved } from '../util/disk-problem'
+import { WrittenState } from '../util/written-state'
 
 export const HPC_AI_PROFILE_ID = 'hpc-ai'
 export const SANDBOX_PROFILE_ID = 'sandbox'
@@ -152,7 +154,13 @@ export function selectProfile(file: ProfilesFile, id: string): ProfilesFile {
 }
 
 export class ProfilesStore {
-  private file: ProfilesFile = defaultProfilesFile()
+  private readonly state = new WrittenState<ProfilesFile>(defaultProfilesFile(), async (file) => {
+    try {
+      await writeFileAtomic(this.path, JSON.stringify(file, null, 2) + '\n')
+    } catch (error) {
+      throw notSaved('your profiles', this.path, error)
+    }
+  })
 
   constructor(private readonly dataDir: string) {}
 
@@ -161,7 +169,7 @@ export class ProfilesStore {
   }
 
   get(): ProfilesFile {
-    return this.file
+    return this.state.get()
   }
 
   /** Returns a warning sentence when the file was unreadable and defaults are used. */
@@ -174,17 +182,19 @@ export class ProfilesStore {
       throw error
     }
     try {
-      this.file = ProfilesFileSchema.parse(JSON.parse(text))
+      this.state.loaded(ProfilesFileSchema.parse(JSON.parse(text)))
       return undefined
     } catch {
-      this.file = defaultProfilesFile()
+      this.state.loaded(defaultProfilesFile())
       return 'Your saved profiles could not be read; the built-in profiles are available. Add your own profiles again.'
     }
   }
 
-  async set(file: ProfilesFile): Promise<ProfilesFile> {
-    this.file = file
-    await writeFileAtomic(this.path, JSON.stringify(file, null, 2) + '\n')
-    return file
+  /**
+   * `change` applied to the profiles as the changes before it left them, then written: kept only
+   * once on disk (util/written-state.ts), so a failed write changes nothing and says why.
+   */
+  update(change: (file: ProfilesFile) => ProfilesFile): Promise<ProfilesFile> {
+    return this.state.update(change)
   }
 }

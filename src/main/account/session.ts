@@ -284,13 +284,12 @@ export class Session {
     method: SignInMethod,
     remembered: { expiresAt?: number; origin: string } | null
   ): Promise<void> {
-    const file = this.options.profiles.get()
-    await this.options.profiles.set({
+    await this.options.profiles.update((file) => ({
       ...file,
       lastUsernames: { ...file.lastUsernames, [profileId]: username },
       lastMethods: { ...file.lastMethods, [profileId]: method },
       remembered: remembered ? { profileId, username, ...remembered, ...(method === 'api-key' ? { method } : {}) } : null
-    })
+    }))
   }
 
   /** Signs out: forgets the token here and, when it was remembered, in the keychain. */
@@ -417,8 +416,7 @@ export class Session {
   }
 
   private async forgetPointer(): Promise<void> {
-    const file = this.options.profiles.get()
-    if (file.remembered) await this.options.profiles.set({ ...file, remembered: null })
+    if (this.options.profiles.get().remembered) await this.options.profiles.update((file) => ({ ...file, remembered: null }))
   }
 }
 

@@ -8,8 +8,8 @@ import { join } from 'node:path'
 import type { Settings, SettingsPatch } from '../../shared/contract'
 import type { Clock } from '../../shared/clock'
 import { writeFileAtomic } from '../../shared/node/atomic-write'
-import { AppError } from '../app-error'
-import { describeDiskError } from '../util/disk-problem'
+import { notSaved } from '../util/disk-problem'
+import { WrittenState } from '../util/written-state'
 import { DEFAULT_SETTINGS, SettingsSchema, applySettingsPatch, SettingsPatchSchema } from './settings-schema'
 
 export interface SettingsLoad {
@@ -19,8 +19,13 @@ export interface SettingsLoad {
 }
 
 export class SettingsStore {
-  private current: Settings = structuredClone(DEFAULT_SETTINGS)
-  private writing: Promise<void> = Promise.resolve()
+  private readonly state = new WrittenState<Settings>(structuredClone(DEFAULT_SETTINGS), async (settings) => {
+    try {
+      await writeFileAtomic(this.path, JSON.stringify(settings, null, 2) + '\n')
+    } catch (error) {
+      throw notSaved('your settings', this.path, error)
+    }
+  })
 
   constructor(
     private readonly dataDir: string,
@@ -32,7 +37,7 @@ export class SettingsStore {
   }
 
   get(): Settings {
-    return this.current
+    return this.state.get()
   }
 
   async load(): Promise<SettingsLoad> {
@@ -41,57 +46,33 @@ export class SettingsStore {
       text = await readFile(this.path, 'utf8')
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        this.current = structuredClone(DEFAULT_SETTINGS)
-        return { settings: this.current }
+        this.state.loaded(structuredClone(DEFAULT_SETTINGS))
+        return { settings: this.state.get() }
       }
       throw error
     }
     const parsed = parseSettings(text)
     if (parsed) {
-      this.current = parsed
+      this.state.loaded(parsed)
       return { settings: parsed }
     }
     const aside = `${this.path}.bad-${this.clock.now()}`
     await rename(this.path, aside)
-    this.current = structuredClone(DEFAULT_SETTINGS)
+    this.state.loaded(structuredClone(DEFAULT_SETTINGS))
     return {
-      settings: this.current,
+      settings: this.state.get(),
       warning: `Your settings file could not be read, so Cloud Tray is using the default settings. The old file was kept as ${aside}.`
     }
   }
 
   /**
-   * Applies a validated patch and writes the file; concurrent updates are serialised. A change
-   * counts only once it is on disk: when the write fails, the settings stay as they were (what
-   * the window shows and what the app does agree) and the error says why, in the user's words.
+   * Applies a validated patch and writes the file (util/written-state.ts): a change counts only
+   * once it is on disk, so when the write fails the settings stay as they were and the error
+   * says why, in the user's words.
    */
   async update(patch: SettingsPatch): Promise<Settings> {
     const parsed = SettingsPatchSchema.parse(patch)
-    const saved = this.writing.then(async () => {
-      const next = applySettingsPatch(this.current, parsed)
-      await this.write(next)
-      this.current = next
-      return next
-    })
-    this.writing = saved.then(
-      () => undefined,
-      () => undefined
-    )
-    return saved
-  }
-
-  private async write(settings: Settings): Promise<void> {
-    try {
-      await writeFileAtomic(this.path, JSON.stringify(settings, null, 2) + '\n')
-    } catch (error) {
-      throw new AppError(
-        'io',
-        `Could not save your settings in ${this.path}: ${describeDiskError(error)}. Nothing was changed; fix that and try again.`,
-        {
-          cause: error
-        }
-      )
-    }
+    return this.state.update((current) => applySettingsPatch(current, parsed))
   }
 }
 

@@ -1,7 +1,10 @@
 /**
  * Why a file or folder of Cloud Tray's own could not be written, in the user's words, by Node's
- * error code: one table for every message that names a disk problem (start-up, saving settings).
+ * error code: one table for every message that names a disk problem (start-up, saving settings
+ * and profiles, a download's folder).
  */
+import { AppError } from '../app-error'
+
 const DISK_PROBLEMS: Record<string, string> = {
   ENOTDIR: 'a file is where the folder should be',
   EEXIST: 'a file is where the folder should be',
@@ -22,4 +25,15 @@ export function diskProblem(error: unknown): string | undefined {
 /** The problem in words when the table knows it, else the error's own message. */
 export function describeDiskError(error: unknown): string {
   return diskProblem(error) ?? (error instanceof Error ? error.message : String(error))
+}
+
+/** A file of the app's own could not be written, so the change it carried was not made: what to say. */
+export function notSaved(what: string, path: string, error: unknown): AppError {
+  return new AppError(
+    'io',
+    `Could not save ${what} in ${path}: ${describeDiskError(error)}. Nothing was changed; fix that and try again.`,
+    {
+      cause: error
+    }
+  )
 }
