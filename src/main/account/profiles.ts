@@ -10,8 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import type { Profile, ProfileInput, ProfilesState, SandboxAccess } from '../../shared/contract'
 import { AppError } from '../app-error'
-import { writeFileAtomic } from '../../shared/node/atomic-write'
-import { notSaved } from '../util/disk-problem'
+import { saveJsonFile } from '../util/disk-problem'
 import { WrittenState } from '../util/written-state'
 
 export const HPC_AI_PROFILE_ID = 'hpc-ai'
@@ -154,13 +153,7 @@ export function selectProfile(file: ProfilesFile, id: string): ProfilesFile {
 }
 
 export class ProfilesStore {
-  private readonly state = new WrittenState<ProfilesFile>(defaultProfilesFile(), async (file) => {
-    try {
-      await writeFileAtomic(this.path, JSON.stringify(file, null, 2) + '\n')
-    } catch (error) {
-      throw notSaved('your profiles', this.path, error)
-    }
-  })
+  private readonly state = new WrittenState<ProfilesFile>(defaultProfilesFile(), (file) => saveJsonFile('your profiles', this.path, file))
 
   constructor(private readonly dataDir: string) {}
 

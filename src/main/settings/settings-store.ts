@@ -7,8 +7,7 @@ import { readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Settings, SettingsPatch } from '../../shared/contract'
 import type { Clock } from '../../shared/clock'
-import { writeFileAtomic } from '../../shared/node/atomic-write'
-import { notSaved } from '../util/disk-problem'
+import { saveJsonFile } from '../util/disk-problem'
 import { WrittenState } from '../util/written-state'
 import { DEFAULT_SETTINGS, SettingsSchema, applySettingsPatch, SettingsPatchSchema } from './settings-schema'
 
@@ -19,13 +18,9 @@ export interface SettingsLoad {
 }
 
 export class SettingsStore {
-  private readonly state = new WrittenState<Settings>(structuredClone(DEFAULT_SETTINGS), async (settings) => {
-    try {
-      await writeFileAtomic(this.path, JSON.stringify(settings, null, 2) + '\n')
-    } catch (error) {
-      throw notSaved('your settings', this.path, error)
-    }
-  })
+  private readonly state = new WrittenState<Settings>(structuredClone(DEFAULT_SETTINGS), (settings) =>
+    saveJsonFile('your settings', this.path, settings)
+  )
 
   constructor(
     private readonly dataDir: string,

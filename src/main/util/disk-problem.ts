@@ -3,6 +3,7 @@
  * error code: one table for every message that names a disk problem (start-up, saving settings
  * and profiles, a download's folder).
  */
+import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { AppError } from '../app-error'
 
 const DISK_PROBLEMS: Record<string, string> = {
@@ -27,13 +28,16 @@ export function describeDiskError(error: unknown): string {
   return diskProblem(error) ?? (error instanceof Error ? error.message : String(error))
 }
 
-/** A file of the app's own could not be written, so the change it carried was not made: what to say. */
-export function notSaved(what: string, path: string, error: unknown): AppError {
-  return new AppError(
-    'io',
-    `Could not save ${what} in ${path}: ${describeDiskError(error)}. Nothing was changed; fix that and try again.`,
-    {
-      cause: error
-    }
-  )
+/**
+ * Writes one of the app's own files (atomically) as JSON; when the disk refuses, the error says
+ * which file and why in words, and that the change it carried was not made (util/written-state.ts
+ * keeps the old value).
+ */
+export async function saveJsonFile(what: string, path: string, value: unknown): Promise<void> {
+  try {
+    await writeFileAtomic(path, JSON.stringify(value, null, 2) + '\n')
+  } catch (error) {
+    const why = `Could not save ${what} in ${path}: ${describeDiskError(error)}. Nothing was changed; fix that and try again.`
+    throw new AppError('io', why, { cause: error })
+  }
 }
