@@ -32,9 +32,10 @@ class ToastStore {
   show(tone: ToastTone, title: string, body?: string, options: { sticky?: boolean; actions?: ToastAction[] } = {}): number {
     const id = this.nextId++
     const actions = options.actions ?? []
-    this.items = [...this.items, { id, tone, title, ...(body ? { body } : {}), ...(actions.length > 0 ? { actions } : {}) }].slice(
-      -MAX_TOASTS
-    )
+    // The same words again (three refused clicks, one full disk) move to the newest place rather
+    // than stack up and push other messages out. A toast with choices is about its own thing.
+    const kept = actions.length > 0 ? this.items : this.items.filter((toast) => !sameWords(toast, tone, title, body))
+    this.items = [...kept, { id, tone, title, ...(body ? { body } : {}), ...(actions.length > 0 ? { actions } : {}) }].slice(-MAX_TOASTS)
     if (tone !== 'error' && !options.sticky && actions.length === 0) setTimeout(() => this.dismiss(id), INFO_MS)
     return id
   }
@@ -42,6 +43,10 @@ class ToastStore {
   dismiss(id: number): void {
     this.items = this.items.filter((toast) => toast.id !== id)
   }
+}
+
+function sameWords(toast: Toast, tone: ToastTone, title: string, body: string | undefined): boolean {
+  return toast.actions === undefined && toast.tone === tone && toast.title === title && (toast.body ?? '') === (body ?? '')
 }
 
 export const toasts = new ToastStore()
