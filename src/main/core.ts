@@ -33,6 +33,7 @@ import { Templates } from './templates/templates'
 import { TrayPresenter } from './tray/tray-presenter'
 import { UpdateService } from './update/update-service'
 import { Warnings } from './warnings'
+import { saveProblemsIn } from './util/save-problems'
 import { Watcher } from './watch/watcher'
 
 export type { AppCoreOptions } from './core-options'
@@ -43,6 +44,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const events = new EventHub(log)
   const emit = events.emit
   const warnings = new Warnings(emit, log)
+  // A file main writes in the background that the disk refuses: a warning until a write works.
+  const problems = saveProblemsIn(warnings)
   const { supervisor, parts, under } = superviseMain({ log, clock, events, warnings })
   const platform = osSafePlatform(options.platform)
   const settings = new SettingsStore(dataDir, clock)
@@ -72,8 +75,17 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
   // A launch main makes itself (a watch's, a template's without the window) is the Create button's own command.
   const create: CreateCommand = (request, origin) => door.handle('instances.create', { request, origin }, { clientId: MAIN_CLIENT })
-  const templates = new Templates({ dataDir, ...under(parts.templates), account, catalog, find: (id) => watcher.find(id) })
-  const availability = new Availability({ ...options, ...under(parts.availability), account, catalog, templates, create, notifier })
+  const templates = new Templates({ dataDir, problems, ...under(parts.templates), account, catalog, find: (id) => watcher.find(id) })
+  const availability = new Availability({
+    ...options,
+    problems,
+    ...under(parts.availability),
+    account,
+    catalog,
+    templates,
+    create,
+    notifier
+  })
   // What runs only while signed in starts and stops at the session's moments.
   for (const part of [watcher, balance, catalog, availability]) account.listen(part)
   const guard = new CostGuard({
@@ -82,7 +94,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     settings,
     notify: notifier,
     instances: watcher,
-    store: guardStoreIn(dataDir, clock, log),
+    store: guardStoreIn(dataDir, clock, log, problems),
     scope: () => account.accountKey(),
     // nvidia-smi on the instance's shared SSH link, or one exec-only connection kept between probes: never a prompt.
     runner: execRunner(wing.links),

@@ -55,6 +55,7 @@ import {
   relaunchingNotice
 } from './notices'
 import { firstInStock, targetWords, type Found } from './stock'
+import type { SaveProblems } from '../util/save-problems'
 
 /** One catalog read per this long, whatever the number of watches. */
 export const STOCK_CHECK_INTERVAL_MS = 60_000
@@ -92,6 +93,8 @@ const WatchSchema = z.object({
 export interface AvailabilityOptions {
   dataDir: string
   clock: Clock
+  /** Where a refused write of the watches or the relaunch rules is told to the user. */
+  problems?: SaveProblems
   /** The hub: `availability` whenever a watch or the checks change. */
   emit: EventSink
   /** The hub: `launched` ends the watch a launch answered; `reclaimed` starts a relaunch; `transitions` forgets rules of gone instances. */

@@ -11,6 +11,7 @@ import { GuardRulesSchema } from '../../shared/guard-rules'
 import type { CoreLog } from '../core-types'
 import { ScopedStore } from '../util/scoped-store'
 import type { RuleState } from './rules'
+import type { SaveProblems } from '../util/save-problems'
 
 const time = z.number().finite()
 
@@ -50,7 +51,7 @@ const STOPS_KEPT = 500
 export class GuardStore extends ScopedStore<RuleState> {
   readonly stops: ScopedStore<GuardStopRecord>
 
-  constructor(dataDir: string, now: () => number, onWriteError: (error: unknown) => void = () => {}) {
+  constructor(dataDir: string, now: () => number, onWriteError: (error: unknown) => void = () => {}, problems?: SaveProblems) {
     super({
       dataDir,
       file: GUARD_FILE,
@@ -60,7 +61,8 @@ export class GuardStore extends ScopedStore<RuleState> {
       setAside: (aside) =>
         `Cloud Tray could not read its auto-stop rules, so instances have none until you set them again. The old file was kept as ${aside}.`,
       now,
-      onWriteError
+      onWriteError,
+      problems
     })
     this.stops = new ScopedStore({
       dataDir,
@@ -69,7 +71,8 @@ export class GuardStore extends ScopedStore<RuleState> {
       what: 'which instances its cost guard stopped',
       now,
       limit: { perScope: STOPS_KEPT, age: (stop) => stop.at },
-      onWriteError
+      onWriteError,
+      problems
     })
   }
 
@@ -84,11 +87,12 @@ export class GuardStore extends ScopedStore<RuleState> {
   }
 }
 
-/** The app's store: `cost-guard.json` in the data folder; a failed write is logged and the rules stay in memory. */
-export function guardStoreIn(dataDir: string, clock: Pick<Clock, 'now'>, log?: Pick<CoreLog, 'warn'>): GuardStore {
+/** The app's store: `cost-guard.json` in the data folder; a failed write is logged, told to `problems`, and the rules stay in memory. */
+export function guardStoreIn(dataDir: string, clock: Pick<Clock, 'now'>, log?: Pick<CoreLog, 'warn'>, problems?: SaveProblems): GuardStore {
   return new GuardStore(
     dataDir,
     () => clock.now(),
-    (error) => log?.warn('cost guard: could not save its rules', { error: String(error) })
+    (error) => log?.warn('cost guard: could not save its rules', { error: String(error) }),
+    problems
   )
 }

@@ -6,13 +6,15 @@
  * a launch without the window (the command line's path); "Launch again" from the launch book and
  * from a listing.
  */
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { Warning } from '../../shared/contract'
 import type { LaunchTemplate, TemplateInput } from '../../shared/contract-launch'
 import { EVERY_PART } from '../../shared/testing/create-request'
 import { createRequest, type CoreRig } from '../testing/core-harness'
 import { coreRigsPerTest } from '../testing/core-rigs'
+import { until } from '../testing/emulated-time'
 
 const H100X8 = 'gpu-h100-sxm-8x'
 
@@ -77,6 +79,27 @@ describe('launch templates (#26)', () => {
         .at(-1)!
         .map((t) => t.name)
     ).toEqual(['Big run (copy)'])
+  })
+
+  it('a template the disk refuses is kept while the app runs, the window is warned, and the next write that works clears it', async () => {
+    const { r, usWest } = await signedIn()
+    const file = join(r.dataDir, 'templates.json')
+    // A folder where the file goes: the write fails even for root, as a full disk would.
+    await mkdir(file)
+    await save(r, input(r, 'Kept in memory', [usWest]))
+    const warning = (): Warning | undefined => r.of('warning').findLast((w) => w.id === 'not-saved-templates.json')
+    await until(() => warning() !== undefined)
+    expect(warning()!.message).toBe(
+      `Cloud Tray could not save your launch templates in ${file}: a folder is where the file should be. ` +
+        'What changed is kept while Cloud Tray runs, and is saved with the next change once that is fixed.'
+    )
+    expect(await names(r)).toEqual(['Kept in memory'])
+
+    await rmdir(file)
+    await save(r, input(r, 'And this one', [usWest]))
+    await until(() => warning()?.cleared === true)
+    const stored = JSON.parse(await readFile(file, 'utf8'))
+    expect(Object.values(stored.scopes.sandbox).map((t) => (t as LaunchTemplate).name)).toEqual(['Kept in memory', 'And this one'])
   })
 
   it('reviews a launch with today’s price and stock: the first of its regions in stock', async () => {

@@ -22,6 +22,7 @@ import type { EventFeed, EventSink } from '../core-types'
 import { ScopedStore, scopedStoresOf } from '../util/scoped-store'
 import { launchBook, launchRecord, specFromListing, type LaunchRecord } from './launch-book'
 import { readTemplateJson, templateFileName, templateFileText } from './template-file'
+import type { SaveProblems } from '../util/save-problems'
 
 const TemplateRecordSchema = z.object({
   templateId: z.string().min(1).max(200),
@@ -38,6 +39,8 @@ export const MAX_TEMPLATES_PER_PROFILE = 200
 export interface TemplatesOptions {
   dataDir: string
   clock: Pick<Clock, 'now'>
+  /** Where a refused write of the templates or the launch book is told to the user. */
+  problems?: SaveProblems
   /** The hub: `templates` when the list changes. */
   emit: EventSink
   /** The hub: every create this app makes (`launched`) goes into the launch book. */

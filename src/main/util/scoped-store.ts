@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { readTextIfExists } from './read-text'
+import type { SaveProblems } from './save-problems'
 
 /** `{ version: 1, <key>: { <scope>: { <id>: record } } }` */
 const fileSchema = (key: string) => z.object({ version: z.literal(1), [key]: z.record(z.string(), z.record(z.string(), z.unknown())) })
@@ -35,6 +36,8 @@ export interface ScopedStoreOptions<T> {
   /** Bounds each scope: beyond this many records, `oldest` goes first. */
   limit?: { perScope: number; age: (record: T) => number }
   onWriteError?(error: unknown): void
+  /** Told of each write's outcome, so a refused one reaches the user (util/save-problems.ts). */
+  problems?: SaveProblems | undefined
 }
 
 export class ScopedStore<T> {
@@ -128,8 +131,10 @@ export class ScopedStore<T> {
       const scopes = Object.fromEntries([...this.byScope].map(([scope, records]) => [scope, Object.fromEntries(records)]))
       try {
         await writeFileAtomic(this.path, JSON.stringify({ version: 1, [this.key]: scopes }, null, 2) + '\n')
+        this.options.problems?.saved(this.path)
       } catch (error) {
         this.options.onWriteError?.(error)
+        this.options.problems?.failed(this.path, this.options.what, error)
       }
     })
   }
@@ -140,17 +145,19 @@ export interface ScopedStoreHome {
   dataDir: string
   clock: { now(): number }
   log?: { warn(message: string, data?: unknown): void } | undefined
+  /** Where a refused write is told to the user (the core's warnings). */
+  problems?: SaveProblems | undefined
 }
 
 /**
  * The stores of one part of main (the templates, the availability watch): each in `home`'s data
- * folder, on its clock, a failed write logged under `part`'s name.
+ * folder, on its clock, a failed write logged under `part`'s name and told to `home.problems`.
  */
 export function scopedStoresOf(
   part: string,
   home: ScopedStoreHome
-): <T>(store: Omit<ScopedStoreOptions<T>, 'dataDir' | 'now' | 'onWriteError'>) => ScopedStore<T> {
+): <T>(store: Omit<ScopedStoreOptions<T>, 'dataDir' | 'now' | 'onWriteError' | 'problems'>) => ScopedStore<T> {
   const now = (): number => home.clock.now()
   const onWriteError = (error: unknown): void => home.log?.warn(`${part}: could not save`, { error: String(error) })
-  return (store) => new ScopedStore({ ...store, dataDir: home.dataDir, now, onWriteError })
+  return (store) => new ScopedStore({ ...store, dataDir: home.dataDir, now, onWriteError, problems: home.problems })
 }
