@@ -71,7 +71,16 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     warned: new LowBalanceMemory(dataDir, (error) => log?.warn('could not keep the low-balance warnings', { error: String(error) }))
   })
   const catalog = new Catalog({ dataDir, clock: parts.catalog.clock(clock), account, toErrorInfo, emit })
-  const wing = new SshWing({ dataDir, ...under(parts.ssh), platform, settings, account, watcher, environment: options.sshEnvironment })
+  const wing = new SshWing({
+    dataDir,
+    problems,
+    ...under(parts.ssh),
+    platform,
+    settings,
+    account,
+    watcher,
+    environment: options.sshEnvironment
+  })
   const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
   // A launch main makes itself (a watch's, a template's without the window) is the Create button's own command.
   const create: CreateCommand = (request, origin) => door.handle('instances.create', { request, origin }, { clientId: MAIN_CLIENT })
@@ -106,7 +115,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const updates = new UpdateService({ clock, emit, events, settings, log, engine: options.updater, current: version, activity: wing })
   const shown = { account, watcher, balance, guard, updates, tunnels: wing.tunnels, problems: () => supervisor.problems() }
   const tray = new TrayPresenter({ ...under(parts.tray), platform, settings, ...shown, launch: { templates, availability } })
-  const jobs = jobsOn({ dataDir, ...under(parts.jobs), wing, account, watcher, notifier, guard, platform })
+  const jobs = jobsOn({ dataDir, problems, ...under(parts.jobs), wing, account, watcher, notifier, guard, platform })
   guardCalls(parts, { watcher, balance, catalog, notifier, wing, availability })
   // The door answers with one command group per area, each made of the parts it needs (commands/index.ts).
   const ground = { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog }

@@ -10,6 +10,7 @@ import { MAX_JOB_COMMAND, MAX_JOB_FOLDER } from '../../shared/contract-jobs'
 import { writeFileAtomic } from '../../shared/node/atomic-write'
 import { JOB_ID } from '../ssh/sessions/session-names'
 import { readJsonList } from '../util/read-json-list'
+import type { SaveProblems } from '../util/save-problems'
 
 export interface JobRecord extends JobView {
   /** `profileId/username`: a job is shown and watched only for its account. */
@@ -42,7 +43,11 @@ export class JobStore {
   private records: JobRecord[] = []
   private writing: Promise<void> = Promise.resolve()
 
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    /** A refused write keeps the jobs in memory and is told here (a warning naming the file). */
+    private readonly problems: SaveProblems
+  ) {}
 
   async load(): Promise<void> {
     const file = await readJsonList(join(this.dataDir, 'jobs.json'), 'jobs', RecordSchema)
@@ -79,9 +84,16 @@ export class JobStore {
 
   private write(): Promise<void> {
     const text = JSON.stringify({ jobs: this.records }, null, 2) + '\n'
-    const next = this.writing.then(() => writeFileAtomic(join(this.dataDir, 'jobs.json'), text, 0o600))
-    this.writing = next.catch(() => undefined)
-    return next
+    const path = join(this.dataDir, 'jobs.json')
+    this.writing = this.writing.then(async () => {
+      try {
+        await writeFileAtomic(path, text, 0o600)
+        this.problems.saved(path)
+      } catch (error) {
+        this.problems.failed(path, 'your jobs', error)
+      }
+    })
+    return this.writing
   }
 }
 

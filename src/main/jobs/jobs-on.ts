@@ -8,9 +8,11 @@ import type { EventFeed, EventSink, Platform } from '../core-types'
 import type { SshWing } from '../ssh/ssh-wing'
 import { JobStore } from './job-store'
 import { Jobs, type JobsOptions } from './jobs'
+import type { SaveProblems } from '../util/save-problems'
 
 export interface JobsParts {
   dataDir: string
+  problems: SaveProblems
   clock: Clock
   emit: EventSink
   events: EventFeed
@@ -27,7 +29,7 @@ export function jobsOn(parts: JobsParts): Jobs {
   const { wing, emit, platform, log } = parts
   return new Jobs({
     clock: parts.clock,
-    store: new JobStore(parts.dataDir),
+    store: new JobStore(parts.dataDir, parts.problems),
     emit,
     events: parts.events,
     exec: (instanceId, command, options) => wing.links.exec(instanceId, command, options),

@@ -35,6 +35,7 @@ import { TmuxSessions } from './sessions/tmux-sessions'
 import { SavedTabs } from './saved-tabs/saved-tabs'
 import { TunnelManager } from './tunnels/tunnel-manager'
 import { TunnelStore } from './tunnels/tunnel-store'
+import type { SaveProblems } from '../util/save-problems'
 
 /** Where the wing finds the user's SSH setup; tests point it elsewhere and turn its knobs. */
 export interface SshEnvironment {
@@ -58,6 +59,8 @@ export function defaultSshEnvironment(): SshEnvironment {
 export interface SshWingOptions {
   /** The app's own known_hosts and the remembered tunnels live here. */
   dataDir: string
+  /** Where a refused write of the saved terminal tabs is told to the user. */
+  problems: SaveProblems
   clock: Clock
   /** The hub: terminal bytes and statuses, prompts, tunnels, files. */
   emit: EventSink
@@ -128,7 +131,7 @@ export class SshWing {
       openUrl: (url) => options.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
     })
     this.files = new FilesManager({ links: this.links, clock, emit })
-    this.savedTabs = new SavedTabs(dataDir)
+    this.savedTabs = new SavedTabs(dataDir, options.problems)
     this.editors =
       environment.editors ??
       (() => installedEditors({ platform: process.platform, env: process.env, home: environment.homeDir, exists: existsSync }))

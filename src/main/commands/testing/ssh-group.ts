@@ -11,6 +11,7 @@ import type { AnyCommandGroup } from '../dispatcher'
 import type { ClientId } from '../../core-types'
 import { EventHub } from '../../event-hub'
 import { SshWing, type SshEnvironment, type SshWingOptions } from '../../ssh/ssh-wing'
+import { recordedProblems } from '../../testing/save-problems'
 
 export interface Sent {
   event: EventName
@@ -27,6 +28,7 @@ export function fakeWingOptions(dataDir: string, instances: Instance[], sandboxK
   } as unknown as Settings
   const options: SshWingOptions = {
     dataDir,
+    problems: recordedProblems().problems,
     clock: systemClock(),
     emit: <E extends EventName>(event: E, payload: Events[E], target?: ClientId) => void sent.push({ event, payload, target }),
     events: new EventHub(),

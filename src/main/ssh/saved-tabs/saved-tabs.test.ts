@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { MAX_SAVED_SCROLLBACK, type SavedTab, type SavedTerminals } from '../../../shared/contract-terminals'
 import { posixFileModesMissing, skipBecause } from '../../../shared/node/testing/platform-support'
+import { recordedProblems } from '../../testing/save-problems'
 import { SavedTabs, TABS_FOLDER } from './saved-tabs'
 
 const folders: string[] = []
@@ -16,10 +17,11 @@ afterEach(async () => {
   for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true })
 })
 
-async function store(): Promise<{ tabs: SavedTabs; dir: string }> {
+async function store(): Promise<{ tabs: SavedTabs; dir: string; failures: string[] }> {
   const dir = await mkdtemp(join(tmpdir(), 'cloudtray-saved-tabs-'))
   folders.push(dir)
-  return { tabs: new SavedTabs(dir), dir }
+  const { problems, failures } = recordedProblems()
+  return { tabs: new SavedTabs(dir, problems), dir, failures }
 }
 
 function tab(tabId: string, panes: string[], account?: string): SavedTab {
@@ -49,7 +51,7 @@ describe('saved terminal tabs', () => {
     await tabs.save(saved, 'sandbox/demo')
     await tabs.saveScrollback('p-1', 'left pane\r\n', 'sandbox/demo')
     await tabs.saveScrollback('p-2', 'someone else', 'hpc-ai/bob')
-    const again = new SavedTabs(dir)
+    const again = new SavedTabs(dir, recordedProblems().problems)
     await again.load()
     const restored = await again.restore('sandbox/demo')
     expect(restored).toEqual({
@@ -107,5 +109,15 @@ describe('saved terminal tabs', () => {
     await expect(
       tabs.save({ tabs: [{ ...tab('t-3', ['p-3']), layout: { kind: 'pane', paneId: 'p-4' } }], activeTab: {} }, 'a/b')
     ).rejects.toThrow(/could not be saved/)
+  })
+
+  it('a write the disk refuses keeps the tabs in memory and is told, naming the file', async () => {
+    const { tabs, dir, failures } = await store()
+    // A folder where tabs.json goes: the write fails even for root, as a full disk would.
+    await mkdir(join(dir, TABS_FOLDER, 'tabs.json'), { recursive: true })
+    const saved: SavedTerminals = { tabs: [tab('t-1', ['p-1'])], activeTab: {} }
+    await tabs.save(saved, 'sandbox/demo')
+    expect(failures).toEqual([`${join(dir, TABS_FOLDER, 'tabs.json')}: your open terminal tabs`])
+    expect((await tabs.restore('sandbox/demo')).tabs.map((kept) => kept.tabId)).toEqual(['t-1'])
   })
 })

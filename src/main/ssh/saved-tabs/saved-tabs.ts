@@ -16,6 +16,7 @@ import { writeFileAtomic } from '../../../shared/node/atomic-write'
 import { AppError } from '../../app-error'
 import { readJsonList } from '../../util/read-json-list'
 import { sessionRefSchema } from '../sessions/session-names'
+import type { SaveProblems } from '../../util/save-problems'
 
 export const TABS_FOLDER = 'terminal-tabs'
 
@@ -70,7 +71,11 @@ export class SavedTabs {
   private saved: SavedTerminals = { tabs: [], activeTab: {} }
   private writing: Promise<void> = Promise.resolve()
 
-  constructor(private readonly dataDir: string) {}
+  constructor(
+    private readonly dataDir: string,
+    /** A refused write keeps the tabs in memory and is told here (a warning naming the file). */
+    private readonly problems: SaveProblems
+  ) {}
 
   private get folder(): string {
     return join(this.dataDir, TABS_FOLDER)
@@ -116,9 +121,10 @@ export class SavedTabs {
     const owner = this.saved.tabs.find((tab) => tab.panes.some((pane) => pane.paneId === paneId))
     if (!owner || owner.account === undefined || owner.account !== account) return
     const kept = data.length > MAX_SAVED_SCROLLBACK ? data.slice(data.length - MAX_SAVED_SCROLLBACK) : data
-    await this.queue(async () => {
+    const path = this.scrollbackPath(paneId)
+    await this.queue(this.scrollbackFolder, "your terminals' scrollback", async () => {
       await mkdir(this.scrollbackFolder, { recursive: true, mode: 0o700 })
-      await writeFileAtomic(this.scrollbackPath(paneId), kept, 0o600)
+      await writeFileAtomic(path, kept, 0o600)
     })
   }
 
@@ -141,19 +147,27 @@ export class SavedTabs {
   /** The layout, then the scrollback files of panes no saved tab has any more are deleted. */
   private write(): Promise<void> {
     const snapshot = structuredClone(this.saved)
-    return this.queue(async () => {
+    const path = join(this.folder, 'tabs.json')
+    return this.queue(path, 'your open terminal tabs', async () => {
       await mkdir(this.folder, { recursive: true, mode: 0o700 })
-      await writeFileAtomic(join(this.folder, 'tabs.json'), JSON.stringify(snapshot, null, 2) + '\n', 0o600)
+      await writeFileAtomic(path, JSON.stringify(snapshot, null, 2) + '\n', 0o600)
       const live = new Set(snapshot.tabs.flatMap((tab) => tab.panes.map((pane) => `${pane.paneId}.txt`)))
       const files = await readdir(this.scrollbackFolder).catch(() => [] as string[])
       await Promise.all(files.filter((file) => !live.has(file)).map((file) => rm(join(this.scrollbackFolder, file), { force: true })))
     })
   }
 
-  private queue(work: () => Promise<void>): Promise<void> {
-    const next = this.writing.then(work)
-    this.writing = next.catch(() => undefined)
-    return next
+  /** One write at a time; a refused one is told to `problems` (under `path`, as holding `what`), the rest kept in memory. */
+  private queue(path: string, what: string, work: () => Promise<void>): Promise<void> {
+    this.writing = this.writing.then(async () => {
+      try {
+        await work()
+        this.problems.saved(path)
+      } catch (error) {
+        this.problems.failed(path, what, error)
+      }
+    })
+    return this.writing
   }
 }
 
