@@ -18,6 +18,7 @@ import { freePort, waitForPort, type OpenSshServer } from '../src/main/ssh/testi
 import { TunnelManager } from '../src/main/ssh/tunnels/tunnel-manager'
 import { TunnelStore } from '../src/main/ssh/tunnels/tunnel-store'
 import { countFullCollections } from '../src/main/testing/full-collections'
+import { recordedProblems } from '../src/main/testing/save-problems'
 import { openSshClientArgs } from './run-bench'
 
 export interface Run {
@@ -238,7 +239,7 @@ export async function compareTunnels(
   const tunnels = new TunnelManager({
     links,
     clock,
-    store: new TunnelStore(scratch),
+    store: new TunnelStore(scratch, recordedProblems().problems),
     findInstance: () => sshdInstance(server, 'i-1', port),
     publish: () => {},
     openUrl: async () => {}

@@ -124,7 +124,7 @@ export class SshWing {
     this.tunnels = new TunnelManager({
       links: this.links,
       clock,
-      store: new TunnelStore(dataDir),
+      store: new TunnelStore(dataDir, options.problems),
       findInstance: (instanceId) => options.watcher.find(instanceId),
       publish: (list) => emit('tunnels', list),
       // why: the tunnel's own http://127.0.0.1:<port>/ address, built by main; the platform checks it again.

@@ -1,9 +1,9 @@
 /**
  * Files main writes in the background (templates, watches, relaunch rules, the cost guard's
- * rules, the saved terminal tabs and scrollback, the jobs): a change is kept in memory at once
- * and written a moment later, so a write the disk refuses has no click left to answer. The user
- * is told with a warning (the window's banner) naming the file and the problem; the next write
- * that works takes it away.
+ * rules, the saved terminal tabs and scrollback, the jobs, the tunnels): a change is kept in
+ * memory at once and written a moment later, so a write the disk refuses has no click left to
+ * answer. The user is told with a warning (the window's banner) naming the file and the problem;
+ * the next write that works takes it away.
  */
 import { basename } from 'node:path'
 import type { Warnings } from '../warnings'

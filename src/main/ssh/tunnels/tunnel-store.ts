@@ -2,12 +2,14 @@
  * Remembered tunnels (`<dataDir>/tunnels.json`): per profile and instance, the port inside and
  * the local port the user had, so they come back when the instance runs again. Read lazily on
  * first use, written atomically one write after another; a damaged file or entry is dropped
- * (the tunnel is a convenience the user can make again), one bad entry never the rest.
+ * (the tunnel is a convenience the user can make again), one bad entry never the rest. A write
+ * the disk refuses keeps them in memory and is told to `problems` (util/save-problems.ts).
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../../../shared/node/atomic-write'
+import type { SaveProblems } from '../../util/save-problems'
 
 const RememberedSchema = z.object({
   tunnelId: z.string().min(1).max(100),
@@ -24,7 +26,10 @@ export class TunnelStore {
   private lastWrite: Promise<void> = Promise.resolve()
   private readonly path: string
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly problems: SaveProblems
+  ) {
     this.path = join(dataDir, 'tunnels.json')
   }
 
@@ -67,7 +72,14 @@ export class TunnelStore {
   private async save(entries: RememberedTunnel[]): Promise<void> {
     this.entries = entries
     const text = JSON.stringify({ tunnels: entries }, null, 2) + '\n'
-    this.lastWrite = this.lastWrite.then(() => writeFileAtomic(this.path, text)).catch(() => undefined)
+    this.lastWrite = this.lastWrite.then(async () => {
+      try {
+        await writeFileAtomic(this.path, text)
+        this.problems.saved(this.path)
+      } catch (error) {
+        this.problems.failed(this.path, 'your remembered tunnels', error)
+      }
+    })
     await this.lastWrite
   }
 }

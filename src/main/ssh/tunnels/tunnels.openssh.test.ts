@@ -19,6 +19,7 @@ import { sshdInstance, sshdLinks } from '../testing/sshd-links'
 import { TunnelManager } from './tunnel-manager'
 import { TunnelStore } from './tunnel-store'
 import type { TunnelInfo } from '../../../shared/contract-tunnels'
+import { recordedProblems } from '../../testing/save-problems'
 
 const MiB = 1024 * 1024
 
@@ -49,7 +50,7 @@ describe.skipIf(!opensshAvailable())('tunnels against OpenSSH', () => {
     const tunnels = new TunnelManager({
       links,
       clock,
-      store: new TunnelStore(dataDir),
+      store: new TunnelStore(dataDir, recordedProblems().problems),
       findInstance: () => instance,
       publish: (list) => void published.push(list),
       openUrl: async (url) => void opened.push(url)
