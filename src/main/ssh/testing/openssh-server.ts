@@ -162,8 +162,31 @@ export class OpenSshServer {
     keygen(this.hostKeyPath, this.hostKeyType)
   }
 
+  /**
+   * Starts sshd on `port`, or on a free one. A free port is only free when it was looked at: the
+   * other test worker's next listen may take it before sshd binds it, and then sshd exits with
+   * "Address already in use". A port picked here is picked again then; a port the test chose (a
+   * restart on the same port) is not.
+   */
   async start(): Promise<void> {
-    if (this.port === 0) this.port = await freePort()
+    const picked = this.port === 0
+    for (let attempt = 1; ; attempt++) {
+      if (picked) this.port = await this.pickPort()
+      try {
+        return await this.startOnPort()
+      } catch (error) {
+        if (!picked || attempt >= 3 || !/Address already in use/.test(String(error))) throw error
+        await this.stop()
+      }
+    }
+  }
+
+  /** A port nothing listens on now (a test may play the unlucky case where that changes). */
+  protected pickPort(): Promise<number> {
+    return freePort()
+  }
+
+  private async startOnPort(): Promise<void> {
     // sshd insists on its privilege-separation folder even when run by root for a test.
     if (process.getuid?.() === 0 && !existsSync('/run/sshd')) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 })
     const config = join(this.dir, 'sshd_config')
@@ -194,7 +217,15 @@ export class OpenSshServer {
     this.process = child
     let stderr = ''
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    await waitForPort(this.port, () => (child.exitCode !== null ? `sshd exited: ${stderr}` : undefined))
+    const exited = (): string | undefined => (child.exitCode !== null ? `sshd exited: ${stderr}` : undefined)
+    await waitForPort(this.port, exited)
+    // What answers may be another test's server that took the port first (sshd then exits):
+    // only OpenSSH's own greeting says this sshd has it.
+    const greeting = await firstLine(this.port)
+    if (!greeting.startsWith('SSH-2.0-OpenSSH')) {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      throw new Error(exited() ?? `port ${this.port} answered ${JSON.stringify(greeting)}, not this sshd (Address already in use?)`)
+    }
   }
 
   /** Kills sshd and every session process it forked. */
@@ -264,6 +295,27 @@ export async function waitForPort(port: number, failed: () => string | undefined
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   throw new Error(`sshd did not listen on ${port}`)
+}
+
+/** The first line a server on 127.0.0.1:`port` sends, or '' when it sends none within 5 s. */
+async function firstLine(port: number): Promise<string> {
+  const { connect } = await import('node:net')
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    let text = ''
+    const done = (): void => {
+      clearTimeout(timer)
+      socket.destroy()
+      resolve(text.split('\n')[0]!.trim())
+    }
+    const timer = setTimeout(done, 5_000)
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1')
+      if (text.includes('\n') || text.length > 255) done()
+    })
+    socket.once('error', done)
+    socket.once('close', done)
+  })
 }
 
 function descendants(pid: number): number[] {
