@@ -184,7 +184,7 @@ test('a restored tab whose instance stopped meanwhile says so, does not connect,
 
 test("a new tab's scrollback is saved even when the tabs' save reaches main late", async ({ page }) => {
   // Main keeps scrollback only for a pane of a tab it has saved. Each save of the tabs is held on
-  // its way for 8 s here (a busy machine once held it 2 s), so the first scrollback is ready well
+  // its way for 8 s here (a busy machine can delay it for seconds), so the first scrollback is ready
   // before main knows the tab. Before, that scrollback was dropped and, with no more output,
   // never sent again: nothing on disk for that pane, as CI once saw after an Attach.
   const TABS_SAVE_DELAY_MS = 8_000
