@@ -94,7 +94,7 @@ export interface AvailabilityOptions {
   dataDir: string
   clock: Clock
   /** Where a refused write of the watches or the relaunch rules is told to the user. */
-  problems?: SaveProblems
+  problems: SaveProblems
   /** The hub: `availability` whenever a watch or the checks change. */
   emit: EventSink
   /** The hub: `launched` ends the watch a launch answered; `reclaimed` starts a relaunch; `transitions` forgets rules of gone instances. */

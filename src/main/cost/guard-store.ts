@@ -88,7 +88,12 @@ export class GuardStore extends ScopedStore<RuleState> {
 }
 
 /** The app's store: `cost-guard.json` in the data folder; a failed write is logged, told to `problems`, and the rules stay in memory. */
-export function guardStoreIn(dataDir: string, clock: Pick<Clock, 'now'>, log?: Pick<CoreLog, 'warn'>, problems?: SaveProblems): GuardStore {
+export function guardStoreIn(
+  dataDir: string,
+  clock: Pick<Clock, 'now'>,
+  log: Pick<CoreLog, 'warn'> | undefined,
+  problems: SaveProblems
+): GuardStore {
   return new GuardStore(
     dataDir,
     () => clock.now(),

@@ -40,7 +40,7 @@ export interface TemplatesOptions {
   dataDir: string
   clock: Pick<Clock, 'now'>
   /** Where a refused write of the templates or the launch book is told to the user. */
-  problems?: SaveProblems
+  problems: SaveProblems
   /** The hub: `templates` when the list changes. */
   emit: EventSink
   /** The hub: every create this app makes (`launched`) goes into the launch book. */

@@ -146,7 +146,7 @@ export interface ScopedStoreHome {
   clock: { now(): number }
   log?: { warn(message: string, data?: unknown): void } | undefined
   /** Where a refused write is told to the user (the core's warnings). */
-  problems?: SaveProblems | undefined
+  problems: SaveProblems
 }
 
 /**

@@ -17,7 +17,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { join as shellJoin } from 'shlex'
@@ -279,7 +279,6 @@ export function freePort(): Promise<number> {
 
 /** Polls a connect until something listens on 127.0.0.1:`port` (sshd, `ssh -L`); bounded to about 5 s. */
 export async function waitForPort(port: number, failed: () => string | undefined = () => undefined): Promise<void> {
-  const { connect } = await import('node:net')
   for (let attempt = 0; attempt < 100; attempt++) {
     const problem = failed()
     if (problem) throw new Error(problem)
@@ -298,8 +297,7 @@ export async function waitForPort(port: number, failed: () => string | undefined
 }
 
 /** The first line a server on 127.0.0.1:`port` sends, or '' when it sends none within 5 s. */
-async function firstLine(port: number): Promise<string> {
-  const { connect } = await import('node:net')
+function firstLine(port: number): Promise<string> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1')
     let text = ''
