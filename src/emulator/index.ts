@@ -16,7 +16,7 @@ import { GpuBoard } from './gpus'
 import type { EmuInstance, ReachAddresses } from './instance-record'
 import { InstanceStore } from './instances'
 import { Listener } from './listener'
-import { allocateLoopbackPort } from './ports'
+import { NodePorts } from './ports'
 import { RequestCounter } from './request-counter'
 import type { EmuInstanceView, Reach, ReachContext, ReachFactory } from './reach-types'
 import { Scheduler } from './scheduler'
@@ -134,7 +134,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   /** Instances whose reach is still starting (binding their SSH server and forwarders), by id. */
   const starts = new Map<string, Promise<void>>()
   const gpus = new GpuBoard()
-  const takenPorts = new Set<number>()
+  const nodePorts = new NodePorts(log)
+  // Held only where reach will listen: with no reach nothing ever does, and a seed's unreachable
+  // instances (up to thousands) never get a listener.
+  const holdsPorts = options.reach !== undefined
   const instances = new InstanceStore(
     scheduler,
     { bootMs, stopMs: options.stopMs ?? bootMs / 4 },
@@ -156,13 +159,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       changed: () => writer?.changed(),
       statusChanging: (record) => meter.charge(record, scheduler.now())
     },
-    { allocate: () => allocateLoopbackPort(takenPorts), release: (port) => takenPorts.delete(port) }
+    { allocate: (reachable) => nodePorts.allocate(holdsPorts && reachable), release: (port) => nodePorts.free(port) }
   )
   const volumes = new VolumeStore(scheduler, nonNegative(options.volumeReadyMs ?? DEFAULT_VOLUME_READY_MS, 'volumeReadyMs'), () =>
     writer?.changed()
   )
   if (saved) {
-    for (const record of saved.instances) for (const entry of record.nodePorts) takenPorts.add(entry.nodePort)
+    for (const record of saved.instances)
+      for (const entry of record.nodePorts) nodePorts.reserve(entry.nodePort, holdsPorts && !record.unreachable)
     volumes.restore(saved.volumes)
   }
 
@@ -299,6 +303,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         const record = instances.get(instanceId)
         return record ? gpus.gpusOf(instanceId, record.instanceType) : []
       },
+      takePort: (nodePort) => nodePorts.letGo(nodePort),
+      givePortBack: (nodePort) => void nodePorts.hold(nodePort),
       log
     }
     try {
@@ -320,6 +326,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await listener.close()
     await controlListener.close()
     await reach?.close()
+    await nodePorts.close()
   }
   let port: number
   let controlPort: number

@@ -92,7 +92,8 @@ export class InstanceStore {
     private readonly scheduler: Scheduler,
     private readonly timing: LifecycleTiming,
     private readonly hooks: InstanceHooks,
-    private readonly ports: { allocate(): Promise<number>; release(port: number): void }
+    /** `reachable`: reach will listen on the port (unreachable seeds never do). */
+    private readonly ports: { allocate(reachable: boolean): Promise<number>; release(port: number): void }
   ) {}
 
   get(instanceId: string): EmuInstance | undefined {
@@ -116,7 +117,8 @@ export class InstanceStore {
     const now = this.scheduler.now()
     const address = request.region.sshAddress
     const nodePorts: EmuInstance['nodePorts'] = []
-    for (const port of [22, ...request.nodePorts]) nodePorts.push({ port, address, nodePort: await this.ports.allocate() })
+    for (const port of [22, ...request.nodePorts])
+      nodePorts.push({ port, address, nodePort: await this.ports.allocate(!options.unreachable) })
     const periodMs = PERIOD_MS[request.chargeMode]
     const instanceId = `notebook-${randomUUID()}`
     const record: EmuInstance = {

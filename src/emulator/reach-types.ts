@@ -27,6 +27,13 @@ export interface ReachContext {
   sshKeysFor(username: string): string[]
   /** The instance's GPUs as its `nvidia-smi` reports them (gpus.ts); absent: none. */
   gpus?(instanceId: string): EmuGpu[]
+  /**
+   * Reach is about to listen on this node port: the emulator stops keeping it (ports.ts keeps an
+   * instance's ports while nothing listens on them, so no one else is handed them). Optional.
+   */
+  takePort?(nodePort: number): void
+  /** Reach no longer listens on it: the emulator keeps it for the instance's next run. Optional. */
+  givePortBack?(nodePort: number): void
   log(line: string): void
 }
 

@@ -133,8 +133,9 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       open.push(apps)
       for (const entry of instance.nodePorts) {
         try {
-          open.push(await startEndpoint(instance, entry, apps.target))
+          open.push(portKeptAfter(entry.nodePort, await startEndpoint(instance, entry, apps.target)))
         } catch (error) {
+          context.givePortBack?.(entry.nodePort)
           // One port that cannot bind must not take the instance's other ways in down with it.
           context.log(
             `instance ${instance.instanceId}: node port ${entry.nodePort} (port ${entry.port}) is not reachable: ${(error as Error).message}`
@@ -148,13 +149,18 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
       entry: EmuInstanceView['nodePorts'][number],
       inside: (port: number) => ForwardTarget
     ): Promise<Endpoint> => {
-      if (entry.port !== 22) return startTcpForwarder(entry.nodePort, inside(entry.port), context.log)
-      if (options.sshBackend) return startTcpForwarder(entry.nodePort, options.sshBackend, context.log)
+      const forwardTo = entry.port !== 22 ? inside(entry.port) : options.sshBackend
+      if (forwardTo) {
+        context.takePort?.(entry.nodePort)
+        return startTcpForwarder(entry.nodePort, forwardTo, context.log)
+      }
       const home = homeOf(instance.instanceId)
       await mkdir(home, { recursive: true, mode: 0o700 })
       // tmux falls back to the shared /tmp when its folder is missing: it must exist first.
       await mkdir(tmuxDirFor(home), { recursive: true, mode: 0o700 })
       await writeGpus(instance.instanceId)
+      // As late as can be: the port is free for anyone from here until the server listens.
+      context.takePort?.(entry.nodePort)
       return startInstanceSshServer({
         port: entry.nodePort,
         hostKey: hostKey!.privateKey,
@@ -172,6 +178,15 @@ export function createReach(options: ReachOptions = {}): (context: ReachContext)
         terminalStall: stalls.forInstance(instance.instanceId)
       })
     }
+
+    /** Once the endpoint stops listening, the emulator keeps its port for the instance's next run. */
+    const portKeptAfter = (nodePort: number, endpoint: Endpoint): Endpoint => ({
+      close: async () => {
+        await endpoint.close()
+        context.givePortBack?.(nodePort)
+      },
+      ...(endpoint.dropConnections ? { dropConnections: () => endpoint.dropConnections!() } : {})
+    })
 
     /** Every instance that ever had a home here. */
     const endSessions = async (): Promise<void> => {
