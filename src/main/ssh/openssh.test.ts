@@ -37,7 +37,9 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     expect(hostPrompt).toMatchObject({ kind: 'host-key', host: '127.0.0.1', port: sshd.server.port, keyType: 'ssh-ed25519' })
     expect(hostPrompt && 'fingerprint' in hostPrompt ? hostPrompt.fingerprint : '').toBe(fingerprintOf(`${sshd.server.hostKeyPath}.pub`))
     const remembered = readFileSync(join(home, 'app-known_hosts'), 'utf8')
-    expect(remembered).toBe(`[127.0.0.1]:${sshd.server.port} ssh-ed25519 ${sshd.server.hostPublicKey().keyBase64}\n`)
+    expect(remembered).toBe(
+      `[127.0.0.1]:${sshd.server.port} ssh-ed25519 ${sshd.server.hostPublicKey().keyBase64} cloud-tray-instance=i-1\n`
+    )
 
     terminals.input(terminalId, 'echo $((6*7))\n', harness.clientId)
     await harness.waitForOutput(terminalId, /[\r\n]42\r\n/)
@@ -197,6 +199,37 @@ describe.skipIf(!opensshAvailable())('SSH against OpenSSH', () => {
     terminals.reconnect(terminalId, harness.clientId)
     await harness.waitForState(terminalId, 'connected')
     expect(harness.prompts.filter((prompt) => prompt.kind === 'host-key')).toHaveLength(1)
+  })
+
+  it('asks again, not warns, when an address the app trusted for another instance is given to a new one', async () => {
+    // The cloud gives a terminated instance's region host and node port to a later instance.
+    const { harness, terminals, home } = setup()
+    const gone = join(sshd.scratch, 'gone-instance-host-key')
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', gone])
+    const goneKey = readFileSync(`${gone}.pub`, 'utf8').trim().split(' ')[1]
+    const appFile = join(home, 'app-known_hosts')
+    writeFileSync(appFile, `[127.0.0.1]:${sshd.server.port} ssh-ed25519 ${goneKey} cloud-tray-instance=i-gone\n`)
+
+    const { terminalId } = terminals.open('i-new', 80, 24, harness.clientId)
+    await harness.waitForState(terminalId, 'connected')
+    expect(harness.prompts.map((prompt) => prompt.kind)).toEqual(['host-key'])
+    // Only the new machine's key stays: the old one must not pass for this address any more.
+    expect(readFileSync(appFile, 'utf8')).toBe(
+      `[127.0.0.1]:${sshd.server.port} ssh-ed25519 ${sshd.server.hostPublicKey().keyBase64} cloud-tray-instance=i-new\n`
+    )
+  })
+
+  it('still refuses a changed key from the same instance, and from an address recorded without one', async () => {
+    const other = join(sshd.scratch, 'same-instance-other-key')
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', other])
+    const otherKey = readFileSync(`${other}.pub`, 'utf8').trim().split(' ')[1]
+    for (const comment of [' cloud-tray-instance=i-same', '']) {
+      const { harness, terminals, home } = setup()
+      writeFileSync(join(home, 'app-known_hosts'), `[127.0.0.1]:${sshd.server.port} ssh-ed25519 ${otherKey}${comment}\n`)
+      const { terminalId } = terminals.open('i-same', 80, 24, harness.clientId)
+      await harness.waitForState(terminalId, 'failed')
+      expect(harness.prompts.map((prompt) => prompt.kind)).toEqual(['host-key-changed'])
+    }
   })
 
   it('notices a sshd.server that stops answering through keepalive', async () => {

@@ -20,6 +20,8 @@ export type HostKeyRefusal =
 export interface HostKeyCheckOptions {
   host: string
   port: number
+  /** The instance the cloud says answers there: a key recorded there for another one is not this machine's. */
+  instanceId?: string | undefined
   store: KnownHostsStore
   /** Keys accepted "once" in this app session: `host:port keytype base64`. */
   acceptedOnce: Set<string>
@@ -35,7 +37,7 @@ export async function checkHostKey(options: HostKeyCheckOptions, keyBlob: Buffer
   const keyType = keyTypeOfBlob(keyBlob)
   const keyBase64 = keyBlob.toString('base64')
   const fingerprint = sha256Fingerprint(keyBlob)
-  const verdict = await store.check(host, port, { keyType, keyBase64 })
+  const verdict = await store.check(host, port, { keyType, keyBase64 }, options.instanceId)
   const onceKey = `${host}:${port} ${keyType} ${keyBase64}`
   switch (verdict.status) {
     case 'known':
@@ -82,7 +84,7 @@ export async function checkHostKey(options: HostKeyCheckOptions, keyBlob: Buffer
       }
       const answer = await options.ask({ kind: 'host-key', host, port, keyType, fingerprint })
       if (answer.kind === 'host-key' && answer.decision === 'accept-and-remember') {
-        await store.remember(host, port, { keyType, keyBase64 })
+        await store.remember(host, port, { keyType, keyBase64 }, options.instanceId)
         return null
       }
       if (answer.kind === 'host-key' && answer.decision === 'accept-once') {

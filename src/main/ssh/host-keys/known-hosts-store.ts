@@ -4,12 +4,14 @@
  * trusted by OpenSSH are trusted here too). Only the explicit "forget" edits the user's file,
  * keeping `known_hosts.old` as `ssh-keygen -R` does.
  */
-import { appendFile, copyFile, mkdir, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { writeFileAtomic } from '../../../shared/node/atomic-write'
 import { readTextIfExists } from '../../util/read-text'
 import {
   formatKnownHost,
   parseKnownHosts,
+  recordedInstance,
   recordedKeyTypes,
   removeHost,
   verifyHostKey,
@@ -25,6 +27,9 @@ export type StoreVerdict =
   | { status: 'revoked'; file: string }
 
 export class KnownHostsStore {
+  /** Remembering rewrites the app's file: one at a time, so two accepted keys both stay. */
+  private writes: Promise<unknown> = Promise.resolve()
+
   constructor(
     /** Written by the app. */
     readonly appFile: string,
@@ -32,9 +37,19 @@ export class KnownHostsStore {
     readonly userFile: string | undefined
   ) {}
 
-  async check(host: string, port: number, key: PresentedKey): Promise<StoreVerdict> {
+  /**
+   * `instanceId`: the instance the cloud says answers at host:port. A key the app recorded at
+   * that address for another instance does not count (the address was given to a new machine);
+   * the user is asked as for any new instance.
+   */
+  async check(host: string, port: number, key: PresentedKey, instanceId?: string): Promise<StoreVerdict> {
     const verdicts: { file: string; verdict: HostKeyVerdict }[] = []
-    for (const file of this.files()) verdicts.push({ file, verdict: verifyHostKey(await readEntries(file), host, port, key) })
+    for (const file of this.files()) {
+      const entries = await readEntries(file)
+      const relevant =
+        file === this.appFile && instanceId !== undefined ? entries.filter((entry) => !ofAnotherInstance(entry, key, instanceId)) : entries
+      verdicts.push({ file, verdict: verifyHostKey(relevant, host, port, key) })
+    }
     const revoked = verdicts.find((item) => item.verdict.status === 'revoked')
     if (revoked) return { status: 'revoked', file: revoked.file }
     // A match in either file is trust (OpenSSH reads all its known_hosts files as one list); a
@@ -57,27 +72,51 @@ export class KnownHostsStore {
     return [this.appFile, ...(this.userFile ? [this.userFile] : [])]
   }
 
-  async remember(host: string, port: number, key: PresentedKey): Promise<void> {
-    await mkdir(dirname(this.appFile), { recursive: true })
-    const existing = await readTextIfExists(this.appFile)
-    const prefix = existing && !existing.endsWith('\n') ? '\n' : ''
-    await appendFile(this.appFile, `${prefix}${formatKnownHost(host, port, key)}\n`, { mode: 0o600 })
+  /**
+   * Trusts the key for host:port from now on. Whatever the app's file held for that address
+   * goes: `check` answered "unknown", so it was another instance's, and keeping it would let
+   * that machine's key pass for the new one.
+   */
+  remember(host: string, port: number, key: PresentedKey, instanceId?: string): Promise<void> {
+    const write = this.writes.then(async () => {
+      await mkdir(dirname(this.appFile), { recursive: true })
+      const { text } = removeHost((await readTextIfExists(this.appFile)) ?? '', host, port)
+      const kept = text === '' || text.endsWith('\n') ? text : `${text}\n`
+      await writeFileAtomic(this.appFile, `${kept}${formatKnownHost(host, port, key, instanceId)}\n`, 0o600)
+    })
+    this.writes = write.catch(() => undefined)
+    return write
   }
 
   /** Removes host:port from both files. Answers how many entries went. */
-  async forget(host: string, port: number): Promise<number> {
-    let removed = 0
-    for (const file of this.files()) {
-      const text = await readTextIfExists(file)
-      if (text === null) continue
-      const result = removeHost(text, host, port)
-      if (result.removed === 0) continue
-      if (file === this.userFile) await copyFile(file, `${file}.old`)
-      await writeFile(file, result.text)
-      removed += result.removed
-    }
-    return removed
+  forget(host: string, port: number): Promise<number> {
+    const write = this.writes.then(async () => {
+      let removed = 0
+      for (const file of this.files()) {
+        const text = await readTextIfExists(file)
+        if (text === null) continue
+        const result = removeHost(text, host, port)
+        if (result.removed === 0) continue
+        if (file === this.userFile) {
+          await copyFile(file, `${file}.old`)
+          // The user's own file, edited in place as `ssh-keygen -R` does: its mode and owner stay.
+          await writeFile(file, result.text)
+        } else {
+          await writeFileAtomic(file, result.text, 0o600)
+        }
+        removed += result.removed
+      }
+      return removed
+    })
+    this.writes = write.catch(() => undefined)
+    return write
   }
+}
+
+/** An entry the app recorded for another instance, with another key. */
+function ofAnotherInstance(entry: KnownHostEntry, key: PresentedKey, instanceId: string): boolean {
+  const recorded = recordedInstance(entry)
+  return recorded !== undefined && recorded !== instanceId && entry.keyBase64 !== key.keyBase64
 }
 
 async function readEntries(file: string): Promise<KnownHostEntry[]> {

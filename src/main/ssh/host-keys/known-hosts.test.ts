@@ -9,6 +9,7 @@ import {
   hostToken,
   keyTypeOfBlob,
   parseKnownHosts,
+  recordedInstance,
   recordedKeyTypes,
   removeHost,
   sha256Fingerprint,
@@ -133,6 +134,35 @@ describe('verifyHostKey', () => {
   })
   it('does not know an unlisted host', () => {
     expect(verifyHostKey(entries, 'nobody', 22, { keyType: 'ssh-ed25519', keyBase64: ED25519 })).toEqual({ status: 'unknown' })
+  })
+})
+
+describe('the instance a remembered key belongs to', () => {
+  const key = { keyType: 'ssh-ed25519', keyBase64: ED25519 }
+
+  it('is written as a comment OpenSSH ignores, and read back', () => {
+    const line = formatKnownHost('203.0.113.9', 30022, key, 'notebook-4f2a.b_c:1')
+    expect(line).toBe(`[203.0.113.9]:30022 ssh-ed25519 ${ED25519} cloud-tray-instance=notebook-4f2a.b_c:1`)
+    const [entry] = parseKnownHosts(line)
+    expect(recordedInstance(entry!)).toBe('notebook-4f2a.b_c:1')
+    expect(verifyHostKey([entry!], '203.0.113.9', 30022, key)).toEqual({ status: 'known' })
+  })
+
+  it.each([
+    ['spaces and a marker', 'a @revoked *'],
+    ['a line break', 'a\n[evil]:22 ssh-ed25519 AAAA'],
+    ['a leading dash', '-oProxyCommand=x'],
+    ['nothing', ''],
+    ['an id too long', 'x'.repeat(129)]
+  ])('is left out when the cloud’s id has %s', (_what, instanceId) => {
+    const line = formatKnownHost('203.0.113.9', 30022, key, instanceId)
+    expect(line).toBe(`[203.0.113.9]:30022 ssh-ed25519 ${ED25519}`)
+    expect(recordedInstance(parseKnownHosts(line)[0]!)).toBeUndefined()
+  })
+
+  it('is not read from a comment someone else wrote', () => {
+    const [entry] = parseKnownHosts(`[203.0.113.9]:30022 ssh-ed25519 ${ED25519} me@laptop cloud-tray-instance=x`)
+    expect(recordedInstance(entry!)).toBeUndefined()
   })
 })
 

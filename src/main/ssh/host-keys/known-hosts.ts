@@ -156,9 +156,25 @@ export function recordedKeyTypes(entries: KnownHostEntry[], host: string, port: 
   return [...new Set(types)]
 }
 
-/** The line to append for a newly trusted key. */
-export function formatKnownHost(host: string, port: number, key: PresentedKey): string {
-  return `${hostToken(host, port)} ${key.keyType} ${key.keyBase64}`
+/**
+ * The comment the app writes after a key it remembers: which instance answered with it. A cloud
+ * gives a terminated instance's address (region host and node port) to a later one, so a
+ * different key at that address from another instance is a new machine, not a changed one.
+ * The id is the cloud's text: only a plain id is written (else no comment, and a new key there
+ * is a change, as before).
+ */
+const INSTANCE_COMMENT = /^cloud-tray-instance=([A-Za-z0-9][A-Za-z0-9._:-]{0,127})$/
+
+/** The line to append for a newly trusted key, naming the instance that presented it when its id is plain. */
+export function formatKnownHost(host: string, port: number, key: PresentedKey, instanceId?: string): string {
+  const line = `${hostToken(host, port)} ${key.keyType} ${key.keyBase64}`
+  const comment = `cloud-tray-instance=${instanceId}`
+  return instanceId !== undefined && INSTANCE_COMMENT.test(comment) ? `${line} ${comment}` : line
+}
+
+/** The instance the app recorded an entry for, if it did. */
+export function recordedInstance(entry: KnownHostEntry): string | undefined {
+  return entry.comment === undefined ? undefined : INSTANCE_COMMENT.exec(entry.comment)?.[1]
 }
 
 /**

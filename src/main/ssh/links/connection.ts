@@ -44,6 +44,8 @@ export class SshConnectError extends Error {
 
 export interface ConnectOptions {
   target: SshTarget
+  /** The instance the cloud says answers at the target (host keys are recorded per instance). */
+  instanceId?: string
   knownHosts: KnownHostsStore
   acceptedOnce: Set<string>
   candidates: AuthCandidate[]
@@ -275,6 +277,7 @@ export function connect(options: ConnectOptions): Promise<SshConnection> {
             {
               host: target.host,
               port: target.port,
+              instanceId: options.instanceId,
               store: options.knownHosts,
               acceptedOnce: options.acceptedOnce,
               ask,

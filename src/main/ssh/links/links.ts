@@ -345,6 +345,7 @@ export class SshLinks {
     })
     link.connecting = connect({
       target: link.target,
+      instanceId: link.instanceId,
       knownHosts: this.options.knownHosts,
       acceptedOnce: this.acceptedOnce,
       candidates,
