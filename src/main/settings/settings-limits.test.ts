@@ -13,7 +13,7 @@ import {
   POLL_INTERVALS_WORDS,
   pollIntervalsFit
 } from '../../shared/settings-limits'
-import { SettingsPatchSchema } from './settings-schema'
+import { DEFAULT_SETTINGS, SettingsPatchSchema, SettingsSchema, applySettingsPatch } from './settings-schema'
 
 const takes = (patch: unknown): boolean => SettingsPatchSchema.safeParse(patch).success
 
@@ -42,6 +42,18 @@ describe('the settings bounds, said once', () => {
   ])('the form takes fast %i ms and steady %i ms: %s, as main would', (fastMs, steadyMs, fits) => {
     expect(pollIntervalsFit(fastMs, steadyMs)).toBe(fits)
     if (fits) expect(takes({ pollIntervals: { fastMs, steadyMs } })).toBe(true)
+  })
+
+  it('main refuses a change that leaves the steady interval shorter than the fast one, as the form does', () => {
+    const current = { ...DEFAULT_SETTINGS, pollIntervals: { fastMs: 2_500, steadyMs: 30_000 } }
+    expect(() => applySettingsPatch(current, { pollIntervals: { fastMs: 45_000 } })).toThrow(POLL_INTERVALS_WORDS)
+    expect(applySettingsPatch(current, { pollIntervals: { fastMs: 30_000 } }).pollIntervals).toEqual({ fastMs: 30_000, steadyMs: 30_000 })
+  })
+
+  it('a settings file whose intervals do not fit together gets the default intervals, and keeps the rest', () => {
+    const loaded = SettingsSchema.parse({ theme: 'dark', pollIntervals: { fastMs: 20_000, steadyMs: 10_000 } })
+    expect(loaded.pollIntervals).toEqual(DEFAULT_SETTINGS.pollIntervals)
+    expect(loaded.theme).toBe('dark')
   })
 
   it('says the bounds in words', () => {

@@ -14,8 +14,11 @@ import {
   MIN_FAST_POLL_MS,
   MIN_STEADY_POLL_MS,
   MIN_STUCK_MINUTES,
-  MIN_TERMINAL_FONT_SIZE
+  MIN_TERMINAL_FONT_SIZE,
+  POLL_INTERVALS_WORDS,
+  pollIntervalsFit
 } from '../../shared/settings-limits'
+import { AppError } from '../app-error'
 
 export const DEFAULT_SETTINGS: Settings = {
   notifications: { ready: true, failed: true, stopped: true, released: true, stuck: true },
@@ -62,6 +65,11 @@ export const SettingsSchema = z.object({
       fastMs: fastMs.default(d.pollIntervals.fastMs),
       steadyMs: steadyMs.default(d.pollIntervals.steadyMs)
     })
+    // A hand-edited pair main would not take (out of bounds, or the steady interval shorter than
+    // the fast one): the default pair, not the whole file set aside. pollIntervalsFit is the
+    // rule the Settings form says too.
+    .refine(({ fastMs, steadyMs }) => pollIntervalsFit(fastMs, steadyMs))
+    .catch(d.pollIntervals)
     .default(d.pollIntervals),
   sshKeyFile: z.string().min(1).nullable().default(d.sshKeyFile),
   startAtLogin: z.boolean().default(d.startAtLogin),
@@ -120,7 +128,11 @@ export const SettingsPatchSchema = z
   .partial()
   .strict()
 
+/** The settings with the patch applied; refused when the poll intervals it leaves do not fit together. */
 export function applySettingsPatch(current: Settings, patch: z.infer<typeof SettingsPatchSchema>): Settings {
+  const polls = { ...current.pollIntervals, ...patch.pollIntervals }
+  // Each bound is the patch schema's; whether the two fit together shows only once merged.
+  if (!pollIntervalsFit(polls.fastMs, polls.steadyMs)) throw new AppError('bad-input', POLL_INTERVALS_WORDS, { field: 'pollIntervals' })
   return SettingsSchema.parse({
     ...current,
     ...patch,

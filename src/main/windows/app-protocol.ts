@@ -20,7 +20,7 @@ export const APP_PAGE_URL = `${APP_SCHEME}://${APP_HOST}/index.html`
 
 /**
  * Standard (relative URLs, an origin of its own, web storage), secure (a secure context, as the
- * clipboard and File System Access need), fetch for the page's module scripts, V8's code cache.
+ * clipboard needs), fetch for the page's module scripts, V8's code cache.
  * Not `bypassCSP`, not service workers, not CORS for anyone else.
  */
 export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, codeCache: true } as const

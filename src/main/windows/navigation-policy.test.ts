@@ -44,7 +44,8 @@ describe('main window navigation', () => {
   it.each<[string, string, boolean]>([
     ['clipboard-sanitized-write', PAGE, true],
     ['clipboard-sanitized-write', 'https://evil.example/', false],
-    ['fileSystem', PAGE, true],
+    // The app's downloads are written by main (disk-sink.ts): the page asks no file access.
+    ['fileSystem', PAGE, false],
     ['fileSystem', 'https://evil.example/', false],
     ['clipboard-sanitized-write', 'file:///opt/cloud-tray/resources/app.asar/out/renderer/index.html', false],
     ['clipboard-sanitized-write', 'app://evil/index.html', false],

@@ -55,11 +55,11 @@ function isWebLink(target: string): boolean {
 
 /**
  * Permission requests (camera, notifications, geolocation, …): denied unless the request comes
- * from our page and is one the app uses. Writing the clipboard is the terminal's copy;
- * `fileSystem` is the files panel saving a download into the folder the user just picked in the
- * OS dialog (the File System Access API asks it only for a handle the user chose).
+ * from our page and is one the app uses. Writing the clipboard is the terminal's copy. Not
+ * `fileSystem`: in the app, main picks the download folder and writes into it (disk-sink.ts);
+ * only the web shell's page writes files itself, and Electron's handler is not in that path.
  */
-const ALLOWED_FOR_OUR_PAGE = new Set(['clipboard-sanitized-write', 'fileSystem'])
+const ALLOWED_FOR_OUR_PAGE = new Set(['clipboard-sanitized-write'])
 
 export function permissionDecision(permission: string, requestingUrl: string, app: AppPage): boolean {
   return ALLOWED_FOR_OUR_PAGE.has(permission) && isOurPage(requestingUrl, app)
