@@ -50,7 +50,7 @@ const UNCHECKED_SSH_KEYS = [
 
 /** The renderer's feature folders: each may use the others, lib/ and ui/, never a route in views/. */
 const RENDERER = './src/renderer/src'
-const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'launch', 'terminal', 'update', 'web-shell'].map(
+const RENDERER_FEATURES = ['account', 'cost', 'create', 'instances', 'jobs', 'launch', 'terminal', 'update', 'web-shell'].map(
   (folder) => `${RENDERER}/${folder}`
 )
 

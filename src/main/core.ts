@@ -112,7 +112,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     balance: () => balance.spendable()
   })
   // A restart to update waits while the wing has a terminal, a tunnel or a transfer open.
-  const updates = new UpdateService({ clock, emit, events, settings, log, engine: options.updater, current: version, activity: wing })
+  const updates = new UpdateService({ ...under(parts.update), settings, engine: options.updater, current: version, activity: wing })
   const shown = { account, watcher, balance, guard, updates, tunnels: wing.tunnels, problems: () => supervisor.problems() }
   const tray = new TrayPresenter({ ...under(parts.tray), platform, settings, ...shown, launch: { templates, availability } })
   const jobs = jobsOn({ dataDir, problems, ...under(parts.jobs), wing, account, watcher, notifier, guard, platform })

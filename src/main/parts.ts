@@ -35,6 +35,7 @@ export interface MainParts {
   jobs: Part
   templates: Part
   availability: Part
+  update: Part
   /** Delivering one kind of event to the windows. */
   window(event: EventName): Part
 }
@@ -113,6 +114,13 @@ export function mainParts(supervisor: Supervisor): MainParts {
       words(
         'Waiting for stock hit an internal error, so a GPU coming into stock may go unnoticed until it recovers. Check the catalog in the create form, or restart Cloud Tray.',
         'Stock watch hit an error'
+      )
+    ),
+    update: supervisor.part(
+      'update',
+      words(
+        'Checking for updates hit an internal error, so a new version may not be found or installed. Cloud Tray goes on as it is; restarting it checks again.',
+        'Update check hit an error'
       )
     ),
     window(event) {

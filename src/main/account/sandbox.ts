@@ -9,7 +9,7 @@
  * Each run the emulator writes its control secret to `control-secret` there (src/emulator).
  */
 import { randomBytes } from 'node:crypto'
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { SandboxAccess } from '../../shared/contract'
 import { generateEd25519KeyPair, type ReachFactory } from './sandbox-emulator'
@@ -172,8 +172,8 @@ export async function ensureSandboxKey(dir: string): Promise<SandboxKey> {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }
   const pair = generateEd25519KeyPair('cloud-tray-sandbox')
-  await writeFile(privateKeyPath, pair.private, { mode: 0o600 })
-  await chmod(privateKeyPath, 0o600)
-  await writeFile(publicKeyPath, pair.public + '\n', { mode: 0o644 })
+  // Each whole or not at all: a start cut off between the two finds one missing and makes a new pair.
+  await writeFileAtomic(publicKeyPath, pair.public + '\n', 0o644)
+  await writeFileAtomic(privateKeyPath, pair.private, 0o600)
   return { privateKeyPath, publicKey: pair.public.trim() }
 }

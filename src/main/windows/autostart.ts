@@ -2,8 +2,9 @@
  * Start at login on Linux. Electron's setLoginItemSettings works on macOS and Windows only;
  * Linux desktops start what `~/.config/autostart/*.desktop` lists (XDG Autostart spec).
  */
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { writeFileAtomic } from '../../shared/node/atomic-write'
 
 export const AUTOSTART_FILE = 'cloud-tray.desktop'
 
@@ -52,5 +53,6 @@ export async function setLinuxAutostart(
     return
   }
   await mkdir(dir, { recursive: true })
-  await writeFile(file, autostartEntry(executable, switches), { mode: 0o644 })
+  // A half-written entry would be read at the next login as a broken one: whole or not at all.
+  await writeFileAtomic(file, autostartEntry(executable, switches), 0o644)
 }
