@@ -7,11 +7,13 @@
  *
  * Every name comes from the instance and is checked here, in main, before the window sees it
  * (local-names.ts): names no file can have are left out, names unsafe on this computer are
- * renamed, and the summary says which. Each folder is listed with bounds (listing.ts).
+ * renamed, and the summary says which. Each folder is listed with bounds (listing.ts), and the
+ * walk as a whole within WALK_TIMEOUT_MS on the app's clock.
  */
 import type { Stats } from 'ssh2'
 import { FILES_WINDOW, type TransferItem } from '../../../shared/contract-files'
 import { AppError } from '../../app-error'
+import { Deadline } from './deadline'
 import { listFolder } from './listing'
 import { folderNames, localNameFor, NameReport } from './local-names'
 import { joinRemote, nameOf } from './remote-path'
@@ -22,6 +24,16 @@ import { Transfer, type TransferOptions } from './transfer'
 
 /** More than this many items in one download is refused (the window lists each). */
 export const MAX_DOWNLOAD_ITEMS = 100_000
+
+/**
+ * How long the walk of one download may take in all. Each folder's listing has its own 30 s
+ * (listing.ts), but an instance answering each of many folders just inside it (#21) kept
+ * `files.download` waiting until the panel closed. The largest download allowed, 100,000 items
+ * in some 1,000 folders, costs 2 round trips a folder (open, the last page) and one per 100 names
+ * (sftp-server's page): some 3,000 round trips, 2½ minutes at the 50 ms of a far region. Twice
+ * that leaves room for a slower link; a walk still going then is one the user has given up on.
+ */
+export const WALK_TIMEOUT_MS = 5 * 60_000
 
 export interface DownloadOptions extends TransferOptions {
   /** Sends bytes of item `item` at `offset` to the window. */
@@ -53,14 +65,21 @@ export class Download extends Transfer {
 
   /** Walks `paths` on the instance and makes the download (nothing moves until the window is ready). */
   static async plan(options: DownloadOptions, sftp: SftpClient, paths: readonly string[]): Promise<Download> {
-    const walk: Walk = { sftp, options, planned: [], links: 0, names: new NameReport() }
-    for (const path of paths) {
-      const local = localNameFor(nameOf(path), options.platform)
-      if (!local.ok) walk.names.leave(nameOf(path), local.why)
-      else {
-        if (local.renamed) walk.names.rename(nameOf(path), local.name)
-        await visit(walk, path, local.name)
+    // Every wait of the walk is within it, and the folder being listed then is closed (listing.ts).
+    // Nothing is made before the walk ends (no transfer, no sink), so failing here leaves nothing behind.
+    const deadline = new Deadline(options.clock, WALK_TIMEOUT_MS, () => walkTooLong(walk.folders))
+    const walk: Walk = { sftp, options, planned: [], links: 0, names: new NameReport(), folders: 0, deadline }
+    try {
+      for (const path of paths) {
+        const local = localNameFor(nameOf(path), options.platform)
+        if (!local.ok) walk.names.leave(nameOf(path), local.why)
+        else {
+          if (local.renamed) walk.names.rename(nameOf(path), local.name)
+          await visit(walk, path, local.name)
+        }
       }
+    } finally {
+      deadline.clear()
     }
     return new Download(options, walk.planned, walk.links, walk.names)
   }
@@ -187,6 +206,17 @@ interface Walk {
   /** Links to folders left out. */
   links: number
   names: NameReport
+  /** Folders listed so far (the deadline's message counts them). */
+  folders: number
+  /** WALK_TIMEOUT_MS from the walk's start. */
+  deadline: Deadline
+}
+
+function walkTooLong(folders: number): AppError {
+  return new AppError(
+    'io',
+    `The instance took more than ${WALK_TIMEOUT_MS / 60_000} minutes to list the folders to download (${folders.toLocaleString('en-US')} ${folders === 1 ? 'folder' : 'folders'} so far). Nothing was downloaded. Try a smaller folder, or check the instance.`
+  )
 }
 
 /**
@@ -195,7 +225,7 @@ interface Walk {
  * link, most of a many-file download's time); without a file type in it, it is asked for.
  */
 async function visit(walk: Walk, remote: string, path: string, listed?: Stats): Promise<void> {
-  const { sftp, planned } = walk
+  const { sftp, planned, deadline } = walk
   if (planned.length >= MAX_DOWNLOAD_ITEMS) {
     throw new AppError(
       'not-allowed',
@@ -205,11 +235,13 @@ async function visit(walk: Walk, remote: string, path: string, listed?: Stats): 
   const typed = listed !== undefined && typeof listed.mode === 'number' && (listed.mode & FILE_TYPE_BITS) !== 0
   let stats = typed
     ? listed
-    : await sftp.lstat(remote).catch((error: unknown) => {
-        throw sftpFailure(error, { action: 'read', path: remote })
-      })
+    : await deadline.within(
+        sftp.lstat(remote).catch((error: unknown) => {
+          throw sftpFailure(error, { action: 'read', path: remote })
+        })
+      )
   if (stats.isSymbolicLink()) {
-    const target = await sftp.stat(remote).catch(() => undefined)
+    const target = await deadline.within(sftp.stat(remote).catch(() => undefined))
     if (!target || target.isDirectory()) {
       walk.links++
       return
@@ -222,7 +254,8 @@ async function visit(walk: Walk, remote: string, path: string, listed?: Stats): 
   }
   if (!stats.isDirectory()) return
   planned.push({ path, kind: 'folder', size: 0, remote, modifiedAt: stats.mtime })
-  const entries = await listFolder(sftp, remote, walk.options.clock)
+  const entries = await listFolder(sftp, remote, walk.options.clock, { within: deadline })
+  walk.folders++
   const locals = folderNames(
     entries.map((entry) => entry.filename),
     walk.names,

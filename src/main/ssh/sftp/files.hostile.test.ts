@@ -12,6 +12,7 @@ import type { SshPrompt } from '../../../shared/contract-ssh'
 import { startSandboxCore, type SandboxCore } from '../../testing/sandbox-core'
 import { FilesHarness } from '../testing/files-harness'
 import { startHostileSftpServer, type HostileNode, type HostileSftpServer } from '../testing/hostile-sftp-server'
+import { WALK_TIMEOUT_MS } from './download'
 import { LIST_TIMEOUT_MS, MAX_LIST_ENTRIES } from './listing'
 
 const HOME = '/home/u'
@@ -81,7 +82,10 @@ describe('files (SFTP) against a hostile instance, through the core', () => {
         [`${HOME}/silent`]: { kind: 'folder', entries: [] }
       },
       endless: [`${HOME}/endless`],
-      silent: [`${HOME}/silent`]
+      silent: [`${HOME}/silent`],
+      // Folders all the way down, each listed just inside its own 30 s of the app's clock.
+      deep: [`${HOME}/deep`],
+      beforeListing: (path) => (path.startsWith(`${HOME}/deep`) ? clock.advanceAsync(LIST_TIMEOUT_MS - 1) : undefined)
     })
     sandbox = await startSandboxCore({
       instanceName: 'hostile-box',
@@ -170,5 +174,27 @@ describe('files (SFTP) against a hostile instance, through the core', () => {
         message: `The instance did not finish listing “${HOME}/silent” within 30 s, so Cloud Tray stopped waiting. Try again; if it keeps happening, look inside from the terminal (ls).`
       }
     })
+  })
+
+  it('a download of folders without end, each listed just inside its bounds, stops at the walk’s time limit with a message', async () => {
+    const { sessionId } = await harness.open(sandbox.instanceId)
+    const opened = server.requests['OPENDIR'] ?? 0
+    const listedInTime = Math.floor(WALK_TIMEOUT_MS / (LIST_TIMEOUT_MS - 1))
+    const asked = sandbox.core.handle('files.download', { sessionId, paths: [`${HOME}/deep`] }, { clientId: harness.clientId })
+    // A walk that does not stop at its limit goes on opening folders (the old code: until 100,000 items).
+    const walking = until(() => (server.requests['OPENDIR'] ?? 0) - opened > 2 * listedInTime, 'the walk to go on past its limit').then(
+      () => 'still walking'
+    )
+    expect(await Promise.race([asked, walking])).toMatchObject({
+      ok: false,
+      error: {
+        message: `The instance took more than 5 minutes to list the folders to download (${listedInTime} folders so far). Nothing was downloaded. Try a smaller folder, or check the instance.`
+      }
+    })
+    // The folder being listed then was closed, and no more were opened.
+    await until(() => server.openFolders() === 0, 'the folder handle closed')
+    expect((server.requests['OPENDIR'] ?? 0) - opened).toBe(listedInTime + 1)
+    // Nothing half-started: no transfer was made, so the window heard of none.
+    expect([...harness.progress.values()].flat().filter((progress) => progress.sessionId === sessionId)).toEqual([])
   })
 })

@@ -9,6 +9,7 @@
 import type { FileEntryWithStats } from 'ssh2'
 import type { Clock } from '../../../shared/clock'
 import { AppError } from '../../app-error'
+import type { Deadline } from './deadline'
 import { checkAbsolute } from './remote-path'
 import type { SftpClient } from './sftp-client'
 import { sftpFailure } from './sftp-errors'
@@ -29,6 +30,11 @@ export interface ListLimits {
   maxEntries?: number
   maxBytes?: number
   timeoutMs?: number
+  /**
+   * The caller's own limit (a download's whole walk): when it passes, the listing stops with its
+   * error and the handle is closed, as at the listing's own bounds.
+   */
+  within?: Deadline
 }
 
 /** The entries of `path` (`.` and `..` left out), or an AppError in the user's words. */
@@ -63,19 +69,28 @@ export async function readFolder(
     }, timeoutMs)
   })
   timedOut.catch(() => undefined)
+  const bounded = <T>(work: Promise<T>): Promise<T> => {
+    const raced = Promise.race([work, timedOut])
+    return options.within ? options.within.within(raced) : raced
+  }
   try {
     let resolved = path
     if (options.resolve) {
-      const answer = await Promise.race([sftp.realpath(path), timedOut])
+      const answer = await bounded(sftp.realpath(path))
       const checked = checkAbsolute(answer)
       if (!checked.ok) throw (over = new AppError('io', `The instance answered an odd place for “${path}” (it ${checked.problem}).`))
       resolved = checked.value
     }
-    handle = await Promise.race([sftp.opendir(resolved), timedOut])
+    const opening = sftp.opendir(resolved)
+    handle = await bounded(opening).catch((error: unknown) => {
+      // Stopped waiting before the server answered: a handle it sends later is closed too.
+      void opening.then((late) => sftp.close(late)).catch(() => undefined)
+      throw error
+    })
     const entries: ListedEntry[] = []
     let bytes = 0
     for (;;) {
-      const page = await Promise.race([sftp.readdirPage(handle), timedOut])
+      const page = await bounded(sftp.readdirPage(handle))
       if (page === undefined) return { path: resolved, entries }
       for (const entry of page) {
         bytes += entry.filename.length + (typeof entry.longname === 'string' ? entry.longname.length : 0) + 64
@@ -91,6 +106,7 @@ export async function readFolder(
     }
   } catch (error) {
     if (over) throw over
+    if (options.within?.passed) throw options.within.passed
     throw sftpFailure(error, { action: 'list', path })
   } finally {
     clock.clearTimeout(timer)

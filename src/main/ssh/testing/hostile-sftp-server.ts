@@ -1,7 +1,8 @@
 /**
  * A hostile instance's SSH server for tests (#21), made with ssh2's server API: it lets anyone in
  * and answers SFTP from a make-believe tree whose names no file system has (`../../x`, `a/b`, a
- * NUL, 4 KiB), listings that never end (1,000 new names a page, forever) or never answer at all.
+ * NUL, 4 KiB), listings that never end (1,000 new names a page, forever) or never answer at all,
+ * and folders that each hold more folders, forever, each listed as slowly as the test says.
  * Paths are looked up exactly as the client spells them (parent + "/" + name), so a client that
  * joins a name holding slashes gets the hostile file it asked for. The emulator puts it behind an
  * instance's SSH port (`createReach({ sshBackend })`), so the app meets it through the core.
@@ -24,7 +25,17 @@ export interface HostileSftpOptions {
   endless?: string[]
   /** Folders whose READDIR is never answered. */
   silent?: string[]
+  /** Folders with no bottom: each lists DEEP_FANOUT sub-folders, and so does every one of them. */
+  deep?: string[]
+  /**
+   * Awaited before a folder's first page is answered (a test passes the app's clock there, to play
+   * a slow instance without waiting).
+   */
+  beforeListing?: (path: string) => Promise<void> | void
 }
+
+/** How many sub-folders each folder under a `deep` one lists. */
+const DEEP_FANOUT = 10
 
 export interface HostileSftpServer {
   port: number
@@ -54,6 +65,9 @@ export async function startHostileSftpServer(options: HostileSftpOptions): Promi
   }
   for (const [path, node] of Object.entries(options.tree)) add(path, node)
   paths.set(options.home, paths.get(options.home) ?? { kind: 'folder', entries: [] })
+  const deepFolder: HostileNode = { kind: 'folder', entries: [] }
+  const isDeep = (path: string): boolean => options.deep?.some((root) => path === root || path.startsWith(`${root}/`)) ?? false
+  const nodeAt = (path: string): HostileNode | undefined => paths.get(path) ?? (isDeep(path) ? deepFolder : undefined)
 
   const requests: Record<string, number> = {}
   const count = (what: string): void => void (requests[what] = (requests[what] ?? 0) + 1)
@@ -74,7 +88,7 @@ export async function startHostileSftpServer(options: HostileSftpOptions): Promi
       sftp.name(id, [{ filename: resolved, longname: resolved, attrs: {} as Attributes }])
     })
     const stat = (id: number, path: string): void => {
-      const node = paths.get(path)
+      const node = nodeAt(path)
       if (node) sftp.attrs(id, attrsOf(node))
       else sftp.status(id, STATUS_CODE.NO_SUCH_FILE, 'No such file')
     }
@@ -82,14 +96,15 @@ export async function startHostileSftpServer(options: HostileSftpOptions): Promi
     sftp.on('STAT', (id, path) => (count('STAT'), stat(id, path)))
     sftp.on('OPENDIR', (id, path) => {
       count('OPENDIR')
-      const node = paths.get(path)
+      const node = nodeAt(path)
       if (!node || node.kind !== 'folder') return sftp.status(id, STATUS_CODE.NO_SUCH_FILE, 'No such folder')
       sftp.handle(id, newHandle(path, node, true))
     })
-    sftp.on('READDIR', (id, handle) => {
+    sftp.on('READDIR', async (id, handle) => {
       count('READDIR')
       const open = handles.get(handle.toString())
       if (!open || open.node.kind !== 'folder') return sftp.status(id, STATUS_CODE.FAILURE, 'bad handle')
+      if (!open.read && open.page === 0) await options.beforeListing?.(open.path)
       if (options.silent?.includes(open.path)) return // never answered
       if (options.endless?.includes(open.path)) {
         const page = open.page++
@@ -105,6 +120,13 @@ export async function startHostileSftpServer(options: HostileSftpOptions): Promi
       }
       if (open.read) return sftp.status(id, STATUS_CODE.EOF)
       open.read = true
+      if (isDeep(open.path)) {
+        const names = Array.from({ length: DEEP_FANOUT }, (_, index) => `deeper-${index}`)
+        return sftp.name(
+          id,
+          names.map((filename) => ({ filename, longname: filename, attrs: attrsOf(deepFolder) }))
+        )
+      }
       sftp.name(
         id,
         open.node.entries.map(([filename, node]) => ({ filename, longname: filename, attrs: attrsOf(node) }))
