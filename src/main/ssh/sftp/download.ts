@@ -14,7 +14,7 @@ import type { Stats } from 'ssh2'
 import { FILES_WINDOW, type TransferItem } from '../../../shared/contract-files'
 import { AppError } from '../../app-error'
 import { Deadline } from './deadline'
-import { listFolder } from './listing'
+import { listFolder, MAX_LIST_BYTES } from './listing'
 import { folderNames, localNameFor, NameReport } from './local-names'
 import { joinRemote, nameOf } from './remote-path'
 import { FileLanes, type TransferLink } from './lanes'
@@ -34,6 +34,14 @@ export const MAX_DOWNLOAD_ITEMS = 100_000
  * that leaves room for a slower link; a walk still going then is one the user has given up on.
  */
 export const WALK_TIMEOUT_MS = 5 * 60_000
+
+/**
+ * The most bytes of names a walk holds listed but not yet gone through. The walk goes deep
+ * first, so every folder on the way down keeps its listing until its sub-folders are done: an
+ * instance whose folders each list many entries, or very long names, would otherwise grow main's
+ * memory by a listing (up to MAX_LIST_BYTES) per level. Two whole listings' worth.
+ */
+export const MAX_PENDING_NAME_BYTES = 2 * MAX_LIST_BYTES
 
 export interface DownloadOptions extends TransferOptions {
   /** Sends bytes of item `item` at `offset` to the window. */
@@ -68,7 +76,7 @@ export class Download extends Transfer {
     // Every wait of the walk is within it, and the folder being listed then is closed (listing.ts).
     // Nothing is made before the walk ends (no transfer, no sink), so failing here leaves nothing behind.
     const deadline = new Deadline(options.clock, WALK_TIMEOUT_MS, () => walkTooLong(walk.folders))
-    const walk: Walk = { sftp, options, planned: [], links: 0, names: new NameReport(), folders: 0, deadline }
+    const walk: Walk = { sftp, options, planned: [], links: 0, names: new NameReport(), folders: 0, deadline, pending: 0, pendingBytes: 0 }
     try {
       for (const path of paths) {
         const local = localNameFor(nameOf(path), options.platform)
@@ -210,6 +218,19 @@ interface Walk {
   folders: number
   /** WALK_TIMEOUT_MS from the walk's start. */
   deadline: Deadline
+  /** Entries listed and not yet gone through, and the bytes of their names (MAX_PENDING_NAME_BYTES). */
+  pending: number
+  pendingBytes: number
+}
+
+/** What one listed entry costs the walk while it waits: its name, and about as much again for its attributes. */
+const pendingCost = (filename: string): number => filename.length + 64
+
+function tooMany(): AppError {
+  return new AppError(
+    'not-allowed',
+    `That is more than ${MAX_DOWNLOAD_ITEMS} files and folders. Download a smaller folder, or pack it first (e.g. tar) in the terminal.`
+  )
 }
 
 function walkTooLong(folders: number): AppError {
@@ -226,12 +247,7 @@ function walkTooLong(folders: number): AppError {
  */
 async function visit(walk: Walk, remote: string, path: string, listed?: Stats): Promise<void> {
   const { sftp, planned, deadline } = walk
-  if (planned.length >= MAX_DOWNLOAD_ITEMS) {
-    throw new AppError(
-      'not-allowed',
-      `That is more than ${MAX_DOWNLOAD_ITEMS} files and folders. Download a smaller folder, or pack it first (e.g. tar) in the terminal.`
-    )
-  }
+  if (planned.length >= MAX_DOWNLOAD_ITEMS) throw tooMany()
   const typed = listed !== undefined && typeof listed.mode === 'number' && (listed.mode & FILE_TYPE_BITS) !== 0
   let stats = typed
     ? listed
@@ -256,12 +272,26 @@ async function visit(walk: Walk, remote: string, path: string, listed?: Stats): 
   planned.push({ path, kind: 'folder', size: 0, remote, modifiedAt: stats.mtime })
   const entries = await listFolder(sftp, remote, walk.options.clock, { within: deadline })
   walk.folders++
+  const bytes = entries.reduce((sum, entry) => sum + pendingCost(entry.filename), 0)
+  walk.pending += entries.length
+  walk.pendingBytes += bytes
+  // Each entry waiting is a file or folder to come (or a link or a name left out): more than the
+  // download may hold is refused now, before the walk holds them all.
+  if (planned.length + walk.pending > MAX_DOWNLOAD_ITEMS) throw tooMany()
+  if (walk.pendingBytes > MAX_PENDING_NAME_BYTES) {
+    throw new AppError(
+      'not-allowed',
+      `The folders to download hold names too long to go through at once (more than ${MAX_PENDING_NAME_BYTES / 1024 / 1024} MiB of them). Download a smaller folder, or pack it first (e.g. tar) in the terminal.`
+    )
+  }
   const locals = folderNames(
     entries.map((entry) => entry.filename),
     walk.names,
     walk.options.platform
   )
   for (const [index, entry] of entries.entries()) {
+    walk.pending--
+    walk.pendingBytes -= pendingCost(entry.filename)
     const local = locals[index]
     if (local !== undefined) await visit(walk, joinRemote(remote, entry.filename), `${path}/${local}`, entry.attrs)
   }

@@ -12,7 +12,7 @@ import type { SshPrompt } from '../../../shared/contract-ssh'
 import { startSandboxCore, type SandboxCore } from '../../testing/sandbox-core'
 import { FilesHarness } from '../testing/files-harness'
 import { startHostileSftpServer, type HostileNode, type HostileSftpServer } from '../testing/hostile-sftp-server'
-import { WALK_TIMEOUT_MS } from './download'
+import { MAX_DOWNLOAD_ITEMS, WALK_TIMEOUT_MS } from './download'
 import { LIST_TIMEOUT_MS, MAX_LIST_ENTRIES } from './listing'
 
 const HOME = '/home/u'
@@ -85,6 +85,7 @@ describe('files (SFTP) against a hostile instance, through the core', () => {
       silent: [`${HOME}/silent`],
       // Folders all the way down, each listed just inside its own 30 s of the app's clock.
       deep: [`${HOME}/deep`],
+      wide: { folders: [`${HOME}/wide`], fanout: 60_000 },
       beforeListing: (path) => (path.startsWith(`${HOME}/deep`) ? clock.advanceAsync(LIST_TIMEOUT_MS - 1) : undefined)
     })
     sandbox = await startSandboxCore({
@@ -196,5 +197,24 @@ describe('files (SFTP) against a hostile instance, through the core', () => {
     expect((server.requests['OPENDIR'] ?? 0) - opened).toBe(listedInTime + 1)
     // Nothing half-started: no transfer was made, so the window heard of none.
     expect([...harness.progress.values()].flat().filter((progress) => progress.sessionId === sessionId)).toEqual([])
+  })
+
+  it('a download of folders each listing 60,000 more is refused at the second, before the walk holds more than a download may take', async () => {
+    // Going deep first, the walk keeps each folder's listing on the way down: without a bound on
+    // what waits, every level added 60,000 entries to main's memory.
+    const { sessionId } = await harness.open(sandbox.instanceId)
+    const opened = server.requests['OPENDIR'] ?? 0
+    const asked = sandbox.core.handle('files.download', { sessionId, paths: [`${HOME}/wide`] }, { clientId: harness.clientId })
+    const walking = until(() => (server.requests['OPENDIR'] ?? 0) - opened > 3, 'the walk to go a third level down').then(
+      () => 'still walking'
+    )
+    expect(await Promise.race([asked, walking])).toMatchObject({
+      ok: false,
+      error: {
+        message: `That is more than ${MAX_DOWNLOAD_ITEMS} files and folders. Download a smaller folder, or pack it first (e.g. tar) in the terminal.`
+      }
+    })
+    expect((server.requests['OPENDIR'] ?? 0) - opened).toBe(2)
+    await until(() => server.openFolders() === 0, 'the folder handles closed')
   })
 })

@@ -27,6 +27,8 @@ export interface HostileSftpOptions {
   silent?: string[]
   /** Folders with no bottom: each lists DEEP_FANOUT sub-folders, and so does every one of them. */
   deep?: string[]
+  /** Folders with no bottom that are wide too: each lists this many sub-folders (pages of 1,000), and so does every one of them. */
+  wide?: { folders: string[]; fanout: number }
   /**
    * Awaited before a folder's first page is answered (a test passes the app's clock there, to play
    * a slow instance without waiting).
@@ -66,7 +68,10 @@ export async function startHostileSftpServer(options: HostileSftpOptions): Promi
   for (const [path, node] of Object.entries(options.tree)) add(path, node)
   paths.set(options.home, paths.get(options.home) ?? { kind: 'folder', entries: [] })
   const deepFolder: HostileNode = { kind: 'folder', entries: [] }
-  const isDeep = (path: string): boolean => options.deep?.some((root) => path === root || path.startsWith(`${root}/`)) ?? false
+  const under = (roots: string[] | undefined, path: string): boolean =>
+    roots?.some((root) => path === root || path.startsWith(`${root}/`)) ?? false
+  const isWide = (path: string): boolean => under(options.wide?.folders, path)
+  const isDeep = (path: string): boolean => under(options.deep, path) || isWide(path)
   const nodeAt = (path: string): HostileNode | undefined => paths.get(path) ?? (isDeep(path) ? deepFolder : undefined)
 
   const requests: Record<string, number> = {}
@@ -116,6 +121,16 @@ export async function startHostileSftpServer(options: HostileSftpOptions): Promi
             longname: `-rw-r--r-- 1 u u 0 Jan 1 00:00 ${filename}`,
             attrs: attrsOf({ kind: 'file', content: '' })
           }))
+        )
+      }
+      if (isWide(open.path)) {
+        const fanout = options.wide!.fanout
+        const first = open.page++ * 1_000
+        if (first >= fanout) return sftp.status(id, STATUS_CODE.EOF)
+        const names = Array.from({ length: Math.min(1_000, fanout - first) }, (_, index) => `wide-${first + index}`)
+        return sftp.name(
+          id,
+          names.map((filename) => ({ filename, longname: filename, attrs: attrsOf(deepFolder) }))
         )
       }
       if (open.read) return sftp.status(id, STATUS_CODE.EOF)
