@@ -260,6 +260,52 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     expect(await runCli(['list'], { runtimeDir })).toMatchObject({ code: 7 })
   })
 
+  it("an upload holds Electron's prevent-app-suspension blocker while it runs, and stops it when it ends", async () => {
+    const { app, main } = await launch()
+    await signIn(app, main)
+    const instanceId = await createRunning(app, main, 'stand-in-upload')
+    const opened = await app.invoke(main.webContentsId, 'files.open', { instanceId })
+    if (!opened.ok) throw new Error(JSON.stringify(opened))
+    const { sessionId } = opened.value
+    const prompt = await app.until('the host-key question', () => app.events(main.webContentsId, 'ssh.prompt')[0], 20_000)
+    await app.invoke(main.webContentsId, 'ssh.answer', { promptId: prompt.promptId, answer: { kind: 'host-key', decision: 'accept-once' } })
+    const connected = await app.until(
+      'the files panel connected',
+      () => app.events(main.webContentsId, 'files.status').find((s) => s.sessionId === sessionId && s.state === 'connected'),
+      20_000
+    )
+    expect(
+      app.calls.some((c) => c.api.startsWith('powerSaveBlocker.')),
+      'nothing held before a transfer'
+    ).toBe(false)
+
+    const data = new Uint8Array(200_000).fill(42)
+    const upload = await app.invoke(main.webContentsId, 'files.upload', {
+      sessionId,
+      folder: connected.home,
+      items: [{ path: 'awake.bin', kind: 'file', size: data.byteLength }],
+      replace: true
+    })
+    if (!upload.ok) throw new Error(JSON.stringify(upload))
+    const { transferId } = upload.value
+    const started = await app.waitForCall((c) => c.api === 'powerSaveBlocker.start', 'the blocker started')
+    expect(started.args[0]).toBe('prevent-app-suspension')
+    expect(await app.request('powerBlockers')).toEqual({ [String(started.args[1])]: 'prevent-app-suspension' })
+    await app.send(main.webContentsId, 'files.chunk', { transferId, item: 0, offset: 0, data })
+    const done = await app.until(
+      'the upload done',
+      () => app.events(main.webContentsId, 'files.transfer').find((p) => p.transferId === transferId && p.state !== 'running'),
+      20_000
+    )
+    expect(done.state).toBe('done')
+    const stopped = await app.waitForCall((c) => c.api === 'powerSaveBlocker.stop', 'the blocker stopped')
+    expect(stopped.args).toEqual([started.args[1]])
+    const told = app.calls.find((c) => c.api === 'webContents.send' && (c.args[1] as { state?: string } | undefined)?.state === 'done')
+    expect(stopped.seq, 'held until the window was told the upload is done').toBeGreaterThan(told!.seq)
+    expect(await app.request('powerBlockers')).toEqual({})
+    expect(app.calls.filter((c) => c.api === 'powerSaveBlocker.start')).toHaveLength(1)
+  })
+
   it('a packaged run: an application menu without Reload or DevTools', async () => {
     const { app } = await launch({ isPackaged: true })
     await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)

@@ -46,6 +46,7 @@ import { createElectronUpdateEngine } from './update/updater-adapter'
 import { devRendererUrl } from './windows/dev-renderer'
 import { disableChromiumFeatures } from './windows/chromium-features'
 import { pinMainHeapGrowth } from './heap-growth'
+import { createKeepAwake } from './power/power-save-adapter'
 
 // A flood through an SSH session must not run a full collection every few dozen ms (heap-growth.ts).
 pinMainHeapGrowth()
@@ -192,7 +193,9 @@ async function start(): Promise<void> {
       }
       const picked = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options)
       return picked.canceled ? undefined : picked.filePaths[0]
-    }
+    },
+    // No idle sleep from the first upload or download to the end of the last (power/keep-awake.ts).
+    keepAwake: createKeepAwake((line) => log.info(line))
   }
 
   const setStartAtLogin = (enabled: boolean): void => {

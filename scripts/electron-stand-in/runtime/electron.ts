@@ -182,6 +182,30 @@ const autoUpdater = new Proxy(autoUpdaterEvents, {
 
 const powerMonitor = new EventEmitter()
 
+/**
+ * `powerSaveBlocker` (Electron 45): `start` answers a new id per call and holds until `stop(id)`;
+ * an unknown type throws, as Electron's does. The harness reads what is held (`powerBlockers`).
+ */
+const heldBlockers = new Map<number, string>()
+let nextBlocker = 0
+const powerSaveBlocker = {
+  start(type: string): number {
+    if (type !== 'prevent-app-suspension' && type !== 'prevent-display-sleep')
+      throw new TypeError(`Invalid power save blocker type: ${type}`)
+    const id = nextBlocker++
+    heldBlockers.set(id, type)
+    record('powerSaveBlocker.start', undefined, [type, id])
+    return id
+  },
+  stop(id: number): boolean {
+    record('powerSaveBlocker.stop', undefined, [id])
+    return heldBlockers.delete(id)
+  },
+  isStarted(id: number): boolean {
+    return heldBlockers.has(id)
+  }
+}
+
 const nativeTheme = Object.assign(new EventEmitter(), { shouldUseDarkColors: false, themeSource: 'system' })
 
 // ------------------------------------------------------------------ tray and notifications
@@ -382,6 +406,7 @@ export {
   net,
   StandInNotification as Notification,
   powerMonitor,
+  powerSaveBlocker,
   protocol,
   session,
   shell,
@@ -397,7 +422,6 @@ export const globalShortcut = notModelled('globalShortcut')
 export const inAppPurchase = notModelled('inAppPurchase')
 export const MessageChannelMain = notModelled('MessageChannelMain')
 export const netLog = notModelled('netLog')
-export const powerSaveBlocker = notModelled('powerSaveBlocker')
 export const pushNotifications = notModelled('pushNotifications')
 export const safeStorage = notModelled('safeStorage')
 export const screen = notModelled('screen')
@@ -425,6 +449,7 @@ export default {
   net,
   Notification: StandInNotification,
   powerMonitor,
+  powerSaveBlocker,
   protocol,
   session,
   shell,
@@ -555,6 +580,7 @@ operation(
   },
   'looks'
 )
+operation('powerBlockers', () => Object.fromEntries(heldBlockers), 'looks')
 operation('schemePrivileges', () => Object.fromEntries(privilegedSchemes), 'looks')
 
 // Electron's main process does not die of an uncaught exception (or an unhandled rejection, which
