@@ -306,6 +306,22 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     expect(app.calls.filter((c) => c.api === 'powerSaveBlocker.start')).toHaveLength(1)
   })
 
+  it("the theme picked in Settings reaches Electron's nativeTheme before the window shows, and each change after", async () => {
+    const { app, main } = await launch({ dataFiles: { 'settings.json': JSON.stringify({ theme: 'dark' }) } })
+    const shown = await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
+    const atStart = app.calls.filter((c) => c.api === 'nativeTheme.themeSource')
+    expect(atStart.map((c) => c.args)).toEqual([['dark']])
+    expect(atStart[0]!.seq, 'set before the window shows').toBeLessThan(shown.seq)
+    const changed = await app.invoke(main.webContentsId, 'settings.update', { theme: 'light' })
+    expect(changed).toMatchObject({ ok: true, value: { theme: 'light' } })
+    await app.waitForCall((c) => c.api === 'nativeTheme.themeSource' && c.args[0] === 'light', 'the light theme set')
+    // Another setting saved leaves the theme alone.
+    await app.invoke(main.webContentsId, 'settings.update', { openWindowAtStart: false })
+    await app.invoke(main.webContentsId, 'settings.update', { theme: 'system' })
+    await app.waitForCall((c) => c.api === 'nativeTheme.themeSource' && c.args[0] === 'system', 'the system theme set')
+    expect(app.calls.filter((c) => c.api === 'nativeTheme.themeSource').map((c) => c.args[0])).toEqual(['dark', 'light', 'system'])
+  })
+
   it('a packaged run: an application menu without Reload or DevTools', async () => {
     const { app } = await launch({ isPackaged: true })
     await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)

@@ -47,6 +47,7 @@ import { devRendererUrl } from './windows/dev-renderer'
 import { disableChromiumFeatures } from './windows/chromium-features'
 import { pinMainHeapGrowth } from './heap-growth'
 import { createKeepAwake } from './power/power-save-adapter'
+import { followThemeSetting } from './windows/native-theme-adapter'
 
 // A flood through an SSH session must not run a full collection every few dozen ms (heap-growth.ts).
 pinMainHeapGrowth()
@@ -228,6 +229,8 @@ async function start(): Promise<void> {
     // The Sandbox's instances are reachable for real: SSH, the notebook page, forwarded ports.
     reach: sandboxReach()
   })
+  // Native dialogs, menus and title bars in the theme picked in Settings, as each change is saved.
+  const followTheme = followThemeSetting(core)
   // A notebook window belongs to one sign-in: when another account signs in (after an expiry),
   // or the session ends by any path, that account's windows and partition sign-in go too.
   let notebookOwner: NotebookOwner | undefined
@@ -308,6 +311,8 @@ async function start(): Promise<void> {
     // Waits only for the saved settings to be read.
     const settings = await core.handle('settings.get', undefined, { clientId: 'main' })
     if (settings.ok) {
+      // The native UI's theme is the user's from the window's first frame.
+      followTheme(settings.value)
       // The OS setting follows ours, so a change made while the app was not running is applied.
       platform.setStartAtLogin(settings.value.startAtLogin)
       // Started at login (`--hidden`, or macOS's flag): the window opens only if the user asked

@@ -206,7 +206,23 @@ const powerSaveBlocker = {
   }
 }
 
-const nativeTheme = Object.assign(new EventEmitter(), { shouldUseDarkColors: false, themeSource: 'system' })
+/**
+ * `nativeTheme` (Electron 45): setting `themeSource` is recorded; a value other than system,
+ * light or dark throws, as Electron's does. `shouldUseDarkColors` follows it (the OS is light).
+ */
+let themeSource = 'system'
+const nativeTheme = Object.defineProperties(new EventEmitter(), {
+  themeSource: {
+    enumerable: true,
+    get: () => themeSource,
+    set(value: string) {
+      record('nativeTheme.themeSource', undefined, [value])
+      if (!['system', 'light', 'dark'].includes(value)) throw new TypeError(`Invalid themeSource: ${value}`)
+      themeSource = value
+    }
+  },
+  shouldUseDarkColors: { enumerable: true, get: () => themeSource === 'dark' }
+})
 
 // ------------------------------------------------------------------ tray and notifications
 
