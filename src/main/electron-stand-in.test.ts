@@ -19,6 +19,7 @@ import { chromiumMissing } from '../../e2e/chromium'
 import type { TerminalStatus } from '../shared/contract-ssh'
 import { EMBEDDED_SANDBOX_ORIGIN } from './account/session-origin'
 import { trayClickOpensWindow } from './windows/desktop-integration'
+import { FOCUS_GRACE_MS } from './windows/second-launch'
 import { posixShellMissing, skipBecause } from '../shared/node/testing/platform-support'
 import { runCli } from '../cli/testing/built-cli'
 
@@ -320,6 +321,30 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     await app.invoke(main.webContentsId, 'settings.update', { theme: 'system' })
     await app.waitForCall((c) => c.api === 'nativeTheme.themeSource' && c.args[0] === 'system', 'the system theme set')
     expect(app.calls.filter((c) => c.api === 'nativeTheme.themeSource').map((c) => c.args[0])).toEqual(['dark', 'light', 'system'])
+  })
+
+  it('a second launch under Wayland, its window left unfocused by the compositor: shown, then a notification says where the app is', async () => {
+    const { app } = await launch({ env: { XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0' } })
+    await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
+    const mark = app.calls.at(-1)!.seq
+    await app.secondInstance()
+    const launched = await app.waitForCall((c) => c.seq > mark && c.api === 'event:second-instance', 'the second launch')
+    await app.waitForCall((c) => c.seq > mark && c.api === 'BrowserWindow.focus', 'the window shown and focused')
+    // The stand-in's window never has the focus: as a compositor that refused it.
+    const told = await app.waitForCall((c) => c.seq > mark && c.api === 'Notification.new', 'the notification', FOCUS_GRACE_MS + 5_000)
+    expect(told.args[0]).toMatchObject({ title: 'Cloud Tray', body: 'Cloud Tray is already running — open it from the tray icon.' })
+    expect(told.at - launched.at).toBeGreaterThanOrEqual(FOCUS_GRACE_MS - 50)
+    await app.waitForCall((c) => c.api === 'Notification.show' && c.target === told.target, 'the notification shown')
+  })
+
+  it('a second launch outside Wayland shows the window and says nothing', async () => {
+    const { app } = await launch({ env: { XDG_SESSION_TYPE: 'x11', WAYLAND_DISPLAY: '' } })
+    await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
+    const mark = app.calls.at(-1)!.seq
+    await app.secondInstance()
+    await app.waitForCall((c) => c.seq > mark && c.api === 'BrowserWindow.focus', 'the window shown and focused')
+    await new Promise((resolve) => setTimeout(resolve, FOCUS_GRACE_MS + 500))
+    expect(app.calls.filter((c) => c.seq > mark && c.api === 'Notification.new')).toEqual([])
   })
 
   it('a packaged run: an application menu without Reload or DevTools', async () => {

@@ -48,6 +48,7 @@ import { disableChromiumFeatures } from './windows/chromium-features'
 import { pinMainHeapGrowth } from './heap-growth'
 import { createKeepAwake } from './power/power-save-adapter'
 import { followThemeSetting } from './windows/native-theme-adapter'
+import { runsUnderWayland, secondLaunchHandler } from './windows/second-launch'
 
 // A flood through an SSH session must not run a full collection every few dozen ms (heap-growth.ts).
 pinMainHeapGrowth()
@@ -257,7 +258,19 @@ async function start(): Promise<void> {
     (error: Error) => log.warn(`the command line is off: ${error.message}`)
   )
 
-  app.on('second-instance', () => window.show())
+  // A second launch shows the window; a Wayland compositor may refuse it the focus, and then a
+  // notification says where the app is (windows/second-launch.ts).
+  app.on(
+    'second-instance',
+    secondLaunchHandler({
+      wayland: runsUnderWayland(process.env),
+      clock: systemClock(),
+      show: () => window.show(),
+      isFocused: () => window.isFocused(),
+      trayShown,
+      tell: (notice) => notifier.show(osSafeNotification(notice))
+    })
+  )
   // macOS: clicking the Dock icon brings the window back.
   app.on('activate', () => window.show())
   // Closing the window hides it; the app lives in the tray until Quit.
