@@ -103,6 +103,12 @@ export interface Platform {
    * Absent where the window picks its own folder (the web shell's File System Access).
    */
   pickFolder?(): Promise<string | undefined>
+  /**
+   * Holds the computer awake (no idle sleep) from `true` until `false`: told once when the first
+   * upload or download begins and once after the last ends (power/keep-awake.ts). Absent where
+   * the shell cannot hold the OS's sleep (the web shell).
+   */
+  keepAwake?(hold: boolean): void
 }
 
 /** A text file for the user to keep: what it is called by default, what the dialog says, what it holds. */

@@ -25,6 +25,7 @@ import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
 import { jobsOn } from './jobs/jobs-on'
 import { Notifier } from './notify/notifier'
+import { KeepAwake } from './power/keep-awake'
 import { osSafePlatform } from './os-text'
 import { guardCalls, superviseMain } from './parts'
 import { SettingsStore } from './settings/settings-store'
@@ -71,6 +72,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     warned: new LowBalanceMemory(dataDir, (error) => log?.warn('could not keep the low-balance warnings', { error: String(error) }))
   })
   const catalog = new Catalog({ dataDir, clock: parts.catalog.clock(clock), account, toErrorInfo, emit })
+  // The computer does not idle to sleep while an upload or a download runs (power/keep-awake.ts).
+  const awake = new KeepAwake((hold) => platform.keepAwake?.(hold))
   const wing = new SshWing({
     dataDir,
     problems,
@@ -79,7 +82,8 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     settings,
     account,
     watcher,
-    environment: options.sshEnvironment
+    environment: options.sshEnvironment,
+    transfersChanged: (transfers) => awake.update({ transfers })
   })
   const door = createDispatcher({ run: (command, attempt) => account.run(command, attempt), log })
   // A launch main makes itself (a watch's, a template's without the window) is the Create button's own command.

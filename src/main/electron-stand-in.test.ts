@@ -19,6 +19,7 @@ import { chromiumMissing } from '../../e2e/chromium'
 import type { TerminalStatus } from '../shared/contract-ssh'
 import { EMBEDDED_SANDBOX_ORIGIN } from './account/session-origin'
 import { trayClickOpensWindow } from './windows/desktop-integration'
+import { FOCUS_GRACE_MS } from './windows/second-launch'
 import { posixShellMissing, skipBecause } from '../shared/node/testing/platform-support'
 import { runCli } from '../cli/testing/built-cli'
 
@@ -258,6 +259,92 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     expect(await app.exited).toBe(0)
     expect(existsSync(join(runtimeDir, 'cli.sock'))).toBe(false)
     expect(await runCli(['list'], { runtimeDir })).toMatchObject({ code: 7 })
+  })
+
+  it("an upload holds Electron's prevent-app-suspension blocker while it runs, and stops it when it ends", async () => {
+    const { app, main } = await launch()
+    await signIn(app, main)
+    const instanceId = await createRunning(app, main, 'stand-in-upload')
+    const opened = await app.invoke(main.webContentsId, 'files.open', { instanceId })
+    if (!opened.ok) throw new Error(JSON.stringify(opened))
+    const { sessionId } = opened.value
+    const prompt = await app.until('the host-key question', () => app.events(main.webContentsId, 'ssh.prompt')[0], 20_000)
+    await app.invoke(main.webContentsId, 'ssh.answer', { promptId: prompt.promptId, answer: { kind: 'host-key', decision: 'accept-once' } })
+    const connected = await app.until(
+      'the files panel connected',
+      () => app.events(main.webContentsId, 'files.status').find((s) => s.sessionId === sessionId && s.state === 'connected'),
+      20_000
+    )
+    expect(
+      app.calls.some((c) => c.api.startsWith('powerSaveBlocker.')),
+      'nothing held before a transfer'
+    ).toBe(false)
+
+    const data = new Uint8Array(200_000).fill(42)
+    const upload = await app.invoke(main.webContentsId, 'files.upload', {
+      sessionId,
+      folder: connected.home,
+      items: [{ path: 'awake.bin', kind: 'file', size: data.byteLength }],
+      replace: true
+    })
+    if (!upload.ok) throw new Error(JSON.stringify(upload))
+    const { transferId } = upload.value
+    const started = await app.waitForCall((c) => c.api === 'powerSaveBlocker.start', 'the blocker started')
+    expect(started.args[0]).toBe('prevent-app-suspension')
+    expect(await app.request('powerBlockers')).toEqual({ [String(started.args[1])]: 'prevent-app-suspension' })
+    await app.send(main.webContentsId, 'files.chunk', { transferId, item: 0, offset: 0, data })
+    const done = await app.until(
+      'the upload done',
+      () => app.events(main.webContentsId, 'files.transfer').find((p) => p.transferId === transferId && p.state !== 'running'),
+      20_000
+    )
+    expect(done.state).toBe('done')
+    const stopped = await app.waitForCall((c) => c.api === 'powerSaveBlocker.stop', 'the blocker stopped')
+    expect(stopped.args).toEqual([started.args[1]])
+    const told = app.calls.find((c) => c.api === 'webContents.send' && (c.args[1] as { state?: string } | undefined)?.state === 'done')
+    expect(stopped.seq, 'held until the window was told the upload is done').toBeGreaterThan(told!.seq)
+    expect(await app.request('powerBlockers')).toEqual({})
+    expect(app.calls.filter((c) => c.api === 'powerSaveBlocker.start')).toHaveLength(1)
+  })
+
+  it("the theme picked in Settings reaches Electron's nativeTheme before the window shows, and each change after", async () => {
+    const { app, main } = await launch({ dataFiles: { 'settings.json': JSON.stringify({ theme: 'dark' }) } })
+    const shown = await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
+    const atStart = app.calls.filter((c) => c.api === 'nativeTheme.themeSource')
+    expect(atStart.map((c) => c.args)).toEqual([['dark']])
+    expect(atStart[0]!.seq, 'set before the window shows').toBeLessThan(shown.seq)
+    const changed = await app.invoke(main.webContentsId, 'settings.update', { theme: 'light' })
+    expect(changed).toMatchObject({ ok: true, value: { theme: 'light' } })
+    await app.waitForCall((c) => c.api === 'nativeTheme.themeSource' && c.args[0] === 'light', 'the light theme set')
+    // Another setting saved leaves the theme alone.
+    await app.invoke(main.webContentsId, 'settings.update', { openWindowAtStart: false })
+    await app.invoke(main.webContentsId, 'settings.update', { theme: 'system' })
+    await app.waitForCall((c) => c.api === 'nativeTheme.themeSource' && c.args[0] === 'system', 'the system theme set')
+    expect(app.calls.filter((c) => c.api === 'nativeTheme.themeSource').map((c) => c.args[0])).toEqual(['dark', 'light', 'system'])
+  })
+
+  it('a second launch under Wayland, its window left unfocused by the compositor: shown, then a notification says where the app is', async () => {
+    const { app } = await launch({ env: { XDG_SESSION_TYPE: 'wayland', WAYLAND_DISPLAY: 'wayland-0' } })
+    await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
+    const mark = app.calls.at(-1)!.seq
+    await app.secondInstance()
+    const launched = await app.waitForCall((c) => c.seq > mark && c.api === 'event:second-instance', 'the second launch')
+    await app.waitForCall((c) => c.seq > mark && c.api === 'BrowserWindow.focus', 'the window shown and focused')
+    // The stand-in's window never has the focus: as a compositor that refused it.
+    const told = await app.waitForCall((c) => c.seq > mark && c.api === 'Notification.new', 'the notification', FOCUS_GRACE_MS + 5_000)
+    expect(told.args[0]).toMatchObject({ title: 'Cloud Tray', body: 'Cloud Tray is already running — open it from the tray icon.' })
+    expect(told.at - launched.at).toBeGreaterThanOrEqual(FOCUS_GRACE_MS - 50)
+    await app.waitForCall((c) => c.api === 'Notification.show' && c.target === told.target, 'the notification shown')
+  })
+
+  it('a second launch outside Wayland shows the window and says nothing', async () => {
+    const { app } = await launch({ env: { XDG_SESSION_TYPE: 'x11', WAYLAND_DISPLAY: '' } })
+    await app.waitForCall((c) => c.api === 'BrowserWindow.show', 'the app window shown', 15_000)
+    const mark = app.calls.at(-1)!.seq
+    await app.secondInstance()
+    await app.waitForCall((c) => c.seq > mark && c.api === 'BrowserWindow.focus', 'the window shown and focused')
+    await new Promise((resolve) => setTimeout(resolve, FOCUS_GRACE_MS + 500))
+    expect(app.calls.filter((c) => c.seq > mark && c.api === 'Notification.new')).toEqual([])
   })
 
   it('a packaged run: an application menu without Reload or DevTools', async () => {

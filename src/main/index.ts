@@ -46,6 +46,9 @@ import { createElectronUpdateEngine } from './update/updater-adapter'
 import { devRendererUrl } from './windows/dev-renderer'
 import { disableChromiumFeatures } from './windows/chromium-features'
 import { pinMainHeapGrowth } from './heap-growth'
+import { createKeepAwake } from './power/power-save-adapter'
+import { followThemeSetting } from './windows/native-theme-adapter'
+import { runsUnderWayland, secondLaunchHandler } from './windows/second-launch'
 
 // A flood through an SSH session must not run a full collection every few dozen ms (heap-growth.ts).
 pinMainHeapGrowth()
@@ -192,7 +195,9 @@ async function start(): Promise<void> {
       }
       const picked = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options)
       return picked.canceled ? undefined : picked.filePaths[0]
-    }
+    },
+    // No idle sleep from the first upload or download to the end of the last (power/keep-awake.ts).
+    keepAwake: createKeepAwake((line) => log.info(line))
   }
 
   const setStartAtLogin = (enabled: boolean): void => {
@@ -225,6 +230,8 @@ async function start(): Promise<void> {
     // The Sandbox's instances are reachable for real: SSH, the notebook page, forwarded ports.
     reach: sandboxReach()
   })
+  // Native dialogs, menus and title bars in the theme picked in Settings, as each change is saved.
+  const followTheme = followThemeSetting(core)
   // A notebook window belongs to one sign-in: when another account signs in (after an expiry),
   // or the session ends by any path, that account's windows and partition sign-in go too.
   let notebookOwner: NotebookOwner | undefined
@@ -251,7 +258,19 @@ async function start(): Promise<void> {
     (error: Error) => log.warn(`the command line is off: ${error.message}`)
   )
 
-  app.on('second-instance', () => window.show())
+  // A second launch shows the window; a Wayland compositor may refuse it the focus, and then a
+  // notification says where the app is (windows/second-launch.ts).
+  app.on(
+    'second-instance',
+    secondLaunchHandler({
+      wayland: runsUnderWayland(process.env),
+      clock: systemClock(),
+      show: () => window.show(),
+      isFocused: () => window.isFocused(),
+      trayShown,
+      tell: (notice) => notifier.show(osSafeNotification(notice))
+    })
+  )
   // macOS: clicking the Dock icon brings the window back.
   app.on('activate', () => window.show())
   // Closing the window hides it; the app lives in the tray until Quit.
@@ -305,6 +324,8 @@ async function start(): Promise<void> {
     // Waits only for the saved settings to be read.
     const settings = await core.handle('settings.get', undefined, { clientId: 'main' })
     if (settings.ok) {
+      // The native UI's theme is the user's from the window's first frame.
+      followTheme(settings.value)
       // The OS setting follows ours, so a change made while the app was not running is applied.
       platform.setStartAtLogin(settings.value.startAtLogin)
       // Started at login (`--hidden`, or macOS's flag): the window opens only if the user asked

@@ -182,7 +182,47 @@ const autoUpdater = new Proxy(autoUpdaterEvents, {
 
 const powerMonitor = new EventEmitter()
 
-const nativeTheme = Object.assign(new EventEmitter(), { shouldUseDarkColors: false, themeSource: 'system' })
+/**
+ * `powerSaveBlocker` (Electron 45): `start` answers a new id per call and holds until `stop(id)`;
+ * an unknown type throws, as Electron's does. The harness reads what is held (`powerBlockers`).
+ */
+const heldBlockers = new Map<number, string>()
+let nextBlocker = 0
+const powerSaveBlocker = {
+  start(type: string): number {
+    if (type !== 'prevent-app-suspension' && type !== 'prevent-display-sleep')
+      throw new TypeError(`Invalid power save blocker type: ${type}`)
+    const id = nextBlocker++
+    heldBlockers.set(id, type)
+    record('powerSaveBlocker.start', undefined, [type, id])
+    return id
+  },
+  stop(id: number): boolean {
+    record('powerSaveBlocker.stop', undefined, [id])
+    return heldBlockers.delete(id)
+  },
+  isStarted(id: number): boolean {
+    return heldBlockers.has(id)
+  }
+}
+
+/**
+ * `nativeTheme` (Electron 45): setting `themeSource` is recorded; a value other than system,
+ * light or dark throws, as Electron's does. `shouldUseDarkColors` follows it (the OS is light).
+ */
+let themeSource = 'system'
+const nativeTheme = Object.defineProperties(new EventEmitter(), {
+  themeSource: {
+    enumerable: true,
+    get: () => themeSource,
+    set(value: string) {
+      record('nativeTheme.themeSource', undefined, [value])
+      if (!['system', 'light', 'dark'].includes(value)) throw new TypeError(`Invalid themeSource: ${value}`)
+      themeSource = value
+    }
+  },
+  shouldUseDarkColors: { enumerable: true, get: () => themeSource === 'dark' }
+})
 
 // ------------------------------------------------------------------ tray and notifications
 
@@ -382,6 +422,7 @@ export {
   net,
   StandInNotification as Notification,
   powerMonitor,
+  powerSaveBlocker,
   protocol,
   session,
   shell,
@@ -397,7 +438,6 @@ export const globalShortcut = notModelled('globalShortcut')
 export const inAppPurchase = notModelled('inAppPurchase')
 export const MessageChannelMain = notModelled('MessageChannelMain')
 export const netLog = notModelled('netLog')
-export const powerSaveBlocker = notModelled('powerSaveBlocker')
 export const pushNotifications = notModelled('pushNotifications')
 export const safeStorage = notModelled('safeStorage')
 export const screen = notModelled('screen')
@@ -425,6 +465,7 @@ export default {
   net,
   Notification: StandInNotification,
   powerMonitor,
+  powerSaveBlocker,
   protocol,
   session,
   shell,
@@ -555,6 +596,7 @@ operation(
   },
   'looks'
 )
+operation('powerBlockers', () => Object.fromEntries(heldBlockers), 'looks')
 operation('schemePrivileges', () => Object.fromEntries(privilegedSchemes), 'looks')
 
 // Electron's main process does not die of an uncaught exception (or an unhandled rejection, which

@@ -79,6 +79,8 @@ export interface SshWingOptions {
   platform: Pick<Platform, 'openExternal' | 'openEditor' | 'pickFolder'>
   /** Default: the user's own (defaultSshEnvironment). */
   environment?: SshEnvironment | undefined
+  /** Told the number of uploads and downloads under way each time it changes (the computer stays awake meanwhile). */
+  transfersChanged?: (count: number) => void
 }
 
 export class SshWing {
@@ -130,7 +132,7 @@ export class SshWing {
       // why: the tunnel's own http://127.0.0.1:<port>/ address, built by main; the platform checks it again.
       openUrl: (url) => options.platform.openExternal(url) // eng-disable OPEN_EXTERNAL_JS_CHECK
     })
-    this.files = new FilesManager({ links: this.links, clock, emit })
+    this.files = new FilesManager({ links: this.links, clock, emit, transfersChanged: options.transfersChanged })
     this.savedTabs = new SavedTabs(dataDir, options.problems)
     this.editors =
       environment.editors ??

@@ -23,6 +23,8 @@ export interface RecordingPlatform extends Platform {
   shown: number
   quits: number
   startAtLogin: boolean[]
+  /** What keepAwake was told, in order (true: hold the computer awake). */
+  awake: boolean[]
 }
 
 export function recordingPlatform(): RecordingPlatform {
@@ -35,6 +37,7 @@ export function recordingPlatform(): RecordingPlatform {
     shown: 0,
     quits: 0,
     startAtLogin: [],
+    awake: [],
     showNotification: (n) => void p.notifications.push(n),
     setTray: (m) => void p.trays.push(m),
     openNotebook: async (r) => void p.notebooks.push(r),
@@ -44,7 +47,8 @@ export function recordingPlatform(): RecordingPlatform {
     setStartAtLogin: (e) => void p.startAtLogin.push(e),
     showWindow: () => void p.shown++,
     quit: () => void p.quits++,
-    writeClipboard: (t) => void p.clipboard.push(t)
+    writeClipboard: (t) => void p.clipboard.push(t),
+    keepAwake: (hold) => void p.awake.push(hold)
   }
   return p
 }

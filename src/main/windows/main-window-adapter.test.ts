@@ -58,6 +58,10 @@ class FakeWindow extends EventEmitter {
     this.visible = false
   }
   focus(): void {}
+  focused = false
+  isFocused(): boolean {
+    return this.focused
+  }
 }
 
 const openedInBrowser: string[] = []
@@ -185,6 +189,21 @@ describe('app window adapter', () => {
     FakeWindow.last.webContents.crashed = true
     controller.show()
     expect(FakeWindow.last.webContents.reloads).toBe(1)
+  })
+
+  it('says whether the window has the focus: not before it exists, then as the window says', () => {
+    const controller = createMainWindowController({
+      outDir: OUT,
+      isQuitting: () => false,
+      openExternal: () => {},
+      onFocus: () => {},
+      onGone: () => {}
+    })
+    expect(controller.isFocused()).toBe(false)
+    controller.show()
+    expect(controller.isFocused()).toBe(false)
+    FakeWindow.last.focused = true
+    expect(controller.isFocused()).toBe(true)
   })
 
   it('hides on close until the quit is confirmed', () => {

@@ -44,6 +44,8 @@ export interface MainWindow {
   /** Windows: the session is ending (shutdown, restart, log-off); `run` is the app's clean-up. */
   onSessionEnd(run: () => void): void
   show(): void
+  /** Whether the app window is open and has the focus (a Wayland compositor may not give it at show, second-launch.ts). */
+  isFocused(): boolean
   /** webContents of the app window, when open (for IPC). */
   contents(): Electron.WebContents[]
   destroy(): void
@@ -158,6 +160,7 @@ export function createMainWindowController(options: MainWindowOptions): MainWind
       }
       window.focus()
     },
+    isFocused: () => window !== undefined && !window.isDestroyed() && window.isFocused(),
     contents: () => (window && !window.isDestroyed() ? [window.webContents] : []),
     destroy() {
       window?.destroy()

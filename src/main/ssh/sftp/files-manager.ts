@@ -30,6 +30,12 @@ export interface FilesManagerOptions {
   links: SshLinks
   clock: Clock
   emit: EventSink
+  /**
+   * Told the number of uploads and downloads under way each time it changes (a transfer begins,
+   * ends, or is dropped with its panel or at Quit): the computer stays awake while any runs
+   * (power/keep-awake.ts).
+   */
+  transfersChanged?: ((count: number) => void) | undefined
 }
 
 interface Owned {
@@ -41,6 +47,8 @@ interface Owned {
 export class FilesManager {
   private readonly sessions = new Map<string, FilesSession>()
   private readonly transfers = new Map<string, Owned>()
+  /** The count transfersChanged was last told. */
+  private toldCount = 0
 
   constructor(private readonly options: FilesManagerOptions) {}
 
@@ -72,7 +80,7 @@ export class FilesManager {
     for (const [transferId, owned] of this.transfers) {
       if (owned.session !== session) continue
       owned.transfer.cancel()
-      this.transfers.delete(transferId)
+      this.untrack(transferId)
     }
     session.close()
     this.sessions.delete(sessionId)
@@ -110,7 +118,7 @@ export class FilesManager {
       replace,
       written: (bytes) => this.options.emit('files.written', { transferId, bytes }, clientId)
     })
-    this.transfers.set(transferId, { transfer: upload, clientId, session })
+    this.track(transferId, { transfer: upload, clientId, session })
     void upload.start(this.linkOf(session))
     return { transferId }
   }
@@ -160,7 +168,7 @@ export class FilesManager {
     )
     await sink.prepare()
     receiving.sink = sink
-    this.transfers.set(transferId, { transfer: download, clientId, session })
+    this.track(transferId, { transfer: download, clientId, session })
     // Nothing moves until the window says it is following (files.saved 0), so it sees every progress report.
     void download.start(this.linkOf(session))
     return { transferId, items: download.items, folder }
@@ -181,7 +189,7 @@ export class FilesManager {
       sftp,
       paths.map((path) => notRoot(absolute(path, 'paths')))
     )
-    this.transfers.set(transferId, { transfer: download, clientId, session })
+    this.track(transferId, { transfer: download, clientId, session })
     void download.start(this.linkOf(session))
     return { transferId, items: download.items }
   }
@@ -205,6 +213,7 @@ export class FilesManager {
   dispose(): void {
     for (const owned of this.transfers.values()) owned.transfer.cancel()
     this.transfers.clear()
+    this.counted()
     for (const session of this.sessions.values()) session.close()
     this.sessions.clear()
   }
@@ -237,7 +246,24 @@ export class FilesManager {
 
   private report(transferId: string, clientId: ClientId, progress: TransferProgress): void {
     this.options.emit('files.transfer', progress, clientId)
-    if (progress.state !== 'running') this.transfers.delete(transferId)
+    if (progress.state !== 'running') this.untrack(transferId)
+  }
+
+  private track(transferId: string, owned: Owned): void {
+    this.transfers.set(transferId, owned)
+    this.counted()
+  }
+
+  private untrack(transferId: string): void {
+    if (this.transfers.delete(transferId)) this.counted()
+  }
+
+  /** Tells transfersChanged the count when it differs from what it was last told. */
+  private counted(): void {
+    const count = this.transfers.size
+    if (count === this.toldCount) return
+    this.toldCount = count
+    this.options.transfersChanged?.(count)
   }
 }
 

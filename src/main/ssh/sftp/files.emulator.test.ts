@@ -3,8 +3,10 @@
  * with reach; its SFTP faults are the emulator's control): the cases are in
  * testing/files-suite.ts. The window answers the host-key question the first session asks.
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FILES_CHUNK } from '../../../shared/contract-files'
 import type { SshPrompt } from '../../../shared/contract-ssh'
 import { REACH_FOLDER, safeFolderName } from '../../../emulator/reach/create-reach'
 import { sftpServerPath } from '../../../emulator/reach/sftp-server'
@@ -37,11 +39,17 @@ describe.skipIf(skipBecause(noSftpServer, 'the files tests against the emulator'
 
     afterAll(() => sandbox?.close())
 
-    filesSuite(async () => {
+    /** The window's side of the files panel, through the whole core. */
+    const newHarness = (): FilesHarness => {
       const harness = new FilesHarness()
       harnesses.push(harness)
       harness.invoke = (command, input) => sandbox.call(command as never, input, harness.clientId)
       harness.send = (notice, input) => sandbox.core.notice(notice as never, input, { clientId: harness.clientId })
+      return harness
+    }
+
+    filesSuite(async () => {
+      const harness = newHarness()
       return {
         harness,
         instanceId: sandbox.instanceId,
@@ -51,6 +59,42 @@ describe.skipIf(skipBecause(noSftpServer, 'the files tests against the emulator'
         homeOnDisk: join(sandbox.dataDir, 'sandbox', REACH_FOLDER, 'homes', safeFolderName(sandbox.instanceId)),
         setFault: (fault) => sandbox.emulator.control.faults.sftp(sandbox.instanceId, fault)
       }
+    })
+
+    it('keeps the computer awake while an upload or a download runs, and lets it sleep once the last ends or its panel closes', async () => {
+      const harness = newHarness()
+      const { sessionId, home } = await harness.open(sandbox.instanceId)
+      const local = join(sandbox.dataDir, 'awake')
+      mkdirSync(local, { recursive: true })
+      writeFileSync(join(local, 'weights.bin'), Buffer.alloc(3 * 1024 * 1024, 7))
+      const awake = sandbox.platform.awake
+      awake.length = 0
+
+      const heldWhileSending: boolean[] = []
+      const up = await harness.upload(sessionId, join(home, 'awake'), local, ['weights.bin'], {
+        onSent: () => void heldWhileSending.push(awake.at(-1) === true)
+      })
+      expect(up).toMatchObject({ state: 'done' })
+      expect(heldWhileSending.length).toBeGreaterThan(0)
+      expect(heldWhileSending.every(Boolean)).toBe(true)
+      expect(awake).toEqual([true, false])
+
+      const back = join(local, 'back')
+      mkdirSync(back)
+      let heldAtStart: boolean | undefined
+      const down = await harness.download(sessionId, [join(home, 'awake', 'weights.bin')], back, () => (heldAtStart = awake.at(-1)))
+      expect(down).toMatchObject({ state: 'done' })
+      expect(heldAtStart).toBe(true)
+      expect(awake).toEqual([true, false, true, false])
+
+      // The panel closes in the middle of an upload: the transfer goes with it, and so does the hold.
+      const closed = await harness.upload(sessionId, join(home, 'awake', 'closed'), local, ['weights.bin'], {
+        onSent: async (_transferId, sent) => {
+          if (sent === FILES_CHUNK) await harness.invoke('files.close', { sessionId })
+        }
+      })
+      expect(closed.state).toBe('cancelled')
+      expect(awake).toEqual([true, false, true, false, true, false])
     })
   }
 )
