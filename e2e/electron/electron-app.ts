@@ -98,7 +98,8 @@ export async function openNotebookOfNewInstance(launched: LaunchedApp, name: str
   const opened = app.waitForEvent('window')
   await window.getByRole('complementary', { name: 'Instance details' }).getByRole('button', { name: 'Open notebook' }).click()
   const notebook = await opened
-  await notebook.waitForLoadState('domcontentloaded')
+  // The window's first page is the app's own "opening" page (a data: URL); the notebook follows.
+  await notebook.waitForURL(/^https:/, { waitUntil: 'domcontentloaded' })
   return notebook
 }
 

@@ -139,6 +139,32 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     const instanceId = await createRunning(app, main, 'stand-in-notebook')
     const notebook = await openNotebook(app, main, instanceId)
     expect(notebook.status, 'the notebook page answers the window signed in').toBe(200)
+    // Our own "opening" page first (the window is never blank while the server has not answered),
+    // then the notebook; shown once, when its page was ready; Back cannot return to "opening".
+    const notebookWindow = `window#${notebook.id}`
+    const loads = app.calls.filter((c) => c.api === 'BrowserWindow.loadURL' && c.target === notebookWindow).map((c) => String(c.args[0]))
+    expect(loads.map((url) => (url.startsWith('data:') ? 'data:' : url))).toEqual(['data:', notebook.url])
+    expect(decodeURIComponent(loads[0]!)).toContain('Opening the notebook of stand-in-notebook')
+    await app.waitForCall((c) => c.api === 'BrowserWindow.show' && c.target === notebookWindow, 'the notebook window shown')
+    expect(app.calls.filter((c) => c.api === 'BrowserWindow.show' && c.target === notebookWindow)).toHaveLength(1)
+    expect(
+      app.calls.some((c) => c.api === 'webContents.navigationHistory.clear' && c.target === `webContents#${notebook.webContentsId}`)
+    ).toBe(true)
+    // Ctrl (⌘ on macOS) with = zooms by Chromium's step; a plain key is the page's.
+    const accelerator = process.platform === 'darwin' ? { meta: true, control: false } : { control: true, meta: false }
+    const key = (key: string, modifiers = {}): Promise<{ prevented: boolean; zoomFactor: number }> =>
+      app.request('pageKey', notebook.webContentsId, {
+        type: 'keyDown',
+        key,
+        control: false,
+        meta: false,
+        alt: false,
+        shift: false,
+        ...modifiers
+      })
+    expect(await key('=', accelerator)).toEqual({ prevented: true, zoomFactor: 1.1 })
+    expect(await key('a')).toEqual({ prevented: false, zoomFactor: 1.1 })
+    expect(await key('0', accelerator)).toEqual({ prevented: true, zoomFactor: 1 })
     // The notebook opens another view of itself in a pop-up (JupyterLab's "Open in New Browser Tab").
     const popup = await app.request<{ action: string; windowId?: number }>(
       'pageOpensWindow',

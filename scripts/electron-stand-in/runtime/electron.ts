@@ -3,8 +3,9 @@
  * stand-in (in the manner of Electron Fiddle's hand-written doubles), NOT Electron. Every call the
  * app makes is recorded and streamed to the harness; the harness plays the user and the OS through
  * the operations registered at the bottom (click a tray item, close a window, answer a dialog,
- * make a page refuse to unload or open a pop-up). A part of Electron the stand-in does not model
- * throws when touched, so a new use shows up as a failure instead of passing unseen.
+ * make a page refuse to unload, open a pop-up or get a key press). A part of Electron the
+ * stand-in does not model throws when touched, so a new use shows up as a failure instead of
+ * passing unseen.
  */
 import { EventEmitter } from 'node:events'
 import { readFile } from 'node:fs/promises'
@@ -511,6 +512,7 @@ operation('pageRefusesUnload', (webContentsId: number, refuses: boolean) => {
   contentsOf(webContentsId).refusesUnload = refuses
 })
 operation('pageOpensWindow', (webContentsId: number, url: string) => contentsOf(webContentsId).openWindow(url))
+operation('pageKey', (webContentsId: number, input: Record<string, unknown>) => contentsOf(webContentsId).pressKey(input))
 operation('pageNavigates', (webContentsId: number, url: string) => contentsOf(webContentsId).navigate(url, 'page'))
 operation('reload', (webContentsId: number) => contentsOf(webContentsId).navigate(contentsOf(webContentsId).url, 'reload'))
 operation('rendererGone', (webContentsId: number, reason: string) => contentsOf(webContentsId).processGone(reason))

@@ -67,6 +67,12 @@ export class StandInWebContents extends EventEmitter implements Recordable {
   refusesUnload = false
   openHandler: OpenHandler | undefined
   openerId: number | undefined
+  /** The page's zoom factor; Electron clamps what it is given to what Chromium can show (25 % to 500 %). */
+  zoomFactor = 1
+  /** Only what the app uses of Electron's NavigationHistory. */
+  readonly navigationHistory = {
+    clear: (): void => record('webContents.navigationHistory.clear', this.label, [])
+  }
   readonly mainFrame: { readonly url: string; readonly parent: null; readonly routingId: number; readonly processId: number }
 
   constructor(
@@ -116,6 +122,20 @@ export class StandInWebContents extends EventEmitter implements Recordable {
   }
   focus(): void {
     record('webContents.focus', this.label, [])
+  }
+  getZoomFactor(): number {
+    return this.zoomFactor
+  }
+  setZoomFactor(factor: number): void {
+    record('webContents.setZoomFactor', this.label, [factor])
+    if (!(factor > 0)) throw new Error("'zoomFactor' must be a double greater than 0.0")
+    this.zoomFactor = Math.min(5, Math.max(0.25, factor))
+  }
+  /** The user presses a key in the page: `before-input-event` first; a listener's preventDefault keeps it from the page. */
+  pressKey(input: Record<string, unknown>): { prevented: boolean; zoomFactor: number } {
+    const full = { code: '', isAutoRepeat: false, isComposing: false, location: 0, modifiers: [], ...input }
+    const event = emitEvent(this, this.label, 'before-input-event', new StandInEvent(), full)
+    return { prevented: event.defaultPrevented, zoomFactor: this.zoomFactor }
   }
   reload(): void {
     record('webContents.reload', this.label, [])

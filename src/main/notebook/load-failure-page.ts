@@ -3,7 +3,7 @@
  * blank window. Chromium's net error names (ERR_CERT_…, ERR_CONNECTION_REFUSED) are what
  * Electron's loadURL rejects with.
  */
-import { escapeHtml } from './html'
+import { escapeHtml, localPage } from './html'
 
 export function loadFailureMessage(errorCode: string | undefined): string {
   const code = errorCode ?? ''
@@ -30,9 +30,8 @@ export function loadFailureMessage(errorCode: string | undefined): string {
 /** A self-contained page (loaded as a data: URL by main, so it needs nothing from the network). */
 export function loadFailurePage(instanceName: string, errorCode: string | undefined): string {
   const detail = errorCode ? `<p><small>Details: ${escapeHtml(errorCode)}</small></p>` : ''
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>Notebook of ${escapeHtml(instanceName)} did not load</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;margin:3rem auto;max-width:40rem;padding:0 1rem}@media (prefers-color-scheme:dark){body{background:#15191e;color:#e6e9ee}}</style>
-</head><body><main><h1>The notebook of ${escapeHtml(instanceName)} did not load</h1><p>${escapeHtml(loadFailureMessage(errorCode))}</p>${detail}</main></body></html>`
+  return localPage(
+    `Notebook of ${instanceName} did not load`,
+    `<h1>The notebook of ${escapeHtml(instanceName)} did not load</h1><p>${escapeHtml(loadFailureMessage(errorCode))}</p>${detail}`
+  )
 }

@@ -5,7 +5,8 @@
  */
 import { EventEmitter } from 'node:events'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { flushAsync } from '../../shared/clock'
+import { ManualClock, flushAsync } from '../../shared/clock'
+import { highest, lowest } from '../../shared/extremes'
 import type { NotebookWindowRequest } from '../core-types'
 
 const calls: string[] = []
@@ -62,6 +63,16 @@ class FakeSession {
 class FakeContents extends EventEmitter {
   loaded: string[] = []
   reloads = 0
+  historyCleared = 0
+  readonly navigationHistory = { clear: (): void => void this.historyCleared++ }
+  /** Every factor the adapter asked for, unclamped (Electron would clamp to 0.25–5 itself). */
+  zoomFactors: number[] = []
+  getZoomFactor(): number {
+    return this.zoomFactors.at(-1) ?? 1
+  }
+  setZoomFactor(factor: number): void {
+    this.zoomFactors.push(factor)
+  }
   async loadURL(url: string): Promise<void> {
     this.loaded.push(url)
   }
@@ -80,6 +91,12 @@ class FakeWindow extends EventEmitter {
   destroyed = false
   focused = 0
   loadFails?: string
+  /** Every URL loaded into the window, in order. */
+  pages: string[] = []
+  shows = 0
+  /** The notebook's server keeps its page waiting (a TLS handshake that hangs): its load settles only when the test says. */
+  static holdsNotebook = false
+  held?: { resolve: () => void; reject: (error: Error) => void }
   /** The page's beforeunload refuses (unsaved work). */
   refuses = false
   constructor(readonly options: { webPreferences?: Record<string, unknown>; title?: string; icon?: { png: Buffer } }) {
@@ -88,7 +105,10 @@ class FakeWindow extends EventEmitter {
   }
   async loadURL(url: string): Promise<void> {
     calls.push(`load ${url.startsWith('data:') ? 'data:' : url}`)
+    this.pages.push(url)
     if (this.loadFails && !url.startsWith('data:')) throw Object.assign(new Error('failed'), { code: this.loadFails })
+    if (FakeWindow.holdsNotebook && !url.startsWith('data:'))
+      await new Promise<void>((resolve, reject) => (this.held = { resolve, reject }))
   }
   isDestroyed(): boolean {
     return this.destroyed
@@ -100,7 +120,9 @@ class FakeWindow extends EventEmitter {
   focus(): void {
     this.focused++
   }
-  show(): void {}
+  show(): void {
+    this.shows++
+  }
   /** As Electron: `close`, then the page's beforeunload; a refusal unanswered cancels the close. */
   close(): void {
     this.emit('close', { preventDefault: () => {} })
@@ -146,7 +168,7 @@ vi.mock('electron', () => ({
   nativeImage: { createFromBuffer: (png: Buffer) => ({ png }) }
 }))
 
-const { createNotebookWindows } = await import('./notebook-window-adapter')
+const { createNotebookWindows, SHOW_ANYWAY_MS } = await import('./notebook-window-adapter')
 const { windowIconPng } = await import('../windows/window-icon')
 
 const PIN = 'ab'.repeat(32)
@@ -165,7 +187,11 @@ function request(overrides: Partial<NotebookWindowRequest> = {}): NotebookWindow
   }
 }
 
+/** The text of a page main wrote itself (a data: URL). */
+const pageText = (url: string | undefined): string => decodeURIComponent(url?.replace(/^data:text\/html;charset=utf-8,/, '') ?? '')
+
 beforeEach(() => {
+  FakeWindow.holdsNotebook = false
   calls.length = 0
   opened.length = 0
   asked.length = 0
@@ -177,7 +203,12 @@ beforeEach(() => {
 describe('notebook window adapter', () => {
   it('sets the cookie in the profile’s partition before loading, in a sandboxed window with no preload', async () => {
     await createNotebookWindows().open(request())
-    expect(calls).toEqual(['cookie persist:notebook-sandbox https://127.0.0.1:40123', 'load https://127.0.0.1:40123/notebook/inst-1/lab'])
+    // Our own "opening" page first (nothing from the network), then the notebook.
+    expect(calls).toEqual([
+      'cookie persist:notebook-sandbox https://127.0.0.1:40123',
+      'load data:',
+      'load https://127.0.0.1:40123/notebook/inst-1/lab'
+    ])
     const preferences = FakeWindow.all[0]!.options.webPreferences!
     expect(preferences).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webviewTag: false })
     expect(preferences).not.toHaveProperty('preload')
@@ -288,6 +319,8 @@ describe('notebook window adapter', () => {
       FakeWindow.prototype.loadURL = original
     }
     expect(calls.slice(-2)).toEqual(['load https://127.0.0.1:40123/notebook/inst-1/lab', 'load data:'])
+    expect(pageText(FakeWindow.all[0]!.pages.at(-1))).toContain('certificate is not one Cloud Tray trusts')
+    expect(FakeWindow.all[0]!.shows).toBe(1)
   })
 
   it('tracks the pop-ups a notebook opens (they outlive it), and closes them with the others', async () => {
@@ -378,5 +411,152 @@ describe('notebook window adapter', () => {
     // The next sign-in's notebook gets a fresh window and cookie.
     await windows.open(request())
     expect(FakeWindow.all).toHaveLength(3)
+  })
+})
+
+describe('notebook window adapter: a click always shows a window', () => {
+  it('a page not ready within about a second: the window is shown anyway, on our "opening" page (never blank), and not again when the page comes', async () => {
+    const clock = new ManualClock()
+    FakeWindow.holdsNotebook = true // the notebook server hangs in its TLS handshake
+    void createNotebookWindows(undefined, clock).open(request())
+    await flushAsync()
+    const window = FakeWindow.all[0]!
+    // Electron's ready-to-show comes for our own opening page: not the notebook being ready.
+    window.emit('ready-to-show')
+    clock.advance(SHOW_ANYWAY_MS - 1)
+    expect(window.shows).toBe(0)
+    clock.advance(1)
+    expect(window.shows).toBe(1)
+    expect(SHOW_ANYWAY_MS).toBeLessThanOrEqual(1_000)
+    // What the window shows meanwhile: our page, while the notebook's load is still under way.
+    expect(window.pages).toEqual([expect.stringMatching(/^data:/), 'https://127.0.0.1:40123/notebook/inst-1/lab'])
+    const opening = pageText(window.pages[0])
+    expect(opening).toContain('Opening the notebook of trainer')
+    expect(opening).toContain("default-src 'none'")
+    // The notebook's page comes at last: the same window, not shown twice.
+    window.webContents.emit('did-navigate')
+    window.webContents.emit('dom-ready')
+    window.held!.resolve()
+    await flushAsync()
+    expect(window.shows).toBe(1)
+  })
+
+  it('a page ready first is shown at once, once; its entry is then the only one (Back cannot return to "opening")', async () => {
+    const clock = new ManualClock()
+    FakeWindow.holdsNotebook = true
+    void createNotebookWindows(undefined, clock).open(request())
+    await flushAsync()
+    const window = FakeWindow.all[0]!
+    expect(window.shows).toBe(0)
+    window.webContents.emit('did-navigate')
+    window.webContents.emit('dom-ready')
+    expect(window.shows).toBe(1)
+    expect(window.webContents.historyCleared).toBe(1)
+    clock.advance(SHOW_ANYWAY_MS * 10)
+    expect(window.shows).toBe(1)
+    expect(clock.pending).toBe(0)
+  })
+
+  it('a load that fails after the window was shown anyway says what went wrong, in the user’s words, in that window', async () => {
+    const clock = new ManualClock()
+    FakeWindow.holdsNotebook = true
+    const opening = createNotebookWindows(undefined, clock).open(request())
+    await flushAsync()
+    const window = FakeWindow.all[0]!
+    clock.advance(SHOW_ANYWAY_MS)
+    expect(window.shows).toBe(1)
+    window.held!.reject(Object.assign(new Error('failed'), { code: 'ERR_CONNECTION_TIMED_OUT' }))
+    await opening
+    expect(pageText(window.pages.at(-1))).toContain('The notebook did not answer in time')
+    expect(window.shows).toBe(1)
+  })
+
+  it('opening it again while its page keeps it waiting shows it at once', async () => {
+    const clock = new ManualClock()
+    FakeWindow.holdsNotebook = true
+    const windows = createNotebookWindows(undefined, clock)
+    void windows.open(request())
+    await flushAsync()
+    await windows.open(request())
+    expect(FakeWindow.all).toHaveLength(1)
+    expect(FakeWindow.all[0]!.shows).toBe(1)
+    expect(FakeWindow.all[0]!.focused).toBe(1)
+    clock.advance(SHOW_ANYWAY_MS)
+    expect(FakeWindow.all[0]!.shows).toBe(1)
+  })
+})
+
+type KeyInput = { type: string; key: string; control: boolean; meta: boolean; alt: boolean; shift: boolean }
+const keyDown = (key: string, modifiers: Partial<Omit<KeyInput, 'key'>> = {}): KeyInput => ({
+  type: 'keyDown',
+  key,
+  control: false,
+  meta: false,
+  alt: false,
+  shift: false,
+  ...modifiers
+})
+/** The user presses a key in the page: Electron's before-input-event; true when main kept it from the page. */
+function press(contents: FakeContents, input: KeyInput): boolean {
+  let prevented = false
+  contents.emit(
+    'before-input-event',
+    { preventDefault: () => (prevented = true) },
+    { code: '', isAutoRepeat: false, isComposing: false, location: 0, modifiers: [], ...input }
+  )
+  return prevented
+}
+
+describe('notebook window adapter: zoom keys', () => {
+  it('Ctrl with = or +, - and 0 zooms by Chromium’s steps, and stays within 25 %–500 %', async () => {
+    await createNotebookWindows(undefined, new ManualClock(), 'linux').open(request())
+    const contents = FakeWindow.all[0]!.webContents
+    expect(press(contents, keyDown('=', { control: true }))).toBe(true)
+    expect(contents.getZoomFactor()).toBe(1.1)
+    expect(press(contents, keyDown('+', { control: true, shift: true }))).toBe(true)
+    expect(contents.getZoomFactor()).toBe(1.25)
+    expect(press(contents, keyDown('-', { control: true }))).toBe(true)
+    expect(contents.getZoomFactor()).toBe(1.1)
+    expect(press(contents, keyDown('0', { control: true }))).toBe(true)
+    expect(contents.getZoomFactor()).toBe(1)
+    for (let i = 0; i < 30; i++) press(contents, keyDown('-', { control: true }))
+    expect(contents.getZoomFactor()).toBe(0.25)
+    for (let i = 0; i < 30; i++) press(contents, keyDown('=', { control: true }))
+    expect(contents.getZoomFactor()).toBe(5)
+    expect(lowest(contents.zoomFactors)).toBe(0.25)
+    expect(highest(contents.zoomFactors)).toBe(5)
+  })
+
+  it('takes only the zoom chords: every other key reaches the page untouched', async () => {
+    await createNotebookWindows(undefined, new ManualClock(), 'linux').open(request())
+    const contents = FakeWindow.all[0]!.webContents
+    const others = [
+      keyDown('=') /* typing */,
+      keyDown('a', { control: true }) /* select all */,
+      keyDown('-', { control: true, shift: true }) /* JupyterLab's Split Cell */,
+      keyDown('_', { control: true, shift: true }),
+      keyDown('0', { control: true, alt: true }) /* AltGr on Windows */,
+      keyDown('=', { meta: true }) /* the Super key on Linux */,
+      keyDown('=', { control: true, meta: true }),
+      { ...keyDown('=', { control: true }), type: 'keyUp' }
+    ]
+    expect(others.map((input) => press(contents, input))).toEqual(others.map(() => false))
+    expect(contents.zoomFactors).toEqual([])
+    // Among them, the chord itself is taken, and only it changes the zoom.
+    expect(press(contents, keyDown('=', { control: true }))).toBe(true)
+    expect(others.map((input) => press(contents, input))).toEqual(others.map(() => false))
+    expect(contents.zoomFactors).toEqual([1.1])
+  })
+
+  it('⌘ on macOS (Ctrl there is the page’s), and in the pop-ups a notebook opens too', async () => {
+    await createNotebookWindows(undefined, new ManualClock(), 'darwin').open(request())
+    const notebook = FakeWindow.all[0]!
+    expect(press(notebook.webContents, keyDown('=', { control: true }))).toBe(false)
+    expect(press(notebook.webContents, keyDown('=', { meta: true }))).toBe(true)
+    expect(notebook.webContents.getZoomFactor()).toBe(1.1)
+    const popup = new FakeWindow({})
+    notebook.webContents.emit('did-create-window', popup)
+    expect(press(popup.webContents, keyDown('-', { meta: true }))).toBe(true)
+    expect(popup.webContents.getZoomFactor()).toBe(0.9)
   })
 })

@@ -1,7 +1,8 @@
 /**
  * Notebook windows in Electron: glue only. Every decision is a pure, tested function
- * (navigation-policy, notebook-cookie, certificate-pin, partition, load-failure-page,
- * windows/leave-policy); this file applies them to Electron's session and window objects.
+ * (navigation-policy, notebook-cookie, certificate-pin, partition, opening-page,
+ * load-failure-page, zoom-keys, windows/leave-policy); this file applies them to Electron's
+ * session and window objects.
  *
  * A notebook window shows a remote page with the user's token in a cookie, so it gets the
  * strictest setup: its own partition per profile, sandboxed, no preload, no Node, navigation
@@ -13,15 +14,24 @@
  * `will-prevent-unload` and, unless main says otherwise, cancels the close. Closing one window,
  * the user is asked; closing many (Quit, sign-out), the windows that refuse are reported so the
  * caller asks once for all.
+ *
+ * A click on "Open notebook" always shows a window: the notebook's page when it is ready, or
+ * after SHOW_ANYWAY_MS whatever it shows then (the page's own loading state, or our "opening"
+ * page, loaded before the notebook so the window is never blank while its server has not
+ * answered), and what went wrong, in the user's words, when the page does not load.
  */
 import { BrowserWindow, dialog, nativeImage, session, shell, type Session, type WebContents, type WebPreferences } from 'electron'
+import { systemClock, type Clock } from '../../shared/clock'
 import { checkExternalUrl } from '../windows/external-links'
 import type { NotebookWindowRequest } from '../core-types'
 import { isPinnedCertificate, pinFor, type CertificatePin } from './certificate-pin'
+import { dataUrl } from './html'
 import { loadFailurePage } from './load-failure-page'
 import { notebookNavigation, notebookPermission } from './navigation-policy'
 import { notebookCookie } from './notebook-cookie'
 import { notebookPartition } from './partition'
+import { openingPage } from './opening-page'
+import { nextZoomFactor, zoomKey } from './zoom-keys'
 import { windowIconPng } from '../windows/window-icon'
 import { leaveAnswer, leaveQuestion } from '../windows/leave-policy'
 
@@ -44,6 +54,8 @@ export interface NotebookWindows {
 interface OpenNotebook {
   window: BrowserWindow
   request: NotebookWindowRequest
+  /** Shows the window, once (a window not yet shown waits for its page, or SHOW_ANYWAY_MS). */
+  reveal: () => void
 }
 
 /** Every notebook window and pop-up, with what closing it needs. */
@@ -65,8 +77,19 @@ const TRUST = 0
 const CHROMIUM_DECIDES = -3
 /** A page whose renderer does not answer its beforeunload in this time counts as refusing (Electron's own unresponsive mark). */
 const CLOSE_ANSWER_MS = 5_000
+/**
+ * A notebook window whose page is not ready this long after the click is shown anyway: long
+ * enough that a page that is quick to come shows up whole, short enough that the click is seen
+ * to have done something while a slow server (or one hanging in its TLS handshake) keeps it waiting.
+ */
+export const SHOW_ANYWAY_MS = 1_000
 
-export function createNotebookWindows(log: (line: string) => void = () => {}): NotebookWindows {
+/** `clock` times the show-anyway wait (a test's ManualClock); `platform` picks the zoom keys' modifier (⌘ or Ctrl). */
+export function createNotebookWindows(
+  log: (line: string) => void = () => {},
+  clock: Clock = systemClock(),
+  platform: NodeJS.Platform = process.platform
+): NotebookWindows {
   const open = new Map<string, OpenNotebook>()
   const tracked = new Map<BrowserWindow, TrackedWindow>()
   /** Per partition: the pin its verify proc checks (set at each open; the Sandbox may restart). */
@@ -161,6 +184,16 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
     })
   }
 
+  /** Ctrl/⌘ with =, +, - and 0 zoom the page by Chromium's steps (zoom-keys.ts); every other key goes to the page. */
+  const zoomKeys = (contents: WebContents): void => {
+    contents.on('before-input-event', (event, input) => {
+      const action = zoomKey(input, platform)
+      if (!action) return
+      event.preventDefault()
+      contents.setZoomFactor(nextZoomFactor(contents.getZoomFactor(), action))
+    })
+  }
+
   const windowsOf = (profileId?: string): [BrowserWindow, TrackedWindow][] =>
     [...tracked].filter(([window, entry]) => !window.isDestroyed() && (profileId === undefined || entry.profileId === profileId))
 
@@ -209,6 +242,7 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
     contents.on('did-create-window', (child) => {
       track(child, owner.profileId, owner.title)
       guard(child.webContents, origin, ses, owner)
+      zoomKeys(child.webContents)
     })
   }
 
@@ -225,6 +259,8 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
       if (existing && !existing.window.isDestroyed()) {
         if (new URL(existing.request.url).origin === new URL(request.url).origin) {
           existing.request = request
+          // Asked again while its page keeps it waiting: shown now, with whatever it shows.
+          existing.reveal()
           if (existing.window.isMinimized()) existing.window.restore()
           existing.window.focus()
           return
@@ -247,23 +283,42 @@ export function createNotebookWindows(log: (line: string) => void = () => {}): N
         // Spelled out here (not only in securePreferences) so reviewers and the security gate see them.
         webPreferences: { ...securePreferences(ses), sandbox: true, contextIsolation: true, disableBlinkFeatures: 'Auxclick' }
       })
-      open.set(key, { window, request })
+      let shown = false
+      const reveal = (): void => {
+        if (shown || window.isDestroyed()) return
+        shown = true
+        clock.clearTimeout(showAnyway)
+        window.show()
+      }
+      const showAnyway = clock.setTimeout(reveal, SHOW_ANYWAY_MS)
+      open.set(key, { window, request, reveal })
       track(window, request.profileId, title)
       window.on('closed', () => {
+        clock.clearTimeout(showAnyway)
         if (open.get(key)?.window === window) open.delete(key)
       })
-      window.once('ready-to-show', () => window.show())
       // Keep our title (the page's own <title> would replace it): the user finds the window by instance.
       window.on('page-title-updated', (event) => event.preventDefault())
       guard(window.webContents, new URL(request.url).origin, ses, { profileId: request.profileId, title })
+      zoomKeys(window.webContents)
+      // Our "opening" page first (local, no script, no request), so the window shown before the
+      // notebook answers is never blank. Not `ready-to-show`: it would come for this page at once.
+      await window.loadURL(dataUrl(openingPage(request.instanceName))).catch(() => undefined)
+      if (window.isDestroyed()) return // closed meanwhile (sign-out, Quit)
+      // The next page (the notebook, or what went wrong) is ready: shown at once. Its entry is
+      // then the only one, so Back (a mouse's back button) cannot return to "opening".
+      window.webContents.once('dom-ready', reveal)
+      window.webContents.once('did-navigate', () => {
+        if (!window.isDestroyed()) window.webContents.navigationHistory.clear()
+      })
       try {
         await window.loadURL(request.url)
       } catch (error) {
         const code = (error as { code?: string }).code
         if (code === 'ERR_ABORTED' || window.isDestroyed()) return // replaced by a newer navigation, or closed
         log(`notebook ${request.instanceId}: did not load (${code ?? 'unknown error'})`)
-        await window.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(loadFailurePage(request.instanceName, code))}`)
-        window.show()
+        await window.loadURL(dataUrl(loadFailurePage(request.instanceName, code)))
+        reveal()
       }
     },
 
