@@ -163,6 +163,16 @@ export interface AppCore {
   onSystemEvent(event: SystemEvent): void
   /** What Quit offers to stop (Settings → Cost guard); null when the setting is off or nothing runs. */
   quitOffer(): QuitOffer | null
+  /**
+   * The user name and password this run has for a proxy (`host:port`): a notebook window's
+   * proxy challenge is answered with them (notebook/proxy-login.ts). Main only.
+   */
+  proxyCredential(hostPort: string): { username: string; password: string } | undefined
+  /**
+   * A notebook window met a proxy's challenge it could not answer (`refusedGiven`: it answered
+   * with the credentials above and was refused): the window is asked, so the next open works.
+   */
+  proxyChallenged(proxyUri: string, target: string, refusedGiven: boolean): void
 }
 
 export type SystemEvent = 'suspend' | 'resume' | 'online' | 'offline' | 'focus'

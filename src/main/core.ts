@@ -24,6 +24,9 @@ import { guardStoreIn } from './cost/guard-store'
 import { toErrorInfo } from './error-info'
 import { EventHub } from './event-hub'
 import { jobsOn } from './jobs/jobs-on'
+import { ProxyAuth } from './network/proxy-auth'
+import { connectProbe } from './network/proxy-probe'
+import { proxyHostPort } from './network/proxy-rules'
 import { Notifier } from './notify/notifier'
 import { KeepAwake } from './power/keep-awake'
 import { osSafePlatform } from './os-text'
@@ -50,7 +53,23 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const { supervisor, parts, under } = superviseMain({ log, clock, events, warnings })
   const platform = osSafePlatform(options.platform)
   const settings = new SettingsStore(dataDir, clock)
-  const account = new Account({ ...options, ...under(parts.account), warn: warnings.warn, unwarn: warnings.clear, notebooks: platform })
+  // A company proxy's user name and password, asked of the window on a 407 and given to every cloud client.
+  const network = options.network
+  const proxies = new ProxyAuth({
+    keychain: options.keychain,
+    emit,
+    now: () => clock.now(),
+    log,
+    probe: connectProbe(network ? { secureContext: () => network.secureContext() } : {})
+  })
+  const account = new Account({
+    ...options,
+    ...under(parts.account),
+    network: network && proxies.around(network),
+    warn: warnings.warn,
+    unwarn: warnings.clear,
+    notebooks: platform
+  })
   const notifier = new Notifier({ platform, settings, ...under(parts.notify) })
   const watcher = new Watcher({
     ...under(parts.watch),
@@ -123,7 +142,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   guardCalls(parts, { watcher, balance, catalog, notifier, wing, availability })
   // The door answers with one command group per area, each made of the parts it needs (commands/index.ts).
   const ground = { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog }
-  door.serve(commandGroups({ ...ground, wing, guard, updates, templates, availability, jobs, tray, create }))
+  door.serve(commandGroups({ ...ground, wing, guard, updates, templates, availability, jobs, tray, create, proxies }))
 
   /** Settings, profiles (the tray's first menu follows them), the cost guard's rules, the catalog, templates and watches from disk. */
   const readLocalState = async (): Promise<void> => {
@@ -169,6 +188,9 @@ export function createAppCore(options: AppCoreOptions): AppCore {
     clientGone: (clientId) => wing.clientGone(clientId),
     notificationActivated: notificationActivator({ handle: door.handle, platform, emit, log }),
     onSystemEvent: (event) => [watcher, wing, availability].forEach((part) => part.onSystemEvent(event)),
-    quitOffer: () => guard.quitOffer()
+    quitOffer: () => guard.quitOffer(),
+    proxyCredential: (hostPort) => proxies.credentialFor(hostPort),
+    proxyChallenged: (proxyUri, target, refusedGiven) =>
+      void proxies.refused(proxyUri, target, refusedGiven ? proxies.tokenFor(proxyHostPort(proxyUri)) : undefined)
   }
 }

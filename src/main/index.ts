@@ -40,6 +40,7 @@ import { startCliSocket, type CliSocketServer } from './cli-socket/cli-socket-se
 import { currentCliSocketPlace } from '../shared/node/cli-socket/place'
 import { registerAppScheme } from './windows/app-protocol-adapter'
 import { chromiumNetworkRoute } from './network/proxy-adapter'
+import { answerProxyLogins } from './notebook/proxy-login-adapter'
 import { trayIconsShown } from './windows/tray-host'
 import { explainNoTrayOnce, useNoTrayMenu } from './windows/no-tray-adapter'
 import { createElectronUpdateEngine } from './update/updater-adapter'
@@ -232,6 +233,16 @@ async function start(): Promise<void> {
   })
   // Native dialogs, menus and title bars in the theme picked in Settings, as each change is saved.
   const followTheme = followThemeSetting(core)
+  // A notebook window behind a proxy that wants a user name and password gets the ones the API
+  // client was given; without them the window comes forward to ask (notebook/proxy-login.ts).
+  const proxyDesk = core
+  answerProxyLogins(app, {
+    proxyCredential: (hostPort) => proxyDesk.proxyCredential(hostPort),
+    proxyChallenged: (proxyUri, target, refusedGiven) => {
+      proxyDesk.proxyChallenged(proxyUri, target, refusedGiven)
+      window.show()
+    }
+  })
   // A notebook window belongs to one sign-in: when another account signs in (after an expiry),
   // or the session ends by any path, that account's windows and partition sign-in go too.
   let notebookOwner: NotebookOwner | undefined

@@ -31,6 +31,7 @@ import type { TunnelCommands, TunnelEvents } from './contract-tunnels'
 import type { FilesCommands, FilesEvents, FilesNotices } from './contract-files'
 import type { TerminalsCommands } from './contract-terminals'
 import type { LaunchCommands, LaunchEvents, LaunchFill, LaunchOrigin } from './contract-launch'
+import type { ProxyCommands, ProxyEvents } from './contract-proxy'
 
 export type { ErrorInfo, Result } from './errors'
 
@@ -439,8 +440,17 @@ export type Commands = CoreCommands &
   UpdateCommands &
   LaunchCommands &
   TerminalsCommands &
-  JobsCommands
-export type Events = CoreEvents & SshEvents & TunnelEvents & FilesEvents & CostEvents & UpdateEvents & LaunchEvents & JobsEvents
+  JobsCommands &
+  ProxyCommands
+export type Events = CoreEvents &
+  SshEvents &
+  TunnelEvents &
+  FilesEvents &
+  CostEvents &
+  UpdateEvents &
+  LaunchEvents &
+  JobsEvents &
+  ProxyEvents
 /** One-way messages from the renderer: no Result comes back; an invalid one is dropped and logged. */
 export type Notices = SshNotices & FilesNotices
 
@@ -555,7 +565,10 @@ export const COMMAND_NAMES = [
   'jobs.run',
   'jobs.list',
   'jobs.open',
-  'jobs.remove'
+  'jobs.remove',
+  'proxy.get',
+  'proxy.signIn',
+  'proxy.cancel'
 ] as const satisfies readonly CommandName[]
 
 export const NOTICE_NAMES = [
@@ -595,7 +608,8 @@ export const EVENT_NAMES = [
   'availability',
   'launched',
   'reclaimed',
-  'jobs'
+  'jobs',
+  'proxy.auth'
 ] as const satisfies readonly EventName[]
 
 /** IPC channel names: one per command (invoke), one per notice (send) and one per event. */

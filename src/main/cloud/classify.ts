@@ -10,6 +10,7 @@
 import type { z } from 'zod'
 import { BAD_CREDENTIALS_CODE, ErrorBodySchema, NOT_LOGGED_IN_CODE, type ErrorBody } from '../../shared/api'
 import { CloudError } from './errors'
+import { serverLine } from '../../shared/untrusted-text'
 import { fieldFromMessage, fieldProblemsFromMessage, instantIn, lockedUntilFromMessage, quotable, saysLocked } from './messages'
 
 /** What a call was doing, for messages that say what went wrong in the user's words. */
@@ -31,6 +32,8 @@ export interface CallContext {
   now: () => number
   /** What the call sent to prove who it is; absent: nothing (login). */
   credential?: 'token' | 'api-key'
+  /** The proxy the call went through (`host:port`), and whether it was sent a user name and password. */
+  proxy?: { hostPort: string; sentCredentials: boolean }
 }
 
 export interface HttpAnswer {
@@ -240,6 +243,7 @@ export function exchangeFailure(error: unknown, context: CallContext): CloudErro
   const { origin } = context
   const host = hostOf(origin)
   const options = { cause: error }
+  if (context.proxy && isProxyAuthRefusal(error)) return proxyAuthRequired(context.proxy, context, error)
   if (code?.startsWith('HPE_') || isParserError(error)) {
     return unexpectedResponse(context, 'the answer is not valid HTTP', undefined, error)
   }
@@ -293,6 +297,37 @@ export function exchangeFailure(error: unknown, context: CallContext): CloudErro
       }
       return new CloudError('network', `Could not reach ${origin} — check your network or the profile's address.`, options)
   }
+}
+
+/**
+ * The proxy answered 407 Proxy Authentication Required. undici says so only in words: a CONNECT
+ * refused is "Proxy response (407) !== 200 when HTTP Tunneling" (RequestAbortedError), a plain
+ * proxied request "Proxy Authentication Required (407)"; looked for along the causes.
+ */
+export function isProxyAuthRefusal(error: unknown): boolean {
+  const seen = new Set<unknown>()
+  for (let current = error; current instanceof Error && !seen.has(current); current = current.cause) {
+    seen.add(current)
+    if (/Proxy response \(407\)|Proxy Authentication Required \(407\)/.test(current.message)) return true
+  }
+  return false
+}
+
+/**
+ * Network, as the request never reached the cloud; its own words, as only a user name and
+ * password help. The proxy's address comes from system settings, a PAC file or the environment:
+ * shown as one bounded visible line.
+ */
+function proxyAuthRequired(proxy: { hostPort: string; sentCredentials: boolean }, context: CallContext, cause: unknown): CloudError {
+  const named = `the proxy "${serverLine(proxy.hostPort, 120)}"`
+  const what = proxy.sentCredentials
+    ? `${named} did not accept the user name and password Cloud Tray gave it`
+    : `${named} asks for a user name and password`
+  return new CloudError(
+    'network',
+    `Could not ${WHAT[context.operation]}: ${what}. Enter your proxy user name and password when Cloud Tray asks for them (your network administrator can tell you which); Cloud Tray then tries again by itself.`,
+    { cause }
+  )
 }
 
 /** undici's HTTPParserError carries no code for some malformed answers; its name is stable. */

@@ -19,9 +19,18 @@ import {
 } from '../../shared/api'
 import { BalanceResponseSchema } from '../../shared/balance'
 import { CatalogResponseSchema } from '../../shared/catalog'
-import { answerTooLarge, exchangeFailure, interpretAnswer, type CallContext, type CloudOperation, type HttpAnswer } from './classify'
+import {
+  answerTooLarge,
+  exchangeFailure,
+  interpretAnswer,
+  isProxyAuthRefusal,
+  type CallContext,
+  type CloudOperation,
+  type HttpAnswer
+} from './classify'
 import { CloudError, isCloudError } from './errors'
 import { walkPages } from './paging'
+import { hasUserInfo, proxyHostPort } from '../network/proxy-rules'
 import { acquirePool, type PoolLease } from './pool'
 import { isCookieValue } from './cookie-value'
 import { redactError } from './redact'
@@ -81,26 +90,41 @@ function isHeaderSafe(key: string): boolean {
   return /^[\x21-\x7e]+$/.test(key)
 }
 
+/** An origin's pool, the proxy it goes through and the credentials that proxy was given. */
+interface Held {
+  lease: PoolLease
+  proxy: string | undefined
+  proxyToken: string | undefined
+  at: number
+  /** The network route's revision when it was asked. */
+  revision: number
+}
+
 /** What one call sends to prove who it is: nothing (login), the API key, or the token. */
 type Sent = { kind: 'api-key'; value: string } | { kind: 'token'; value: string } | undefined
 
 export function createCloudClient(options: CloudClientOptions): CloudClient {
   const address = parseBaseUrl(options.baseUrl)
-  const leases = new Map<string, { lease: PoolLease; proxy: string | undefined; at: number }>()
+  const leases = new Map<string, Held>()
+  const revision = (): number => options.network?.revision?.() ?? 0
   /**
    * The keep-alive pool of an origin (the profile's, or a same-site origin a redirect named),
    * through the proxy the network route names for it, asked again after ROUTE_TTL_MS (a VPN or
-   * a PAC file may change it); a changed answer gets a new pool.
+   * a PAC file may change it) and whenever proxy credentials change; a changed answer gets a
+   * new pool.
    */
-  const dispatcherFor = async (origin: string): Promise<Dispatcher> => {
+  const dispatcherFor = async (origin: string): Promise<Held> => {
     const held = leases.get(origin)
-    if (held && (!options.network || Date.now() - held.at < ROUTE_TTL_MS)) return held.lease.pool
+    if (held && (!options.network || (Date.now() - held.at < ROUTE_TTL_MS && held.revision === revision()))) return held
+    const seen = revision()
     const route = options.network ? await options.network.proxyFor(`${origin}/`) : undefined
     const proxy = route?.kind === 'proxy' ? route.uri : undefined
+    const proxyToken = proxy ? options.network?.proxyToken?.(proxy) : undefined
     const current = leases.get(origin)
-    if (current && current.proxy === proxy) {
+    if (current && current.proxy === proxy && current.proxyToken === proxyToken) {
       current.at = Date.now()
-      return current.lease.pool
+      current.revision = seen
+      return current
     }
     const https = origin.startsWith('https:')
     const lease = acquirePool({
@@ -110,11 +134,13 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
       ...(options.ca !== undefined && https ? { ca: options.ca } : {}),
       ...(options.ca === undefined && https && options.network ? { secureContext: options.network.secureContext() } : {}),
       ...(options.lookup ? { lookup: options.lookup } : {}),
-      ...(proxy ? { proxy } : {})
+      ...(proxy ? { proxy } : {}),
+      ...(proxyToken ? { proxyToken } : {})
     })
-    leases.set(origin, { lease, proxy, at: Date.now() })
+    const fresh: Held = { lease, proxy, proxyToken, at: Date.now(), revision: seen }
+    leases.set(origin, fresh)
     if (current) void current.lease.release()
-    return lease.pool
+    return fresh
   }
   // Without a route to ask, the pool is there at once (and shared with the other clients of this address).
   if (!options.network) void dispatcherFor(address.origin)
@@ -158,11 +184,31 @@ export function createCloudClient(options: CloudClientOptions): CloudClient {
   async function exchangeFollowing(url: string, body: unknown, sent: Sent, context: CallContext): Promise<HttpAnswer> {
     let target = new URL(url)
     for (let hops = 0; ; hops++) {
-      const answer = await exchange(await dispatcherFor(target.origin), target, body, sent, context)
+      const answer = await exchangeVia(target, body, sent, context)
       if (!REDIRECT_STATUSES.has(answer.status)) return answer
       const decision = decideRedirect(answer.location, target, hops)
       if (!decision.follow) throw refusedRedirect(decision, answer.status, context)
       target = decision.url
+    }
+  }
+
+  /**
+   * One exchange through the origin's pool. A proxy's 407 names the proxy in the message and asks
+   * the user; when credentials the call did not send are there already (the keychain's, or given
+   * meanwhile), it is sent once more: the tunnel was refused before anything reached the cloud,
+   * so even a create cannot happen twice.
+   */
+  async function exchangeVia(target: URL, body: unknown, sent: Sent, context: CallContext): Promise<HttpAnswer> {
+    for (let attempt = 0; ; attempt++) {
+      const held = await dispatcherFor(target.origin)
+      try {
+        return await exchange(held.lease.pool, target, body, sent, context)
+      } catch (error) {
+        if (!held.proxy || !isProxyAuthRefusal(error)) throw error
+        context.proxy = { hostPort: proxyHostPort(held.proxy), sentCredentials: held.proxyToken !== undefined || hasUserInfo(held.proxy) }
+        const fresh = await options.network?.proxyRefused?.(held.proxy, target.origin, held.proxyToken)
+        if (!fresh || attempt > 0) throw error
+      }
     }
   }
 

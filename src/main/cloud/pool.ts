@@ -26,6 +26,11 @@ export interface PoolSettings {
   lookup?: LookupFunction
   /** Through this proxy (http://, https:// or socks5://), tunnelled with CONNECT; absent: direct. */
   proxy?: string
+  /**
+   * The proxy's Proxy-Authorization (`Basic …`) from the user name and password the user gave
+   * (network/proxy-auth.ts); it wins over a user name and password in the proxy's URI.
+   */
+  proxyToken?: string
 }
 
 export interface PoolLease {
@@ -72,7 +77,9 @@ function keyOf(settings: PoolSettings): string {
     ca,
     idOf(settings.secureContext),
     idOf(settings.lookup),
-    settings.proxy ?? '-'
+    settings.proxy ?? '-',
+    // New credentials make a new pool; the key holds only a digest of them.
+    settings.proxyToken ? createHash('sha256').update(settings.proxyToken).digest('hex') : '-'
   ].join('|')
 }
 
@@ -94,7 +101,8 @@ function createDispatcher(settings: PoolSettings): Pool | ProxyAgent {
   if (settings.proxy) {
     // The proxy resolves the cloud's name; TLS to the cloud runs inside the tunnel with our trust.
     const proxyTls = settings.secureContext ? { secureContext: settings.secureContext } : {}
-    return new ProxyAgent({ ...common, uri: settings.proxy, requestTls: tls, proxyTls })
+    const auth = settings.proxyToken ? { token: settings.proxyToken } : {}
+    return new ProxyAgent({ ...common, uri: settings.proxy, requestTls: tls, proxyTls, ...auth })
   }
   return new Pool(settings.origin, { ...common, ...(Object.keys(tls).length > 0 ? { connect: tls } : {}) })
 }

@@ -11,6 +11,7 @@ import type { Catalog } from '../catalog/catalog'
 import type { CreateCommand, EventSink, Platform } from '../core-types'
 import type { CostGuard } from '../cost/cost-guard'
 import type { Jobs } from '../jobs/jobs'
+import type { ProxyAuth } from '../network/proxy-auth'
 import type { Notifier } from '../notify/notifier'
 import type { SettingsStore } from '../settings/settings-store'
 import type { SshWing } from '../ssh/ssh-wing'
@@ -28,6 +29,7 @@ import { instanceCommands } from './instances'
 import { jobsCommands } from './jobs'
 import { notebookCommands, openNotebook, type NotebookServices } from './notebook'
 import { profileCommands } from './profiles'
+import { proxyCommands } from './proxy'
 import { sandboxCommands } from './sandbox'
 import { sessionCommands } from './session'
 import { settingsCommands } from './settings'
@@ -60,13 +62,14 @@ export interface Parts {
   tray: TrayPresenter
   /** The Create button's own command, as main runs it (a template's launch without the window). */
   create: CreateCommand
+  proxies: ProxyAuth
 }
 
 export function commandGroups(parts: Parts) {
   const { version, clock, emit, platform, warnings, settings, account, notifier, watcher, balance, catalog, wing, guard, updates, tray } =
     parts
   const { templates, availability, create } = parts
-  const { jobs } = parts
+  const { jobs, proxies } = parts
   const notebooks: NotebookServices = {
     platform,
     accessToken: () => account.accessToken(),
@@ -109,6 +112,7 @@ export function commandGroups(parts: Parts) {
     costCommands({ guard }),
     templateCommands({ templates, platform, catalog, create, signedIn: () => catalog.signedIn() }),
     availabilityCommands(availability),
-    updateCommands(updates)
+    updateCommands(updates),
+    proxyCommands(proxies)
   ] as const
 }

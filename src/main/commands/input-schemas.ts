@@ -27,6 +27,11 @@ import { MAX_JOB_COMMAND, MAX_JOB_FOLDER } from '../../shared/contract-jobs'
 import { MAX_SAVED_SCROLLBACK, MAX_SAVED_TABS, SAVED_ID } from '../../shared/contract-terminals'
 
 const id = z.string().min(1).max(200)
+/** A proxy as main named it: `host:port` or `[v6]:port`. */
+const proxyHostPort = z
+  .string()
+  .max(300)
+  .regex(/^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/)
 const name = z.string().max(200)
 const none = z
   .undefined()
@@ -129,6 +134,24 @@ export const INPUT_SCHEMAS: { [C in CommandName]: z.ZodType<CommandInput<C>, unk
   'external.open': z.object({ url: z.string().min(1).max(4000) }).strict(),
   'clipboard.read': none,
   'warnings.get': none,
+  'proxy.get': none,
+  'proxy.signIn': z
+    .object({
+      proxy: proxyHostPort,
+      // A proxy's user name may be empty (some ask only for a password) but never spans lines: it goes in a header.
+      username: z
+        .string()
+        .max(1000)
+        .regex(/^[^\r\n:]*$/, 'A proxy user name is one line, without ":".'),
+      password: z
+        .string()
+        .min(1, 'Enter the proxy password.')
+        .max(1000)
+        .regex(/^[^\r\n]*$/, 'A password is one line.'),
+      remember: z.boolean()
+    })
+    .strict(),
+  'proxy.cancel': z.object({ proxy: proxyHostPort }).strict(),
   'ssh.open': z.object({ instanceId: id, ...dimensions, session: tmuxSession.optional(), run: sshRun.optional() }).strict(),
   'ssh.close': z.object({ terminalId: id, end: z.boolean().optional() }).strict(),
   'ssh.sessions': instanceRef,

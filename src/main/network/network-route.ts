@@ -13,6 +13,19 @@ export interface NetworkRoute {
   proxyFor(url: string): Promise<ProxyChoice>
   /** TLS trust for the cloud's connections: Node's roots and the OS's (never for a pinned Sandbox). */
   secureContext(): SecureContext
+  /**
+   * The Proxy-Authorization (`Basic …`) the user gave for this proxy (`http://host:port`), if
+   * any (proxy-auth.ts). Absent: no one is asked; a URI's own user name and password still work.
+   */
+  proxyToken?(proxyUri: string): string | undefined
+  /** Changes whenever the proxy credentials change: a client asks again instead of keeping its pool. */
+  revision?(): number
+  /**
+   * A proxy answered 407 to a tunnel to `target` (an origin), having been sent `sent` (the
+   * token, or nothing): the user is asked for a user name and password. True when credentials
+   * the call did not send are there now (the keychain's, or newer): it may try once more.
+   */
+  proxyRefused?(proxyUri: string, target: string, sent: string | undefined): Promise<boolean>
 }
 
 export interface RouteOptions {

@@ -11,9 +11,14 @@ import * as tls from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sharedTestSigningKey, startEmulator, type Emulator } from '../../emulator/index'
 
+import type { Events } from '../../shared/contract'
+import { createMemoryKeychain } from '../account/keychain'
 import { createCloudClient } from '../cloud/client'
 import { isCloudError } from '../cloud/errors'
+import type { Keychain } from '../core-types'
 import { createNetworkRoute } from './network-route'
+import { ProxyAuth, proxyKeychainAccount } from './proxy-auth'
+import { connectProbe } from './proxy-probe'
 import { bypassed, environmentProxy, firstUsableProxy } from './proxy-rules'
 import { LINUX_BUNDLES, systemTrust } from './system-trust'
 import {
@@ -107,6 +112,7 @@ describe('the API client on a company network (loopback CONNECT proxy, private r
   let ca: PrivateCa
   let front: Listening
   let proxy: ConnectProxy
+  let authProxy: ConnectProxy
   let scratch: string
   let osBundle: string
 
@@ -115,12 +121,13 @@ describe('the API client on a company network (loopback CONNECT proxy, private r
     ca = await makePrivateCa()
     front = await tlsFront(emulator.baseUrl, await serverCertificate(ca, HOST))
     proxy = await connectProxy()
+    authProxy = await connectProxy(CORP)
     scratch = mkdtempSync(join(tmpdir(), 'network-test-'))
     osBundle = join(scratch, 'ca-certificates.crt')
     writeFileSync(osBundle, ca.certPem)
   })
   afterAll(async () => {
-    await Promise.all([proxy?.close(), front?.close(), emulator?.close()])
+    await Promise.all([proxy?.close(), authProxy?.close(), front?.close(), emulator?.close()])
     rmSync(scratch, { recursive: true, force: true })
   })
 
@@ -186,4 +193,123 @@ describe('the API client on a company network (loopback CONNECT proxy, private r
       await client.close()
     }
   })
+
+  describe('a proxy that asks for a user name and password (407)', () => {
+    /** Main's side of the dialog: what the window is asked, and the API client through the proxy it guards. */
+    const rig = (env: NodeJS.ProcessEnv, keychain: Keychain = createMemoryKeychain()) => {
+      const asked: Events['proxy.auth'][] = []
+      const auth = new ProxyAuth({
+        keychain,
+        emit: (event, payload) => {
+          if (event === 'proxy.auth') asked.push(payload as Events['proxy.auth'])
+        },
+        now: () => 0,
+        probe: connectProbe()
+      })
+      const session: { token?: string } = {}
+      const client = createCloudClient({
+        baseUrl: `https://${HOST}:${front.port}/api`,
+        token: () => session.token,
+        network: auth.around(createNetworkRoute({ env, trust: trustWith(osBundle) }))
+      })
+      return { auth, asked, client, keychain, session }
+    }
+    const signIn = (client: ReturnType<typeof createCloudClient>) => client.login({ username: 'demo', password: 'demo' })
+    const failure = (promise: Promise<unknown>): Promise<unknown> =>
+      promise.then(
+        () => undefined,
+        (thrown: unknown) => thrown
+      )
+
+    it('without credentials the sign-in fails saying so, and the window is asked which ones', async () => {
+      authProxy.require(CORP)
+      const { client, asked } = rig({ HTTPS_PROXY: authProxy.url })
+      try {
+        const error = await failure(signIn(client))
+        expect(isCloudError(error) && error.kind).toBe('network')
+        expect((error as Error).message).toBe(
+          `Could not log in: the proxy "${authProxy.hostPort}" asks for a user name and password. Enter your proxy user name and password when Cloud Tray asks for them (your network administrator can tell you which); Cloud Tray then tries again by itself.`
+        )
+        expect(asked.at(-1)).toEqual({ asking: { proxy: authProxy.hostPort, username: '', rejected: false } })
+      } finally {
+        await client.close()
+      }
+    })
+
+    it('a wrong password is refused in the dialog and asked again; the right one lets the sign-in and the list through', async () => {
+      authProxy.require(CORP)
+      const { auth, client, asked, keychain, session } = rig({ HTTPS_PROXY: authProxy.url })
+      try {
+        await failure(signIn(client))
+        const wrong = await failure(auth.signIn({ proxy: authProxy.hostPort, username: CORP.username, password: 'nope', remember: true }))
+        expect(isCloudError(wrong) && [wrong.kind, wrong.field, wrong.message]).toEqual([
+          'bad-credentials',
+          'password',
+          'The proxy did not accept that user name and password. Check them (they are often your company sign-in) and try again.'
+        ])
+        // Still asking (the dialog keeps both fields as they were typed), and nothing kept.
+        expect(auth.state().asking?.proxy).toBe(authProxy.hostPort)
+        expect(await keychain.get(proxyKeychainAccount(authProxy.hostPort))).toBeNull()
+
+        expect(await auth.signIn({ proxy: authProxy.hostPort, ...CORP, remember: true })).toEqual({ asking: null })
+        expect(asked.at(-1)).toEqual({ asking: null })
+        // The user's retry, then the poller's next round, through the same client: its pool was rebuilt with them.
+        session.token = (await signIn(client)).accessToken
+        expect((await client.listAllInstances()).instances).toBeInstanceOf(Array)
+        expect(authProxy.tunnels.at(-1)).toBe(`${HOST}:${front.port}`)
+        expect(JSON.parse((await keychain.get(proxyKeychainAccount(authProxy.hostPort))) ?? '{}')).toEqual(CORP)
+      } finally {
+        await client.close()
+      }
+    })
+
+    it('credentials the proxy stops taking: the call says it refused them, and the window is asked again, told so', async () => {
+      authProxy.require(CORP)
+      const { auth, client, asked } = rig({ HTTPS_PROXY: authProxy.url })
+      try {
+        await failure(signIn(client))
+        await auth.signIn({ proxy: authProxy.hostPort, ...CORP, remember: false })
+        expect((await signIn(client)).accessToken).toMatch(/^ey/)
+        const changed = { ...CORP, password: 'changed' }
+        authProxy.require(changed)
+        const error = await failure(signIn(client))
+        expect((error as Error).message).toContain(
+          `the proxy "${authProxy.hostPort}" did not accept the user name and password Cloud Tray gave it.`
+        )
+        expect(asked.at(-1)).toEqual({ asking: { proxy: authProxy.hostPort, username: CORP.username, rejected: true } })
+        await auth.signIn({ proxy: authProxy.hostPort, ...changed, remember: false })
+        expect((await signIn(client)).accessToken).toMatch(/^ey/)
+      } finally {
+        await client.close()
+        authProxy.require(CORP)
+      }
+    })
+
+    it('remembered in the keychain: a new run gets through without asking', async () => {
+      authProxy.require(CORP)
+      const keychain = createMemoryKeychain()
+      await keychain.set(proxyKeychainAccount(authProxy.hostPort), JSON.stringify(CORP))
+      const { client, asked } = rig({ HTTPS_PROXY: authProxy.url }, keychain)
+      try {
+        expect((await signIn(client)).accessToken).toMatch(/^ey/)
+        expect(asked).toEqual([])
+      } finally {
+        await client.close()
+      }
+    })
+
+    it("HTTPS_PROXY's own user name and password (the web shell) still get through without asking", async () => {
+      authProxy.require(CORP)
+      const withUser = authProxy.url.replace('http://', `http://${CORP.username}:${encodeURIComponent(CORP.password)}@`)
+      const { client, asked } = rig({ HTTPS_PROXY: withUser })
+      try {
+        expect((await signIn(client)).accessToken).toMatch(/^ey/)
+        expect(asked).toEqual([])
+      } finally {
+        await client.close()
+      }
+    })
+  })
 })
+
+const CORP = { username: 'alice', password: 'corp p@ss:wörd' }

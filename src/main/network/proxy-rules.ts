@@ -44,6 +44,25 @@ export function firstUsableProxy(pac: string): ProxyChoice {
   return DIRECT
 }
 
+/** `host:port` of a proxy URI, for messages: never its user name or password. */
+export function proxyHostPort(uri: string): string {
+  try {
+    const url = new URL(uri)
+    return url.port ? url.host : `${url.host}:${url.protocol === 'https:' ? 443 : 80}`
+  } catch {
+    return 'the configured proxy'
+  }
+}
+
+/** The proxy URI carries its own user name (and password): the environment's `http://user:pass@host:port`. */
+export function hasUserInfo(uri: string): boolean {
+  try {
+    return new URL(uri).username !== ''
+  } catch {
+    return false
+  }
+}
+
 const read = (env: NodeJS.ProcessEnv, name: string): string | undefined => env[name.toLowerCase()] || env[name.toUpperCase()] || undefined
 
 /** The environment's proxy for `url` (curl's rules: `https_proxy`/`http_proxy`, then `all_proxy`; `no_proxy`). */

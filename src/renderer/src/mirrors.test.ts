@@ -10,7 +10,7 @@ vi.mock('./lib/bridge', () => bridge.module)
 
 /** The command each mirror reads with. */
 const READS = {
-  start: ['profiles.get', 'session.get', 'settings.get', 'warnings.get', 'tunnels.list', 'update.get'],
+  start: ['profiles.get', 'session.get', 'settings.get', 'warnings.get', 'tunnels.list', 'update.get', 'proxy.get'],
   session: ['instances.get', 'balance.get', 'cost.get', 'catalog.get', 'availability.get', 'templates.list']
 }
 
@@ -32,6 +32,7 @@ async function answerStart(status: 'signed-in' | 'signed-out'): Promise<void> {
   bridge.answer('warnings.get', [])
   bridge.answer('tunnels.list', [])
   bridge.answer('update.get', { status: 'unsupported', current: '0.1.0', channel: 'stable' })
+  bridge.answer('proxy.get', { asking: null })
   await settle()
 }
 
@@ -53,6 +54,7 @@ describe('the mirrors of main', () => {
       'warnings',
       'tunnels',
       'updates',
+      'proxy sign-in',
       'instances',
       'balance',
       'cost guard',

@@ -4,6 +4,7 @@
  * all of them from the start. Events sent while the web shell's socket was down are lost, so
  * after a reconnect every mirror due is read again: this list is the one place that says which.
  */
+import { proxyAuth } from './account/proxy-auth.svelte'
 import { session } from './account/session.svelte'
 import { balance } from './cost/balance.svelte'
 import { cost } from './cost/cost.svelte'
@@ -26,6 +27,8 @@ export const MIRRORS: readonly { name: string; store: MirrorStore; needs: Mirror
   { name: 'warnings', store: warnings, needs: 'start' },
   { name: 'tunnels', store: tunnels, needs: 'start' },
   { name: 'updates', store: updates, needs: 'start' },
+  // Before sign-in too: the sign-in itself may meet the proxy.
+  { name: 'proxy sign-in', store: proxyAuth, needs: 'start' },
   { name: 'instances', store: instances, needs: 'session' },
   { name: 'balance', store: balance, needs: 'session' },
   { name: 'cost guard', store: cost, needs: 'session' },

@@ -86,21 +86,41 @@ export async function tlsFront(target: string, certificate: { certPem: string; k
 }
 
 export interface ConnectProxy extends Listening {
-  /** `host:port` of every CONNECT, in order. */
+  /** `host:port` of every CONNECT let through, in order. */
   readonly tunnels: string[]
+  /** Every CONNECT's Proxy-Authorization (undefined: none sent), in order, let through or not. */
+  readonly authorizations: (string | undefined)[]
   /** The URL to give HTTPS_PROXY. */
   readonly url: string
+  /** `127.0.0.1:port`, as the app names it. */
+  readonly hostPort: string
+  /** What it asks for from now on (a company proxy's password changes too), ending open tunnels; null: nothing. */
+  require(credentials: { username: string; password: string } | null): void
 }
 
-/** An HTTP proxy that tunnels CONNECT to 127.0.0.1 at the asked port, whatever the name. */
-export async function connectProxy(): Promise<ConnectProxy> {
+/**
+ * An HTTP proxy that tunnels CONNECT to 127.0.0.1 at the asked port, whatever the name; given
+ * credentials, it answers any CONNECT without exactly those (Basic) with 407, as a company's
+ * proxy does.
+ */
+export async function connectProxy(credentials: { username: string; password: string } | null = null): Promise<ConnectProxy> {
   const tunnels: string[] = []
+  const authorizations: (string | undefined)[] = []
+  let expected = credentials
   const sockets = new Set<Socket>()
   const server = createHttpServer((_request, response) => response.writeHead(405).end('CONNECT only'))
   server.on('connect', (request, client: Socket, head: Buffer) => {
     const target = request.url ?? ''
+    const sent = request.headers['proxy-authorization']
+    authorizations.push(sent)
+    if (expected && sent !== `Basic ${Buffer.from(`${expected.username}:${expected.password}`).toString('base64')}`) {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="corp"\r\nContent-Length: 0\r\n\r\n')
+      return
+    }
     tunnels.push(target)
     const port = Number(/:(\d+)$/.exec(target)?.[1] ?? 443)
+    sockets.add(client)
+    client.once('close', () => sockets.delete(client))
     const upstream = netConnect(port, '127.0.0.1', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
       if (head.length > 0) upstream.write(head)
@@ -113,5 +133,16 @@ export async function connectProxy(): Promise<ConnectProxy> {
     client.on('error', () => upstream.destroy())
   })
   const listening = await listen(server, sockets)
-  return { ...listening, tunnels, url: `http://127.0.0.1:${listening.port}` }
+  return {
+    ...listening,
+    tunnels,
+    authorizations,
+    url: `http://127.0.0.1:${listening.port}`,
+    hostPort: `127.0.0.1:${listening.port}`,
+    require: (next) => {
+      expected = next
+      // A changed password drops the tunnels made with the old one.
+      for (const socket of sockets) socket.destroy()
+    }
+  }
 }

@@ -22,6 +22,8 @@ export interface FakeBridge {
   calls: string[]
   /** Answers the oldest unanswered call of `command` with success. */
   answer(command: string, value: unknown): void
+  /** Answers the oldest unanswered call of `command` with a failure. */
+  refuse(command: string, error: { kind: string; message: string; field?: string }): void
   /** Sends an event to its listeners. */
   emit(event: string, payload: unknown): void
   /** The web shell's connection changes. */
@@ -61,6 +63,12 @@ export function createFakeBridge(): FakeBridge {
       if (!resolve) throw new Error(`nothing asked ${command}`)
       waiting.set(command, rest)
       resolve({ ok: true, value })
+    },
+    refuse(command, error) {
+      const [resolve, ...rest] = waiting.get(command) ?? []
+      if (!resolve) throw new Error(`nothing asked ${command}`)
+      waiting.set(command, rest)
+      resolve({ ok: false, error })
     },
     emit(event, payload) {
       for (const listener of listeners.get(event) ?? []) listener(payload)
