@@ -54,6 +54,8 @@ export interface WebShellOptions {
   cliSocket?: boolean | { place: CliSocketPlace }
   /** The desktop's handler for editor links (web-platform.ts); default: recorded and taken. */
   editorHandler?: (url: string) => Promise<void>
+  /** Where the proxy is read from (`HTTPS_PROXY`, `NO_PROXY`…); default: this process's environment. */
+  proxyEnvironment?: NodeJS.ProcessEnv
   /** A home folder standing in for the user's (its ~/.ssh/config is what "Add to ~/.ssh/config" writes); default: the user's own. */
   sshHome?: string
   log?: (line: string) => void
@@ -141,7 +143,10 @@ export async function startWebShell(options: WebShellOptions = {}): Promise<WebS
     version,
     startEmulator,
     // HTTPS_PROXY / NO_PROXY as curl reads them, and the OS's roots besides Node's.
-    network: createNetworkRoute({ log: (line) => appLog.info(line) }),
+    network: createNetworkRoute({
+      log: (line) => appLog.info(line),
+      ...(options.proxyEnvironment ? { env: options.proxyEnvironment } : {})
+    }),
     ...(options.baseUrl !== undefined ? { baseUrlOverride: options.baseUrl } : {}),
     ...(options.reach ? { reach: options.reach } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
