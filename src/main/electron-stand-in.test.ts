@@ -22,6 +22,7 @@ import { trayClickOpensWindow } from './windows/desktop-integration'
 import { FOCUS_GRACE_MS } from './windows/second-launch'
 import { posixShellMissing, skipBecause } from '../shared/node/testing/platform-support'
 import { runCli } from '../cli/testing/built-cli'
+import { keyDown } from './notebook/testing/key-down'
 
 let buildDir = ''
 let app: StandInApp | undefined
@@ -153,15 +154,7 @@ describe(`${LABEL} first launch on a desktop`, { timeout: 120_000 }, () => {
     // Ctrl (⌘ on macOS) with = zooms by Chromium's step; a plain key is the page's.
     const accelerator = process.platform === 'darwin' ? { meta: true, control: false } : { control: true, meta: false }
     const key = (key: string, modifiers = {}): Promise<{ prevented: boolean; zoomFactor: number }> =>
-      app.request('pageKey', notebook.webContentsId, {
-        type: 'keyDown',
-        key,
-        control: false,
-        meta: false,
-        alt: false,
-        shift: false,
-        ...modifiers
-      })
+      app.request('pageKey', notebook.webContentsId, keyDown(key, modifiers))
     expect(await key('=', accelerator)).toEqual({ prevented: true, zoomFactor: 1.1 })
     expect(await key('a')).toEqual({ prevented: false, zoomFactor: 1.1 })
     expect(await key('0', accelerator)).toEqual({ prevented: true, zoomFactor: 1 })

@@ -8,6 +8,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { ManualClock, flushAsync } from '../../shared/clock'
 import { highest, lowest } from '../../shared/extremes'
 import type { NotebookWindowRequest } from '../core-types'
+import { keyDown } from './testing/key-down'
+import type { ZoomKeyInput } from './zoom-keys'
 
 const calls: string[] = []
 
@@ -486,16 +488,7 @@ describe('notebook window adapter: a click always shows a window', () => {
   })
 })
 
-type KeyInput = { type: string; key: string; control: boolean; meta: boolean; alt: boolean; shift: boolean }
-const keyDown = (key: string, modifiers: Partial<Omit<KeyInput, 'key'>> = {}): KeyInput => ({
-  type: 'keyDown',
-  key,
-  control: false,
-  meta: false,
-  alt: false,
-  shift: false,
-  ...modifiers
-})
+type KeyInput = ZoomKeyInput
 /** The user presses a key in the page: Electron's before-input-event; true when main kept it from the page. */
 function press(contents: FakeContents, input: KeyInput): boolean {
   let prevented = false

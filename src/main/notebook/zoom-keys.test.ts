@@ -1,51 +1,42 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_ZOOM_FACTOR, MIN_ZOOM_FACTOR, ZOOM_FACTORS, nextZoomFactor, zoomKey, type ZoomKeyInput } from './zoom-keys'
-
-const down = (key: string, modifiers: Partial<Omit<ZoomKeyInput, 'key'>> = {}): ZoomKeyInput => ({
-  type: 'keyDown',
-  key,
-  control: false,
-  meta: false,
-  alt: false,
-  shift: false,
-  ...modifiers
-})
+import { keyDown } from './testing/key-down'
+import { MAX_ZOOM_FACTOR, MIN_ZOOM_FACTOR, ZOOM_FACTORS, nextZoomFactor, zoomKey } from './zoom-keys'
 
 describe('zoomKey', () => {
   it.each([
-    ['Ctrl+=', down('=', { control: true }), 'in'],
-    ['Ctrl+Shift+= (+)', down('+', { control: true, shift: true }), 'in'],
-    ['Ctrl+numpad +', down('+', { control: true }), 'in'],
-    ['Ctrl+Shift+0 where = needs Shift (German)', down('=', { control: true, shift: true }), 'in'],
-    ['Ctrl+-', down('-', { control: true }), 'out'],
-    ['Ctrl+0', down('0', { control: true }), 'reset'],
-    ['Ctrl+Shift+à where 0 needs Shift (French)', down('0', { control: true, shift: true }), 'reset']
+    ['Ctrl+=', keyDown('=', { control: true }), 'in'],
+    ['Ctrl+Shift+= (+)', keyDown('+', { control: true, shift: true }), 'in'],
+    ['Ctrl+numpad +', keyDown('+', { control: true }), 'in'],
+    ['Ctrl+Shift+0 where = needs Shift (German)', keyDown('=', { control: true, shift: true }), 'in'],
+    ['Ctrl+-', keyDown('-', { control: true }), 'out'],
+    ['Ctrl+0', keyDown('0', { control: true }), 'reset'],
+    ['Ctrl+Shift+à where 0 needs Shift (French)', keyDown('0', { control: true, shift: true }), 'reset']
   ] as const)('Windows and Linux: %s', (_name, input, action) => {
     expect(zoomKey(input, 'linux')).toBe(action)
     expect(zoomKey(input, 'win32')).toBe(action)
   })
 
   it.each([
-    ['no modifier', down('=')],
-    ['Ctrl+Shift+- (JupyterLab: Split Cell)', down('-', { control: true, shift: true })],
-    ['Ctrl+Shift+- as _', down('_', { control: true, shift: true })],
-    ['AltGr (Ctrl+Alt)', down('0', { control: true, alt: true })],
-    ['Super', down('=', { meta: true })],
-    ['Ctrl+Super', down('=', { control: true, meta: true })],
-    ['another key', down('a', { control: true })],
-    ['the release', { ...down('=', { control: true }), type: 'keyUp' }],
-    ['while composing (an input method)', { ...down('=', { control: true }), isComposing: true }]
+    ['no modifier', keyDown('=')],
+    ['Ctrl+Shift+- (JupyterLab: Split Cell)', keyDown('-', { control: true, shift: true })],
+    ['Ctrl+Shift+- as _', keyDown('_', { control: true, shift: true })],
+    ['AltGr (Ctrl+Alt)', keyDown('0', { control: true, alt: true })],
+    ['Super', keyDown('=', { meta: true })],
+    ['Ctrl+Super', keyDown('=', { control: true, meta: true })],
+    ['another key', keyDown('a', { control: true })],
+    ['the release', { ...keyDown('=', { control: true }), type: 'keyUp' }],
+    ['while composing (an input method)', { ...keyDown('=', { control: true }), isComposing: true }]
   ])('Windows and Linux leave %s to the page', (_name, input) => {
     expect(zoomKey(input, 'linux')).toBeUndefined()
     expect(zoomKey(input, 'win32')).toBeUndefined()
   })
 
   it('macOS: ⌘, and Ctrl is the page’s', () => {
-    expect(zoomKey(down('=', { meta: true }), 'darwin')).toBe('in')
-    expect(zoomKey(down('-', { meta: true }), 'darwin')).toBe('out')
-    expect(zoomKey(down('0', { meta: true }), 'darwin')).toBe('reset')
-    expect(zoomKey(down('=', { control: true }), 'darwin')).toBeUndefined()
-    expect(zoomKey(down('=', { control: true, meta: true }), 'darwin')).toBeUndefined()
+    expect(zoomKey(keyDown('=', { meta: true }), 'darwin')).toBe('in')
+    expect(zoomKey(keyDown('-', { meta: true }), 'darwin')).toBe('out')
+    expect(zoomKey(keyDown('0', { meta: true }), 'darwin')).toBe('reset')
+    expect(zoomKey(keyDown('=', { control: true }), 'darwin')).toBeUndefined()
+    expect(zoomKey(keyDown('=', { control: true, meta: true }), 'darwin')).toBeUndefined()
   })
 })
 

@@ -110,6 +110,11 @@ function open(): FakeWindow {
   return FakeWindow.last
 }
 
+/** A controller whose callbacks the test does not follow. */
+function quietController(): ReturnType<typeof createMainWindowController> {
+  return createMainWindowController({ outDir: OUT, isQuitting: () => false, openExternal: () => {}, onFocus: () => {}, onGone: () => {} })
+}
+
 /** As Electron 45 emits it, and as later versions will: the address on the event only. */
 function navigate(window: FakeWindow, event: 'will-navigate' | 'will-redirect', url: string): boolean {
   let prevented = false
@@ -178,13 +183,7 @@ describe('app window adapter', () => {
     contents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 })
     expect(contents.reloads).toBe(1)
     contents.crashed = true
-    const controller = createMainWindowController({
-      outDir: OUT,
-      isQuitting: () => false,
-      openExternal: () => {},
-      onFocus: () => {},
-      onGone: () => {}
-    })
+    const controller = quietController()
     controller.show()
     FakeWindow.last.webContents.crashed = true
     controller.show()
@@ -192,13 +191,7 @@ describe('app window adapter', () => {
   })
 
   it('says whether the window has the focus: not before it exists, then as the window says', () => {
-    const controller = createMainWindowController({
-      outDir: OUT,
-      isQuitting: () => false,
-      openExternal: () => {},
-      onFocus: () => {},
-      onGone: () => {}
-    })
+    const controller = quietController()
     expect(controller.isFocused()).toBe(false)
     controller.show()
     expect(controller.isFocused()).toBe(false)
