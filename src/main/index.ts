@@ -235,11 +235,10 @@ async function start(): Promise<void> {
   const followTheme = followThemeSetting(core)
   // A notebook window behind a proxy that wants a user name and password gets the ones the API
   // client was given; without them the window comes forward to ask (notebook/proxy-login.ts).
-  const proxyDesk = core
   answerProxyLogins(app, {
-    proxyCredential: (hostPort) => proxyDesk.proxyCredential(hostPort),
+    proxyCredential: (hostPort) => core.proxyCredential(hostPort),
     proxyChallenged: (proxyUri, target, refusedGiven) => {
-      proxyDesk.proxyChallenged(proxyUri, target, refusedGiven)
+      core.proxyChallenged(proxyUri, target, refusedGiven)
       window.show()
     }
   })
